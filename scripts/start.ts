@@ -1,0 +1,50 @@
+/**
+ * `npm start`: runs the whole platform on embedded defaults.
+ * Settings come from the environment (README, "Configuration").
+ */
+import { ConfigError, loadConfig } from '../server/config.ts';
+import { startService } from '../server/main.ts';
+import { wantsHelp } from './lib/cli.ts';
+
+const HELP = `Usage: npm start
+
+Runs Pressroom: migrates the SQLite database, creates a local account and a
+development API key on first run, imports content/, and starts the server.
+
+Settings are environment variables (see README.md, "Configuration"), e.g.
+  PORT=8080 HOST=0.0.0.0 PRESSROOM_PUBLIC_URL=https://news.example npm start
+`;
+
+if (wantsHelp(process.argv.slice(2))) {
+  process.stdout.write(HELP);
+  process.exit(0);
+}
+
+try {
+  const config = loadConfig(process.env, process.cwd());
+  const service = await startService(config);
+  const lines = [`Pressroom is running at ${service.url}`, `Publishing API: ${service.url}/api/v1 (docs: ${service.url}/api/v1/openapi.json)`];
+  if (service.newDevKey) {
+    lines.push(`Development API key (shown once, saved to ${service.devKeyFile}):`, `  ${service.newDevKey}`);
+  } else {
+    lines.push(`Development API key: see ${service.devKeyFile}`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+  const shutdown = async (signal: string) => {
+    process.stderr.write(`${signal} received, stopping…\n`);
+    await service.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+} catch (error) {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
+  if (error && typeof error === 'object' && 'code' in error && error.code === 'EADDRINUSE') {
+    process.stderr.write(`The port is already in use. Stop the other process or choose another port with PORT=…\n`);
+    process.exit(2);
+  }
+  throw error;
+}

@@ -1,0 +1,68 @@
+/**
+ * The composition root of the HTTP service: wiring only. Builds the Hono app
+ * from the configuration and its dependencies; `main.ts` listens.
+ * @module
+ */
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { CursorCodec } from './domain/cursor.ts';
+import { PressroomError } from './domain/errors.ts';
+import { createErrorHandler, notFound } from './http/on-error.ts';
+import { requireApiKey, type AuthEnv } from './http/middleware/auth.ts';
+import { requestLog } from './http/middleware/request-log.ts';
+import { channelRoutes } from './http/routes/channels.ts';
+import { pageRoutes } from './http/routes/pages.ts';
+import type { Logger } from './logger.ts';
+import type { Db } from './store/database.ts';
+import type { PublicUrls } from './urls/public-urls.ts';
+
+/** Everything the app needs, created by `main.ts` or a test. */
+export interface AppDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly urls: PublicUrls;
+  readonly cursors: CursorCodec;
+  readonly log: Logger;
+  /** The publishing API's OpenAPI document, served at /api/v1/openapi.json. */
+  readonly publishingOpenApi: unknown;
+}
+
+/**
+ * Creates the HTTP app.
+ * @example const app = createApp(config, deps); serve({ fetch: app.fetch, port: config.port });
+ */
+export function createApp(config: Config, deps: AppDeps): Hono {
+  const app = new Hono();
+  app.onError(createErrorHandler(deps.log.child('http')));
+  app.notFound(notFound);
+  app.use('*', requestLog(deps.log.child('http')));
+
+  app.get('/', (c) =>
+    c.html(
+      `<!doctype html><meta charset="utf-8"><title>Pressroom</title><h1>Pressroom</h1><p>The publishing API is at <a href="/api/v1/openapi.json">/api/v1</a>.</p>`,
+    ),
+  );
+  app.get('/api/v1/openapi.json', (c) => c.json(deps.publishingOpenApi as object));
+
+  const api = new Hono<AuthEnv>();
+  api.use(
+    '*',
+    bodyLimit({
+      maxSize: config.maxBodyBytes,
+      onError: () => {
+        throw new PressroomError(
+          'PAYLOAD_TOO_LARGE',
+          `The request body is larger than ${Math.round(config.maxBodyBytes / 1024 / 1024)} MB, the most the service accepts. Send a smaller body, or upload images separately through /media.`,
+        );
+      },
+    }),
+  );
+  api.use('*', requireApiKey(deps));
+  api.route('/channels', channelRoutes(deps));
+  // New integrations use /channels; /projects is the legacy path for pages and media.
+  for (const base of ['/channels/:channel/pages', '/projects/:channel/pages']) api.route(base, pageRoutes(deps));
+  app.route('/api/v1', api);
+  return app;
+}

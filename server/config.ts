@@ -1,0 +1,101 @@
+/**
+ * Configuration: read once from the environment, validated, frozen, and
+ * passed down. No other module reads `process.env`.
+ * Every setting is documented in README.md ("Configuration").
+ * @module
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const boolean = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+const megabytes = z.coerce.number().positive().max(1024);
+
+const envSchema = z.object({
+  PORT: port.default(4321),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PRESSROOM_DATA_DIR: z.string().min(1).default('data'),
+  PRESSROOM_PUBLIC_URL: z
+    .string()
+    .url()
+    .refine((value) => /^https?:\/\//.test(value), 'must start with http:// or https://')
+    .optional(),
+  PRESSROOM_DASHBOARD_URL: z.string().url().optional(),
+  PRESSROOM_OUTPUT_DIR: z.string().min(1).default('dist'),
+  PRESSROOM_CONTENT_DIR: z.string().min(1).default('content'),
+  PRESSROOM_MAX_BODY_MB: megabytes.default(20),
+  PRESSROOM_IMPORT_CONTENT: boolean.default('true'),
+  PRESSROOM_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+/** The validated, frozen configuration. */
+export interface Config {
+  /** TCP port of the bundled server. */
+  readonly port: number;
+  /** Interface the bundled server listens on. */
+  readonly host: string;
+  /** Folder for the SQLite database and other state. */
+  readonly dataDir: string;
+  /** Path of the SQLite database file. */
+  readonly databaseFile: string;
+  /** Base of every absolute URL the service emits, without a trailing slash. */
+  readonly publicUrl: string;
+  /** Base of dashboard addresses (`edit_url`), without a trailing slash. */
+  readonly dashboardUrl: string;
+  /** Folder the static site is written to. */
+  readonly outputDir: string;
+  /** Folder of editors' Markdown. */
+  readonly contentDir: string;
+  /** Largest accepted JSON request body, in bytes. */
+  readonly maxBodyBytes: number;
+  /** Import content/ at start. */
+  readonly importContent: boolean;
+  /** Least severe log level printed. */
+  readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+}
+
+/** Raised when the environment holds an invalid setting; the message lists every problem. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}\nSee README.md, "Configuration".`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Builds the configuration from an environment (normally `process.env`).
+ * Relative paths are resolved against `cwd`.
+ * @throws {ConfigError} naming every invalid variable.
+ * @example const config = loadConfig(process.env, process.cwd());
+ */
+export function loadConfig(env: Record<string, string | undefined>, cwd: string): Config {
+  // Empty strings count as unset, so `PORT= npm start` uses the default.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message} (got "${cleaned[String(issue.path[0])]}")`),
+    );
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(cwd, e.PRESSROOM_DATA_DIR);
+  const shownHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
+  const publicUrl = (e.PRESSROOM_PUBLIC_URL ?? `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${e.PORT}`).replace(/\/+$/, '');
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseFile: path.join(dataDir, 'pressroom.db'),
+    publicUrl,
+    dashboardUrl: (e.PRESSROOM_DASHBOARD_URL ?? `${publicUrl}/dashboard`).replace(/\/+$/, ''),
+    outputDir: path.resolve(cwd, e.PRESSROOM_OUTPUT_DIR),
+    contentDir: path.resolve(cwd, e.PRESSROOM_CONTENT_DIR),
+    maxBodyBytes: Math.round(e.PRESSROOM_MAX_BODY_MB * 1024 * 1024),
+    importContent: e.PRESSROOM_IMPORT_CONTENT,
+    logLevel: e.PRESSROOM_LOG_LEVEL,
+  });
+}

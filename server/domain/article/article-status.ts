@@ -1,0 +1,39 @@
+/**
+ * The status vocabularies of articles and translations (publishing spec,
+ * "States and transitions"). Article-level and translation-level statuses are
+ * separate records; both are reported.
+ * @module
+ */
+
+/** Statuses an article can be in. */
+export const ARTICLE_STATUSES = ['draft', 'moderation_review', 'scheduled', 'published', 'archived'] as const;
+/** An article-level status. */
+export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
+
+/** Statuses a translation can be in. */
+export const TRANSLATION_STATUSES = ['draft', 'moderation_review', 'scheduled', 'published', 'moderation_blocked'] as const;
+/** A translation-level status. */
+export type TranslationStatus = (typeof TRANSLATION_STATUSES)[number];
+
+/**
+ * Statuses a publisher may ask for. `archived` is Pressroom's documented way
+ * into the archive; `moderation_review` is never requested (spec rule 2).
+ */
+export const REQUESTABLE_STATUSES = ['draft', 'published', 'scheduled', 'archived'] as const;
+/** A status a publisher may request. */
+export type RequestedStatus = (typeof REQUESTABLE_STATUSES)[number];
+
+/** Homepage visibility of an article and all its translations. */
+export const HOMEPAGE_MODES = ['inherit', 'allow', 'hide'] as const;
+/** A homepage mode. */
+export type HomepageMode = (typeof HOMEPAGE_MODES)[number];
+
+/**
+ * The `moderation` field of the article response: where the primary
+ * translation's latest submission stands. `null` before anything was submitted.
+ * `pending`: automatic check queued; `manual_review`: waits for a person;
+ * `passed`; `blocked`.
+ */
+export const MODERATION_STATES = ['pending', 'manual_review', 'passed', 'blocked'] as const;
+/** A moderation state. */
+export type ModerationState = (typeof MODERATION_STATES)[number];

@@ -1,0 +1,177 @@
+/**
+ * Applies lifecycle events to stored translations and carries out their
+ * effects (revisions, moderation jobs, withdrawal), then brings the
+ * article-level record in line. Used by the API writes, the content/
+ * importer and the lifecycle workers, so all follow one path.
+ * Runs inside the caller's transaction.
+ * @module
+ */
+import { createHash } from 'node:crypto';
+import type { Executor } from '../../store/database.ts';
+import * as articles from '../../store/article.repository.ts';
+import { insertJob } from '../../store/job.repository.ts';
+import type { ArticleRow, RevisionRow, TranslationRow } from '../../store/article.table.ts';
+import { articleStatusFor, nextTranslationState, type LifecycleEffect, type LifecycleEvent, type TranslationState } from './article-lifecycle.ts';
+import type { ModerationState } from './article-status.ts';
+
+/** Job kind that moderates one revision. */
+export const MODERATION_JOB = 'moderate_revision';
+/** Job kind that publishes a scheduled article when its time comes. */
+export const SCHEDULE_JOB = 'publish_scheduled';
+
+/** How submissions are moderated: queued for the moderation worker, or trusted (content/ files). */
+export type ModerationMode = 'queue' | 'trusted';
+
+/** Hash of everything a revision snapshots; equal hashes mean equal content. */
+export function contentHash(t: Pick<TranslationRow, 'title' | 'excerpt' | 'content_markdown' | 'seo_title' | 'seo_description'>): string {
+  return createHash('sha256')
+    .update(JSON.stringify([t.title, t.excerpt, t.content_markdown, t.seo_title, t.seo_description]))
+    .digest('hex');
+}
+
+async function loadRevision(trx: Executor, id: number | null): Promise<RevisionRow | undefined> {
+  if (id === null) return undefined;
+  return (await articles.findRevisions(trx, [id]))[0];
+}
+
+/** The lifecycle's view of a stored translation. */
+export async function stateOf(trx: Executor, row: TranslationRow, article: ArticleRow): Promise<TranslationState> {
+  const current = await loadRevision(trx, row.current_revision_id);
+  return {
+    status: row.status,
+    scheduledAt: row.scheduled_at,
+    scheduledPaused: article.scheduled_paused === 1,
+    hasPublicVersion: row.published_revision_id !== null,
+    pendingRevision:
+      row.status === 'published' &&
+      current !== undefined &&
+      current.id !== row.published_revision_id &&
+      (current.moderation_state === 'pending' || current.moderation_state === 'manual_review'),
+  };
+}
+
+/** The result of applying events to one translation. */
+export interface AppliedTranslation {
+  readonly row: TranslationRow;
+  readonly effects: readonly LifecycleEffect[];
+  /** The moderation state the events produced, when they changed it. */
+  readonly moderation: ModerationState | null | undefined;
+}
+
+/**
+ * Applies events, in order, to one translation and carries out the effects.
+ * @returns the updated row.
+ */
+export async function applyTranslationEvents(
+  trx: Executor,
+  ctx: { now: string; mode: ModerationMode },
+  article: ArticleRow,
+  row: TranslationRow,
+  events: readonly LifecycleEvent[],
+): Promise<AppliedTranslation> {
+  let state = await stateOf(trx, row, article);
+  const effects: LifecycleEffect[] = [];
+  let moderation: ModerationState | null | undefined;
+  for (const event of events) {
+    const step = nextTranslationState(state, event, ctx.now);
+    state = step.state;
+    effects.push(...step.effects);
+    if (step.moderation !== undefined) moderation = step.moderation;
+  }
+  const next: TranslationRow = { ...row, status: state.status, scheduled_at: state.scheduledAt, updated_at: ctx.now };
+  for (const effect of new Set(effects)) {
+    switch (effect) {
+      case 'withdraw':
+        await articles.supersedePendingRevisions(trx, row.id, ctx.now);
+        next.published_revision_id = null;
+        next.published_at = null;
+        break;
+      case 'moderate': {
+        await articles.supersedePendingRevisions(trx, row.id, ctx.now);
+        const trusted = ctx.mode === 'trusted';
+        const revision = await articles.insertRevision(trx, {
+          translation_id: row.id,
+          title: next.title,
+          excerpt: next.excerpt,
+          content_markdown: next.content_markdown,
+          seo_title: next.seo_title,
+          seo_description: next.seo_description,
+          content_hash: contentHash(next),
+          moderation_state: trusted ? 'passed' : 'pending',
+          moderation_reason: trusted ? 'trusted_source' : null,
+          created_at: ctx.now,
+          decided_at: trusted ? ctx.now : null,
+        });
+        next.current_revision_id = revision.id;
+        if (!trusted) {
+          await insertJob(trx, { kind: MODERATION_JOB, payload: { revisionId: revision.id }, runAt: ctx.now, now: ctx.now });
+        }
+        break;
+      }
+      case 'make_public':
+        next.published_revision_id = next.current_revision_id;
+        next.published_at ??= ctx.now;
+        if (next.current_revision_id !== null) {
+          await articles.updateRevision(trx, next.current_revision_id, { moderation_state: 'passed', decided_at: ctx.now });
+        }
+        break;
+      case 'discard_pending_revision':
+        if (next.current_revision_id !== null && next.current_revision_id !== next.published_revision_id) {
+          await articles.updateRevision(trx, next.current_revision_id, { moderation_state: 'blocked', decided_at: ctx.now });
+        }
+        break;
+      case 'arm_schedule':
+        if (state.scheduledAt !== null) {
+          await insertJob(trx, { kind: SCHEDULE_JOB, payload: { articleId: article.id }, runAt: state.scheduledAt, now: ctx.now });
+        }
+        break;
+      case 'record_moderation':
+        break;
+    }
+  }
+  await articles.updateTranslation(trx, row.id, {
+    status: next.status,
+    scheduled_at: next.scheduled_at,
+    published_revision_id: next.published_revision_id,
+    published_at: next.published_at,
+    current_revision_id: next.current_revision_id,
+    updated_at: next.updated_at,
+  });
+  return { row: next, effects, moderation };
+}
+
+/**
+ * Brings the article-level record in line with its primary translation.
+ * @param archived whether the article is (still) archived.
+ */
+export async function syncArticleRecord(
+  trx: Executor,
+  now: string,
+  article: ArticleRow,
+  primary: AppliedTranslation | TranslationRow,
+  archived: boolean,
+): Promise<ArticleRow> {
+  const row = 'row' in primary ? primary.row : primary;
+  const moderation = 'row' in primary && primary.moderation !== undefined ? primary.moderation : article.moderation;
+  const status = articleStatusFor(row.status, archived);
+  const next: ArticleRow = {
+    ...article,
+    status,
+    moderation,
+    scheduled_at: row.status === 'scheduled' || row.status === 'moderation_review' ? row.scheduled_at : null,
+    scheduled_paused: row.status === 'scheduled' ? article.scheduled_paused : 0,
+    scheduled_pause_reason: row.status === 'scheduled' ? article.scheduled_pause_reason : null,
+    published_at: row.published_revision_id !== null ? (article.published_at ?? now) : archived ? article.published_at : null,
+    updated_at: now,
+  };
+  await articles.updateArticle(trx, article.id, {
+    status: next.status,
+    moderation: next.moderation,
+    scheduled_at: next.scheduled_at,
+    scheduled_paused: next.scheduled_paused,
+    scheduled_pause_reason: next.scheduled_pause_reason,
+    published_at: next.published_at,
+    updated_at: now,
+  });
+  return next;
+}

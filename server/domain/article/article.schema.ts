@@ -1,0 +1,132 @@
+/**
+ * Article input: the request bodies of the pages endpoints. The translation
+ * fields and article settings are also the front matter of content/ files
+ * (`server/content/`), so the API and Markdown files accept the same values.
+ * @module
+ */
+import { z } from 'zod';
+import { dateTimeSchema, languageSchema, slugSchema, titleSchema } from '../schema-parts.ts';
+import { HOMEPAGE_MODES } from './article-status.ts';
+
+/** Longest excerpt (publishing spec, limits). */
+export const EXCERPT_MAX_LENGTH = 320;
+
+function statusSchema<T extends readonly [string, ...string[]]>(allowed: T) {
+  return z.string().superRefine((value, ctx) => {
+    if ((allowed as readonly string[]).includes(value)) return;
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        value === 'moderation_review'
+          ? 'moderation_review cannot be requested: the service moves published content into moderation itself. Send "published"'
+          : `"${value}" is not allowed. Use one of: ${allowed.join(', ')}`,
+    });
+  }) as unknown as z.ZodType<T[number], z.ZodTypeDef, unknown>;
+}
+
+/** Statuses accepted on create and in translation items. */
+export const writeStatusSchema = statusSchema(['draft', 'published', 'scheduled'] as const);
+/** Statuses accepted by the status endpoint (adds `archived`). */
+export const statusChangeStatusSchema = statusSchema(['draft', 'published', 'scheduled', 'archived'] as const);
+
+/** Homepage visibility. */
+export const homepageModeSchema = z.enum(HOMEPAGE_MODES);
+
+/** The content fields of one translation, shared with content/ front matter. */
+export const translationContentFields = {
+  title: titleSchema,
+  excerpt: z.string().trim().max(EXCERPT_MAX_LENGTH, `Too long: at most ${EXCERPT_MAX_LENGTH} characters.`).nullable().optional(),
+  seo_title: z.string().trim().max(300, 'Too long: at most 300 characters.').nullable().optional(),
+  seo_description: z.string().trim().max(500, 'Too long: at most 500 characters.').nullable().optional(),
+};
+
+const bodyFields = {
+  content_markdown: z.string().max(5_000_000).optional(),
+  content_html: z.string().max(10_000_000).optional(),
+};
+
+function exactlyOneBody(item: { content_markdown?: string; content_html?: string }, ctx: z.RefinementCtx): void {
+  const given = [item.content_markdown, item.content_html].filter((v) => v !== undefined).length;
+  if (given === 0) {
+    ctx.addIssue({ code: 'custom', path: ['content_markdown'], message: 'Required: send the body as content_markdown or content_html' });
+  } else if (given === 2) {
+    ctx.addIssue({ code: 'custom', path: ['content_html'], message: 'Send one body only: content_markdown or content_html, not both' });
+  }
+}
+
+/** One translation inside an article create or update. */
+export const translationItemSchema = z
+  .object({
+    language: languageSchema,
+    ...translationContentFields,
+    ...bodyFields,
+    status: writeStatusSchema.optional(),
+  })
+  .strict()
+  .superRefine(exactlyOneBody);
+/** A validated translation item. */
+export type TranslationItemInput = z.output<typeof translationItemSchema>;
+
+/** PUT …/translations/{language}: the language comes from the path. */
+export const translationPutSchema = z
+  .object({ ...translationContentFields, ...bodyFields, status: writeStatusSchema.optional() })
+  .strict()
+  .superRefine(exactlyOneBody);
+/** A validated translation PUT. */
+export type TranslationPutInput = z.output<typeof translationPutSchema>;
+
+/** The author shown on public pages. */
+export const authorSchema = z.object({ name: z.string().trim().min(1).max(200) }).strict();
+
+/** POST …/pages: create, or update when the slug exists in the channel. */
+export const articleWriteSchema = z
+  .object({
+    slug: slugSchema,
+    default_language: languageSchema,
+    status: writeStatusSchema.optional(),
+    homepage_mode: homepageModeSchema.optional(),
+    publish_translations: z.boolean().optional(),
+    scheduled_at: dateTimeSchema.nullable().optional(),
+    author: authorSchema.nullable().optional(),
+    translations: z.array(translationItemSchema).min(1).max(100),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    const seen = new Set<string>();
+    body.translations.forEach((t, index) => {
+      if (seen.has(t.language)) {
+        ctx.addIssue({ code: 'custom', path: ['translations', index, 'language'], message: `Language "${t.language}" appears twice. Send one item per language` });
+      }
+      seen.add(t.language);
+    });
+  });
+/** A validated article write. */
+export type ArticleWriteInput = z.output<typeof articleWriteSchema>;
+
+/** PATCH …/status. */
+export const statusChangeSchema = z
+  .object({
+    status: statusChangeStatusSchema,
+    publish_translations: z.boolean().optional(),
+    scheduled_at: dateTimeSchema.nullable().optional(),
+    homepage_mode: homepageModeSchema.optional(),
+  })
+  .strict();
+/** A validated status change. */
+export type StatusChangeInput = z.output<typeof statusChangeSchema>;
+
+/** PATCH …/settings: homepage visibility only. */
+export const settingsChangeSchema = z.object({ homepage_mode: homepageModeSchema }).strict();
+/** A validated settings change. */
+export type SettingsChangeInput = z.output<typeof settingsChangeSchema>;
+
+/** Query of GET …/pages. */
+export const articleListQuerySchema = z
+  .object({
+    status: z.enum(['draft', 'moderation_review', 'scheduled', 'published', 'archived']).optional(),
+    limit: z.coerce.number({ invalid_type_error: 'Expected an integer from 1 to 100.' }).int('Expected an integer from 1 to 100.').min(1).max(100).default(20),
+    cursor: z.string().max(500).optional(),
+  })
+  .strict();
+/** A validated list query. */
+export type ArticleListQuery = z.output<typeof articleListQuerySchema>;

@@ -1,0 +1,399 @@
+/**
+ * Articles ("pages" in the publishing API): create or update, read, list,
+ * write one translation, change status, change homepage settings.
+ * Every write runs in one transaction.
+ * @module
+ */
+import type { Clock } from '../../clock.ts';
+import { isoNow } from '../../clock.ts';
+import type { Db, Executor } from '../../store/database.ts';
+import * as articles from '../../store/article.repository.ts';
+import type { ArticleRow, RevisionRow, TranslationRow } from '../../store/article.table.ts';
+import type { PublicUrls } from '../../urls/public-urls.ts';
+import { channelAccess, requireApiPublishing, requireArticleWrite, type ChannelAccess } from '../account/access.ts';
+import type { Principal } from '../account/account.service.ts';
+import { prepareBody } from '../body/index.ts';
+import type { CursorCodec } from '../cursor.ts';
+import { PressroomError, validationError } from '../errors.ts';
+import type { LifecycleEvent } from './article-lifecycle.ts';
+import { assertSecondaryMayPublish, eventFor, resolveStatusRequest, type StatusRequest } from './article-request.ts';
+import type {
+  ArticleListQuery,
+  ArticleWriteInput,
+  SettingsChangeInput,
+  StatusChangeInput,
+  TranslationPutInput,
+} from './article.schema.ts';
+import { toArticleListItem, toArticleView, type ArticleListItem, type ArticleView, type WriteWarning } from './article-view.ts';
+import { applyTranslationEvents, contentHash, syncArticleRecord, type ModerationMode } from './article-write.ts';
+import { nextTranslationState } from './article-lifecycle.ts';
+
+/** What the article service needs. */
+export interface ArticleDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly urls: PublicUrls;
+  readonly cursors: CursorCodec;
+}
+
+/** Content of one translation as stored. */
+interface PreparedContent {
+  language: string;
+  title: string;
+  excerpt: string | null;
+  content_markdown: string;
+  seo_title: string | null;
+  seo_description: string | null;
+}
+
+function prepare(
+  item: { title: string; excerpt?: string | null; content_markdown?: string; content_html?: string; seo_title?: string | null; seo_description?: string | null },
+  language: string,
+  fieldPrefix: string,
+  warnings: WriteWarning[],
+): PreparedContent {
+  const body = prepareBody({ title: item.title, contentMarkdown: item.content_markdown, contentHtml: item.content_html });
+  const field = `${fieldPrefix}${item.content_html !== undefined ? 'content_html' : 'content_markdown'}`;
+  for (const w of body.warnings) warnings.push({ code: w.code, message: w.message, field });
+  return {
+    language,
+    title: item.title,
+    excerpt: item.excerpt ?? null,
+    content_markdown: body.markdown,
+    seo_title: item.seo_title ?? null,
+    seo_description: item.seo_description ?? null,
+  };
+}
+
+/** Finds an article by numeric id or slug (digits are tried as an id first). */
+async function findArticle(db: Executor, channelId: number, channelSlug: string, ref: string): Promise<ArticleRow> {
+  const byId = /^\d{1,15}$/.test(ref) ? await articles.findArticleById(db, channelId, Number(ref)) : undefined;
+  const article = byId ?? (await articles.findArticleBySlug(db, channelId, ref));
+  if (!article) {
+    throw new PressroomError(
+      'ARTICLE_NOT_FOUND',
+      `No article "${ref}" exists in the channel "${channelSlug}". Use the article's slug or numeric id; list articles with GET /api/v1/channels/${channelSlug}/pages.`,
+    );
+  }
+  return article;
+}
+
+async function viewOf(deps: ArticleDeps, db: Executor, article: ArticleRow, channelSlug: string, warnings: WriteWarning[] = []): Promise<ArticleView> {
+  const fresh = (await articles.findArticleById(db, article.channel_id, article.id)) ?? article;
+  const translations = await articles.listTranslations(db, [article.id]);
+  const ids = translations.flatMap((t) => [t.current_revision_id, t.published_revision_id]).filter((id): id is number => id !== null);
+  const revisions = new Map<number, RevisionRow>((await articles.findRevisions(db, ids)).map((r) => [r.id, r]));
+  return toArticleView({ article: fresh, channelSlug, translations, revisions, urls: deps.urls, warnings });
+}
+
+/** Inserts a translation or replaces its content; reports whether the content changed. */
+async function upsertContent(
+  trx: Executor,
+  now: string,
+  articleId: number,
+  existing: TranslationRow | undefined,
+  content: PreparedContent,
+): Promise<{ row: TranslationRow; changed: boolean; created: boolean }> {
+  if (!existing) {
+    const row = await articles.insertTranslation(trx, {
+      article_id: articleId,
+      ...content,
+      status: 'draft',
+      published_at: null,
+      scheduled_at: null,
+      current_revision_id: null,
+      published_revision_id: null,
+      created_at: now,
+      updated_at: now,
+    });
+    return { row, changed: true, created: true };
+  }
+  const changed = contentHash(existing) !== contentHash({ ...existing, ...content });
+  if (!changed) return { row: existing, changed: false, created: false };
+  await articles.updateTranslation(trx, existing.id, { ...content, updated_at: now });
+  return { row: { ...existing, ...content, updated_at: now }, changed: true, created: false };
+}
+
+/** The primary translation's status after `events`, computed without writing. */
+function primaryStatusAfter(row: TranslationRow, events: readonly LifecycleEvent[], now: string, hasPublic: boolean) {
+  let state = { status: row.status, scheduledAt: row.scheduled_at, scheduledPaused: false, hasPublicVersion: hasPublic, pendingRevision: false };
+  for (const e of events) state = nextTranslationState(state, e, now).state;
+  return state.status;
+}
+
+/**
+ * Applies per-language events: the primary first, then secondaries (checked
+ * against rule 1), then syncs the article record.
+ */
+async function applyPlan(
+  trx: Executor,
+  ctx: { now: string; mode: ModerationMode },
+  article: ArticleRow,
+  plan: Map<string, { row: TranslationRow; events: LifecycleEvent[]; field: string }>,
+  archived: boolean,
+): Promise<ArticleRow> {
+  const primaryEntry = plan.get(article.default_language);
+  const all = await articles.listTranslations(trx, [article.id]);
+  const primaryRow = primaryEntry?.row ?? all.find((t) => t.language === article.default_language);
+  if (!primaryRow) throw new Error(`article ${article.id} has no primary translation`);
+  const primaryAfter = primaryStatusAfter(primaryRow, primaryEntry?.events ?? [], ctx.now, primaryRow.published_revision_id !== null);
+  for (const [language, entry] of plan) {
+    if (language === article.default_language) continue;
+    const publishes = entry.events.some((e) => e.type === 'publish' || e.type === 'schedule');
+    if (publishes) assertSecondaryMayPublish(primaryAfter, language, article.default_language, entry.field);
+  }
+  const primary = primaryEntry
+    ? await applyTranslationEvents(trx, ctx, article, primaryEntry.row, primaryEntry.events)
+    : primaryRow;
+  for (const [language, entry] of plan) {
+    if (language === article.default_language || entry.events.length === 0) continue;
+    await applyTranslationEvents(trx, ctx, article, entry.row, entry.events);
+  }
+  return syncArticleRecord(trx, ctx.now, article, primary, archived);
+}
+
+/** Options of {@link writeArticle} beyond the API input. */
+export interface WriteOptions {
+  /** `trusted` publishes without moderation (content/ files reviewed in the repository). */
+  readonly mode?: ModerationMode;
+  /** Marks the article as coming from content/. */
+  readonly source?: { kind: 'content'; hash: string };
+}
+
+/**
+ * Creates an article, or updates it when the slug exists in the channel.
+ * Runs inside the caller's transaction, with access already checked.
+ */
+export async function writeArticle(
+  trx: Executor,
+  deps: Pick<ArticleDeps, 'clock'>,
+  access: ChannelAccess,
+  input: ArticleWriteInput,
+  options: WriteOptions = {},
+): Promise<{ article: ArticleRow; created: boolean; warnings: WriteWarning[] }> {
+  const now = isoNow(deps.clock);
+  const warnings: WriteWarning[] = [];
+  const contents = input.translations.map((t, i) => prepare(t, t.language, `translations.${i}.`, warnings));
+  const existing = await articles.findArticleBySlug(trx, access.channel.id, input.slug);
+  const existingTranslations = existing ? await articles.listTranslations(trx, [existing.id]) : [];
+  const languages = new Set([...existingTranslations.map((t) => t.language), ...contents.map((c) => c.language)]);
+  if (!languages.has(input.default_language)) {
+    throw validationError({ translations: `Include a translation in the default language "${input.default_language}".` });
+  }
+
+  // The primary item's own status stands in for an omitted article status.
+  const primaryIndex = input.translations.findIndex((t) => t.language === input.default_language);
+  const primaryItemStatus = primaryIndex >= 0 ? input.translations[primaryIndex]!.status : undefined;
+  if (input.status !== undefined && primaryItemStatus !== undefined && primaryItemStatus !== input.status) {
+    throw validationError({
+      [`translations.${primaryIndex}.status`]: `The primary translation's status ("${primaryItemStatus}") differs from the article status ("${input.status}"). Send one of them, or the same value.`,
+    });
+  }
+  const request = resolveStatusRequest(input.status ?? primaryItemStatus, input.scheduled_at, now, access.ownerPlan.scheduling);
+  const fallback: StatusRequest = existing ? { kind: 'none' } : { kind: 'draft' };
+  const articleRequest = request.kind === 'none' ? fallback : request;
+
+  let article =
+    existing ??
+    (await articles.insertArticle(trx, {
+      channel_id: access.channel.id,
+      slug: input.slug,
+      default_language: input.default_language,
+      status: 'draft',
+      moderation: null,
+      homepage_mode: input.homepage_mode ?? 'inherit',
+      scheduled_at: null,
+      scheduled_pause_reason: null,
+      published_at: null,
+      author_name: input.author?.name ?? null,
+      source: options.source?.kind ?? 'api',
+      source_hash: options.source?.hash ?? null,
+      created_at: now,
+      updated_at: now,
+    }));
+  if (existing) {
+    const patch = {
+      default_language: input.default_language,
+      ...(input.homepage_mode !== undefined && { homepage_mode: input.homepage_mode }),
+      ...(input.author !== undefined && { author_name: input.author?.name ?? null }),
+      ...(options.source && { source: options.source.kind, source_hash: options.source.hash }),
+      updated_at: now,
+    };
+    await articles.updateArticle(trx, article.id, patch);
+    article = { ...article, ...patch };
+  }
+
+  // Several translations published together default to all of them (publishing rule 2).
+  const publishAll = input.publish_translations ?? true;
+  const plan = new Map<string, { row: TranslationRow; events: LifecycleEvent[]; field: string }>();
+  for (const [i, content] of contents.entries()) {
+    const item = input.translations[i]!;
+    const before = existingTranslations.find((t) => t.language === content.language);
+    const { row, changed } = await upsertContent(trx, now, article.id, before, content);
+    const events: LifecycleEvent[] = changed && before ? [{ type: 'revise' }] : [];
+    const isPrimary = content.language === input.default_language;
+    const own = isPrimary ? null : item.status;
+    const ownRequest = own ? resolveStatusRequest(own, own === 'draft' ? null : input.scheduled_at, now, access.ownerPlan.scheduling) : null;
+    const applied = isPrimary
+      ? articleRequest
+      : ownRequest ?? (articleRequest.kind === 'draft' || publishAll ? articleRequest : { kind: 'none' as const });
+    const event = eventFor(applied);
+    if (event) events.push(event);
+    plan.set(content.language, { row, events, field: `translations.${i}.status` });
+  }
+  // Unpublishing the article withdraws translations that were not sent too.
+  if (articleRequest.kind === 'draft' && existing) {
+    for (const t of await articles.listTranslations(trx, [article.id])) {
+      if (!plan.has(t.language)) plan.set(t.language, { row: t, events: [{ type: 'save_draft' }], field: 'status' });
+    }
+  }
+  const archived = article.status === 'archived' && articleRequest.kind === 'none';
+  article = await applyPlan(trx, { now, mode: options.mode ?? 'queue' }, article, plan, archived);
+  return { article, created: !existing, warnings };
+}
+
+/** POST …/pages. */
+export async function upsertArticle(
+  deps: ArticleDeps,
+  principal: Principal,
+  channelSlug: string,
+  input: ArticleWriteInput,
+): Promise<{ view: ArticleView; created: boolean }> {
+  requireApiPublishing(principal);
+  return deps.db.transaction().execute(async (trx) => {
+    const access = await channelAccess(trx, principal, channelSlug);
+    requireArticleWrite(access);
+    const { article, created, warnings } = await writeArticle(trx, deps, access, input);
+    return { view: await viewOf(deps, trx, article, channelSlug, warnings), created };
+  });
+}
+
+/** GET …/pages/{ref}. */
+export async function getArticle(deps: ArticleDeps, principal: Principal, channelSlug: string, ref: string): Promise<ArticleView> {
+  requireApiPublishing(principal);
+  const access = await channelAccess(deps.db, principal, channelSlug);
+  const article = await findArticle(deps.db, access.channel.id, channelSlug, ref);
+  return viewOf(deps, deps.db, article, channelSlug);
+}
+
+/** GET …/pages: newest first, keyset-paginated by id. */
+export async function listArticles(
+  deps: ArticleDeps,
+  principal: Principal,
+  channelSlug: string,
+  query: ArticleListQuery,
+): Promise<{ pages: ArticleListItem[]; pagination: { limit: number; next_cursor: string | null; has_more: boolean } }> {
+  requireApiPublishing(principal);
+  const access = await channelAccess(deps.db, principal, channelSlug);
+  const scope = `pages:${access.channel.id}:${query.status ?? ''}`;
+  const beforeId = query.cursor !== undefined ? Number(deps.cursors.decode(scope, query.cursor).id) : undefined;
+  const rows = await articles.listArticlesPage(deps.db, {
+    channelId: access.channel.id,
+    status: query.status,
+    beforeId,
+    limit: query.limit + 1,
+  });
+  const page = rows.slice(0, query.limit);
+  const hasMore = rows.length > query.limit;
+  const translations = await articles.listTranslations(deps.db, page.map((a) => a.id));
+  return {
+    pages: page.map((a) =>
+      toArticleListItem(a, channelSlug, translations.filter((t) => t.article_id === a.id), deps.urls),
+    ),
+    pagination: {
+      limit: query.limit,
+      next_cursor: hasMore ? deps.cursors.encode(scope, { id: page[page.length - 1]!.id }) : null,
+      has_more: hasMore,
+    },
+  };
+}
+
+/** PUT …/pages/{ref}/translations/{language}. */
+export async function putTranslation(
+  deps: ArticleDeps,
+  principal: Principal,
+  channelSlug: string,
+  ref: string,
+  language: string,
+  input: TranslationPutInput,
+): Promise<{ view: ArticleView; created: boolean }> {
+  requireApiPublishing(principal);
+  return deps.db.transaction().execute(async (trx) => {
+    const access = await channelAccess(trx, principal, channelSlug);
+    requireArticleWrite(access);
+    const article = await findArticle(trx, access.channel.id, channelSlug, ref);
+    const now = isoNow(deps.clock);
+    const warnings: WriteWarning[] = [];
+    const content = prepare(input, language, '', warnings);
+    const before = (await articles.listTranslations(trx, [article.id])).find((t) => t.language === language);
+    const { row, changed, created } = await upsertContent(trx, now, article.id, before, content);
+    const events: LifecycleEvent[] = changed && before ? [{ type: 'revise' }] : [];
+    if (input.status !== undefined) {
+      const at = input.status === 'scheduled' ? article.scheduled_at : null;
+      if (input.status === 'scheduled' && at === null) {
+        throw validationError({ status: 'The article is not scheduled, so this translation cannot be. Schedule the article with PATCH …/status first.' });
+      }
+      const event = eventFor(resolveStatusRequest(input.status, at, now, access.ownerPlan.scheduling));
+      if (event) events.push(event);
+    }
+    const plan = new Map([[language, { row, events, field: 'status' }]]);
+    const updated = await applyPlan(trx, { now, mode: 'queue' }, article, plan, article.status === 'archived');
+    return { view: await viewOf(deps, trx, updated, channelSlug, warnings), created };
+  });
+}
+
+/** PATCH …/pages/{ref}/status. */
+export async function changeStatus(
+  deps: ArticleDeps,
+  principal: Principal,
+  channelSlug: string,
+  ref: string,
+  input: StatusChangeInput,
+): Promise<ArticleView> {
+  requireApiPublishing(principal);
+  return deps.db.transaction().execute(async (trx) => {
+    const access = await channelAccess(trx, principal, channelSlug);
+    requireArticleWrite(access);
+    let article = await findArticle(trx, access.channel.id, channelSlug, ref);
+    const now = isoNow(deps.clock);
+    const translations = await articles.listTranslations(trx, [article.id]);
+    if (translations.length > 1 && input.publish_translations === undefined) {
+      throw validationError({
+        publish_translations: `Required for an article with ${translations.length} translations (${translations.map((t) => t.language).join(', ')}): send true to apply the status to every translation, or false to apply it to the primary language "${article.default_language}" only.`,
+      });
+    }
+    const request = resolveStatusRequest(input.status, input.scheduled_at, now, access.ownerPlan.scheduling);
+    const event = eventFor(request)!;
+    const everyLanguage = request.kind === 'archive' || input.publish_translations === true;
+    const plan = new Map<string, { row: TranslationRow; events: LifecycleEvent[]; field: string }>();
+    for (const t of translations) {
+      if (t.language === article.default_language || everyLanguage) {
+        plan.set(t.language, { row: t, events: [event], field: 'publish_translations' });
+      }
+    }
+    if (input.homepage_mode !== undefined) {
+      await articles.updateArticle(trx, article.id, { homepage_mode: input.homepage_mode });
+      article = { ...article, homepage_mode: input.homepage_mode };
+    }
+    article = await applyPlan(trx, { now, mode: 'queue' }, article, plan, request.kind === 'archive');
+    return viewOf(deps, trx, article, channelSlug);
+  });
+}
+
+/** PATCH …/pages/{ref}/settings: homepage visibility only. */
+export async function changeSettings(
+  deps: ArticleDeps,
+  principal: Principal,
+  channelSlug: string,
+  ref: string,
+  input: SettingsChangeInput,
+): Promise<ArticleView> {
+  requireApiPublishing(principal);
+  return deps.db.transaction().execute(async (trx) => {
+    const access = await channelAccess(trx, principal, channelSlug);
+    requireArticleWrite(access);
+    const article = await findArticle(trx, access.channel.id, channelSlug, ref);
+    await articles.updateArticle(trx, article.id, { homepage_mode: input.homepage_mode, updated_at: isoNow(deps.clock) });
+    return viewOf(deps, trx, article, channelSlug);
+  });
+}

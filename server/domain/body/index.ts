@@ -1,0 +1,13 @@
+/**
+ * Article bodies: what publishers send (Markdown or HTML), what we store
+ * (canonical Markdown) and what readers get (sanitised HTML, plain text).
+ *
+ * Pure functions only — no filesystem or network — so the rules can be
+ * tested in isolation and reused by the API, the admin tools and the
+ * static-site build.
+ * @module
+ */
+
+export { BODY_WARNING_CODES, type BodyWarning, type BodyWarningCode } from './warnings.ts';
+export { prepareBody, type PrepareBodyInput, type PreparedBody } from './prepare.ts';
+export { markdownToPlainText, renderMarkdown } from './render.ts';

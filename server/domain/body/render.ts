@@ -1,0 +1,77 @@
+/**
+ * Rendering of stored Markdown to safe HTML and to plain text.
+ *
+ * Raw HTML in Markdown is allowed through and then sanitised with the same
+ * allowlist as HTML input, so Markdown is not a way around the rules.
+ * @module
+ */
+
+import type { Element, ElementContent, Root, RootContent } from 'hast';
+import rehypeRaw from 'rehype-raw';
+import rehypeSanitize from 'rehype-sanitize';
+import rehypeStringify from 'rehype-stringify';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import remarkRehype from 'remark-rehype';
+import { unified } from 'unified';
+import {
+  rehypeDemoteH1,
+  rehypeEnforceDir,
+  rehypeLinkClobberedIds,
+  rehypeLtrIslands,
+  rehypeStripBidi,
+} from './rehype-plugins.ts';
+import { ARTICLE_SCHEMA } from './schema.ts';
+
+// Built once: setting up this chain costs far more than running it.
+// `clobberPrefix: ''` because the sanitiser adds `user-content-` to ids
+// itself; letting remark-rehype prefix footnote ids too would double it.
+const renderer = unified()
+  .use(remarkParse)
+  .use(remarkGfm)
+  .use(remarkRehype, { allowDangerousHtml: true, clobberPrefix: '' })
+  .use(rehypeRaw)
+  .use(rehypeStripBidi)
+  .use(rehypeDemoteH1)
+  .use(rehypeEnforceDir)
+  .use(rehypeSanitize, ARTICLE_SCHEMA)
+  .use(rehypeLinkClobberedIds)
+  .use(rehypeLtrIslands)
+  .use(rehypeStringify)
+  .freeze();
+
+function renderTree(markdown: string): Root {
+  return renderer.runSync(renderer.parse(markdown));
+}
+
+/** Renders stored Markdown to safe HTML (for API responses and public pages). */
+export function renderMarkdown(markdown: string): string {
+  return renderer.stringify(renderTree(markdown));
+}
+
+// Elements whose boundaries separate words even without whitespace in the
+// source, e.g. `<td>a</td><td>b</td>` from raw HTML must not read "ab".
+const BLOCK_TAGS = new Set([
+  'address', 'article', 'aside', 'blockquote', 'br', 'dd', 'details', 'div', 'dl', 'dt',
+  'figcaption', 'figure', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr',
+  'li', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th',
+  'thead', 'tr', 'ul',
+]);
+
+function collectText(node: Root | Element | RootContent | ElementContent, out: string[]): void {
+  if (node.type === 'text') {
+    out.push(node.value);
+  } else if (node.type === 'root' || node.type === 'element') {
+    const block = node.type === 'element' && BLOCK_TAGS.has(node.tagName);
+    if (block) out.push(' ');
+    for (const child of node.children) collectText(child, out);
+    if (block) out.push(' ');
+  }
+}
+
+/** Plain text of a Markdown body (for excerpts / search); whitespace collapsed. */
+export function markdownToPlainText(markdown: string): string {
+  const out: string[] = [];
+  collectText(renderTree(markdown), out);
+  return out.join('').replace(/\s+/g, ' ').trim();
+}

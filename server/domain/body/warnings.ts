@@ -1,0 +1,96 @@
+/**
+ * Warnings returned to publishers when their body had to be changed.
+ *
+ * The normalisation steps only record *what* they changed (a `BodyChanges`
+ * tally); the wording and the order of warnings live here so that every
+ * input format produces identical, predictable messages.
+ * @module
+ */
+
+/** Machine-readable reason for a body warning; stable, clients may switch on it. */
+export type BodyWarningCode =
+  | 'BODY_H1_DEMOTED'
+  | 'BODY_TITLE_HEADING_REMOVED'
+  | 'BODY_BIDI_CONTROLS_STRIPPED'
+  | 'BODY_DIR_REMOVED'
+  | 'BODY_HTML_REMOVED';
+
+/** A change made to the publisher's body, explained so they can fix their source. */
+export interface BodyWarning {
+  code: BodyWarningCode;
+  message: string;
+}
+
+/**
+ * Every warning code, in the order warnings are emitted. Exported so API
+ * docs and schemas can enumerate the codes without repeating them.
+ */
+export const BODY_WARNING_CODES: readonly BodyWarningCode[] = Object.freeze([
+  'BODY_TITLE_HEADING_REMOVED',
+  'BODY_H1_DEMOTED',
+  'BODY_BIDI_CONTROLS_STRIPPED',
+  'BODY_DIR_REMOVED',
+  'BODY_HTML_REMOVED',
+] as const);
+
+/**
+ * Tally of changes made while normalising one body. Mutable on purpose: the
+ * steps run in sequence and each adds what it did.
+ */
+export interface BodyChanges {
+  titleHeadingRemoved: boolean;
+  h1Demoted: number;
+  bidiStripped: number;
+  dirRemoved: number;
+  /** Human-readable names of what the sanitiser dropped, e.g. `<script>`. */
+  htmlRemoved: string[];
+}
+
+/** A tally with nothing changed yet. */
+export function noChanges(): BodyChanges {
+  return { titleHeadingRemoved: false, h1Demoted: 0, bidiStripped: 0, dirRemoved: 0, htmlRemoved: [] };
+}
+
+function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/**
+ * Turns a tally into warnings, at most one per code and always in
+ * `BODY_WARNING_CODES` order, so responses are deterministic.
+ */
+export function changesToWarnings(changes: BodyChanges): BodyWarning[] {
+  const warnings: BodyWarning[] = [];
+  if (changes.titleHeadingRemoved) {
+    warnings.push({
+      code: 'BODY_TITLE_HEADING_REMOVED',
+      message:
+        'Removed the heading at the start of the body because it repeats the title; the title is already shown as the page heading.',
+    });
+  }
+  if (changes.h1Demoted > 0) {
+    warnings.push({
+      code: 'BODY_H1_DEMOTED',
+      message: `Changed ${plural(changes.h1Demoted, 'level-1 heading', 'level-1 headings')} to level 2: the title is the page's only H1. Use ## or ### for sections.`,
+    });
+  }
+  if (changes.bidiStripped > 0) {
+    warnings.push({
+      code: 'BODY_BIDI_CONTROLS_STRIPPED',
+      message: `Removed ${plural(changes.bidiStripped, 'bidirectional override/embedding control character', 'bidirectional override/embedding control characters')} (U+202A–U+202E, U+2066–U+2069). Use the dir attribute on a block, or RLM/LRM marks, instead.`,
+    });
+  }
+  if (changes.dirRemoved > 0) {
+    warnings.push({
+      code: 'BODY_DIR_REMOVED',
+      message: `Removed ${plural(changes.dirRemoved, 'dir attribute', 'dir attributes')}: dir is kept only on block elements (p, div, section, blockquote, lists, h2–h6, tables, pre, figure) with the value ltr, rtl or auto.`,
+    });
+  }
+  if (changes.htmlRemoved.length > 0) {
+    warnings.push({
+      code: 'BODY_HTML_REMOVED',
+      message: `Removed HTML that is not allowed in article bodies: ${changes.htmlRemoved.join(', ')}.`,
+    });
+  }
+  return warnings;
+}

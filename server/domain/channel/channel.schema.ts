@@ -1,0 +1,74 @@
+/**
+ * Channel input: the request bodies of POST and PATCH /channels, also the
+ * front matter of `content/<channel>/channel.md`. The schemas are the types.
+ * @module
+ */
+import { z } from 'zod';
+import { languageSchema, slugSchema, titleSchema } from '../schema-parts.ts';
+
+/** Channel statuses: `active` is public, `hidden` is not shown to readers. */
+export const CHANNEL_STATUSES = ['active', 'hidden'] as const;
+/** A channel status. */
+export type ChannelStatus = (typeof CHANNEL_STATUSES)[number];
+
+/** Title and description of a channel in one language. */
+export const channelTranslationSchema = z
+  .object({
+    language: languageSchema,
+    title: titleSchema,
+    description: z.string().trim().max(2000, 'Too long: at most 2000 characters.').nullable().optional(),
+  })
+  .strict();
+
+const translations = z
+  .array(channelTranslationSchema)
+  .min(1)
+  .max(100)
+  .superRefine((items, ctx) => {
+    const seen = new Set<string>();
+    items.forEach((item, index) => {
+      if (seen.has(item.language)) {
+        ctx.addIssue({ code: 'custom', path: [index, 'language'], message: `Language "${item.language}" appears twice. Send one item per language` });
+      }
+      seen.add(item.language);
+    });
+  });
+
+const channelFields = {
+  slug: slugSchema.optional(),
+  default_language: languageSchema,
+  status: z.enum(CHANNEL_STATUSES).optional(),
+  homepage_enabled: z.boolean().optional(),
+  watermark_enabled: z.boolean().optional(),
+  translations,
+};
+
+/** POST /channels. */
+export const channelCreateSchema = z
+  .object(channelFields)
+  .strict()
+  .superRefine((body, ctx) => {
+    if (!body.translations.some((t) => t.language === body.default_language)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['translations'],
+        message: `Include a translation in the default language "${body.default_language}"`,
+      });
+    }
+  });
+/** A validated channel creation. */
+export type ChannelCreateInput = z.output<typeof channelCreateSchema>;
+
+/** PATCH /channels/{slug}: every field optional; omitted fields keep their value. */
+export const channelUpdateSchema = z
+  .object({
+    ...channelFields,
+    slug: z.never({ invalid_type_error: 'The slug of a channel cannot be changed.' }).optional(),
+    default_language: languageSchema.optional(),
+    translations: translations.optional(),
+    title: titleSchema.optional(),
+    description: z.string().trim().max(2000).nullable().optional(),
+  })
+  .strict();
+/** A validated channel update. */
+export type ChannelUpdateInput = z.output<typeof channelUpdateSchema>;

@@ -1,0 +1,209 @@
+/**
+ * Channels: list, create and update, for the publishing API and the
+ * content/ importer.
+ * @module
+ */
+import type { Clock } from '../../clock.ts';
+import { isoNow } from '../../clock.ts';
+import type { Db, Executor } from '../../store/database.ts';
+import * as channels from '../../store/channel.repository.ts';
+import { findAccountById } from '../../store/account.repository.ts';
+import type { ChannelRow } from '../../store/channel.table.ts';
+import type { PublicUrls } from '../../urls/public-urls.ts';
+import {
+  channelAccess,
+  isChannelReadOnly,
+  requireApiPublishing,
+  requireChannelManage,
+} from '../account/access.ts';
+import { toPlanId, type Principal } from '../account/account.service.ts';
+import { planFeatures } from '../account/plans.ts';
+import { PressroomError, validationError } from '../errors.ts';
+import { firstFreeSlug, RESERVED_CHANNEL_SLUGS, slugify } from '../slug.ts';
+import type { ChannelCreateInput, ChannelUpdateInput } from './channel.schema.ts';
+import { toChannelView, type ChannelView } from './channel-view.ts';
+
+/** What the channel service needs. */
+export interface ChannelDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly urls: PublicUrls;
+}
+
+async function mediaNames(db: Executor, channel: ChannelRow): Promise<{ avatar: string | null; cover: string | null }> {
+  const ids = [channel.avatar_media_id, channel.cover_media_id].filter((id): id is number => id !== null);
+  if (ids.length === 0) return { avatar: null, cover: null };
+  const rows = await db.selectFrom('media').select(['id', 'file_name']).where('id', 'in', ids).execute();
+  const name = (id: number | null) => rows.find((r) => r.id === id)?.file_name ?? null;
+  return { avatar: name(channel.avatar_media_id), cover: name(channel.cover_media_id) };
+}
+
+/** Channels the caller owns or was invited to, with permission flags. */
+export async function listChannels(deps: ChannelDeps, principal: Principal): Promise<ChannelView[]> {
+  requireApiPublishing(principal);
+  const rows = await channels.listChannelsForAccount(deps.db, principal.accountId);
+  const translations = await channels.listChannelTranslations(deps.db, rows.map((r) => r.id));
+  const views: ChannelView[] = [];
+  for (const row of rows) {
+    const owner = await findAccountById(deps.db, row.owner_account_id);
+    const readOnly = await isChannelReadOnly(deps.db, row, planFeatures(toPlanId(owner?.plan ?? 'reader')));
+    views.push(
+      toChannelView(
+        row,
+        translations,
+        { role: row.role, canWriteArticles: row.can_write_articles === 1, canManageChannel: row.can_manage_channel === 1, readOnly },
+        deps.urls,
+        await mediaNames(deps.db, row),
+      ),
+    );
+  }
+  return views;
+}
+
+/** Reads one channel the caller can access. */
+export async function getChannel(deps: ChannelDeps, principal: Principal, slug: string): Promise<ChannelView> {
+  requireApiPublishing(principal);
+  return viewFor(deps, deps.db, principal, slug);
+}
+
+async function viewFor(deps: ChannelDeps, db: Executor, principal: Principal, slug: string): Promise<ChannelView> {
+  const access = await channelAccess(db, principal, slug);
+  const member = await channels.findMembership(db, access.channel.id, principal.accountId);
+  const translations = await channels.listChannelTranslations(db, [access.channel.id]);
+  return toChannelView(
+    access.channel,
+    translations,
+    {
+      role: member?.role ?? 'editor',
+      canWriteArticles: access.canWriteArticles,
+      canManageChannel: access.canManageChannel,
+      readOnly: access.readOnly,
+    },
+    deps.urls,
+    await mediaNames(db, access.channel),
+  );
+}
+
+async function chooseSlug(db: Executor, input: ChannelCreateInput): Promise<string> {
+  if (input.slug !== undefined) {
+    if (RESERVED_CHANNEL_SLUGS.has(input.slug)) {
+      throw validationError({ slug: `"${input.slug}" is reserved for the site's own paths. Choose another slug.` });
+    }
+    if (await channels.channelSlugExists(db, input.slug)) {
+      throw validationError({ slug: `The slug "${input.slug}" is already taken by another channel. Choose another slug, or omit it to have one generated.` });
+    }
+    return input.slug;
+  }
+  const title = input.translations.find((t) => t.language === input.default_language)?.title ?? '';
+  const base = slugify(title) ?? 'channel';
+  const taken = new Set((await db.selectFrom('channels').select('slug').where('slug', 'like', `${base}%`).execute()).map((r) => r.slug));
+  return firstFreeSlug(base, (candidate) => taken.has(candidate) || RESERVED_CHANNEL_SLUGS.has(candidate));
+}
+
+/**
+ * Creates a channel owned by the caller, in one transaction.
+ * @throws PressroomError CHANNEL_LIMIT_REACHED when the plan's channel limit is reached.
+ */
+export async function createChannel(deps: ChannelDeps, principal: Principal, input: ChannelCreateInput): Promise<ChannelView> {
+  requireApiPublishing(principal);
+  return deps.db.transaction().execute(async (trx) => {
+    const channel = await insertChannelFor(trx, deps.clock, principal, input);
+    return viewFor(deps, trx, principal, channel.slug);
+  });
+}
+
+/**
+ * Inserts a channel with its translations and the owner's membership.
+ * Runs inside the caller's transaction; used by the API and the content importer.
+ */
+export async function insertChannelFor(
+  trx: Executor,
+  clock: Clock,
+  principal: Pick<Principal, 'accountId' | 'plan'>,
+  input: ChannelCreateInput,
+): Promise<ChannelRow> {
+  const limit = planFeatures(principal.plan).channelLimit;
+  const owned = await channels.ownedChannelIds(trx, principal.accountId);
+  if (owned.length >= limit) {
+    throw new PressroomError(
+      'CHANNEL_LIMIT_REACHED',
+      `The account already owns ${owned.length} channel${owned.length === 1 ? '' : 's'}, the most its "${principal.plan}" plan allows (${limit}). Reuse a channel or upgrade the plan.`,
+    );
+  }
+  const now = isoNow(clock);
+  const channel = await channels.insertChannel(trx, {
+    slug: await chooseSlug(trx, input),
+    owner_account_id: principal.accountId,
+    default_language: input.default_language,
+    status: input.status ?? 'active',
+    homepage_enabled: input.homepage_enabled === false ? 0 : 1,
+    watermark_enabled: input.watermark_enabled ? 1 : 0,
+    avatar_media_id: null,
+    cover_media_id: null,
+    created_at: now,
+    updated_at: now,
+  });
+  for (const t of input.translations) {
+    await channels.upsertChannelTranslation(trx, { channel_id: channel.id, language: t.language, title: t.title, description: t.description ?? null });
+  }
+  await channels.upsertMembership(trx, {
+    channel_id: channel.id,
+    account_id: principal.accountId,
+    role: 'owner',
+    can_write_articles: 1,
+    can_manage_channel: 1,
+    created_at: now,
+  });
+  return channel;
+}
+
+/**
+ * Updates a channel; omitted fields keep their value. Translations are merged
+ * by language (a language not sent is kept). `title`/`description` change the
+ * default language's translation.
+ */
+export async function updateChannel(
+  deps: ChannelDeps,
+  principal: Principal,
+  slug: string,
+  input: ChannelUpdateInput,
+): Promise<ChannelView> {
+  requireApiPublishing(principal);
+  return deps.db.transaction().execute(async (trx) => {
+    const access = await channelAccess(trx, principal, slug);
+    requireChannelManage(access);
+    await applyChannelUpdate(trx, deps.clock, access.channel, input);
+    return viewFor(deps, trx, principal, slug);
+  });
+}
+
+/** Applies an update to a channel inside the caller's transaction. */
+export async function applyChannelUpdate(trx: Executor, clock: Clock, channel: ChannelRow, input: ChannelUpdateInput): Promise<void> {
+  const existing = await channels.listChannelTranslations(trx, [channel.id]);
+  const languages = new Set([...existing.map((t) => t.language), ...(input.translations ?? []).map((t) => t.language)]);
+  const defaultLanguage = input.default_language ?? channel.default_language;
+  if (!languages.has(defaultLanguage)) {
+    throw validationError({
+      default_language: `The channel has no translation in "${defaultLanguage}". Add one in translations in the same request.`,
+    });
+  }
+  for (const t of input.translations ?? []) {
+    await channels.upsertChannelTranslation(trx, { channel_id: channel.id, language: t.language, title: t.title, description: t.description ?? null });
+  }
+  if (input.title !== undefined || input.description !== undefined) {
+    const current = (await channels.listChannelTranslations(trx, [channel.id])).find((t) => t.language === defaultLanguage)!;
+    await channels.upsertChannelTranslation(trx, {
+      channel_id: channel.id,
+      language: defaultLanguage,
+      title: input.title ?? current.title,
+      description: input.description === undefined ? current.description : input.description,
+    });
+  }
+  await channels.updateChannel(trx, channel.id, {
+    default_language: defaultLanguage,
+    ...(input.status !== undefined && { status: input.status }),
+    ...(input.homepage_enabled !== undefined && { homepage_enabled: input.homepage_enabled ? 1 : 0 }),
+    ...(input.watermark_enabled !== undefined && { watermark_enabled: input.watermark_enabled ? 1 : 0 }),
+    updated_at: isoNow(clock),
+  });
+}

@@ -1,0 +1,55 @@
+/**
+ * Opaque, tamper-evident list cursors. A cursor carries the position after
+ * the last item shown (keyset pagination, so items added or removed between
+ * pages never cause duplicates or skips) and the filters it was made for,
+ * signed with the instance's secret.
+ * @module
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { validationError } from './errors.ts';
+
+/** Encodes and verifies cursors for one instance. */
+export interface CursorCodec {
+  /** Makes a cursor for `position` within the list named by `scope`. */
+  encode(scope: string, position: Record<string, string | number>): string;
+  /**
+   * Reads a cursor back.
+   * @throws PressroomError VALIDATION_FAILED (field `cursor`) when it was edited, forged or made for another list.
+   */
+  decode(scope: string, cursor: string): Record<string, string | number>;
+}
+
+const INVALID = 'Not a valid cursor. Pass the value of pagination.next_cursor from the previous response unchanged, with the same filters.';
+
+/**
+ * Creates the codec.
+ * @param secret the instance secret (from `instance_settings`).
+ */
+export function createCursorCodec(secret: string): CursorCodec {
+  const sign = (text: string) => createHmac('sha256', secret).update(text).digest().subarray(0, 12);
+  return Object.freeze({
+    encode(scope, position) {
+      const body = Buffer.from(JSON.stringify({ s: scope, p: position }), 'utf8');
+      return `${body.toString('base64url')}.${sign(body.toString('base64url')).toString('base64url')}`;
+    },
+    decode(scope, cursor) {
+      const [body, mac, extra] = cursor.split('.');
+      if (!body || !mac || extra !== undefined) throw validationError({ cursor: INVALID });
+      const expected = sign(body);
+      const given = Buffer.from(mac, 'base64url');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw validationError({ cursor: INVALID });
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+      } catch {
+        throw validationError({ cursor: INVALID });
+      }
+      const record = parsed as { s?: unknown; p?: unknown };
+      if (record.s !== scope || typeof record.p !== 'object' || record.p === null) {
+        throw validationError({ cursor: INVALID });
+      }
+      return record.p as Record<string, string | number>;
+    },
+  } satisfies CursorCodec);
+}
+

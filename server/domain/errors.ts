@@ -1,0 +1,165 @@
+/**
+ * The error catalogue: every error the service can return, with a permanent
+ * code, its HTTP status and a default message.
+ *
+ * Codes are permanent: clients branch on them, so a code is never renamed or
+ * reused. Messages say what happened, why, and what to do. The catalogue is
+ * mirrored in the API docs (`docs/openapi/*.yaml`, schema `ErrorCode`); a test
+ * fails when the two disagree.
+ *
+ * The domain throws {@link PressroomError}; `server/http/on-error.ts` is the
+ * only place that turns it into an HTTP response.
+ * @module
+ */
+
+/** One catalogue entry. */
+export interface ErrorDefinition {
+  /** HTTP status the error maps to. */
+  readonly status: number;
+  /** Default message, used when the thrower gives none. */
+  readonly message: string;
+}
+
+/**
+ * Every error code with its status and default message.
+ * Add new codes at the end of their group; never rename one.
+ */
+export const ERROR_CATALOGUE = {
+  // 400: the request could not be read at all
+  MALFORMED_JSON: {
+    status: 400,
+    message: 'The request body is not valid JSON. Send a JSON object and check quotes, commas and brackets.',
+  },
+  BAD_REQUEST: {
+    status: 400,
+    message: 'The request could not be understood. Check the path and the parameters against the API docs.',
+  },
+  // 401
+  AUTH_MISSING: {
+    status: 401,
+    message:
+      'No API key was sent. Send it as "Authorization: Bearer <API_KEY>" or in the "X-API-Key" header.',
+  },
+  AUTH_INVALID: {
+    status: 401,
+    message:
+      'The API key is not valid: it is unknown or was revoked. Create a new key with "npm run admin -- key create".',
+  },
+  // 403
+  PLAN_NO_API_PUBLISHING: {
+    status: 403,
+    message: "The account's plan does not include API publishing. Change the plan to one that does.",
+  },
+  CHANNEL_ACCESS_DENIED: {
+    status: 403,
+    message: 'The API key owner cannot access this channel. Ask the channel owner for an invitation.',
+  },
+  CHANNEL_PERMISSION_DENIED: {
+    status: 403,
+    message: 'The API key owner may not do this on the channel. Ask the channel owner for the permission.',
+  },
+  CHANNEL_READ_ONLY: {
+    status: 403,
+    message:
+      "The channel is read-only because its owner has more channels than the plan allows. Remove channels or upgrade the owner's plan.",
+  },
+  CHANNEL_LIMIT_REACHED: {
+    status: 403,
+    message: "The account already has as many channels as its plan allows. Upgrade the plan or reuse a channel.",
+  },
+  PLAN_NO_SCHEDULING: {
+    status: 403,
+    message:
+      "Scheduled publishing is not part of the channel owner's plan. Publish now, or upgrade to a plan with scheduling.",
+  },
+  // 404
+  NOT_FOUND: {
+    status: 404,
+    message: 'Nothing exists at this address. Check the path against the API docs.',
+  },
+  CHANNEL_NOT_FOUND: {
+    status: 404,
+    message: 'No channel with this slug exists. List channels with GET /api/v1/channels.',
+  },
+  ARTICLE_NOT_FOUND: {
+    status: 404,
+    message: 'No article with this slug or id exists in the channel. List articles with GET .../pages.',
+  },
+  TRANSLATION_NOT_FOUND: {
+    status: 404,
+    message: 'The article has no translation in this language.',
+  },
+  // 405
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    message: 'This method is not allowed on this path. Check the API docs for the methods it accepts.',
+  },
+  // 413
+  PAYLOAD_TOO_LARGE: {
+    status: 413,
+    message: 'The request body is larger than the service accepts. Send a smaller body.',
+  },
+  // 415
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    message: 'The request body must be JSON. Send the header "Content-Type: application/json".',
+  },
+  // 422
+  VALIDATION_FAILED: {
+    status: 422,
+    message: 'Some fields are not valid. See error.details.fields for what is wrong with each.',
+  },
+  INVALID_TRANSITION: {
+    status: 422,
+    message: 'The article cannot move to this status from its current status.',
+  },
+  // 500
+  INTERNAL: {
+    status: 500,
+    message: 'The service failed unexpectedly. The error was logged; try again, and report it if it persists.',
+  },
+} as const satisfies Record<string, ErrorDefinition>;
+
+/** A permanent error code. */
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/** Field path → human message, as sent under `error.details.fields`. */
+export type FieldErrors = Record<string, string>;
+
+/**
+ * The one error type the domain throws. Carries a permanent code; the HTTP
+ * status comes from the catalogue, never from the thrower.
+ */
+export class PressroomError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message?: string, details?: Record<string, unknown>) {
+    super(message ?? ERROR_CATALOGUE[code].message);
+    this.name = 'PressroomError';
+    this.code = code;
+    this.details = details;
+  }
+
+  /** HTTP status from the catalogue. */
+  get status(): number {
+    return ERROR_CATALOGUE[this.code].status;
+  }
+
+  /** Type guard usable across module copies. */
+  static is(value: unknown): value is PressroomError {
+    return value instanceof PressroomError;
+  }
+}
+
+/**
+ * A 422 with one message per bad field.
+ * @example throw validationError({ 'translations.0.title': 'Required. Give the title as a string.' })
+ */
+export function validationError(fields: FieldErrors, message?: string): PressroomError {
+  const names = Object.keys(fields);
+  const summary =
+    message ??
+    `${names.length === 1 ? 'One field is' : `${names.length} fields are`} not valid: ${names.join(', ')}. See error.details.fields for what to fix.`;
+  return new PressroomError('VALIDATION_FAILED', summary, { fields });
+}

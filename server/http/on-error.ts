@@ -1,0 +1,36 @@
+/**
+ * The one place where errors become HTTP responses. Domain errors carry their
+ * code; anything else is a bug: logged with its stack, answered with a generic
+ * 500 that reveals nothing.
+ * @module
+ */
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { ERROR_CATALOGUE, PressroomError } from '../domain/errors.ts';
+import type { Logger } from '../logger.ts';
+import { errorBody } from './error-body.ts';
+
+/** Creates the app's error handler. */
+export function createErrorHandler(log: Logger) {
+  return (err: Error, c: Context): Response => {
+    if (PressroomError.is(err)) {
+      if (err.status === 401) c.header('WWW-Authenticate', 'Bearer realm="pressroom"');
+      return c.json(errorBody(err.code, err.message, err.details), err.status as ContentfulStatusCode);
+    }
+    if (err instanceof HTTPException && err.status < 500) {
+      const code = err.status === 413 ? 'PAYLOAD_TOO_LARGE' : err.status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST';
+      return c.json(errorBody(code), ERROR_CATALOGUE[code].status as ContentfulStatusCode);
+    }
+    log.error('unhandled error', { method: c.req.method, path: c.req.path, error: err.stack ?? String(err) });
+    return c.json(errorBody('INTERNAL'), 500);
+  };
+}
+
+/** Answers unknown paths with the JSON 404 body. */
+export function notFound(c: Context): Response {
+  return c.json(
+    errorBody('NOT_FOUND', `Nothing exists at ${c.req.method} ${c.req.path}. Check the path against the API docs at /api/v1/openapi.json.`),
+    404,
+  );
+}

@@ -1,0 +1,79 @@
+/**
+ * The write service's runtime: opens and migrates the database, runs first-run
+ * set-up, imports content/, and listens. `stop()` closes everything.
+ * @module
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve, type ServerType } from '@hono/node-server';
+import YAML from 'yaml';
+import { createApp } from './app.ts';
+import { ensureLocalAccount, loadCursorCodec } from './bootstrap.ts';
+import { systemClock, type Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import { importContent } from './content/import-content.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { migrateToLatest, openDatabase, type Db } from './store/database.ts';
+import { createPublicUrls } from './urls/public-urls.ts';
+
+/** Folder of the project (where docs/ lives), independent of the working directory. */
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Reads the publishing API's OpenAPI document from docs/. */
+export function loadPublishingOpenApi(): unknown {
+  return YAML.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'docs/openapi/publishing-api.yaml'), 'utf8'));
+}
+
+/** A running service. */
+export interface RunningService {
+  readonly url: string;
+  readonly db: Db;
+  /** Present on the first run only: the development key, to print once. */
+  readonly newDevKey: string | null;
+  readonly devKeyFile: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the service on `config.host:config.port` (port 0 picks a free port).
+ * @param options.clock injectable for tests.
+ */
+export async function startService(config: Config, options: { clock?: Clock; log?: Logger } = {}): Promise<RunningService> {
+  const clock = options.clock ?? systemClock;
+  const log = options.log ?? createLogger(config.logLevel);
+  const db = openDatabase(config.databaseFile);
+  const applied = await migrateToLatest(db);
+  if (applied.length > 0) log.info('database migrated', { file: config.databaseFile, applied: applied.join(',') });
+  const local = await ensureLocalAccount({ db, clock }, config.dataDir);
+  const urls = createPublicUrls(config.publicUrl, config.dashboardUrl);
+  if (config.importContent) {
+    const report = await importContent({ db, clock, log: log.child('content') }, config.contentDir, local.accountId);
+    log.info('content imported', { dir: config.contentDir, ...report.counts });
+  }
+  const app = createApp(config, {
+    db,
+    clock,
+    urls,
+    cursors: await loadCursorCodec(db),
+    log,
+    publishingOpenApi: loadPublishingOpenApi(),
+  });
+  const server = await new Promise<ServerType>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(s));
+    s.once('error', reject);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return {
+    url: `http://${host}:${port}`,
+    db,
+    newDevKey: local.newKey,
+    devKeyFile: local.keyFile,
+    async stop() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await db.destroy();
+    },
+  };
+}

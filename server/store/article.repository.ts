@@ -1,0 +1,112 @@
+/**
+ * Articles, translations and revisions. Functions take the executor first;
+ * the caller owns the transaction.
+ * @module
+ */
+import type { Executor } from './database.ts';
+import type {
+  ArticleRow,
+  ArticleUpdate,
+  NewArticleRow,
+  NewTranslationRow,
+  RevisionRow,
+  TranslationRow,
+  TranslationUpdate,
+} from './article.table.ts';
+import type { RevisionTable } from './article.table.ts';
+import type { Insertable } from 'kysely';
+
+/** An article by slug within a channel. */
+export async function findArticleBySlug(db: Executor, channelId: number, slug: string): Promise<ArticleRow | undefined> {
+  return db.selectFrom('articles').selectAll().where('channel_id', '=', channelId).where('slug', '=', slug).executeTakeFirst();
+}
+
+/** An article by id within a channel. */
+export async function findArticleById(db: Executor, channelId: number, id: number): Promise<ArticleRow | undefined> {
+  return db.selectFrom('articles').selectAll().where('channel_id', '=', channelId).where('id', '=', id).executeTakeFirst();
+}
+
+/** Inserts an article and returns it. */
+export async function insertArticle(db: Executor, row: NewArticleRow): Promise<ArticleRow> {
+  return db.insertInto('articles').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Updates an article's columns. */
+export async function updateArticle(db: Executor, id: number, patch: ArticleUpdate): Promise<void> {
+  await db.updateTable('articles').set(patch).where('id', '=', id).execute();
+}
+
+/** Translations of the given articles, ordered by article then language. */
+export async function listTranslations(db: Executor, articleIds: readonly number[]): Promise<TranslationRow[]> {
+  if (articleIds.length === 0) return [];
+  return db
+    .selectFrom('article_translations')
+    .selectAll()
+    .where('article_id', 'in', articleIds)
+    .orderBy('article_id')
+    .orderBy('language')
+    .execute();
+}
+
+/** Inserts a translation and returns it. */
+export async function insertTranslation(db: Executor, row: NewTranslationRow): Promise<TranslationRow> {
+  return db.insertInto('article_translations').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Updates a translation's columns. */
+export async function updateTranslation(db: Executor, id: number, patch: TranslationUpdate): Promise<void> {
+  await db.updateTable('article_translations').set(patch).where('id', '=', id).execute();
+}
+
+/** Inserts the next revision of a translation (number = last + 1). */
+export async function insertRevision(
+  db: Executor,
+  row: Omit<Insertable<RevisionTable>, 'number'>,
+): Promise<RevisionRow> {
+  const last = await db
+    .selectFrom('revisions')
+    .select((eb) => eb.fn.max('number').as('n'))
+    .where('translation_id', '=', row.translation_id)
+    .executeTakeFirst();
+  const number = (last?.n ?? 0) + 1;
+  return db.insertInto('revisions').values({ ...row, number }).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Changes a revision's moderation outcome. */
+export async function updateRevision(
+  db: Executor,
+  id: number,
+  patch: Partial<Pick<RevisionRow, 'moderation_state' | 'moderation_reason' | 'decided_at'>>,
+): Promise<void> {
+  await db.updateTable('revisions').set(patch).where('id', '=', id).execute();
+}
+
+/** Revisions by id. */
+export async function findRevisions(db: Executor, ids: readonly number[]): Promise<RevisionRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('revisions').selectAll().where('id', 'in', ids).execute();
+}
+
+/** Marks every revision of a translation still waiting for moderation as superseded. */
+export async function supersedePendingRevisions(db: Executor, translationId: number, at: string): Promise<void> {
+  await db
+    .updateTable('revisions')
+    .set({ moderation_state: 'superseded', decided_at: at })
+    .where('translation_id', '=', translationId)
+    .where('moderation_state', 'in', ['pending', 'manual_review'])
+    .execute();
+}
+
+/**
+ * One page of a channel's articles, newest first, keyed by id so that a
+ * cursor stays stable while articles are added.
+ */
+export async function listArticlesPage(
+  db: Executor,
+  query: { channelId: number; status?: ArticleRow['status']; beforeId?: number; limit: number },
+): Promise<ArticleRow[]> {
+  let q = db.selectFrom('articles').selectAll().where('channel_id', '=', query.channelId);
+  if (query.status) q = q.where('status', '=', query.status);
+  if (query.beforeId !== undefined) q = q.where('id', '<', query.beforeId);
+  return q.orderBy('id', 'desc').limit(query.limit).execute();
+}

@@ -1,0 +1,12 @@
+/**
+ * The ordered list of migrations. Names are permanent: never rename or edit
+ * a migration that has shipped; add a new one.
+ * @module
+ */
+import type { Migration } from 'kysely';
+import * as initial from './0001-initial.ts';
+
+/** Every migration by name, applied in name order. */
+export const migrations: Record<string, Migration> = {
+  '0001-initial': initial,
+};

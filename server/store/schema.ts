@@ -1,0 +1,22 @@
+/** The whole database as kysely sees it. @module */
+import type { AccountTable, ApiKeyTable } from './account.table.ts';
+import type { ArticleTable, ArticleTranslationTable, RevisionTable } from './article.table.ts';
+import type { ChannelMemberTable, ChannelTable, ChannelTranslationTable } from './channel.table.ts';
+import type { JobTable } from './job.table.ts';
+import type { MediaTable } from './media.table.ts';
+import type { InstanceSettingTable } from './instance-setting.repository.ts';
+
+/** Table name → row type. */
+export interface Database {
+  accounts: AccountTable;
+  api_keys: ApiKeyTable;
+  channels: ChannelTable;
+  channel_translations: ChannelTranslationTable;
+  channel_members: ChannelMemberTable;
+  articles: ArticleTable;
+  article_translations: ArticleTranslationTable;
+  revisions: RevisionTable;
+  media: MediaTable;
+  jobs: JobTable;
+  instance_settings: InstanceSettingTable;
+}
