@@ -100,8 +100,7 @@ export function nextTranslationState(state: TranslationState, event: LifecycleEv
         effects: state.hasPublicVersion || state.pendingRevision ? ['withdraw'] : [],
       };
     case 'publish':
-      // Already public with nothing waiting: publishing again changes nothing.
-      if (state.status === 'published' && !state.pendingRevision) return same(state);
+      // Already public: publishing again changes nothing (a pending revision is already in moderation).
       if (state.status === 'published') return same(state);
       return {
         state: { ...state, status: 'moderation_review', scheduledAt: null, scheduledPaused: false },

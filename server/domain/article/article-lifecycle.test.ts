@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import {
+  articleStatusFor,
+  isTranslationPublic,
+  mayPublishSecondary,
+  NEW_DRAFT,
+  nextTranslationState,
+  type LifecycleEffect,
+  type LifecycleEvent,
+  type TranslationState,
+} from './article-lifecycle.ts';
+
+const NOW = '2026-11-22T12:00:00.000Z';
+const LATER = '2026-11-23T09:00:00.000Z';
+const EARLIER = '2026-11-21T09:00:00.000Z';
+
+const draft = NEW_DRAFT;
+const review: TranslationState = { ...NEW_DRAFT, status: 'moderation_review' };
+const reviewForSchedule: TranslationState = { ...review, scheduledAt: LATER };
+const scheduled: TranslationState = { ...NEW_DRAFT, status: 'scheduled', scheduledAt: LATER };
+const scheduledDue: TranslationState = { ...scheduled, scheduledAt: EARLIER };
+const pausedDue: TranslationState = { ...scheduledDue, scheduledPaused: true };
+const published: TranslationState = { ...NEW_DRAFT, status: 'published', hasPublicVersion: true };
+const publishedWithRevision: TranslationState = { ...published, pendingRevision: true };
+const blocked: TranslationState = { ...NEW_DRAFT, status: 'moderation_blocked' };
+
+interface Row {
+  /** The row of the spec's state table this case shows. */
+  spec: string;
+  from: TranslationState;
+  event: LifecycleEvent;
+  to: Partial<TranslationState>;
+  effects: LifecycleEffect[];
+  moderation?: string | null;
+}
+
+// Each row of publishing-api.md "States and transitions", in order.
+const table: Row[] = [
+  { spec: 'draft | create with status draft → draft', from: draft, event: { type: 'save_draft' }, to: { status: 'draft' }, effects: [] },
+  { spec: 'any | publish without scheduled_at → moderation_review (from draft)', from: draft, event: { type: 'publish' }, to: { status: 'moderation_review', scheduledAt: null }, effects: ['moderate'], moderation: 'pending' },
+  { spec: 'any | publish without scheduled_at → moderation_review (from blocked)', from: blocked, event: { type: 'publish' }, to: { status: 'moderation_review' }, effects: ['moderate'], moderation: 'pending' },
+  { spec: 'any | publish without scheduled_at → moderation_review (from scheduled: publish now)', from: scheduled, event: { type: 'publish' }, to: { status: 'moderation_review', scheduledAt: null }, effects: ['moderate'], moderation: 'pending' },
+  { spec: 'moderation_review | passes → published', from: review, event: { type: 'moderation_pass' }, to: { status: 'published', hasPublicVersion: true }, effects: ['make_public'], moderation: 'passed' },
+  { spec: 'moderation_review | blocked → moderation_blocked', from: review, event: { type: 'moderation_block' }, to: { status: 'moderation_blocked', hasPublicVersion: false }, effects: ['record_moderation'], moderation: 'blocked' },
+  { spec: 'moderation_review | manual review → stays moderation_review', from: review, event: { type: 'moderation_manual' }, to: { status: 'moderation_review' }, effects: ['record_moderation'], moderation: 'manual_review' },
+  { spec: 'any | schedule → moderation_review, moderated immediately', from: draft, event: { type: 'schedule', at: LATER }, to: { status: 'moderation_review', scheduledAt: LATER }, effects: ['moderate'], moderation: 'pending' },
+  { spec: 'moderation_review | passes, scheduled → scheduled', from: reviewForSchedule, event: { type: 'moderation_pass' }, to: { status: 'scheduled', scheduledAt: LATER, hasPublicVersion: false }, effects: ['arm_schedule'], moderation: 'passed' },
+  { spec: 'moderation_review | passes after the scheduled time went by → published', from: { ...review, scheduledAt: EARLIER }, event: { type: 'moderation_pass' }, to: { status: 'published', hasPublicVersion: true }, effects: ['make_public'], moderation: 'passed' },
+  { spec: 'scheduled | scheduled_at arrives → published', from: scheduledDue, event: { type: 'schedule_due', schedulingAllowed: true }, to: { status: 'published', hasPublicVersion: true, scheduledAt: null }, effects: ['make_public'] },
+  { spec: 'scheduled | fires early → nothing (never published early)', from: scheduled, event: { type: 'schedule_due', schedulingAllowed: true }, to: { status: 'scheduled' }, effects: [] },
+  { spec: 'scheduled | plan loses scheduling → stays scheduled, paused', from: scheduled, event: { type: 'plan_lost_scheduling' }, to: { status: 'scheduled', scheduledPaused: true }, effects: [] },
+  { spec: 'scheduled | time arrives without scheduling in the plan → paused, not published', from: scheduledDue, event: { type: 'schedule_due', schedulingAllowed: false }, to: { status: 'scheduled', scheduledPaused: true, hasPublicVersion: false }, effects: [] },
+  { spec: 'scheduled, paused | time passes → not published retroactively', from: pausedDue, event: { type: 'schedule_due', schedulingAllowed: true }, to: { status: 'scheduled', scheduledPaused: true, hasPublicVersion: false }, effects: [] },
+  { spec: 'scheduled, paused | new time after upgrade → moderated, then scheduled again', from: pausedDue, event: { type: 'schedule', at: LATER }, to: { status: 'moderation_review', scheduledAt: LATER, scheduledPaused: false }, effects: ['moderate'], moderation: 'pending' },
+  { spec: 'scheduled, paused | manual publish after upgrade → moderation_review', from: pausedDue, event: { type: 'publish' }, to: { status: 'moderation_review', scheduledAt: null, scheduledPaused: false }, effects: ['moderate'], moderation: 'pending' },
+  { spec: 'published | new revision → moderation for the revision, previous stays public', from: published, event: { type: 'revise' }, to: { status: 'published', hasPublicVersion: true, pendingRevision: true }, effects: ['moderate'], moderation: 'pending' },
+  { spec: 'published with revision | revision passes → new version public', from: publishedWithRevision, event: { type: 'moderation_pass' }, to: { status: 'published', pendingRevision: false }, effects: ['make_public'], moderation: 'passed' },
+  { spec: 'published with revision | revision blocked → previous version stays public', from: publishedWithRevision, event: { type: 'moderation_block' }, to: { status: 'published', hasPublicVersion: true, pendingRevision: false }, effects: ['discard_pending_revision'], moderation: 'blocked' },
+  { spec: 'published with revision | manual review → waits, previous stays public', from: publishedWithRevision, event: { type: 'moderation_manual' }, to: { status: 'published', pendingRevision: true }, effects: ['record_moderation'], moderation: 'manual_review' },
+  { spec: 'archived | archive removes from public view', from: published, event: { type: 'archive' }, to: { status: 'draft', hasPublicVersion: false }, effects: ['withdraw'] },
+  { spec: 'published | unpublish (save as draft) withdraws', from: published, event: { type: 'save_draft' }, to: { status: 'draft', hasPublicVersion: false }, effects: ['withdraw'], moderation: null },
+];
+
+describe('translation lifecycle: the spec state table', () => {
+  it.each(table)('$spec', ({ from, event, to, effects, moderation }) => {
+    const result = nextTranslationState(from, event, NOW);
+    expect(result.state).toMatchObject(to);
+    expect(result.effects).toEqual(effects);
+    if (moderation !== undefined) expect(result.moderation).toBe(moderation);
+  });
+});
+
+describe('events that do not apply leave the state alone (idempotent handlers)', () => {
+  const noOps: Array<[string, TranslationState, LifecycleEvent]> = [
+    ['moderation result for a draft', draft, { type: 'moderation_pass' }],
+    ['a second moderation pass after publication', published, { type: 'moderation_pass' }],
+    ['block after publication with nothing pending', published, { type: 'moderation_block' }],
+    ['schedule fires twice', published, { type: 'schedule_due', schedulingAllowed: true }],
+    ['publish of already published content', published, { type: 'publish' }],
+    ['revise of a draft', draft, { type: 'revise' }],
+    ['revise of blocked content waits for a new publish', blocked, { type: 'revise' }],
+    ['plan loss when nothing is scheduled', review, { type: 'plan_lost_scheduling' }],
+  ];
+  it.each(noOps)('%s', (_name, from, event) => {
+    const result = nextTranslationState(from, event, NOW);
+    expect(result.state).toEqual(from);
+    expect(result.effects).toEqual([]);
+  });
+});
+
+describe('article status follows the primary translation', () => {
+  it.each([
+    ['draft', false, 'draft'],
+    ['moderation_review', false, 'moderation_review'],
+    ['scheduled', false, 'scheduled'],
+    ['published', false, 'published'],
+    ['moderation_blocked', false, 'draft'],
+    ['published', true, 'archived'],
+  ] as const)('primary %s, archived %s → %s', (primary, archived, expected) => {
+    expect(articleStatusFor(primary, archived)).toBe(expected);
+  });
+});
+
+describe('publishing rule 1: no secondary before the primary', () => {
+  it.each([
+    ['draft', false],
+    ['moderation_blocked', false],
+    ['moderation_review', true],
+    ['scheduled', true],
+    ['published', true],
+  ] as const)('primary %s → secondary may publish: %s', (primary, allowed) => {
+    expect(mayPublishSecondary(primary)).toBe(allowed);
+  });
+
+  it('a secondary is public only while the primary is, the article is not archived and the channel is active', () => {
+    const base = { translation: { hasPublicVersion: true }, primary: { hasPublicVersion: true }, articleStatus: 'published' as const, channelActive: true };
+    expect(isTranslationPublic(base)).toBe(true);
+    expect(isTranslationPublic({ ...base, primary: { hasPublicVersion: false } })).toBe(false);
+    expect(isTranslationPublic({ ...base, articleStatus: 'archived' })).toBe(false);
+    expect(isTranslationPublic({ ...base, channelActive: false })).toBe(false);
+    expect(isTranslationPublic({ ...base, translation: { hasPublicVersion: false } })).toBe(false);
+  });
+});
