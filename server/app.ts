@@ -27,6 +27,8 @@ export interface AppDeps {
   readonly log: Logger;
   /** The publishing API's OpenAPI document, served at /api/v1/openapi.json. */
   readonly publishingOpenApi: unknown;
+  /** The job worker, woken after writes so moderation starts at once. */
+  readonly jobs: { wake(): void };
 }
 
 /**
@@ -60,6 +62,10 @@ export function createApp(config: Config, deps: AppDeps): Hono {
     }),
   );
   api.use('*', requireApiKey(deps));
+  api.use('*', async (c, next) => {
+    await next();
+    if (c.req.method !== 'GET' && c.res.status < 400) deps.jobs.wake();
+  });
   api.route('/channels', channelRoutes(deps));
   // New integrations use /channels; /projects is the legacy path for pages and media.
   for (const base of ['/channels/:channel/pages', '/projects/:channel/pages']) api.route(base, pageRoutes(deps));

@@ -30,6 +30,7 @@ const envSchema = z.object({
   PRESSROOM_MAX_BODY_MB: megabytes.default(20),
   PRESSROOM_IMPORT_CONTENT: boolean.default('true'),
   PRESSROOM_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  PRESSROOM_MODERATION_FILE: z.string().min(1).optional(),
 });
 
 /** The validated, frozen configuration. */
@@ -54,6 +55,8 @@ export interface Config {
   readonly maxBodyBytes: number;
   /** Import content/ at start. */
   readonly importContent: boolean;
+  /** JSON file with the moderation rules; null for the defaults. */
+  readonly moderationFile: string | null;
   /** Least severe log level printed. */
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
 }
@@ -97,5 +100,6 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     maxBodyBytes: Math.round(e.PRESSROOM_MAX_BODY_MB * 1024 * 1024),
     importContent: e.PRESSROOM_IMPORT_CONTENT,
     logLevel: e.PRESSROOM_LOG_LEVEL,
+    moderationFile: e.PRESSROOM_MODERATION_FILE ? path.resolve(cwd, e.PRESSROOM_MODERATION_FILE) : null,
   });
 }

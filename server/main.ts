@@ -14,6 +14,10 @@ import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { importContent } from './content/import-content.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { createRulePolicy } from './domain/moderation/moderation-policy.ts';
+import { createJobHandlers } from './jobs/handlers.ts';
+import { createWorker, type Worker } from './jobs/worker.ts';
+import { loadModerationRules } from './moderation-rules-file.ts';
 import { migrateToLatest, openDatabase, type Db } from './store/database.ts';
 import { createPublicUrls } from './urls/public-urls.ts';
 
@@ -32,16 +36,23 @@ export interface RunningService {
   /** Present on the first run only: the development key, to print once. */
   readonly newDevKey: string | null;
   readonly devKeyFile: string;
+  /** The job worker (moderation, schedules). */
+  readonly worker: Worker;
   stop(): Promise<void>;
 }
 
 /**
  * Starts the service on `config.host:config.port` (port 0 picks a free port).
  * @param options.clock injectable for tests.
+ * @param options.startWorker false to leave jobs to `worker.runDue()` (tests).
  */
-export async function startService(config: Config, options: { clock?: Clock; log?: Logger } = {}): Promise<RunningService> {
+export async function startService(
+  config: Config,
+  options: { clock?: Clock; log?: Logger; startWorker?: boolean } = {},
+): Promise<RunningService> {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? createLogger(config.logLevel);
+  const policy = createRulePolicy(loadModerationRules(config.moderationFile));
   const db = openDatabase(config.databaseFile);
   const applied = await migrateToLatest(db);
   if (applied.length > 0) log.info('database migrated', { file: config.databaseFile, applied: applied.join(',') });
@@ -51,6 +62,7 @@ export async function startService(config: Config, options: { clock?: Clock; log
     const report = await importContent({ db, clock, log: log.child('content') }, config.contentDir, local.accountId);
     log.info('content imported', { dir: config.contentDir, ...report.counts });
   }
+  const worker = createWorker({ db, clock, log: log.child('jobs') }, createJobHandlers({ db, clock, policy, log: log.child('jobs') }));
   const app = createApp(config, {
     db,
     clock,
@@ -58,7 +70,10 @@ export async function startService(config: Config, options: { clock?: Clock; log
     cursors: await loadCursorCodec(db),
     log,
     publishingOpenApi: loadPublishingOpenApi(),
+    jobs: worker,
   });
+  // Jobs left by a previous run (a crash, or schedules that came due while down) run now.
+  if (options.startWorker !== false) worker.start();
   const server = await new Promise<ServerType>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(s));
     s.once('error', reject);
@@ -71,8 +86,10 @@ export async function startService(config: Config, options: { clock?: Clock; log
     db,
     newDevKey: local.newKey,
     devKeyFile: local.keyFile,
+    worker,
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await worker.stop();
       await db.destroy();
     },
   };

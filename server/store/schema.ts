@@ -4,6 +4,7 @@ import type { ArticleTable, ArticleTranslationTable, RevisionTable } from './art
 import type { ChannelMemberTable, ChannelTable, ChannelTranslationTable } from './channel.table.ts';
 import type { JobTable } from './job.table.ts';
 import type { MediaTable } from './media.table.ts';
+import type { PublicationEventTable } from './publication-event.table.ts';
 import type { InstanceSettingTable } from './instance-setting.repository.ts';
 
 /** Table name → row type. */
@@ -19,4 +20,5 @@ export interface Database {
   media: MediaTable;
   jobs: JobTable;
   instance_settings: InstanceSettingTable;
+  publication_events: PublicationEventTable;
 }

@@ -28,10 +28,11 @@ export interface TestService {
 }
 
 /**
- * Starts a service. Content import is off unless `env` turns it on.
+ * Starts a service. Content import is off unless `env` turns it on; the job
+ * worker is off unless `options.startWorker` is true.
  * @example const t = await startTestService(); const key = await t.key('ana');
  */
-export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+export async function startTestService(env: Record<string, string> = {}, options: { startWorker?: boolean } = {}): Promise<TestService> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-test-'));
   const config = loadConfig(
     {
@@ -47,7 +48,8 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     dir,
   );
   const clock = manualClock('2026-11-22T12:00:00.000Z');
-  const service = await startService(config, { clock, log: createLogger('silent') });
+  // The worker stays off unless asked for: tests run jobs with service.worker.runDue() and move the clock.
+  const service = await startService(config, { clock, log: createLogger('silent'), startWorker: options.startWorker ?? false });
   return {
     service,
     config,

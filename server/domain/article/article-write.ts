@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import type { Executor } from '../../store/database.ts';
 import * as articles from '../../store/article.repository.ts';
 import { insertJob } from '../../store/job.repository.ts';
+import { insertPublicationEvent } from '../../store/publication-event.repository.ts';
 import type { ArticleRow, RevisionRow, TranslationRow } from '../../store/article.table.ts';
 import { articleStatusFor, nextTranslationState, type LifecycleEffect, type LifecycleEvent, type TranslationState } from './article-lifecycle.ts';
 import type { ModerationState } from './article-status.ts';
@@ -129,6 +130,16 @@ export async function applyTranslationEvents(
         break;
     }
   }
+  // What readers see changed: tell the builder, in this same transaction (outbox).
+  if (next.published_revision_id !== row.published_revision_id) {
+    await insertPublicationEvent(trx, {
+      kind: 'article_public_changed',
+      channelId: article.channel_id,
+      articleId: article.id,
+      languages: [row.language],
+      now: ctx.now,
+    });
+  }
   await articles.updateTranslation(trx, row.id, {
     status: next.status,
     scheduled_at: next.scheduled_at,
@@ -174,4 +185,17 @@ export async function syncArticleRecord(
     updated_at: now,
   });
   return next;
+}
+
+/**
+ * Changes an article's homepage visibility; tells the builder when the
+ * article is public, since only the homepage changes.
+ */
+export async function setHomepageMode(trx: Executor, now: string, article: ArticleRow, mode: ArticleRow['homepage_mode']): Promise<ArticleRow> {
+  if (mode === article.homepage_mode) return article;
+  await articles.updateArticle(trx, article.id, { homepage_mode: mode, updated_at: now });
+  if (article.published_at !== null && article.status !== 'archived') {
+    await insertPublicationEvent(trx, { kind: 'article_homepage_changed', channelId: article.channel_id, articleId: article.id, languages: [], now });
+  }
+  return { ...article, homepage_mode: mode, updated_at: now };
 }

@@ -25,7 +25,7 @@ import type {
   TranslationPutInput,
 } from './article.schema.ts';
 import { toArticleListItem, toArticleView, type ArticleListItem, type ArticleView, type WriteWarning } from './article-view.ts';
-import { applyTranslationEvents, contentHash, syncArticleRecord, type ModerationMode } from './article-write.ts';
+import { applyTranslationEvents, contentHash, setHomepageMode, syncArticleRecord, type ModerationMode } from './article-write.ts';
 import { nextTranslationState } from './article-lifecycle.ts';
 
 /** What the article service needs. */
@@ -212,9 +212,9 @@ export async function writeArticle(
       updated_at: now,
     }));
   if (existing) {
+    if (input.homepage_mode !== undefined) article = await setHomepageMode(trx, now, article, input.homepage_mode);
     const patch = {
       default_language: input.default_language,
-      ...(input.homepage_mode !== undefined && { homepage_mode: input.homepage_mode }),
       ...(input.author !== undefined && { author_name: input.author?.name ?? null }),
       ...(options.source && { source: options.source.kind, source_hash: options.source.hash }),
       updated_at: now,
@@ -371,10 +371,7 @@ export async function changeStatus(
         plan.set(t.language, { row: t, events: [event], field: 'publish_translations' });
       }
     }
-    if (input.homepage_mode !== undefined) {
-      await articles.updateArticle(trx, article.id, { homepage_mode: input.homepage_mode });
-      article = { ...article, homepage_mode: input.homepage_mode };
-    }
+    if (input.homepage_mode !== undefined) article = await setHomepageMode(trx, now, article, input.homepage_mode);
     article = await applyPlan(trx, { now, mode: 'queue' }, article, plan, request.kind === 'archive');
     return viewOf(deps, trx, article, channelSlug);
   });
@@ -393,7 +390,7 @@ export async function changeSettings(
     const access = await channelAccess(trx, principal, channelSlug);
     requireArticleWrite(access);
     const article = await findArticle(trx, access.channel.id, channelSlug, ref);
-    await articles.updateArticle(trx, article.id, { homepage_mode: input.homepage_mode, updated_at: isoNow(deps.clock) });
+    await setHomepageMode(trx, isoNow(deps.clock), article, input.homepage_mode);
     return viewOf(deps, trx, article, channelSlug);
   });
 }

@@ -9,12 +9,16 @@
  */
 
 import type { Node } from 'unist';
-import { visit } from 'unist-util-visit';
+import { eachNode } from './tree-walk.ts';
 
 const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+// Non-global twin for the fast path: almost no text contains controls, and
+// a test is much cheaper than a replace with a callback.
+const HAS_BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
 
 /** Removes bidi controls from a string; `count` is how many were removed. */
 export function stripBidiControls(text: string): { text: string; count: number } {
+  if (!HAS_BIDI_CONTROL.test(text)) return { text, count: 0 };
   let count = 0;
   const stripped = text.replace(BIDI_CONTROLS, () => {
     count++;
@@ -36,11 +40,12 @@ const TEXT_FIELDS = ['value', 'url', 'title', 'alt', 'lang', 'meta'] as const;
 export function stripBidiInTree(tree: Node): number {
   let count = 0;
   const clean = (value: string): string => {
+    if (!HAS_BIDI_CONTROL.test(value)) return value;
     const result = stripBidiControls(value);
     count += result.count;
     return result.text;
   };
-  visit(tree, (node) => {
+  eachNode(tree, (node) => {
     const record = node as unknown as Record<string, unknown>;
     for (const field of TEXT_FIELDS) {
       const value = record[field];

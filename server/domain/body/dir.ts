@@ -8,7 +8,7 @@
  */
 
 import type { Element, Root } from 'hast';
-import { visit } from 'unist-util-visit';
+import { eachElement } from './tree-walk.ts';
 import { normaliseDir } from './schema.ts';
 
 /** Options for `enforceDir`. */
@@ -29,7 +29,7 @@ export interface EnforceDirOptions {
  */
 export function enforceDir(tree: Root, options: EnforceDirOptions): number {
   let removed = 0;
-  visit(tree, 'element', (element: Element) => {
+  eachElement(tree, (element: Element) => {
     const raw = element.properties['dir'];
     if (raw === undefined || raw === null) return;
     if (options.ignore?.(element)) return;

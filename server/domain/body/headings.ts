@@ -10,8 +10,8 @@
 
 import type { Element, ElementContent, Root, RootContent } from 'hast';
 import { toString } from 'hast-util-to-string';
-import { visit } from 'unist-util-visit';
 import { stripBidiControls } from './bidi.ts';
+import { eachElement } from './tree-walk.ts';
 
 const HEADING_TAG = /^h[1-6]$/;
 
@@ -69,7 +69,7 @@ export function removeTitleHeadingHast(tree: Root | Element, title: string): boo
  */
 export function demoteH1Hast(tree: Root): number {
   let count = 0;
-  visit(tree, 'element', (element: Element) => {
+  eachElement(tree, (element: Element) => {
     if (element.tagName === 'h1') {
       element.tagName = 'h2';
       count++;

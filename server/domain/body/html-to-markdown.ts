@@ -45,9 +45,9 @@ function fallback(tagName: string): Handle {
   return handle ?? ((state, element) => state.toFlow(state.all(element)));
 }
 
-// Lists and tables are rebuilt from their items/cells, so a `dir` on an
-// item or cell can only be kept by writing the whole container as HTML.
-function containerHandler(tagName: string, needsHtml: (element: Element) => boolean): Handle {
+// Writes the element as raw HTML when `needsHtml` says Markdown would lose
+// something, otherwise converts it as usual.
+function htmlWhen(tagName: string, needsHtml: (element: Element) => boolean): Handle {
   const base = fallback(tagName);
   return (state, element, parent) => (needsHtml(element) ? rawHtml(state, element) : base(state, element, parent));
 }
@@ -61,15 +61,17 @@ function wrapInline(tagName: string): Handle {
 }
 
 const handlers: Record<string, Handle> = {};
-for (const tag of DIR_BLOCK_TAGS) handlers[tag] = containerHandler(tag, hasDir);
+for (const tag of DIR_BLOCK_TAGS) handlers[tag] = htmlWhen(tag, hasDir);
+// Lists and tables are rebuilt from their items/cells, so a `dir` on an
+// item or cell can only be kept by writing the whole container as HTML.
 const listNeedsHtml = (element: Element): boolean =>
   hasDir(element) || element.children.some((child) => child.type === 'element' && child.tagName === 'li' && hasDir(child));
-handlers['ul'] = containerHandler('ul', listNeedsHtml);
-handlers['ol'] = containerHandler('ol', listNeedsHtml);
+handlers['ul'] = htmlWhen('ul', listNeedsHtml);
+handlers['ol'] = htmlWhen('ol', listNeedsHtml);
 // Any `dir` inside a table forces HTML: a raw block inside a GFM cell
 // could contain `|` or line breaks and break the table.
-handlers['table'] = containerHandler('table', (element) => hasDir(element) || hasDirDescendant(element));
-handlers['img'] = containerHandler(
+handlers['table'] = htmlWhen('table', (element) => hasDir(element) || hasDirDescendant(element));
+handlers['img'] = htmlWhen(
   'img',
   (element) => element.properties['width'] !== undefined || element.properties['height'] !== undefined,
 );

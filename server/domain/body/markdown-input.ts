@@ -9,12 +9,12 @@
  * @module
  */
 
+import { toString as hastToString } from 'hast-util-to-string';
 import type { Heading, Html, Root, RootContent } from 'mdast';
-import { visit } from 'unist-util-visit';
 import { stripBidiControls, stripBidiInTree } from './bidi.ts';
 import { headingRepeatsTitle, isHeadingElement } from './headings.ts';
-import { toString as hastToString } from 'hast-util-to-string';
 import { parseHtmlFragment, parseMarkdown, stringifyMarkdown } from './processors.ts';
+import { eachNode } from './tree-walk.ts';
 import type { BodyChanges } from './warnings.ts';
 
 // Raw HTML inside Markdown can hold an H1 too; it is retagged in place.
@@ -50,7 +50,7 @@ function firstBlockRepeatsTitle(tree: Root, title: string): boolean {
 
 function demoteH1Mdast(tree: Root): number {
   let count = 0;
-  visit(tree, (node) => {
+  eachNode(tree, (node) => {
     if (node.type === 'heading' && (node as Heading).depth === 1) {
       (node as Heading).depth = 2;
       count++;

@@ -8,11 +8,28 @@
 
 import type { Element, Root } from 'hast';
 import { toString } from 'hast-util-to-string';
-import { visit } from 'unist-util-visit';
+import rehypeRaw from 'rehype-raw';
 import { stripBidiInTree } from './bidi.ts';
 import { enforceDir } from './dir.ts';
 import { demoteH1Hast } from './headings.ts';
 import { ARTICLE_SCHEMA, DIR_BLOCK_TAGS } from './schema.ts';
+import { eachElement } from './tree-walk.ts';
+
+const rawTransform = rehypeRaw();
+
+function containsRaw(node: Root | Element): boolean {
+  return node.children.some((child) => child.type === 'raw' || (child.type === 'element' && containsRaw(child)));
+}
+
+/**
+ * rehype-raw, skipped when the Markdown had no raw HTML: it re-parses the
+ * whole tree through parse5, which is the costliest step after parsing and
+ * is pure overhead for the many bodies that are plain Markdown.
+ */
+export function rehypeRawIfNeeded() {
+  return (tree: Root, file: Parameters<typeof rawTransform>[1]): Root =>
+    containsRaw(tree) ? rawTransform(tree, file) : tree;
+}
 
 /**
  * Strips bidi controls again at render time: bodies stored before the rule
@@ -51,12 +68,12 @@ export function rehypeLinkClobberedIds() {
   return (tree: Root): void => {
     if (!CLOBBER_PREFIX) return;
     const ids = new Set<string>();
-    visit(tree, 'element', (element: Element) => {
+    eachElement(tree, (element: Element) => {
       const id = element.properties['id'];
       if (typeof id === 'string') ids.add(id);
     });
     if (ids.size === 0) return;
-    visit(tree, 'element', (element: Element) => {
+    eachElement(tree, (element: Element) => {
       const href = element.properties['href'];
       if (element.tagName !== 'a' || typeof href !== 'string' || !href.startsWith('#')) return;
       const target = href.slice(1);
@@ -84,11 +101,11 @@ export function looksLikeUrlOrEmail(text: string): boolean {
  */
 export function rehypeLtrIslands() {
   return (tree: Root): void => {
-    visit(tree, 'element', (element: Element, _index, parent) => {
+    eachElement(tree, (element: Element, parent) => {
       if (element.tagName === 'pre') {
         if (element.properties['dir'] === undefined) element.properties['dir'] = 'ltr';
       } else if (element.tagName === 'code') {
-        const inPre = parent?.type === 'element' && parent.tagName === 'pre';
+        const inPre = parent.type === 'element' && parent.tagName === 'pre';
         if (!inPre) element.properties['dir'] = 'ltr';
       } else if (element.tagName === 'a' && looksLikeUrlOrEmail(toString(element))) {
         element.properties['dir'] = 'ltr';

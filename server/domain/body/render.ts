@@ -7,7 +7,6 @@
  */
 
 import type { Element, ElementContent, Root, RootContent } from 'hast';
-import rehypeRaw from 'rehype-raw';
 import rehypeSanitize from 'rehype-sanitize';
 import rehypeStringify from 'rehype-stringify';
 import remarkGfm from 'remark-gfm';
@@ -19,6 +18,7 @@ import {
   rehypeEnforceDir,
   rehypeLinkClobberedIds,
   rehypeLtrIslands,
+  rehypeRawIfNeeded,
   rehypeStripBidi,
 } from './rehype-plugins.ts';
 import { ARTICLE_SCHEMA } from './schema.ts';
@@ -30,7 +30,7 @@ const renderer = unified()
   .use(remarkParse)
   .use(remarkGfm)
   .use(remarkRehype, { allowDangerousHtml: true, clobberPrefix: '' })
-  .use(rehypeRaw)
+  .use(rehypeRawIfNeeded)
   .use(rehypeStripBidi)
   .use(rehypeDemoteH1)
   .use(rehypeEnforceDir)

@@ -8,7 +8,7 @@
  */
 
 import type { Element, Root } from 'hast';
-import { visit } from 'unist-util-visit';
+import { eachNode } from './tree-walk.ts';
 
 /** Counts of what an HTML tree contains. */
 export interface HtmlInventory {
@@ -25,7 +25,7 @@ function increment(map: Map<string, number>, key: string): void {
 /** Counts elements, attributes and comments in a tree. */
 export function takeInventory(tree: Root): HtmlInventory {
   const inventory: HtmlInventory = { elements: new Map(), attributes: new Map(), comments: 0 };
-  visit(tree, (node) => {
+  eachNode(tree, (node) => {
     if (node.type === 'comment') inventory.comments++;
     if (node.type !== 'element') return;
     const element = node as Element;

@@ -26,8 +26,8 @@ export interface BodyWarning {
  * docs and schemas can enumerate the codes without repeating them.
  */
 export const BODY_WARNING_CODES: readonly BodyWarningCode[] = Object.freeze([
-  'BODY_TITLE_HEADING_REMOVED',
   'BODY_H1_DEMOTED',
+  'BODY_TITLE_HEADING_REMOVED',
   'BODY_BIDI_CONTROLS_STRIPPED',
   'BODY_DIR_REMOVED',
   'BODY_HTML_REMOVED',
@@ -61,17 +61,17 @@ function plural(count: number, one: string, many: string): string {
  */
 export function changesToWarnings(changes: BodyChanges): BodyWarning[] {
   const warnings: BodyWarning[] = [];
+  if (changes.h1Demoted > 0) {
+    warnings.push({
+      code: 'BODY_H1_DEMOTED',
+      message: `Changed ${plural(changes.h1Demoted, 'level-1 heading', 'level-1 headings')} to level 2: the title is the page's only H1. Use ## or ### for sections.`,
+    });
+  }
   if (changes.titleHeadingRemoved) {
     warnings.push({
       code: 'BODY_TITLE_HEADING_REMOVED',
       message:
         'Removed the heading at the start of the body because it repeats the title; the title is already shown as the page heading.',
-    });
-  }
-  if (changes.h1Demoted > 0) {
-    warnings.push({
-      code: 'BODY_H1_DEMOTED',
-      message: `Changed ${plural(changes.h1Demoted, 'level-1 heading', 'level-1 headings')} to level 2: the title is the page's only H1. Use ## or ### for sections.`,
     });
   }
   if (changes.bidiStripped > 0) {

@@ -5,8 +5,10 @@
  */
 import type { Migration } from 'kysely';
 import * as initial from './0001-initial.ts';
+import * as publicationEvents from './0002-publication-events.ts';
 
 /** Every migration by name, applied in name order. */
 export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
+  '0002-publication-events': publicationEvents,
 };

@@ -1,0 +1,71 @@
+/**
+ * The outbox of publication events. Written inside the transaction of the
+ * change; read and marked processed by the static builder.
+ * @module
+ */
+import type { Executor } from './database.ts';
+import type { PublicationEventRow } from './publication-event.table.ts';
+
+/** Kinds of publication event. */
+export type PublicationEventKind =
+  /** A translation became public, changed its public version, or stopped being public. */
+  | 'article_public_changed'
+  /** An article's homepage visibility changed while public. */
+  | 'article_homepage_changed'
+  /** A channel's public fields, status or homepage setting changed. */
+  | 'channel_changed';
+
+/** A decoded event. */
+export interface PublicationEvent {
+  id: number;
+  kind: PublicationEventKind;
+  channelId: number;
+  articleId: number | null;
+  languages: string[];
+  createdAt: string;
+}
+
+/** Writes one event; call inside the transaction that made the change. */
+export async function insertPublicationEvent(
+  db: Executor,
+  event: { kind: PublicationEventKind; channelId: number; articleId: number | null; languages: readonly string[]; now: string },
+): Promise<void> {
+  await db
+    .insertInto('publication_events')
+    .values({
+      kind: event.kind,
+      channel_id: event.channelId,
+      article_id: event.articleId,
+      languages: JSON.stringify([...event.languages].sort()),
+      created_at: event.now,
+      processed_at: null,
+    })
+    .execute();
+}
+
+function decode(row: PublicationEventRow): PublicationEvent {
+  return {
+    id: row.id,
+    kind: row.kind as PublicationEventKind,
+    channelId: row.channel_id,
+    articleId: row.article_id,
+    languages: JSON.parse(row.languages) as string[],
+    createdAt: row.created_at,
+  };
+}
+
+/** Unprocessed events, oldest first. */
+export async function listUnprocessedEvents(db: Executor, limit = 1000): Promise<PublicationEvent[]> {
+  const rows = await db.selectFrom('publication_events').selectAll().where('processed_at', 'is', null).orderBy('id').limit(limit).execute();
+  return rows.map(decode);
+}
+
+/** Every event, oldest first (for tests and diagnostics). */
+export async function listEvents(db: Executor): Promise<PublicationEvent[]> {
+  return (await db.selectFrom('publication_events').selectAll().orderBy('id').execute()).map(decode);
+}
+
+/** Marks events up to `lastId` processed. */
+export async function markEventsProcessed(db: Executor, lastId: number, now: string): Promise<void> {
+  await db.updateTable('publication_events').set({ processed_at: now }).where('processed_at', 'is', null).where('id', '<=', lastId).execute();
+}

@@ -1,0 +1,17 @@
+/** Row type of `publication_events`, the outbox read by the static builder. @module */
+import type { Generated, Selectable } from 'kysely';
+
+/** One change to what is public. */
+export interface PublicationEventTable {
+  id: Generated<number>;
+  /** What changed: see `PublicationEventKind`. */
+  kind: string;
+  channel_id: number;
+  article_id: number | null;
+  /** JSON array of the affected language codes (empty: all of the channel or article). */
+  languages: string;
+  created_at: string;
+  processed_at: string | null;
+}
+
+export type PublicationEventRow = Selectable<PublicationEventTable>;
