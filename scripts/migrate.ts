@@ -1,0 +1,52 @@
+/**
+ * `npm run migrate`: applies pending database migrations and says which.
+ * `npm start` and `npm run admin` migrate on their own; this is for
+ * deployments that migrate as a separate step.
+ */
+import { ConfigError, loadConfig } from '../server/config.ts';
+import { migrateToLatest, openDatabase } from '../server/store/database.ts';
+import { wantsHelp } from './lib/cli.ts';
+
+const HELP = `Usage: npm run migrate
+
+Opens the configured SQLite database (PRESSROOM_DATA_DIR, default ./data),
+creating it when missing, and applies every pending migration in order, each
+in its own transaction. Prints the migrations applied, or
+"Database is up to date". Safe to run while the server runs.
+`;
+
+const args = process.argv.slice(2);
+if (wantsHelp(args)) {
+  process.stdout.write(HELP);
+} else if (args.length > 0) {
+  process.stderr.write(`Unexpected argument "${args[0]}": migrate takes no arguments.\nRun "npm run migrate -- --help" for details.\n`);
+  process.exitCode = 2;
+} else {
+  process.exitCode = await migrate();
+}
+
+async function migrate(): Promise<number> {
+  let config;
+  try {
+    config = loadConfig(process.env, process.cwd());
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return 2;
+  }
+  const db = openDatabase(config.databaseFile);
+  try {
+    const applied = await migrateToLatest(db);
+    const lines =
+      applied.length === 0
+        ? [`Database is up to date (${config.databaseFile}).`]
+        : [`Applied ${applied.length} migration${applied.length === 1 ? '' : 's'} to ${config.databaseFile}:`, ...applied.map((name) => `  ${name}`)];
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    await db.destroy();
+  }
+}

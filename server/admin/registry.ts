@@ -1,0 +1,117 @@
+/**
+ * The admin commands: syntax, help and how parsed arguments reach the command
+ * functions. Adding a command means adding an entry here.
+ * @module
+ */
+import { PLAN_IDS } from '../domain/account/plans.ts';
+import type { CommandSyntax, ParsedArgs } from './args.ts';
+import { changePlan, listAccounts } from './account-commands.ts';
+import { parsePlan, type AdminDeps, type CommandOutput } from './admin-common.ts';
+import { inviteEditor, listChannels } from './channel-commands.ts';
+import { createKey, listKeys, revokeKey } from './key-commands.ts';
+import { summarize } from './summary-command.ts';
+
+/** One command: its syntax, its help, and its runner. */
+export interface AdminCommand extends CommandSyntax {
+  /** One line for `admin --help`. */
+  readonly summary: string;
+  /** Paragraphs after the option list in the command's `--help`. */
+  readonly details: string;
+  run(deps: AdminDeps, args: ParsedArgs): Promise<CommandOutput>;
+}
+
+const plans = PLAN_IDS.join(', ');
+
+/** Every command, in the order `admin --help` lists them. */
+export const ADMIN_COMMANDS: readonly AdminCommand[] = [
+  {
+    name: 'key create',
+    usage: 'key create --account NAME [--plan PLAN] [--label TEXT]',
+    summary: 'Create an API key (and the account, if new); prints only the key.',
+    options: {
+      account: { kind: 'value', placeholder: 'NAME', required: true, description: 'Account that owns the key; created when missing.' },
+      plan: { kind: 'value', placeholder: 'PLAN', description: `Plan (${plans}). New accounts default to free; an existing account is moved to it.` },
+      label: { kind: 'value', placeholder: 'TEXT', description: 'A note shown in "key list", e.g. where the key is used.' },
+    },
+    positionals: [],
+    details:
+      'The key goes to stdout followed by a newline, and nothing else does, so\n' +
+      '  KEY=$(npm run --silent admin -- key create --account ana)\n' +
+      'captures it. Notes (account created, key prefix) go to stderr.\n' +
+      'The key is shown once; only its hash is stored.',
+    run: (deps, a) =>
+      createKey(deps, { account: a.values.account!, plan: a.values.plan === undefined ? undefined : parsePlan(a.values.plan), label: a.values.label }),
+  },
+  {
+    name: 'key revoke',
+    usage: 'key revoke PREFIX',
+    summary: 'Revoke a key by its prefix (first 12 characters) or the whole key.',
+    options: {},
+    positionals: ['PREFIX'],
+    details: 'PREFIX is the first 12 characters of the key, as shown by "key list"\n(e.g. prk_AbCdEfGh). The whole key works too. Revoking takes effect at once.',
+    run: (deps, a) => revokeKey(deps, a.positionals[0]!),
+  },
+  {
+    name: 'key list',
+    usage: 'key list',
+    summary: 'List keys: prefix, account, label, created, last used, revoked.',
+    options: {},
+    positionals: [],
+    details: 'Times are UTC. Keys themselves are never stored, so only prefixes are shown.',
+    run: (deps) => listKeys(deps),
+  },
+  {
+    name: 'account list',
+    usage: 'account list',
+    summary: 'List accounts with plan, channels owned and review flag.',
+    options: {},
+    positionals: [],
+    details: 'A channel count past the plan\'s limit is shown as "5 (limit 3)": the newest\nchannels past the limit are read-only.',
+    run: (deps) => listAccounts(deps),
+  },
+  {
+    name: 'account plan',
+    usage: 'account plan --account NAME --plan PLAN',
+    summary: "Change an account's plan.",
+    options: {
+      account: { kind: 'value', placeholder: 'NAME', required: true, description: 'An existing account.' },
+      plan: { kind: 'value', placeholder: 'PLAN', required: true, description: `The new plan: ${plans}.` },
+    },
+    positionals: [],
+    details: "Channels follow their owner's plan: its features and channel limit apply at once.",
+    run: (deps, a) => changePlan(deps, { account: a.values.account!, plan: parsePlan(a.values.plan!) }),
+  },
+  {
+    name: 'channel invite',
+    usage: 'channel invite --channel SLUG --account NAME [--write|--no-write] [--manage|--no-manage]',
+    summary: 'Invite an account to a channel as editor (or change its permissions).',
+    options: {
+      channel: { kind: 'value', placeholder: 'SLUG', required: true, description: 'The channel, by slug (see "channel list").' },
+      account: { kind: 'value', placeholder: 'NAME', required: true, description: 'An existing account other than the owner.' },
+      write: { kind: 'toggle', description: 'May write articles (default for a new editor: yes).' },
+      manage: { kind: 'toggle', description: "May change the channel's settings (default for a new editor: no)." },
+    },
+    positionals: [],
+    details: 'Inviting an existing editor again changes only the permissions given.',
+    run: (deps, a) =>
+      inviteEditor(deps, { channel: a.values.channel!, account: a.values.account!, write: a.flags.write, manage: a.flags.manage }),
+  },
+  {
+    name: 'channel list',
+    usage: 'channel list',
+    summary: 'List channels with owner, status and editors.',
+    options: {},
+    positionals: [],
+    details: 'STATUS says "read-only" when the owner has more channels than the plan allows.',
+    run: (deps) => listChannels(deps),
+  },
+  {
+    name: 'list',
+    usage: 'list',
+    summary: 'Summary: accounts, key prefixes and channels.',
+    options: {},
+    positionals: [],
+    details: 'Use "key list", "account list" and "channel list" for the details.',
+    run: (deps) => summarize(deps),
+  },
+];

@@ -1,0 +1,116 @@
+/**
+ * Durability: the real service process is killed with SIGKILL while jobs are
+ * pending, then started again. Every job completes, no article is lost or
+ * published twice, and no scheduled article is published early.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { openDatabase } from '../../server/store/database.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-restart-'));
+const children: ChildProcess[] = [];
+
+afterAll(() => {
+  for (const child of children) child.kill('SIGKILL');
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Starts `scripts/start.ts` as its own process and resolves with its URL. */
+function start(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      PRESSROOM_DATA_DIR: path.join(dir, 'data'),
+      PRESSROOM_OUTPUT_DIR: path.join(dir, 'dist'),
+      PRESSROOM_IMPORT_CONTENT: 'false',
+      PRESSROOM_LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = out.match(/running at (http:\/\/\S+)/)?.[1];
+      if (url) resolve({ child, url });
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`service exited with ${code}: ${err}`)));
+  });
+}
+
+function kill(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+it('finishes every job after a SIGKILL, publishing each article once and none early', async () => {
+  const first = await start();
+  const key = fs.readFileSync(path.join(dir, 'data/dev-api-key.txt'), 'utf8').trim();
+  const call = (url: string, method: string, p: string, body: unknown) =>
+    fetch(`${url}/api/v1${p}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  expect((await call(first.url, 'POST', '/channels', { slug: 'crash', default_language: 'en', translations: [{ language: 'en', title: 'Crash' }] })).status).toBe(201);
+  const soon = new Date(Date.now() + 4_000).toISOString();
+  const later = new Date(Date.now() + 3_600_000).toISOString();
+  const writes = Array.from({ length: 20 }, (_, i) =>
+    call(first.url, 'POST', '/channels/crash/pages', {
+      slug: `a${i}`,
+      default_language: 'en',
+      status: 'published',
+      translations: [{ language: 'en', title: `A${i}`, content_markdown: 'Body.' }],
+    }),
+  );
+  writes.push(call(first.url, 'POST', '/channels/crash/pages', { slug: 'soon', default_language: 'en', status: 'scheduled', scheduled_at: soon, translations: [{ language: 'en', title: 'Soon', content_markdown: 'Body.' }] }));
+  writes.push(call(first.url, 'POST', '/channels/crash/pages', { slug: 'later', default_language: 'en', status: 'scheduled', scheduled_at: later, translations: [{ language: 'en', title: 'Later', content_markdown: 'Body.' }] }));
+  for (const res of await Promise.all(writes)) expect(res.status).toBe(201);
+  await kill(first.child);
+
+  const db = openDatabase(path.join(dir, 'data/pressroom.db'));
+  try {
+    const pending = await db.selectFrom('jobs').select('id').where('state', 'in', ['pending', 'running']).execute();
+    expect(pending.length).toBeGreaterThan(0);
+
+    const second = await start();
+    const deadline = Date.now() + 20_000;
+    let rows: Array<{ slug: string; status: string; published_at: string | null }> = [];
+    while (Date.now() < deadline) {
+      rows = await db.selectFrom('articles').select(['slug', 'status', 'published_at']).orderBy('slug').execute();
+      const settled = rows.find((r) => r.slug === 'later')?.status === 'scheduled';
+      if (settled && rows.filter((r) => r.status === 'published').length === 21) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(rows).toHaveLength(22);
+    expect(rows.filter((r) => r.status === 'published').map((r) => r.slug).sort()).toEqual(
+      [...Array.from({ length: 20 }, (_, i) => `a${i}`), 'soon'].sort(),
+    );
+    const soonRow = rows.find((r) => r.slug === 'soon')!;
+    expect(soonRow.published_at! >= soon).toBe(true);
+    expect(rows.find((r) => r.slug === 'later')).toMatchObject({ status: 'scheduled', published_at: null });
+
+    // Published once: exactly one public change per article, one passed revision per translation.
+    const events = await db.selectFrom('publication_events').select(['article_id']).execute();
+    const perArticle = new Map<number, number>();
+    for (const e of events) perArticle.set(e.article_id!, (perArticle.get(e.article_id!) ?? 0) + 1);
+    expect([...perArticle.values()].every((n) => n === 1)).toBe(true);
+    expect(perArticle.size).toBe(21);
+    const passed = await db.selectFrom('revisions').select('translation_id').where('moderation_state', '=', 'passed').execute();
+    expect(new Set(passed.map((r) => r.translation_id)).size).toBe(passed.length);
+    const parked = await db.selectFrom('jobs').select('id').where('state', '=', 'parked').execute();
+    expect(parked).toHaveLength(0);
+    await kill(second.child);
+  } finally {
+    await db.destroy();
+  }
+}, 60_000);
