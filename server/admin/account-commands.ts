@@ -9,6 +9,7 @@ import { countOwnedChannels } from '../store/channel-member.repository.ts';
 import { ownedChannelIds } from '../store/channel.repository.ts';
 import { output, requireAccount, type AdminDeps, type CommandOutput } from './admin-common.ts';
 import { formatTable, formatTime, plural } from './table.ts';
+import { pauseSchedulesIfPlanDisallows } from '../domain/article/schedule.service.ts';
 
 /**
  * Every account with its plan, channels owned and review flag. A count past
@@ -48,6 +49,12 @@ export async function changePlan(deps: AdminDeps, input: { account: string; plan
     if (owned > features.channelLimit) {
       notes.push(
         `Note: "${account.name}" owns ${plural(owned, 'channel')} but plan ${input.plan} allows ${features.channelLimit}; the newest ${owned - features.channelLimit} are now read-only.`,
+      );
+    }
+    const paused = await pauseSchedulesIfPlanDisallows(trx, deps.clock, account.id);
+    if (paused > 0) {
+      notes.push(
+        `Note: plan ${input.plan} has no scheduling; ${plural(paused, 'scheduled article')} of "${account.name}" paused (scheduled_paused, reason account_plan). They need a new time or a manual publish after an upgrade.`,
       );
     }
     if (!features.apiPublishing) notes.push(`Note: plan ${input.plan} has no API publishing; the keys of "${account.name}" are refused by the publishing API.`);

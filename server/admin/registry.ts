@@ -10,6 +10,14 @@ import { parsePlan, type AdminDeps, type CommandOutput } from './admin-common.ts
 import { inviteEditor, listChannels } from './channel-commands.ts';
 import { createKey, listKeys, revokeKey } from './key-commands.ts';
 import { summarize } from './summary-command.ts';
+import {
+  decideModeration,
+  homepageCommand,
+  listJobsCommand,
+  listModeration,
+  retryJobCommand,
+  reviewCommand,
+} from './lifecycle-commands.ts';
 
 /** One command: its syntax, its help, and its runner. */
 export interface AdminCommand extends CommandSyntax {
@@ -105,6 +113,88 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
     details: 'STATUS says "read-only" when the owner has more channels than the plan allows.',
     run: (deps) => listChannels(deps),
   },
+  {
+    name: 'account review',
+    usage: 'account review --account NAME [--review|--no-review]',
+    summary: 'Flag an account so every publication waits for a person (or clear it).',
+    options: {
+      account: { kind: 'value', placeholder: 'NAME', required: true, description: 'An existing account.' },
+      review: { kind: 'toggle', description: 'On (default) or off.' },
+    },
+    positionals: [],
+    details: 'Submissions already in moderation keep their state; new ones follow the flag.',
+    run: (deps, a) => reviewCommand(deps, { account: a.values.account!, on: a.flags.review ?? true }),
+  },
+  {
+    name: 'moderation list',
+    usage: 'moderation list',
+    summary: 'List translations waiting for manual review.',
+    options: {},
+    positionals: [],
+    details: 'Approve or block each with "moderation approve" or "moderation block".',
+    run: (deps) => listModeration(deps),
+  },
+  ...(['approve', 'block'] as const).map(
+    (verb): AdminCommand => ({
+      name: `moderation ${verb}`,
+      usage: `moderation ${verb} --channel SLUG --article SLUG --language CODE${verb === 'block' ? ' [--note TEXT]' : ''}`,
+      summary: verb === 'approve' ? 'Approve a translation waiting for manual review.' : 'Block a translation waiting for manual review.',
+      options: {
+        channel: { kind: 'value', placeholder: 'SLUG', required: true, description: 'The channel.' },
+        article: { kind: 'value', placeholder: 'SLUG', required: true, description: 'The article.' },
+        language: { kind: 'value', placeholder: 'CODE', required: true, description: 'The translation, e.g. en.' },
+        ...(verb === 'block' && { note: { kind: 'value' as const, placeholder: 'TEXT', description: 'Why, kept with the revision.' } }),
+      },
+      positionals: [],
+      details:
+        verb === 'approve'
+          ? 'The translation is published (or scheduled, when its time is still ahead) at once.'
+          : 'The translation becomes moderation_blocked; a blocked revision of published content leaves the public version as it was.',
+      run: (deps, a) =>
+        decideModeration(deps, {
+          channel: a.values.channel!,
+          article: a.values.article!,
+          language: a.values.language!,
+          outcome: verb === 'approve' ? 'pass' : 'block',
+          note: a.values.note,
+        }),
+    }),
+  ),
+  {
+    name: 'jobs list',
+    usage: 'jobs list [--state STATE] [--limit N]',
+    summary: 'List background jobs, with attempts and errors.',
+    options: {
+      state: { kind: 'value', placeholder: 'STATE', description: 'Only jobs in this state: pending, running, done, parked.' },
+      limit: { kind: 'value', placeholder: 'N', description: 'How many, newest first (default 50).' },
+    },
+    positionals: [],
+    details: 'A job that failed on every attempt is parked with its last error; "jobs retry ID" queues it again.',
+    run: (deps, a) => listJobsCommand(deps, { state: a.values.state, limit: a.values.limit }),
+  },
+  {
+    name: 'jobs retry',
+    usage: 'jobs retry ID',
+    summary: 'Queue a parked job again.',
+    options: {},
+    positionals: ['ID'],
+    details: 'A running server picks it up within a second; otherwise it runs at the next start.',
+    run: (deps, a) => retryJobCommand(deps, a.positionals[0]!),
+  },
+  ...(['exclude', 'include'] as const).map(
+    (verb): AdminCommand => ({
+      name: `homepage ${verb}`,
+      usage: `homepage ${verb} --channel SLUG [--article SLUG]`,
+      summary: verb === 'exclude' ? 'Keep a channel or an article off the homepage, whatever its settings.' : 'Lift a homepage exclusion.',
+      options: {
+        channel: { kind: 'value', placeholder: 'SLUG', required: true, description: 'The channel.' },
+        article: { kind: 'value', placeholder: 'SLUG', description: 'One article of it; without it the whole channel.' },
+      },
+      positionals: [],
+      details: "An administrator's exclusion wins over homepage_enabled and homepage_mode=allow. It affects only the homepage.",
+      run: (deps, a) => homepageCommand(deps, { channel: a.values.channel!, article: a.values.article, excluded: verb === 'exclude' }),
+    }),
+  ),
   {
     name: 'list',
     usage: 'list',
