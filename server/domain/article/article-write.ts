@@ -79,6 +79,13 @@ export async function applyTranslationEvents(
     effects.push(...step.effects);
     if (step.moderation !== undefined) moderation = step.moderation;
   }
+  // Trusted sources (content/ files, reviewed in the repository) pass moderation as they are submitted.
+  if (ctx.mode === 'trusted' && effects.includes('moderate')) {
+    const step = nextTranslationState(state, { type: 'moderation_pass' }, ctx.now);
+    state = step.state;
+    effects.push(...step.effects);
+    if (step.moderation !== undefined) moderation = step.moderation;
+  }
   const next: TranslationRow = { ...row, status: state.status, scheduled_at: state.scheduledAt, updated_at: ctx.now };
   for (const effect of new Set(effects)) {
     switch (effect) {

@@ -152,6 +152,14 @@ async function applyPlan(
   return syncArticleRecord(trx, ctx.now, article, primary, archived);
 }
 
+/**
+ * Marks an article written through the API as API-managed: its content/ file
+ * is then reported instead of applied (docs/CONTENT.md, "Precedence").
+ */
+async function takeOverFromContent(trx: Executor, article: ArticleRow): Promise<void> {
+  if (article.source === 'content') await articles.updateArticle(trx, article.id, { source: 'api', source_hash: null });
+}
+
 /** Options of {@link writeArticle} beyond the API input. */
 export interface WriteOptions {
   /** `trusted` publishes without moderation (content/ files reviewed in the repository). */
@@ -216,7 +224,9 @@ export async function writeArticle(
     const patch = {
       default_language: input.default_language,
       ...(input.author !== undefined && { author_name: input.author?.name ?? null }),
-      ...(options.source && { source: options.source.kind, source_hash: options.source.hash }),
+      // An API write takes the article over from content/, so a later file change cannot silently undo it.
+      source: options.source?.kind ?? 'api',
+      source_hash: options.source?.hash ?? null,
       updated_at: now,
     };
     await articles.updateArticle(trx, article.id, patch);
@@ -337,6 +347,7 @@ export async function putTranslation(
       if (event) events.push(event);
     }
     const plan = new Map([[language, { row, events, field: 'status' }]]);
+    await takeOverFromContent(trx, article);
     const updated = await applyPlan(trx, { now, mode: 'queue' }, article, plan, article.status === 'archived');
     return { view: await viewOf(deps, trx, updated, channelSlug, warnings), created };
   });
@@ -372,6 +383,7 @@ export async function changeStatus(
       }
     }
     if (input.homepage_mode !== undefined) article = await setHomepageMode(trx, now, article, input.homepage_mode);
+    await takeOverFromContent(trx, article);
     article = await applyPlan(trx, { now, mode: 'queue' }, article, plan, request.kind === 'archive');
     return viewOf(deps, trx, article, channelSlug);
   });
@@ -390,6 +402,7 @@ export async function changeSettings(
     const access = await channelAccess(trx, principal, channelSlug);
     requireArticleWrite(access);
     const article = await findArticle(trx, access.channel.id, channelSlug, ref);
+    await takeOverFromContent(trx, article);
     await setHomepageMode(trx, isoNow(deps.clock), article, input.homepage_mode);
     return viewOf(deps, trx, article, channelSlug);
   });
