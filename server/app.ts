@@ -18,6 +18,11 @@ import type { Logger } from './logger.ts';
 import type { Db } from './store/database.ts';
 import type { PublicUrls } from './urls/public-urls.ts';
 
+/** A byte count for messages: "20 MB", "10 KB". */
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
+
 /** Everything the app needs, created by `main.ts` or a test. */
 export interface AppDeps {
   readonly db: Db;
@@ -56,7 +61,7 @@ export function createApp(config: Config, deps: AppDeps): Hono {
       onError: () => {
         throw new PressroomError(
           'PAYLOAD_TOO_LARGE',
-          `The request body is larger than ${Math.round(config.maxBodyBytes / 1024 / 1024)} MB, the most the service accepts. Send a smaller body, or upload images separately through /media.`,
+          `The request body is larger than ${formatBytes(config.maxBodyBytes)}, the most the service accepts. Send a smaller body, or upload images separately through /media.`,
         );
       },
     }),

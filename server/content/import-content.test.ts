@@ -128,7 +128,7 @@ describe('importContent', () => {
     expect(report.counts).toEqual({ channels: 1, articles: 3, unchanged: 0, errors: 4 });
     expect(report.errors).toEqual([
       { file: `${CHANNEL}/Not_A_Slug/`, message: expect.stringContaining('not a valid article slug') },
-      { file: `${CHANNEL}/bad-fields/en.md`, message: expect.stringMatching(/^Invalid front matter: title: Too short: at least 1 character\.; status: "live" is not allowed/) },
+      { file: `${CHANNEL}/bad-fields/en.md`, message: expect.stringMatching(/^Invalid front matter: title: Must not be empty\. Give a title\.; status: "live" is not allowed/) },
       { file: `${CHANNEL}/bad-yaml/en.md`, message: expect.stringMatching(/^Front matter is not valid YAML: .*line 2/) },
       { file: `${CHANNEL}/no-primary/en.md`, message: expect.stringMatching(/^Missing: /) },
     ]);

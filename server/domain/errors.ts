@@ -87,12 +87,7 @@ export const ERROR_CATALOGUE = {
   },
   TRANSLATION_NOT_FOUND: {
     status: 404,
-    message: 'The article has no translation in this language.',
-  },
-  // 405
-  METHOD_NOT_ALLOWED: {
-    status: 405,
-    message: 'This method is not allowed on this path. Check the API docs for the methods it accepts.',
+    message: 'The article has no translation in this language. Request one of the languages the article lists, or add it with PUT …/translations/{language}.',
   },
   // 413
   PAYLOAD_TOO_LARGE: {
@@ -108,10 +103,6 @@ export const ERROR_CATALOGUE = {
   VALIDATION_FAILED: {
     status: 422,
     message: 'Some fields are not valid. See error.details.fields for what is wrong with each.',
-  },
-  INVALID_TRANSITION: {
-    status: 422,
-    message: 'The article cannot move to this status from its current status.',
   },
   // 500
   INTERNAL: {

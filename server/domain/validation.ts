@@ -13,10 +13,17 @@ function describe(value: unknown): string {
 }
 
 /** Formats a zod issue as a message that says what to send instead. */
+// zod's own wording; anything else was written for this schema and is kept.
+const ZOD_DEFAULT = /^(Expected |Required$|Invalid |Number must|String must|Array must)/;
+
 function message(issue: z.ZodIssue, input: unknown): string {
+  if (!ZOD_DEFAULT.test(issue.message)) return issue.message.endsWith('.') ? issue.message : `${issue.message}.`;
   switch (issue.code) {
     case 'invalid_type':
-      if (issue.received === 'undefined') return `Required. Send ${article(issue.expected)}.`;
+      if (issue.received === 'undefined') {
+        const options = issue.expected.includes('|') ? issue.expected.split('|').map((o) => o.trim().replace(/^'|'$/g, '')) : null;
+        return options ? `Required. Use one of: ${options.join(', ')}.` : `Required. Send ${article(issue.expected)}.`;
+      }
       return `Expected ${article(issue.expected)}, got ${describe(valueAt(input, issue.path))}.`;
     case 'invalid_enum_value':
       return `"${String(issue.received)}" is not allowed. Use one of: ${issue.options.map(String).join(', ')}.`;

@@ -57,7 +57,7 @@ const table: Row[] = [
   { spec: 'published with revision | revision passes → new version public', from: publishedWithRevision, event: { type: 'moderation_pass' }, to: { status: 'published', pendingRevision: false }, effects: ['make_public'], moderation: 'passed' },
   { spec: 'published with revision | revision blocked → previous version stays public', from: publishedWithRevision, event: { type: 'moderation_block' }, to: { status: 'published', hasPublicVersion: true, pendingRevision: false }, effects: ['discard_pending_revision'], moderation: 'blocked' },
   { spec: 'published with revision | manual review → waits, previous stays public', from: publishedWithRevision, event: { type: 'moderation_manual' }, to: { status: 'published', pendingRevision: true }, effects: ['record_moderation'], moderation: 'manual_review' },
-  { spec: 'archived | archive removes from public view', from: published, event: { type: 'archive' }, to: { status: 'draft', hasPublicVersion: false }, effects: ['withdraw'] },
+  { spec: 'archived | archive removes from public view', from: published, event: { type: 'archive' }, to: { status: 'draft', hasPublicVersion: false }, effects: ['withdraw'], moderation: null },
   { spec: 'published | unpublish (save as draft) withdraws', from: published, event: { type: 'save_draft' }, to: { status: 'draft', hasPublicVersion: false }, effects: ['withdraw'], moderation: null },
 ];
 

@@ -98,6 +98,7 @@ export function nextTranslationState(state: TranslationState, event: LifecycleEv
       return {
         state: { ...NEW_DRAFT },
         effects: state.hasPublicVersion || state.pendingRevision ? ['withdraw'] : [],
+        moderation: null,
       };
     case 'publish':
       // Already public: publishing again changes nothing (a pending revision is already in moderation).

@@ -159,7 +159,33 @@ export async function applyTranslationEvents(
 }
 
 /**
- * Brings the article-level record in line with its primary translation.
+ * Releases secondary translations that passed moderation while the primary was
+ * not out yet: they waited in `moderation_review` (publishing rule 1) and now
+ * follow the primary, never going out before it.
+ */
+async function releaseWaitingSecondaries(trx: Executor, now: string, article: ArticleRow, primary: TranslationRow): Promise<void> {
+  if (primary.status !== 'published' && primary.status !== 'scheduled') return;
+  for (const t of await articles.listTranslations(trx, [article.id])) {
+    if (t.language === article.default_language || t.status !== 'moderation_review') continue;
+    const revision = await loadRevision(trx, t.current_revision_id);
+    if (revision?.moderation_state !== 'passed') continue;
+    const primaryAt = primary.status === 'scheduled' ? primary.scheduled_at : null;
+    const at = [t.scheduled_at, primaryAt].filter((v): v is string => v !== null).sort().pop() ?? null;
+    await applyTranslationEvents(trx, { now, mode: 'queue' }, article, { ...t, scheduled_at: at }, [{ type: 'moderation_pass' }]);
+  }
+}
+
+/**
+ * Whether a secondary translation that just passed moderation must wait for
+ * the primary (which is neither published nor scheduled yet).
+ */
+export function secondaryMustWait(article: ArticleRow, language: string, primary: TranslationRow): boolean {
+  return language !== article.default_language && primary.status !== 'published' && primary.status !== 'scheduled';
+}
+
+/**
+ * Brings the article-level record, and the secondaries waiting for the
+ * primary, in line with the primary translation.
  * @param archived whether the article is (still) archived.
  */
 export async function syncArticleRecord(
@@ -182,6 +208,7 @@ export async function syncArticleRecord(
     published_at: row.published_revision_id !== null ? (article.published_at ?? now) : archived ? article.published_at : null,
     updated_at: now,
   };
+  if (!archived) await releaseWaitingSecondaries(trx, now, article, row);
   await articles.updateArticle(trx, article.id, {
     status: next.status,
     moderation: next.moderation,

@@ -214,7 +214,7 @@ export async function writeArticle(
       scheduled_pause_reason: null,
       published_at: null,
       author_name: input.author?.name ?? null,
-      source: options.source?.kind ?? 'api',
+      source: options.source?.kind ?? ('api' as const),
       source_hash: options.source?.hash ?? null,
       created_at: now,
       updated_at: now,
@@ -225,7 +225,7 @@ export async function writeArticle(
       default_language: input.default_language,
       ...(input.author !== undefined && { author_name: input.author?.name ?? null }),
       // An API write takes the article over from content/, so a later file change cannot silently undo it.
-      source: options.source?.kind ?? 'api',
+      source: options.source?.kind ?? ('api' as const),
       source_hash: options.source?.hash ?? null,
       updated_at: now,
     };

@@ -12,7 +12,7 @@ import { findChannelById } from '../../store/channel.repository.ts';
 import { PressroomError } from '../errors.ts';
 import type { ModerationDecision, ModerationPolicy } from '../moderation/moderation-policy.ts';
 import type { LifecycleEvent } from './article-lifecycle.ts';
-import { applyTranslationEvents, syncArticleRecord } from './article-write.ts';
+import { applyTranslationEvents, secondaryMustWait, syncArticleRecord } from './article-write.ts';
 
 /** What happened to a revision. */
 export type ModerationOutcome = 'passed' | 'blocked' | 'manual_review' | 'skipped';
@@ -54,6 +54,17 @@ export async function decideRevision(
       state: revision.moderation_state,
     });
     if (decision === null) return 'skipped';
+    if (decision.outcome === 'pass') {
+      const primary = (await articles.listTranslations(trx, [article.id])).find((t) => t.language === article.default_language)!;
+      if (secondaryMustWait(article, translation.language, primary)) {
+        // Approved, but it waits in moderation_review until the primary is out (publishing rule 1).
+        await articles.updateRevision(trx, revision.id, { moderation_state: 'passed', moderation_reason: 'waiting_for_primary', decided_at: now });
+        return 'passed';
+      }
+      if (translation.language !== article.default_language && primary.status === 'scheduled' && (translation.scheduled_at ?? '') < primary.scheduled_at!) {
+        translation.scheduled_at = primary.scheduled_at;
+      }
+    }
     // The lifecycle reads the revision as still waiting, so it is applied first.
     const applied = await applyTranslationEvents(trx, { now, mode: 'queue' }, article, translation, [EVENT[decision.outcome]]);
     // The revision's own record: manual review and blocks are kept with their reason.

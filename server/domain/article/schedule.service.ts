@@ -6,6 +6,7 @@
 import type { Clock } from '../../clock.ts';
 import { isoNow } from '../../clock.ts';
 import type { Db, Executor } from '../../store/database.ts';
+import type { ArticleRow } from '../../store/article.table.ts';
 import * as articles from '../../store/article.repository.ts';
 import { findAccountById } from '../../store/account.repository.ts';
 import { findChannelById } from '../../store/channel.repository.ts';
@@ -36,6 +37,7 @@ export async function publishIfDue(deps: { db: Db; clock: Clock }, articleId: nu
   return deps.db.transaction().execute(async (trx) => {
     const now = isoNow(deps.clock);
     let article = await trx.selectFrom('articles').selectAll().where('id', '=', articleId).executeTakeFirst();
+    if (article?.status === 'published') return publishDueSecondaries(trx, now, article);
     if (!article || article.status !== 'scheduled' || article.scheduled_at === null) return 'not_scheduled';
     if (article.scheduled_paused === 1) return 'paused';
     if (article.scheduled_at > now) {
@@ -68,6 +70,18 @@ export async function publishIfDue(deps: { db: Db; clock: Clock }, articleId: nu
     article = await syncArticleRecord(trx, now, article, primary, false);
     return article.status === 'published' ? 'published' : 'not_due';
   });
+}
+
+/** Publishes secondary translations scheduled later than their (already published) primary. */
+async function publishDueSecondaries(trx: Executor, now: string, article: ArticleRow): Promise<ScheduleOutcome> {
+  const allowed = await ownerCanSchedule(trx, article.channel_id);
+  let published = false;
+  for (const t of await articles.listTranslations(trx, [article.id])) {
+    if (t.status !== 'scheduled' || t.scheduled_at === null || t.scheduled_at > now) continue;
+    const applied = await applyTranslationEvents(trx, { now, mode: 'queue' }, article, t, [{ type: 'schedule_due', schedulingAllowed: allowed }]);
+    published ||= applied.row.status === 'published';
+  }
+  return published ? 'published' : 'not_due';
 }
 
 /**
