@@ -5,6 +5,7 @@
  */
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { except } from 'hono/combine';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { CursorCodec } from './domain/cursor.ts';
@@ -13,8 +14,11 @@ import { createErrorHandler, notFound } from './http/on-error.ts';
 import { requireApiKey, type AuthEnv } from './http/middleware/auth.ts';
 import { requestLog } from './http/middleware/request-log.ts';
 import { channelRoutes } from './http/routes/channels.ts';
+import { mediaFileRoutes } from './http/routes/media-files.ts';
+import { isMediaUploadPath, mediaRoutes } from './http/routes/media.ts';
 import { pageRoutes } from './http/routes/pages.ts';
 import type { Logger } from './logger.ts';
+import type { MediaKit } from './media/media-kit.ts';
 import type { Db } from './store/database.ts';
 import type { PublicUrls } from './urls/public-urls.ts';
 
@@ -34,6 +38,8 @@ export interface AppDeps {
   readonly publishingOpenApi: unknown;
   /** The job worker, woken after writes so moderation starts at once. */
   readonly jobs: { wake(): void };
+  /** The media folder, image processor and upload limits. */
+  readonly media: MediaKit;
 }
 
 /**
@@ -53,10 +59,14 @@ export function createApp(config: Config, deps: AppDeps): Hono {
   );
   app.get('/api/v1/openapi.json', (c) => c.json(deps.publishingOpenApi as object));
 
+  // Stored images: public static files, no key.
+  app.route('/media', mediaFileRoutes(deps.media.storage));
+
   const api = new Hono<AuthEnv>();
   api.use(
     '*',
-    bodyLimit({
+    // Uploads carry their own limit, sized for one image (routes/media.ts).
+    except((c) => isMediaUploadPath(c.req.path), bodyLimit({
       maxSize: config.maxBodyBytes,
       onError: () => {
         throw new PressroomError(
@@ -64,7 +74,7 @@ export function createApp(config: Config, deps: AppDeps): Hono {
           `The request body is larger than ${formatBytes(config.maxBodyBytes)}, the most the service accepts. Send a smaller body, or upload images separately through /media.`,
         );
       },
-    }),
+    })),
   );
   api.use('*', requireApiKey(deps));
   api.use('*', async (c, next) => {
@@ -74,6 +84,7 @@ export function createApp(config: Config, deps: AppDeps): Hono {
   api.route('/channels', channelRoutes(deps));
   // New integrations use /channels; /projects is the legacy path for pages and media.
   for (const base of ['/channels/:channel/pages', '/projects/:channel/pages']) api.route(base, pageRoutes(deps));
+  for (const base of ['/channels/:channel/media', '/projects/:channel/media']) api.route(base, mediaRoutes(deps));
   app.route('/api/v1', api);
   return app;
 }

@@ -28,6 +28,8 @@ const envSchema = z.object({
   PRESSROOM_OUTPUT_DIR: z.string().min(1).default('dist'),
   PRESSROOM_CONTENT_DIR: z.string().min(1).default('content'),
   PRESSROOM_MAX_BODY_MB: megabytes.default(20),
+  PRESSROOM_MAX_IMAGE_MB: megabytes.default(10),
+  PRESSROOM_DRAFT_MEDIA_MAX_AGE_HOURS: z.coerce.number().positive().max(24 * 365).default(24),
   PRESSROOM_IMPORT_CONTENT: boolean.default('true'),
   PRESSROOM_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   PRESSROOM_MODERATION_FILE: z.string().min(1).optional(),
@@ -53,6 +55,10 @@ export interface Config {
   readonly contentDir: string;
   /** Largest accepted JSON request body, in bytes. */
   readonly maxBodyBytes: number;
+  /** Largest accepted image file of a media upload, in bytes (checked exactly). */
+  readonly maxImageBytes: number;
+  /** Age after which unused draft media are deleted by the cleanup job, in ms. */
+  readonly draftMediaMaxAgeMs: number;
   /** Import content/ at start. */
   readonly importContent: boolean;
   /** JSON file with the moderation rules; null for the defaults. */
@@ -98,6 +104,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     outputDir: path.resolve(cwd, e.PRESSROOM_OUTPUT_DIR),
     contentDir: path.resolve(cwd, e.PRESSROOM_CONTENT_DIR),
     maxBodyBytes: Math.round(e.PRESSROOM_MAX_BODY_MB * 1024 * 1024),
+    maxImageBytes: Math.round(e.PRESSROOM_MAX_IMAGE_MB * 1024 * 1024),
+    draftMediaMaxAgeMs: Math.round(e.PRESSROOM_DRAFT_MEDIA_MAX_AGE_HOURS * 3_600_000),
     importContent: e.PRESSROOM_IMPORT_CONTENT,
     logLevel: e.PRESSROOM_LOG_LEVEL,
     moderationFile: e.PRESSROOM_MODERATION_FILE ? path.resolve(cwd, e.PRESSROOM_MODERATION_FILE) : null,

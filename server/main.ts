@@ -17,6 +17,8 @@ import { createLogger, type Logger } from './logger.ts';
 import { createRulePolicy } from './domain/moderation/moderation-policy.ts';
 import { createJobHandlers } from './jobs/handlers.ts';
 import { createWorker, type Worker } from './jobs/worker.ts';
+import { scheduleMediaCleanup } from './media/cleanup.ts';
+import { createMediaKit } from './media/media-kit.ts';
 import { loadModerationRules } from './moderation-rules-file.ts';
 import { migrateToLatest, openDatabase, type Db } from './store/database.ts';
 import { createPublicUrls } from './urls/public-urls.ts';
@@ -62,7 +64,10 @@ export async function startService(
     const report = await importContent({ db, clock, log: log.child('content') }, config.contentDir, local.accountId);
     log.info('content imported', { dir: config.contentDir, ...report.counts });
   }
-  const worker = createWorker({ db, clock, log: log.child('jobs') }, createJobHandlers({ db, clock, policy, log: log.child('jobs') }));
+  const media = createMediaKit(config);
+  const worker = createWorker({ db, clock, log: log.child('jobs') }, createJobHandlers({ db, clock, policy, log: log.child('jobs'), media }));
+  // Hourly from now on; the job re-enqueues itself, so only the first run is queued here.
+  await scheduleMediaCleanup(db, clock);
   const app = createApp(config, {
     db,
     clock,
@@ -71,6 +76,7 @@ export async function startService(
     log,
     publishingOpenApi: loadPublishingOpenApi(),
     jobs: worker,
+    media,
   });
   // Jobs left by a previous run (a crash, or schedules that came due while down) run now.
   if (options.startWorker !== false) worker.start();

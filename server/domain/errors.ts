@@ -94,6 +94,10 @@ export const ERROR_CATALOGUE = {
     status: 413,
     message: 'The request body is larger than the service accepts. Send a smaller body.',
   },
+  IMAGE_TOO_LARGE: {
+    status: 413,
+    message: 'The uploaded image file is larger than the service accepts (10 MB unless configured otherwise). Send a smaller file: compress it or reduce its dimensions first.',
+  },
   // 415
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
@@ -103,6 +107,18 @@ export const ERROR_CATALOGUE = {
   VALIDATION_FAILED: {
     status: 422,
     message: 'Some fields are not valid. See error.details.fields for what is wrong with each.',
+  },
+  IMAGE_TOO_MANY_PIXELS: {
+    status: 422,
+    message: 'The image has more pixels than the service decodes (24 megapixels, for example 6000 × 4000). Resize it to at most 24 megapixels and send it again.',
+  },
+  IMAGE_UNREADABLE: {
+    status: 422,
+    message: 'The uploaded file could not be read as an image: it is corrupt, cut off or not an image at all. Check the file and send a JPEG, PNG, WebP, GIF, AVIF or TIFF image.',
+  },
+  IMAGE_FORMAT_UNSUPPORTED: {
+    status: 422,
+    message: 'The image is in a format the service does not accept for upload (for example SVG or PDF). Send a JPEG, PNG, WebP, GIF, AVIF or TIFF image instead.',
   },
   // 500
   INTERNAL: {

@@ -10,6 +10,8 @@ import { moderateRevision } from '../domain/article/moderation.service.ts';
 import { publishIfDue } from '../domain/article/schedule.service.ts';
 import type { ModerationPolicy } from '../domain/moderation/moderation-policy.ts';
 import type { Logger } from '../logger.ts';
+import { cleanupMedia, MEDIA_CLEANUP_INTERVAL_MS, MEDIA_CLEANUP_JOB, scheduleMediaCleanup } from '../media/cleanup.ts';
+import type { MediaKit } from '../media/media-kit.ts';
 import type { Db } from '../store/database.ts';
 import type { JobHandler } from './worker.ts';
 
@@ -17,8 +19,16 @@ const revisionPayload = z.object({ revisionId: z.number().int().positive() });
 const articlePayload = z.object({ articleId: z.number().int().positive() });
 
 /** Creates the handlers for every job kind the service queues. */
-export function createJobHandlers(deps: { db: Db; clock: Clock; policy: ModerationPolicy; log: Logger }): Record<string, JobHandler> {
+export function createJobHandlers(deps: { db: Db; clock: Clock; policy: ModerationPolicy; log: Logger; media?: MediaKit }): Record<string, JobHandler> {
+  const media = deps.media;
   return {
+    ...(media && {
+      [MEDIA_CLEANUP_JOB]: async (_payload: unknown, job: { id: number }) => {
+        const report = await cleanupMedia({ db: deps.db, clock: deps.clock, storage: media.storage, maxAgeMs: media.limits.draftMaxAgeMs });
+        deps.log.info('media cleanup', { ...report });
+        await scheduleMediaCleanup(deps.db, deps.clock, { delayMs: MEDIA_CLEANUP_INTERVAL_MS, exceptJobId: job.id });
+      },
+    }),
     [MODERATION_JOB]: async (payload) => {
       const { revisionId } = revisionPayload.parse(payload);
       const outcome = await moderateRevision(deps, revisionId);

@@ -1,5 +1,5 @@
 /** Row type of `media`. @module */
-import type { Generated, Selectable } from 'kysely';
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /** A stored image. `file_name` is relative to the media folder of the output. */
 export interface MediaTable {
@@ -7,6 +7,7 @@ export interface MediaTable {
   channel_id: number;
   article_id: number | null;
   purpose: 'article' | 'channel_cover' | 'channel_avatar';
+  /** Unique: names are content-hashed, so one file is one row (see docs/MEDIA.md). */
   file_name: string;
   alt: Generated<string>;
   width: number;
@@ -15,6 +16,15 @@ export interface MediaTable {
   watermark_applied: Generated<number>;
   watermark_type: Generated<string>;
   created_at: string;
+  /** SHA-256 (hex) of the stored file; its first 16 characters are in the name. */
+  content_hash: Generated<string>;
+  /** Focus point the image was cropped around, 0–100 (50/50 is the centre). */
+  focus_x: Generated<number>;
+  focus_y: Generated<number>;
+  /** 1 for a draft image (uploaded without page_slug, under `_drafts/`). */
+  draft: Generated<number>;
 }
 
 export type MediaRow = Selectable<MediaTable>;
+export type NewMediaRow = Insertable<MediaTable>;
+export type MediaUpdate = Updateable<MediaTable>;

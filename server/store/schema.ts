@@ -6,6 +6,7 @@ import type { JobTable } from './job.table.ts';
 import type { MediaTable } from './media.table.ts';
 import type { PublicationEventTable } from './publication-event.table.ts';
 import type { InstanceSettingTable } from './instance-setting.repository.ts';
+import type { OutputFileTable } from './output-file.repository.ts';
 
 /** Table name → row type. */
 export interface Database {
@@ -21,4 +22,5 @@ export interface Database {
   jobs: JobTable;
   instance_settings: InstanceSettingTable;
   publication_events: PublicationEventTable;
+  output_files: OutputFileTable;
 }

@@ -26,7 +26,7 @@ export const PUBLISHING_API_PREFIX = '/api/v1';
 export interface PublicUrls {
   /** The service homepage. */
   home(): string;
-  /** A channel's page, optionally in one language. */
+  /** A channel's page; in one language at `/{channel}/{lang}/`. */
   channelHtml(channel: string, lang?: string): string;
   /** An article's page in its default language, with `?lang=` (the `url` of the publishing API). */
   articleUrl(channel: string, article: string, lang: string): string;
@@ -42,6 +42,10 @@ export interface PublicUrls {
   channelArticlesJson(channel: string, lang?: string): string;
   /** A channel's RSS feed, optionally of one language. */
   channelRss(channel: string, lang?: string): string;
+  /** A channel's JSON Feed, optionally of one language. */
+  channelJsonFeed(channel: string, lang?: string): string;
+  /** The public channel list. */
+  channelsJson(lang?: string): string;
   /** A stored media file, by its path under the media folder. */
   media(fileName: string): string;
   /** The dashboard page where an article is edited. */
@@ -64,7 +68,7 @@ export function createPublicUrls(publicUrl: string, dashboardUrl: string): Publi
   const api = `${base}${PUBLIC_API_PREFIX}`;
   return Object.freeze({
     home: () => `${base}/`,
-    channelHtml: (channel, lang) => `${base}/${seg(channel)}/${langQuery(lang)}`,
+    channelHtml: (channel, lang) => `${base}/${seg(channel)}/${lang ? `${seg(lang)}/` : ''}`,
     articleUrl: (channel, article, lang) => `${base}/${seg(channel)}/${seg(article)}${langQuery(lang)}`,
     articleHtml: (channel, article, lang) => `${base}/${seg(channel)}/${seg(lang)}/${seg(article)}`,
     articleJson: (channel, article, lang) => `${api}/channels/${seg(channel)}/articles/${seg(article)}${langQuery(lang)}`,
@@ -73,6 +77,8 @@ export function createPublicUrls(publicUrl: string, dashboardUrl: string): Publi
     channelJson: (channel, lang) => `${api}/channels/${seg(channel)}${langQuery(lang)}`,
     channelArticlesJson: (channel, lang) => `${api}/channels/${seg(channel)}/articles${langQuery(lang)}`,
     channelRss: (channel, lang) => `${base}/${seg(channel)}/${lang ? `${seg(lang)}/` : ''}rss.xml`,
+    channelJsonFeed: (channel, lang) => `${base}/${seg(channel)}/${lang ? `${seg(lang)}/` : ''}feed.json`,
+    channelsJson: (lang) => `${api}/channels${langQuery(lang)}`,
     media: (fileName) => `${base}/media/${fileName.split('/').map(seg).join('/')}`,
     editUrl: (channel, articleId) => `${dash}/channels/${seg(channel)}/pages/${articleId}`,
   } satisfies PublicUrls);

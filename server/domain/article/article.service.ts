@@ -10,6 +10,8 @@ import type { Db, Executor } from '../../store/database.ts';
 import * as articles from '../../store/article.repository.ts';
 import type { ArticleRow, RevisionRow, TranslationRow } from '../../store/article.table.ts';
 import type { PublicUrls } from '../../urls/public-urls.ts';
+import { attachArticleMedia } from '../../media/attach.ts';
+import type { MediaKit } from '../../media/media-kit.ts';
 import { channelAccess, requireApiPublishing, requireArticleWrite, type ChannelAccess } from '../account/access.ts';
 import type { Principal } from '../account/account.service.ts';
 import { prepareBody } from '../body/index.ts';
@@ -34,6 +36,8 @@ export interface ArticleDeps {
   readonly clock: Clock;
   readonly urls: PublicUrls;
   readonly cursors: CursorCodec;
+  /** Media folder: draft image references are attached and rewritten on write. Absent in tools that only import text. */
+  readonly media?: MediaKit;
 }
 
 /** Content of one translation as stored. */
@@ -174,7 +178,7 @@ export interface WriteOptions {
  */
 export async function writeArticle(
   trx: Executor,
-  deps: Pick<ArticleDeps, 'clock'>,
+  deps: Pick<ArticleDeps, 'clock' | 'media'>,
   access: ChannelAccess,
   input: ArticleWriteInput,
   options: WriteOptions = {},
@@ -232,6 +236,9 @@ export async function writeArticle(
     await articles.updateArticle(trx, article.id, patch);
     article = { ...article, ...patch };
   }
+  // Draft image URLs become the article's own media before the bodies are stored (media rule 3).
+  const attached = await attachArticleMedia(trx, deps.media, { channel: access.channel, article, now }, contents.map((c) => c.content_markdown));
+  attached.forEach((markdown, i) => (contents[i]!.content_markdown = markdown));
 
   // Several translations published together default to all of them (publishing rule 2).
   const publishAll = input.publish_translations ?? true;
@@ -335,6 +342,7 @@ export async function putTranslation(
     const now = isoNow(deps.clock);
     const warnings: WriteWarning[] = [];
     const content = prepare(input, language, '', warnings);
+    content.content_markdown = (await attachArticleMedia(trx, deps.media, { channel: access.channel, article, now }, [content.content_markdown]))[0]!;
     const before = (await articles.listTranslations(trx, [article.id])).find((t) => t.language === language);
     const { row, changed, created } = await upsertContent(trx, now, article.id, before, content);
     const events: LifecycleEvent[] = changed && before ? [{ type: 'revise' }] : [];

@@ -6,9 +6,13 @@
 import type { Migration } from 'kysely';
 import * as initial from './0001-initial.ts';
 import * as publicationEvents from './0002-publication-events.ts';
+import * as media from './0003-media.ts';
+import * as outputFiles from './0004-output-files.ts';
 
 /** Every migration by name, applied in name order. */
 export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-publication-events': publicationEvents,
+  '0003-media': media,
+  '0004-output-files': outputFiles,
 };

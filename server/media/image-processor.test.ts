@@ -1,0 +1,111 @@
+/**
+ * The sharp processor on real images generated here: output format and size,
+ * EXIF orientation, metadata stripping, focus crops, the watermark, and the
+ * inputs it refuses.
+ */
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { createSharpProcessor, ImageInputError, type ProcessOptions } from './image-processor.ts';
+
+const images = createSharpProcessor({ maxPixels: 24_000_000 });
+const ARTICLE: ProcessOptions = { shape: { kind: 'fit', maxSide: 1600 }, watermark: null };
+
+const solid = (width: number, height: number, background = '#3366cc') =>
+  sharp({ create: { width, height, channels: 3, background } });
+
+/** Left half red, right half blue. */
+async function halves(width: number, height: number): Promise<sharp.Sharp> {
+  const right = await solid(Math.floor(width / 2), height, '#0000ff').png().toBuffer();
+  return solid(width, height, '#ff0000').composite([{ input: right, left: width - Math.floor(width / 2), top: 0 }]);
+}
+
+/** Mean colour of a region of an encoded image. */
+async function meanColour(data: Buffer, region?: sharp.Region): Promise<number[]> {
+  // stats() reads its input, not the pipeline's result, so crop to a lossless buffer first.
+  const cropped = region ? await sharp(data).extract(region).png().toBuffer() : data;
+  const stats = await sharp(cropped).stats();
+  return stats.channels.slice(0, 3).map((c) => Math.round(c.mean));
+}
+
+async function refusal(input: Uint8Array, options = ARTICLE): Promise<ImageInputError> {
+  const error = await images.process(input, options).then(() => null, (e: unknown) => e);
+  expect(error).toBeInstanceOf(ImageInputError);
+  return error as ImageInputError;
+}
+
+describe('article images', () => {
+  it('are WebP, at most 1600 px on the longest side, never enlarged', async () => {
+    const big = await images.process(await solid(3200, 1800).jpeg().toBuffer(), ARTICLE);
+    expect({ format: (await sharp(big.data).metadata()).format, width: big.width, height: big.height }).toEqual({ format: 'webp', width: 1600, height: 900 });
+    const small = await images.process(await solid(640, 480).png().toBuffer(), ARTICLE);
+    expect([small.width, small.height, small.sourceFormat]).toEqual([640, 480, 'png']);
+  });
+
+  it('apply EXIF orientation and strip metadata', async () => {
+    const input = await (await halves(300, 200)).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+    const out = await images.process(input, ARTICLE);
+    expect([out.width, out.height]).toEqual([200, 300]);
+    const meta = await sharp(out.data).metadata();
+    expect(meta.orientation).toBeUndefined();
+    expect(meta.exif).toBeUndefined();
+    expect(meta.icc).toBeUndefined();
+    // Orientation 6 turns the picture clockwise: the red left half is now on top.
+    const [r, , b] = await meanColour(out.data, { left: 0, top: 0, width: 200, height: 100 });
+    expect(r).toBeGreaterThan(200);
+    expect(b).toBeLessThan(60);
+  });
+
+  it('carry a real watermark in the bottom right corner when asked', async () => {
+    const input = await solid(1200, 800, '#ffffff').png().toBuffer();
+    const plain = await images.process(input, ARTICLE);
+    const marked = await images.process(input, { ...ARTICLE, watermark: 'Daily Example' });
+    expect([plain.watermarked, marked.watermarked]).toEqual([false, true]);
+    const corner = { left: 900, top: 700, width: 300, height: 100 };
+    const [plainCorner, markedCorner] = [await meanColour(plain.data, corner), await meanColour(marked.data, corner)];
+    expect(plainCorner[0]).toBeGreaterThan(250);
+    expect(markedCorner[0]).toBeLessThan(235);
+    const topLeft = { left: 0, top: 0, width: 300, height: 100 };
+    expect(await meanColour(marked.data, topLeft)).toEqual(await meanColour(plain.data, topLeft));
+  });
+});
+
+describe('focus crops', () => {
+  const avatar = (x: number) => ({ shape: { kind: 'crop', width: 512, height: 512, focus: { x, y: 50 }, upscale: true }, watermark: null }) as const;
+
+  it('make a 512 × 512 avatar around the focus point', async () => {
+    const input = await (await halves(1200, 600)).png().toBuffer();
+    const left = await images.process(input, avatar(0));
+    const right = await images.process(input, avatar(100));
+    const centre = await images.process(input, avatar(50));
+    expect([left.width, left.height]).toEqual([512, 512]);
+    expect(await meanColour(left.data)).toEqual([expect.toSatisfy((r: number) => r > 240), expect.any(Number), expect.toSatisfy((b: number) => b < 15)]);
+    expect(await meanColour(right.data)).toEqual([expect.toSatisfy((r: number) => r < 15), expect.any(Number), expect.toSatisfy((b: number) => b > 240)]);
+    const [r, , b] = await meanColour(centre.data);
+    expect(Math.abs(r! - b!)).toBeLessThan(20);
+  });
+});
+
+describe('refused inputs', () => {
+  it('more than the pixel limit, from the header alone', async () => {
+    const error = await refusal(await solid(6001, 4000).png({ compressionLevel: 1 }).toBuffer());
+    expect(error.problem).toBe('too_many_pixels');
+    expect(error.info).toMatchObject({ width: 6001, height: 4000 });
+  });
+
+  it('bytes that are no image, and a truncated JPEG', async () => {
+    expect((await refusal(new TextEncoder().encode('definitely not an image'))).problem).toBe('unreadable');
+    const jpeg = await solid(400, 300).jpeg().toBuffer();
+    expect((await refusal(jpeg.subarray(0, Math.floor(jpeg.length / 2)))).problem).toBe('unreadable');
+  });
+
+  it('SVG, which is an image but not accepted', async () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>';
+    const error = await refusal(new TextEncoder().encode(svg));
+    expect(error).toMatchObject({ problem: 'unsupported_format', info: { format: 'svg' } });
+  });
+
+  it('but a GIF is read (first frame) and stored as WebP', async () => {
+    const out = await images.process(await solid(120, 80, '#00ff00').gif().toBuffer(), ARTICLE);
+    expect([out.sourceFormat, out.width, out.height, (await sharp(out.data).metadata()).format]).toEqual(['gif', 120, 80, 'webp']);
+  });
+});

@@ -1,0 +1,150 @@
+/**
+ * Image decoding and encoding behind the narrowest interface the service
+ * needs. This is the only module that imports sharp: swapping the library
+ * touches this file alone.
+ *
+ * Every output is WebP with EXIF orientation applied and all metadata
+ * stripped. The pixel limit is checked from the header before any pixel is
+ * decoded, so a small file that expands to gigapixels costs nothing.
+ * @module
+ */
+import sharp from 'sharp';
+import { planFocusCrop } from './focus-crop.ts';
+import { watermarkOverlay } from './watermark.ts';
+
+/** Why an input was refused. */
+export type ImageInputProblem = 'unreadable' | 'unsupported_format' | 'too_many_pixels';
+
+/** An input the processor refuses; the service maps it to an API error. */
+export class ImageInputError extends Error {
+  constructor(
+    readonly problem: ImageInputProblem,
+    message: string,
+    readonly info: { format?: string; width?: number; height?: number } = {},
+  ) {
+    super(message);
+    this.name = 'ImageInputError';
+  }
+}
+
+/** The output's shape: fit in a square (never enlarged), or a focus-point crop to an exact size. */
+export type ImageShape =
+  | { readonly kind: 'fit'; readonly maxSide: number }
+  | { readonly kind: 'crop'; readonly width: number; readonly height: number; readonly focus: { x: number; y: number }; readonly upscale: boolean };
+
+/** What to make of one input. */
+export interface ProcessOptions {
+  readonly shape: ImageShape;
+  /** Text of the watermark, or null for none. */
+  readonly watermark: string | null;
+}
+
+/** A stored-ready image. */
+export interface ProcessedImage {
+  readonly data: Buffer;
+  readonly format: 'webp';
+  readonly width: number;
+  readonly height: number;
+  /** Format of the input, as detected from its bytes. */
+  readonly sourceFormat: string;
+  /** False when a watermark was asked for but the image was too small to hold one. */
+  readonly watermarked: boolean;
+}
+
+/** Turns uploaded bytes into a stored image. */
+export interface ImageProcessor {
+  /** @throws ImageInputError when the input is not a readable, accepted image within the pixel limit. */
+  process(input: Uint8Array, options: ProcessOptions): Promise<ProcessedImage>;
+}
+
+/** Input formats accepted (sharp's names; `heif` covers AVIF). SVG and PDF are refused: vector input has no fixed pixel size and may carry scripts. */
+export const ACCEPTED_INPUT_FORMATS: readonly string[] = ['jpeg', 'png', 'webp', 'gif', 'tiff', 'heif'];
+
+/** Settings of the sharp processor. */
+export interface SharpProcessorOptions {
+  /** Most pixels (width × height) an input may have. */
+  readonly maxPixels: number;
+  /** Images processed at once; a 24 MP decode needs tens of MB, so this bounds memory under load. */
+  readonly maxConcurrent?: number;
+  /** WebP quality, 1–100. */
+  readonly quality?: number;
+}
+
+/** A counting semaphore: at most `limit` tasks run at once, the rest wait in order. */
+function limiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async (task) => {
+    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await task();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+/**
+ * Creates the processor over sharp.
+ * @example const images = createSharpProcessor({ maxPixels: 24_000_000 });
+ */
+export function createSharpProcessor(options: SharpProcessorOptions): ImageProcessor {
+  // Every upload is a different image: libvips' operation cache only holds memory.
+  sharp.cache(false);
+  const quality = options.quality ?? 82;
+  const run = limiter(options.maxConcurrent ?? 2);
+
+  async function probe(input: Uint8Array) {
+    let meta: sharp.Metadata;
+    try {
+      meta = await sharp(input, { limitInputPixels: false }).metadata();
+    } catch (error) {
+      throw new ImageInputError('unreadable', `not a readable image (${(error as Error).message})`);
+    }
+    const { format, width, height } = meta;
+    if (!format || !width || !height) throw new ImageInputError('unreadable', 'no image dimensions in the file');
+    if (!ACCEPTED_INPUT_FORMATS.includes(format)) throw new ImageInputError('unsupported_format', `format ${format} is not accepted`, { format });
+    if (width * height > options.maxPixels) {
+      throw new ImageInputError('too_many_pixels', `${width}×${height} exceeds ${options.maxPixels} pixels`, { format, width, height });
+    }
+    // Orientations 5–8 turn the picture a quarter: its displayed width is the stored height.
+    const turned = (meta.orientation ?? 1) >= 5;
+    return { format, width: turned ? height : width, height: turned ? width : height };
+  }
+
+  async function render(input: Uint8Array, opts: ProcessOptions): Promise<ProcessedImage> {
+    const source = await probe(input);
+    // failOn 'truncated' refuses cut-off uploads but tolerates the harmless warnings many cameras produce.
+    const decoder = sharp(input, { limitInputPixels: options.maxPixels, failOn: 'truncated' }).rotate();
+    const crop = opts.shape.kind === 'crop' ? planFocusCrop(source, opts.shape, opts.shape.focus, opts.shape.upscale) : null;
+    const scaled =
+      opts.shape.kind === 'fit'
+        ? decoder.resize({ width: opts.shape.maxSide, height: opts.shape.maxSide, fit: 'inside', withoutEnlargement: true })
+        : decoder.resize({ width: crop!.resize.width, height: crop!.resize.height, fit: 'fill' });
+    // Raw pixels in between: the second step then knows the exact size to place the watermark on.
+    const { data, info } = await scaled
+      .raw()
+      .toBuffer({ resolveWithObject: true })
+      .catch((error: Error) => {
+        // Only decoding failures are the input's fault; an error after this point is a bug (500).
+        if (/pixel limit/i.test(error.message)) throw new ImageInputError('too_many_pixels', error.message);
+        throw new ImageInputError('unreadable', `the image could not be decoded (${error.message})`, { format: source.format });
+      });
+    let encoder = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
+    let size = { width: info.width, height: info.height };
+    if (crop) {
+      encoder = encoder.extract(crop.extract);
+      size = { width: crop.extract.width, height: crop.extract.height };
+    }
+    const overlay = opts.watermark === null ? null : watermarkOverlay(size.width, size.height, opts.watermark);
+    if (overlay) encoder = encoder.composite([{ input: Buffer.from(overlay.svg), left: overlay.left, top: overlay.top }]);
+    const out = await encoder.webp({ quality, effort: 4 }).toBuffer({ resolveWithObject: true });
+    return { data: out.data, format: 'webp', width: out.info.width, height: out.info.height, sourceFormat: source.format, watermarked: overlay !== null };
+  }
+
+  return {
+    process: (input, opts) => run(() => render(input, opts)),
+  };
+}

@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createMediaStorage, safeMediaPath, type MediaStorage } from './media-storage.ts';
+
+let dir: string;
+let storage: MediaStorage;
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-media-'));
+  storage = createMediaStorage(path.join(dir, 'media'));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('safeMediaPath', () => {
+  it('resolves plain names under the root', () => {
+    expect(safeMediaPath('/srv/media', 'news/_drafts/0a.webp')).toBe(path.resolve('/srv/media/news/_drafts/0a.webp'));
+  });
+
+  it.each([
+    '../secret',
+    'news/../../secret',
+    'news/./a.webp',
+    '/etc/passwd',
+    'news\\..\\a.webp',
+    'news//a.webp',
+    '.hidden.tmp',
+    'news/.a.webp.tmp',
+    'a\0b',
+    '',
+  ])('refuses %j', (name) => {
+    expect(safeMediaPath('/srv/media', name)).toBeNull();
+  });
+});
+
+describe('createMediaStorage', () => {
+  it('writes atomically, leaving no temporary behind, and keeps an existing file', async () => {
+    await storage.write('news/_drafts/a.webp', bytes('one'));
+    await storage.write('news/_drafts/a.webp', bytes('two'));
+    const folder = path.join(dir, 'media/news/_drafts');
+    expect(fs.readdirSync(folder)).toEqual(['a.webp']);
+    expect(fs.readFileSync(path.join(folder, 'a.webp'), 'utf8')).toBe('one');
+    expect(await storage.exists('news/_drafts/a.webp')).toBe(true);
+  });
+
+  it('copies within the folder and reports a missing source', async () => {
+    await storage.write('news/_drafts/a.webp', bytes('img'));
+    expect(await storage.copy('news/_drafts/a.webp', 'news/hello/a.webp')).toBe(true);
+    expect(fs.readFileSync(path.join(dir, 'media/news/hello/a.webp'), 'utf8')).toBe('img');
+    expect(await storage.copy('news/_drafts/gone.webp', 'news/hello/gone.webp')).toBe(false);
+  });
+
+  it('throws on a name that would leave the folder', async () => {
+    await expect(storage.write('../outside.webp', bytes('x'))).rejects.toThrow(/Not a valid media file name/);
+    await expect(storage.remove('news/../../x')).rejects.toThrow(/Not a valid media file name/);
+    expect(fs.existsSync(path.join(dir, 'outside.webp'))).toBe(false);
+  });
+
+  it('sweeps old files of a folder that are not kept, temporaries included', async () => {
+    await storage.write('news/_drafts/keep.webp', bytes('k'));
+    await storage.write('news/_drafts/drop.webp', bytes('d'));
+    fs.writeFileSync(path.join(dir, 'media/news/_drafts/.drop.webp.1.abc.tmp'), 'partial');
+    const kept = new Set(['keep.webp']);
+    expect(await storage.sweep('news/_drafts', Date.now() - 60_000, async (name) => kept.has(name))).toBe(0);
+    expect(await storage.sweep('news/_drafts', Date.now() + 60_000, async (name) => kept.has(name))).toBe(2);
+    expect(fs.readdirSync(path.join(dir, 'media/news/_drafts'))).toEqual(['keep.webp']);
+    expect(await storage.sweep('nobody/_drafts', Date.now(), async () => false)).toBe(0);
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * The static output's manifest (`output_files`).
+ * @module
+ */
+import type { Executor } from './database.ts';
+
+/** Row type of `output_files`. */
+export interface OutputFileTable {
+  path: string;
+  /** `article:{id}`, `channel:{id}` or `site`. */
+  owner: string;
+  hash: string;
+  updated_at: string;
+}
+
+/** Files recorded for the given owners, path → hash. */
+export async function filesOfOwners(db: Executor, owners: readonly string[]): Promise<Map<string, { owner: string; hash: string }>> {
+  if (owners.length === 0) return new Map();
+  const rows = await db.selectFrom('output_files').select(['path', 'owner', 'hash']).where('owner', 'in', owners).execute();
+  return new Map(rows.map((r) => [r.path, { owner: r.owner, hash: r.hash }]));
+}
+
+/** Every recorded file, path → hash. */
+export async function allFiles(db: Executor): Promise<Map<string, { owner: string; hash: string }>> {
+  const rows = await db.selectFrom('output_files').select(['path', 'owner', 'hash']).execute();
+  return new Map(rows.map((r) => [r.path, { owner: r.owner, hash: r.hash }]));
+}
+
+/** Records written files. */
+export async function recordFiles(db: Executor, files: ReadonlyArray<{ path: string; owner: string; hash: string }>, now: string): Promise<void> {
+  for (const f of files) {
+    await db
+      .insertInto('output_files')
+      .values({ ...f, updated_at: now })
+      .onConflict((oc) => oc.column('path').doUpdateSet({ owner: f.owner, hash: f.hash, updated_at: now }))
+      .execute();
+  }
+}
+
+/** Forgets deleted files. */
+export async function forgetFiles(db: Executor, paths: readonly string[]): Promise<void> {
+  for (let i = 0; i < paths.length; i += 500) {
+    await db.deleteFrom('output_files').where('path', 'in', paths.slice(i, i + 500)).execute();
+  }
+}
