@@ -97,6 +97,8 @@ it('finishes every job after a SIGKILL, publishing each article once and none ea
     );
     const soonRow = rows.find((r) => r.slug === 'soon')!;
     expect(soonRow.published_at! >= soon).toBe(true);
+    // Published automatically within a second of its time.
+    expect(Date.parse(soonRow.published_at!) - Date.parse(soon)).toBeLessThan(1000);
     expect(rows.find((r) => r.slug === 'later')).toMatchObject({ status: 'scheduled', published_at: null });
 
     // Published once: exactly one public change per article, one passed revision per translation.
