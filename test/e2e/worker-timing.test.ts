@@ -54,7 +54,7 @@ it('publishes at the next start a schedule whose time passed while the service w
   const first: RunningService = await start();
   const key = first.newDevKey!;
   const call = (s: RunningService, method: string, p: string, body?: unknown) =>
-    fetch(`${s.url}/api/v1${p}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) }).then((r) => r.json());
+    fetch(`${s.url}/api/v1${p}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json());
   await call(first, 'POST', '/channels', { slug: 'down', default_language: 'en', translations: [{ language: 'en', title: 'Down' }] });
   await call(first, 'POST', '/channels/down/pages', {
     slug: 'while-down',
