@@ -33,6 +33,9 @@ const envSchema = z.object({
   PRESSROOM_IMPORT_CONTENT: boolean.default('true'),
   PRESSROOM_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   PRESSROOM_MODERATION_FILE: z.string().min(1).optional(),
+  PRESSROOM_SITE_NAME: z.string().min(1).max(200).default('Pressroom'),
+  PRESSROOM_CONTENT_SIGNAL: z.string().regex(/^[a-z-]+=(yes|no)(, *[a-z-]+=(yes|no))*$/, 'must look like "search=yes, ai-train=no"').default('search=yes, ai-input=yes, ai-train=no'),
+  PRESSROOM_STATIC_BUILD: boolean.default('true'),
 });
 
 /** The validated, frozen configuration. */
@@ -61,6 +64,12 @@ export interface Config {
   readonly draftMediaMaxAgeMs: number;
   /** Import content/ at start. */
   readonly importContent: boolean;
+  /** Name of the site, in page titles, feeds and llms.txt. */
+  readonly siteName: string;
+  /** The `Content-Signal` line of robots.txt. */
+  readonly contentSignal: string;
+  /** Build the static output in the running service. */
+  readonly staticBuild: boolean;
   /** JSON file with the moderation rules; null for the defaults. */
   readonly moderationFile: string | null;
   /** Least severe log level printed. */
@@ -109,5 +118,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     importContent: e.PRESSROOM_IMPORT_CONTENT,
     logLevel: e.PRESSROOM_LOG_LEVEL,
     moderationFile: e.PRESSROOM_MODERATION_FILE ? path.resolve(cwd, e.PRESSROOM_MODERATION_FILE) : null,
+    siteName: e.PRESSROOM_SITE_NAME,
+    contentSignal: e.PRESSROOM_CONTENT_SIGNAL,
+    staticBuild: e.PRESSROOM_STATIC_BUILD,
   });
 }

@@ -17,6 +17,8 @@ import { createLogger, type Logger } from './logger.ts';
 import { createRulePolicy } from './domain/moderation/moderation-policy.ts';
 import { createJobHandlers } from './jobs/handlers.ts';
 import { createWorker, type Worker } from './jobs/worker.ts';
+import type { CursorCodec } from './domain/cursor.ts';
+import { createStaticSite, type StaticSite } from './publish/static-site.ts';
 import { scheduleMediaCleanup } from './media/cleanup.ts';
 import { createMediaKit } from './media/media-kit.ts';
 import { loadModerationRules } from './moderation-rules-file.ts';
@@ -40,6 +42,10 @@ export interface RunningService {
   readonly devKeyFile: string;
   /** The job worker (moderation, schedules). */
   readonly worker: Worker;
+  /** Signs list cursors; the static lists and the public API share it. */
+  readonly cursors: CursorCodec;
+  /** The static output's builder and queue; null when PRESSROOM_STATIC_BUILD is false. */
+  readonly staticSite: StaticSite | null;
   stop(): Promise<void>;
 }
 
@@ -68,11 +74,22 @@ export async function startService(
   const worker = createWorker({ db, clock, log: log.child('jobs') }, createJobHandlers({ db, clock, policy, log: log.child('jobs'), media }));
   // Hourly from now on; the job re-enqueues itself, so only the first run is queued here.
   await scheduleMediaCleanup(db, clock);
+  const cursors = await loadCursorCodec(db);
+  // The static output: a full build when none exists yet, otherwise the events a crash left unbuilt.
+  const staticSite = config.staticBuild
+    ? await createStaticSite({ db, clock, urls, cursors, config, projectRoot: PROJECT_ROOT, log: log.child('build') })
+    : null;
+  if (staticSite) {
+    const first = (await db.selectFrom('output_files').select('path').limit(1).execute()).length === 0;
+    const report = first ? await staticSite.builder.fullBuild() : await staticSite.builder.applyEvents();
+    log.info(first ? 'static site built' : 'static site up to date', { dir: config.outputDir, written: report.written, removed: report.removed, ms: report.ms });
+    staticSite.queue.start(100);
+  }
   const app = createApp(config, {
     db,
     clock,
     urls,
-    cursors: await loadCursorCodec(db),
+    cursors,
     log,
     publishingOpenApi: loadPublishingOpenApi(),
     jobs: worker,
@@ -93,9 +110,12 @@ export async function startService(
     newDevKey: local.newKey,
     devKeyFile: local.keyFile,
     worker,
+    cursors,
+    staticSite,
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await worker.stop();
+      await staticSite?.queue.stop();
       await db.destroy();
     },
   };

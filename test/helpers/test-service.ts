@@ -43,6 +43,7 @@ export async function startTestService(env: Record<string, string> = {}, options
       PRESSROOM_PUBLIC_URL: 'http://pressroom.test',
       PRESSROOM_IMPORT_CONTENT: 'false',
       PRESSROOM_LOG_LEVEL: 'silent',
+      PRESSROOM_STATIC_BUILD: 'false',
       ...env,
     },
     dir,

@@ -1,0 +1,58 @@
+/**
+ * `npm run build`: builds the whole static site from the database and
+ * content/ into the output folder (default dist/). Safe while the server
+ * runs: every file is written to a temporary name and renamed, and unchanged
+ * files are left alone.
+ */
+import { ConfigError, loadConfig } from '../server/config.ts';
+import { ensureLocalAccount, loadCursorCodec } from '../server/bootstrap.ts';
+import { systemClock } from '../server/clock.ts';
+import { importContent } from '../server/content/import-content.ts';
+import { createLogger } from '../server/logger.ts';
+import { PROJECT_ROOT } from '../server/main.ts';
+import { createStaticSite } from '../server/publish/static-site.ts';
+import { migrateToLatest, openDatabase } from '../server/store/database.ts';
+import { createPublicUrls } from '../server/urls/public-urls.ts';
+import { wantsHelp } from './lib/cli.ts';
+
+const HELP = `Usage: npm run build
+
+Builds the whole static site into the output folder (PRESSROOM_OUTPUT_DIR,
+default dist/) from the database (PRESSROOM_DATA_DIR) and content/: every
+published page, JSON document, Markdown file, feed, the sitemap, robots.txt
+and llms.txt. Files whose bytes did not change are not rewritten; files of
+unpublished content are removed. Progress is logged to stderr.
+Settings: README.md, "Configuration".
+`;
+
+if (wantsHelp(process.argv.slice(2))) {
+  process.stdout.write(HELP);
+  process.exit(0);
+}
+if (process.argv.length > 2) {
+  process.stderr.write(`Unknown argument "${process.argv[2]}". See npm run build -- --help.\n`);
+  process.exit(2);
+}
+try {
+  const config = loadConfig(process.env, process.cwd());
+  const log = createLogger(config.logLevel === 'silent' ? 'silent' : 'info', 'build');
+  const db = openDatabase(config.databaseFile);
+  await migrateToLatest(db);
+  const clock = systemClock;
+  const local = await ensureLocalAccount({ db, clock }, config.dataDir);
+  if (config.importContent) {
+    const report = await importContent({ db, clock, log: log.child('content') }, config.contentDir, local.accountId);
+    log.info('content imported', report.counts);
+  }
+  const urls = createPublicUrls(config.publicUrl, config.dashboardUrl);
+  const site = await createStaticSite({ db, clock, urls, cursors: await loadCursorCodec(db), config, projectRoot: PROJECT_ROOT, log });
+  const report = await site.builder.fullBuild();
+  await db.destroy();
+  process.stdout.write(`Built ${config.outputDir}: ${report.written} written, ${report.unchanged} unchanged, ${report.removed} removed in ${report.ms} ms.\n`);
+} catch (error) {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
+  throw error;
+}

@@ -1,0 +1,75 @@
+/**
+ * Coalesces build requests: writes and jobs call `kick()` as often as they
+ * like; one incremental build runs at a time, and one more runs after it when
+ * anything asked in the meantime. Changes are therefore applied in batches by
+ * one serial builder.
+ * @module
+ */
+import type { Logger } from '../logger.ts';
+import type { BuildReport, SiteBuilder } from './site-builder.ts';
+
+/** The queue's controls. */
+export interface BuildQueue {
+  /** Asks for an incremental build soon. */
+  kick(): void;
+  /** Resolves when no build is running or asked for. */
+  idle(): Promise<void>;
+  /** Subscribes to finished builds (for CDN purges, search shards, tests). */
+  onBuilt(listener: (report: BuildReport) => void): void;
+  /**
+   * Also checks the outbox every `pollMs`, so changes made by another process
+   * (the admin CLI, a second server) are built too.
+   */
+  start(pollMs?: number): void;
+  stop(): Promise<void>;
+}
+
+/** Creates the queue over a builder. */
+export function createBuildQueue(builder: SiteBuilder, log: Logger): BuildQueue {
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const listeners: Array<(report: BuildReport) => void> = [];
+
+  const run = async (): Promise<void> => {
+    do {
+      again = false;
+      try {
+        const report = await builder.applyEvents();
+        if (report.written + report.removed > 0) for (const l of listeners) l(report);
+      } catch (error) {
+        // The events stay unprocessed, so the next kick (or the next start) retries them.
+        log.error('incremental build failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      }
+    } while (again && !stopped);
+    running = null;
+  };
+
+  const queue: BuildQueue = {
+    start(pollMs = 500) {
+      timer ??= setInterval(() => queue.kick(), pollMs);
+      timer.unref();
+    },
+    kick() {
+      if (stopped) return;
+      if (running) {
+        again = true;
+        return;
+      }
+      running = run();
+    },
+    async idle() {
+      while (running) await running;
+    },
+    onBuilt(listener) {
+      listeners.push(listener);
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      while (running) await running;
+    },
+  };
+  return queue;
+}

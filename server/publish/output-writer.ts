@@ -1,0 +1,70 @@
+/**
+ * Writes files into the output folder so that no reader ever sees half a
+ * file: write to a temporary name in the same folder, then rename. A file
+ * whose bytes did not change is not touched, so its mtime (and a static
+ * host's ETag) survives.
+ * @module
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Content hash used in the manifest. */
+export function hashContent(content: string | Uint8Array): string {
+  return createHash('sha256').update(content).digest('hex');
+}
+
+/** Resolves a relative output path, refusing anything that escapes the folder. */
+export function resolveOutputPath(outputDir: string, relative: string): string {
+  const target = path.resolve(outputDir, relative);
+  const root = path.resolve(outputDir);
+  if (target !== root && !target.startsWith(root + path.sep)) {
+    throw new Error(`Refusing to write outside the output folder: ${relative}`);
+  }
+  return target;
+}
+
+/**
+ * Writes `content` to `relative` unless the file already holds exactly these bytes.
+ * @returns true when the file was written.
+ */
+export function writeIfChanged(outputDir: string, relative: string, content: string | Uint8Array, knownHash?: string): boolean {
+  const target = resolveOutputPath(outputDir, relative);
+  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+  if (knownHash !== undefined && knownHash === hashContent(bytes) && fs.existsSync(target)) return false;
+  try {
+    const existing = fs.readFileSync(target);
+    if (existing.equals(bytes)) return false;
+  } catch {
+    // Missing: write it.
+  }
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    fs.writeFileSync(temp, bytes);
+    fs.renameSync(temp, target);
+  } catch (error) {
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
+  return true;
+}
+
+/**
+ * Deletes a file of the output and the folders it leaves empty.
+ * @returns true when a file was deleted.
+ */
+export function removeOutput(outputDir: string, relative: string): boolean {
+  const target = resolveOutputPath(outputDir, relative);
+  if (!fs.existsSync(target)) return false;
+  fs.rmSync(target, { force: true });
+  const root = path.resolve(outputDir);
+  for (let dir = path.dirname(target); dir.startsWith(root + path.sep); dir = path.dirname(dir)) {
+    try {
+      fs.rmdirSync(dir);
+    } catch {
+      break; // not empty
+    }
+  }
+  return true;
+}

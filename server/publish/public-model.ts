@@ -1,0 +1,193 @@
+/**
+ * The public read model: loads from the store exactly what readers may see,
+ * as the renderers' view models. This is the one place that decides what is
+ * public; no renderer reads the store.
+ *
+ * Public means: the channel is `active`; the article is not archived and its
+ * primary translation has a published revision; each translation shown has a
+ * published revision of its own (`isTranslationPublic`). Text comes from the
+ * published revision, never from the current (possibly unmoderated) content.
+ * @module
+ */
+import type { Db } from '../store/database.ts';
+import type { ArticleRow } from '../store/article.table.ts';
+import type { ChannelRow } from '../store/channel.table.ts';
+import { isTranslationPublic } from '../domain/article/article-lifecycle.ts';
+import { isOnHomepage } from '../domain/article/homepage.ts';
+import { markdownToPlainText, renderMarkdown } from '../domain/body/index.ts';
+import { textDirection } from '../domain/language.ts';
+import type { PublicUrls } from '../urls/public-urls.ts';
+import type { PublicArticle, PublicChannel, PublicTranslation } from '../render/view-models.ts';
+import { createBodyCache, type BodyCache } from './body-cache.ts';
+
+/** Reads the public model. */
+export interface PublicModel {
+  /** Every public channel, oldest first. */
+  channels(): Promise<PublicChannel[]>;
+  /** One public channel, or null when it is not public. */
+  channel(id: number): Promise<PublicChannel | null>;
+  /** Public articles, newest first; of one channel, or the given ids. */
+  articles(filter: { channelId?: number; ids?: readonly number[] }): Promise<PublicArticle[]>;
+}
+
+const byPrimaryThenCode = (primary: string) => (a: { language: string }, b: { language: string }) =>
+  a.language === primary ? -1 : b.language === primary ? 1 : a.language < b.language ? -1 : a.language > b.language ? 1 : 0;
+
+/**
+ * Creates the reader.
+ * @param cache rendered bodies by content hash, shared across builds so unchanged bodies are not rendered again.
+ */
+export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: BodyCache }): PublicModel {
+  const { db, urls } = deps;
+  const cache = deps.cache ?? createBodyCache();
+
+  async function loadChannels(ids?: readonly number[]): Promise<PublicChannel[]> {
+    let query = db.selectFrom('channels').selectAll().where('status', '=', 'active').orderBy('id');
+    if (ids) query = query.where('id', 'in', ids.length > 0 ? ids : [-1]);
+    const rows = await query.execute();
+    if (rows.length === 0) return [];
+    const translations = await db.selectFrom('channel_translations').selectAll().where('channel_id', 'in', rows.map((r) => r.id)).execute();
+    const media = await db
+      .selectFrom('media')
+      .select(['id', 'file_name'])
+      .where('id', 'in', [...rows.flatMap((r) => [r.avatar_media_id, r.cover_media_id]).filter((id): id is number => id !== null), -1])
+      .execute();
+    const mediaUrl = (id: number | null) => {
+      const file = media.find((m) => m.id === id)?.file_name;
+      return file ? urls.media(file) : null;
+    };
+    return rows.map((row) => ({
+      id: row.id,
+      slug: row.slug,
+      defaultLanguage: row.default_language,
+      translations: translations
+        .filter((t) => t.channel_id === row.id)
+        .sort(byPrimaryThenCode(row.default_language))
+        .map((t) => ({
+          language: t.language,
+          dir: textDirection(t.language),
+          title: t.title,
+          description: t.description,
+          htmlUrl: urls.channelHtml(row.slug, t.language),
+          jsonUrl: urls.channelJson(row.slug, t.language),
+          rssUrl: urls.channelRss(row.slug, t.language),
+          jsonFeedUrl: urls.channelJsonFeed(row.slug, t.language),
+        })),
+      homepageEnabled: row.homepage_enabled === 1,
+      avatarUrl: mediaUrl(row.avatar_media_id),
+      coverUrl: mediaUrl(row.cover_media_id),
+      htmlUrl: urls.channelHtml(row.slug),
+      rssUrl: urls.channelRss(row.slug),
+      jsonFeedUrl: urls.channelJsonFeed(row.slug),
+      jsonUrl: urls.channelJson(row.slug),
+      articlesJsonUrl: urls.channelArticlesJson(row.slug),
+      updatedAt: row.updated_at,
+    }));
+  }
+
+  async function loadArticles(filter: { channelId?: number; ids?: readonly number[] }): Promise<PublicArticle[]> {
+    let query = db.selectFrom('articles').selectAll().where('status', '!=', 'archived').where('published_at', 'is not', null);
+    if (filter.channelId !== undefined) query = query.where('channel_id', '=', filter.channelId);
+    if (filter.ids) query = query.where('id', 'in', filter.ids.length > 0 ? filter.ids : [-1]);
+    const rows = await query.execute();
+    if (rows.length === 0) return [];
+    const channels = new Map((await loadChannels([...new Set(rows.map((r) => r.channel_id))])).map((c) => [c.id, c]));
+    const channelRows = new Map(
+      (await db.selectFrom('channels').selectAll().where('id', 'in', [...channels.keys(), -1]).execute()).map((c) => [c.id, c]),
+    );
+    const published = await db
+      .selectFrom('article_translations')
+      .innerJoin('revisions', 'revisions.id', 'article_translations.published_revision_id')
+      .select([
+        'article_translations.article_id',
+        'article_translations.language',
+        'article_translations.published_at',
+        'revisions.title',
+        'revisions.excerpt',
+        'revisions.content_markdown',
+        'revisions.seo_title',
+        'revisions.seo_description',
+        'revisions.content_hash',
+        'revisions.decided_at',
+        'revisions.created_at',
+      ])
+      .where('article_translations.article_id', 'in', rows.map((r) => r.id))
+      .execute();
+    const articles: PublicArticle[] = [];
+    for (const row of rows) {
+      const channel = channels.get(row.channel_id);
+      const channelRow = channelRows.get(row.channel_id);
+      if (!channel || !channelRow) continue;
+      const own = published.filter((t) => t.article_id === row.id);
+      const primary = own.find((t) => t.language === row.default_language);
+      const visible = own.filter((t) =>
+        isTranslationPublic({
+          translation: { hasPublicVersion: true },
+          primary: { hasPublicVersion: primary !== undefined },
+          articleStatus: row.status,
+          channelActive: channelRow.status === 'active',
+        }),
+      );
+      if (visible.length === 0) continue;
+      articles.push(toArticle(row, channel, channelRow, visible));
+    }
+    return articles.sort((a, b) => (a.publishedAt === b.publishedAt ? b.id - a.id : a.publishedAt < b.publishedAt ? 1 : -1));
+  }
+
+  function toArticle(
+    row: ArticleRow,
+    channel: PublicChannel,
+    channelRow: ChannelRow,
+    visible: ReadonlyArray<{
+      language: string;
+      published_at: string | null;
+      title: string;
+      excerpt: string | null;
+      content_markdown: string;
+      seo_title: string | null;
+      seo_description: string | null;
+      content_hash: string;
+      decided_at: string | null;
+      created_at: string;
+    }>,
+  ): PublicArticle {
+    const translations: PublicTranslation[] = [...visible].sort(byPrimaryThenCode(row.default_language)).map((t) => {
+      const body = cache.get(t.content_hash, t.content_markdown, (md) => ({ html: renderMarkdown(md), text: markdownToPlainText(md) }));
+      const publishedAt = t.published_at ?? row.published_at!;
+      return {
+        language: t.language,
+        dir: textDirection(t.language),
+        title: t.title,
+        excerpt: t.excerpt,
+        seoTitle: t.seo_title,
+        seoDescription: t.seo_description,
+        markdown: t.content_markdown,
+        html: body.html,
+        text: body.text,
+        publishedAt,
+        updatedAt: t.decided_at ?? t.created_at,
+        htmlUrl: urls.articleHtml(channel.slug, row.slug, t.language),
+        jsonUrl: urls.articleJson(channel.slug, row.slug, t.language),
+        markdownUrl: urls.articleMarkdown(channel.slug, row.slug, t.language),
+      };
+    });
+    return {
+      id: row.id,
+      slug: row.slug,
+      channel,
+      defaultLanguage: row.default_language,
+      author: row.author_name ? { name: row.author_name } : null,
+      image: null,
+      publishedAt: row.published_at!,
+      updatedAt: translations.map((t) => t.updatedAt).sort().pop()!,
+      onHomepage: isOnHomepage(row, channelRow),
+      translations,
+    };
+  }
+
+  return {
+    channels: () => loadChannels(),
+    channel: async (id) => (await loadChannels([id]))[0] ?? null,
+    articles: loadArticles,
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * The plan of the static output: for each owner (an article, a channel, the
+ * site), the exact files it produces and how to render each. The full build
+ * and the incremental build both run these plans, so they cannot drift.
+ * @module
+ */
+import type { CursorCodec } from '../domain/cursor.ts';
+import type { PublicArticle, PublicChannel, SiteInfo } from '../render/view-models.ts';
+import { staticFiles } from '../urls/static-files.ts';
+
+/** The renderers, one per output kind (bound in `renderers.ts`). */
+export interface Renderers {
+  articleHtml(article: PublicArticle, language: string, site: SiteInfo): Promise<string>;
+  channelHtml(channel: PublicChannel, language: string, articles: readonly PublicArticle[], site: SiteInfo): Promise<string>;
+  homeHtml(channels: readonly PublicChannel[], articles: readonly PublicArticle[], site: SiteInfo): Promise<string>;
+  articleJson(article: PublicArticle, language: string): string;
+  articleMarkdown(article: PublicArticle, language: string): string;
+  channelJson(channel: PublicChannel, language: string): string;
+  channelList(channels: readonly PublicChannel[], page: PageInfo): string;
+  articleList(channel: PublicChannel, articles: readonly PublicArticle[], language: string | null, page: PageInfo): string;
+  rss(channel: PublicChannel, articles: readonly PublicArticle[], language: string | null, site: SiteInfo): string;
+  jsonFeed(channel: PublicChannel, articles: readonly PublicArticle[], language: string | null, site: SiteInfo): string;
+  sitemap(channels: readonly PublicChannel[], articles: readonly PublicArticle[], site: SiteInfo): string;
+  robots(site: SiteInfo): string;
+  llms(channels: readonly PublicChannel[], articles: readonly PublicArticle[], site: SiteInfo): string;
+  /** Orders and filters a channel's articles for a list in `language` (null: one version per article). */
+  listArticles(articles: readonly PublicArticle[], language: string | null): PublicArticle[];
+  /** The keyset position of an article in a list, for cursors. */
+  cursorPosition(article: PublicArticle): Record<string, string | number>;
+}
+
+/** Pagination of the first page of a list. */
+export interface PageInfo {
+  readonly limit: number;
+  readonly nextCursor: string | null;
+  readonly selfUrl: string;
+  readonly nextUrl: string | null;
+}
+
+/** One file to produce. */
+export interface PlannedFile {
+  readonly path: string;
+  readonly render: () => Promise<string | Uint8Array> | string | Uint8Array;
+}
+
+/** Default page size of public lists (public API rule 2). */
+export const DEFAULT_LIST_LIMIT = 20;
+
+/** Cursor scope of a public article list; the public API decodes with the same scope. */
+export function articleListScope(channelId: number, language: string | null): string {
+  return `public-articles:${channelId}:${language ?? ''}`;
+}
+
+/** Cursor scope of the public channel list. */
+export const CHANNEL_LIST_SCOPE = 'public-channels';
+
+/** Owner key of an article's files in the manifest. */
+export const articleOwner = (id: number) => `article:${id}`;
+/** Owner key of a channel's files in the manifest. */
+export const channelOwner = (id: number) => `channel:${id}`;
+/** Owner key of site-wide files. */
+export const SITE_OWNER = 'site';
+
+/** Everything an article produces: per published translation, its page, JSON and Markdown; the default-language copies. */
+export function planArticle(article: PublicArticle, renderers: Renderers, site: SiteInfo): PlannedFile[] {
+  const c = article.channel.slug;
+  const files: PlannedFile[] = [];
+  for (const t of article.translations) {
+    const lang = t.language;
+    const html = () => renderers.articleHtml(article, lang, site);
+    const json = () => renderers.articleJson(article, lang);
+    const md = () => renderers.articleMarkdown(article, lang);
+    files.push({ path: staticFiles.articleHtml(c, article.slug, lang), render: html });
+    files.push({ path: staticFiles.articleJson(c, article.slug, lang), render: json });
+    files.push({ path: staticFiles.articleMarkdown(c, article.slug, lang), render: md });
+    if (lang === article.defaultLanguage) {
+      files.push({ path: staticFiles.articleDefaultHtml(c, article.slug), render: html });
+      files.push({ path: staticFiles.articleJson(c, article.slug), render: json });
+      files.push({ path: staticFiles.articleMarkdown(c, article.slug), render: md });
+    }
+  }
+  return files;
+}
+
+/** Everything a channel produces: pages, JSON, first list pages and feeds, in each of its languages and by default. */
+export function planChannel(
+  channel: PublicChannel,
+  articles: readonly PublicArticle[],
+  renderers: Renderers,
+  cursors: CursorCodec,
+  site: SiteInfo,
+): PlannedFile[] {
+  const c = channel.slug;
+  const files: PlannedFile[] = [];
+  const page = (language: string | null): PageInfo => {
+    const listed = renderers.listArticles(articles, language);
+    const more = listed.length > DEFAULT_LIST_LIMIT;
+    const cursor = more ? cursors.encode(articleListScope(channel.id, language), renderers.cursorPosition(listed[DEFAULT_LIST_LIMIT - 1]!)) : null;
+    const selfUrl = language ? `${channel.articlesJsonUrl}?lang=${encodeURIComponent(language)}` : channel.articlesJsonUrl;
+    const nextUrl = cursor ? `${selfUrl}${language ? '&' : '?'}cursor=${encodeURIComponent(cursor)}` : null;
+    return { limit: DEFAULT_LIST_LIMIT, nextCursor: cursor, selfUrl, nextUrl };
+  };
+  files.push({ path: staticFiles.channelHtml(c), render: () => renderers.channelHtml(channel, channel.defaultLanguage, articles, site) });
+  files.push({ path: staticFiles.channelJson(c), render: () => renderers.channelJson(channel, channel.defaultLanguage) });
+  files.push({ path: staticFiles.channelArticlesJson(c), render: () => renderers.articleList(channel, articles, null, page(null)) });
+  files.push({ path: staticFiles.rss(c), render: () => renderers.rss(channel, articles, null, site) });
+  files.push({ path: staticFiles.jsonFeed(c), render: () => renderers.jsonFeed(channel, articles, null, site) });
+  for (const t of channel.translations) {
+    const lang = t.language;
+    files.push({ path: staticFiles.channelHtml(c, lang), render: () => renderers.channelHtml(channel, lang, articles, site) });
+    files.push({ path: staticFiles.channelJson(c, lang), render: () => renderers.channelJson(channel, lang) });
+    files.push({ path: staticFiles.channelArticlesJson(c, lang), render: () => renderers.articleList(channel, articles, lang, page(lang)) });
+    files.push({ path: staticFiles.rss(c, lang), render: () => renderers.rss(channel, articles, lang, site) });
+    files.push({ path: staticFiles.jsonFeed(c, lang), render: () => renderers.jsonFeed(channel, articles, lang, site) });
+  }
+  return files;
+}
+
+/** Site-wide files: homepage, channel list, sitemap, robots.txt, llms.txt, and the site's client assets (`_astro/`). */
+export function planSite(
+  channels: readonly PublicChannel[],
+  articles: readonly PublicArticle[],
+  renderers: Renderers,
+  cursors: CursorCodec,
+  site: SiteInfo,
+  channelsUrl: string,
+  assets: readonly PlannedFile[] = [],
+): PlannedFile[] {
+  const more = channels.length > DEFAULT_LIST_LIMIT;
+  const cursor = more ? cursors.encode(CHANNEL_LIST_SCOPE, { id: channels[DEFAULT_LIST_LIMIT - 1]!.id }) : null;
+  const channelPage: PageInfo = {
+    limit: DEFAULT_LIST_LIMIT,
+    nextCursor: cursor,
+    selfUrl: channelsUrl,
+    nextUrl: cursor ? `${channelsUrl}?cursor=${encodeURIComponent(cursor)}` : null,
+  };
+  return [
+    { path: staticFiles.home(), render: () => renderers.homeHtml(channels, articles.filter((a) => a.onHomepage), site) },
+    { path: staticFiles.channelsJson(), render: () => renderers.channelList(channels.slice(0, DEFAULT_LIST_LIMIT), channelPage) },
+    { path: staticFiles.sitemap(), render: () => renderers.sitemap(channels, articles, site) },
+    { path: staticFiles.robots(), render: () => renderers.robots(site) },
+    { path: staticFiles.llms(), render: () => renderers.llms(channels, articles, site) },
+    ...assets,
+  ];
+}

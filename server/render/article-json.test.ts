@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { renderArticleJson } from './article-json.ts';
+import { buildArticle, standardFixtures } from './render-fixtures.ts';
+
+const { channel, bilingual, englishOnly } = standardFixtures();
+const parse = (text: string) => JSON.parse(text) as Record<string, any>;
+
+// The spec's Article table, in order, with the JSON type of each field; `?` marks optional ones.
+const ARTICLE_FIELDS: ReadonlyArray<[string, string]> = [
+  ['schema_version', 'string'],
+  ['id', 'number'],
+  ['slug', 'string'],
+  ['title', 'string'],
+  ['excerpt?', 'string|null'],
+  ['language', 'string'],
+  ['default_language', 'string'],
+  ['canonical_url', 'string'],
+  ['image?', 'object|null'],
+  ['publisher', 'object'],
+  ['author?', 'object'],
+  ['published_at?', 'string|null'],
+  ['updated_at?', 'string|null'],
+  ['content_markdown', 'string'],
+  ['content_html?', 'string'],
+  ['available_translations', 'array'],
+  ['_links', 'object'],
+];
+const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+
+describe('renderArticleJson', () => {
+  it('has every required field of the spec, with its type, in table order and nothing else', () => {
+    for (const [article, language, options] of [
+      [bilingual, 'en', { includeHtml: true }],
+      [bilingual, 'ar', {}],
+      [englishOnly, 'en', {}],
+    ] as const) {
+      const body = parse(renderArticleJson(article, language, options));
+      const spec = ARTICLE_FIELDS.map(([name]) => name.replace('?', ''));
+      const keys = Object.keys(body);
+      expect(keys.filter((k) => !spec.includes(k))).toEqual([]);
+      expect(keys).toEqual(spec.filter((k) => keys.includes(k)));
+      for (const [name, type] of ARTICLE_FIELDS) {
+        const key = name.replace('?', '');
+        if (!name.endsWith('?')) expect(keys, key).toContain(key);
+        if (key in body) expect(type.split('|'), key).toContain(typeOf(body[key]));
+      }
+    }
+  });
+
+  it('renders the English version exactly', () => {
+    const body = parse(renderArticleJson(bilingual, 'en'));
+    const en = bilingual.translations[0]!;
+    expect(body).toMatchObject({
+      schema_version: '1.0',
+      id: 10,
+      slug: 'hello-world',
+      title: 'Hello: "World" & <friends>',
+      excerpt: 'A first look at the press.',
+      language: 'en',
+      default_language: 'en',
+      canonical_url: 'https://news.example/journal/en/hello-world',
+      image: { url: 'https://news.example/media/journal/cover.jpg', alt: 'A printing press' },
+      publisher: { id: 1, slug: 'journal', name: 'Pressroom Journal', url: 'https://news.example/journal/' },
+      author: { name: 'Jane Doe' },
+      published_at: en.publishedAt,
+      updated_at: en.updatedAt,
+      content_markdown: en.markdown,
+    });
+    expect(body).not.toHaveProperty('content_html');
+    expect(body._links).toEqual({
+      self: 'https://news.example/api/public/v1/channels/journal/articles/hello-world?lang=en',
+      html: 'https://news.example/journal/en/hello-world',
+      markdown: 'https://news.example/api/public/v1/channels/journal/articles/hello-world.md?lang=en',
+      channel: 'https://news.example/api/public/v1/channels/journal',
+      articles: 'https://news.example/api/public/v1/channels/journal/articles?lang=en',
+      rss: 'https://news.example/journal/en/rss.xml',
+    });
+  });
+
+  it('names the publisher and links the channel in the Arabic version', () => {
+    const body = parse(renderArticleJson(bilingual, 'ar'));
+    expect(body.language).toBe('ar');
+    expect(body.title).toBe('مرحبا: العالم');
+    expect(body.publisher).toEqual({ id: 1, slug: 'journal', name: 'مجلة بريسروم', url: 'https://news.example/journal/ar/' });
+    expect(body._links.channel).toBe('https://news.example/api/public/v1/channels/journal?lang=ar');
+    expect(body._links.rss).toBe('https://news.example/journal/ar/rss.xml');
+  });
+
+  it('lists every published translation, this one included, the same on each sibling', () => {
+    const en = parse(renderArticleJson(bilingual, 'en')).available_translations;
+    const ar = parse(renderArticleJson(bilingual, 'ar')).available_translations;
+    expect(en).toEqual(ar);
+    expect(en).toEqual([
+      {
+        language: 'en',
+        title: 'Hello: "World" & <friends>',
+        html_url: 'https://news.example/journal/en/hello-world',
+        markdown_url: 'https://news.example/api/public/v1/channels/journal/articles/hello-world.md?lang=en',
+        json_url: 'https://news.example/api/public/v1/channels/journal/articles/hello-world?lang=en',
+        api_url: 'https://news.example/api/public/v1/channels/journal/articles/hello-world?lang=en',
+      },
+      expect.objectContaining({ language: 'ar', title: 'مرحبا: العالم' }),
+    ]);
+  });
+
+  it('adds content_html only when asked, right after content_markdown', () => {
+    const body = parse(renderArticleJson(bilingual, 'en', { includeHtml: true }));
+    expect(body.content_html).toBe(bilingual.translations[0]!.html);
+    const keys = Object.keys(body);
+    expect(keys.indexOf('content_html')).toBe(keys.indexOf('content_markdown') + 1);
+  });
+
+  it('omits author and keeps excerpt and image as null when absent', () => {
+    const body = parse(renderArticleJson(englishOnly, 'en'));
+    expect(body).not.toHaveProperty('author');
+    expect(body.excerpt).toBeNull();
+    expect(body.image).toBeNull();
+    expect(body.available_translations).toHaveLength(1);
+  });
+
+  it('falls back to the channel default links for a language the channel lacks', () => {
+    const french = buildArticle(channel, {
+      id: 20,
+      slug: 'bonjour',
+      defaultLanguage: 'en',
+      translations: [
+        { language: 'en', title: 'Hi', publishedAt: '2026-01-01T00:00:00.000Z' },
+        { language: 'fr', title: 'Salut', publishedAt: '2026-01-01T00:00:00.000Z' },
+      ],
+    });
+    const body = parse(renderArticleJson(french, 'fr'));
+    expect(body.publisher.name).toBe('Pressroom Journal');
+    expect(body._links.channel).toBe(channel.jsonUrl);
+    expect(body._links.articles).toBe(channel.articlesJsonUrl);
+    expect(body._links.rss).toBe(channel.rssUrl);
+  });
+
+  it('refuses a language that is not published (the caller answers 404)', () => {
+    expect(() => renderArticleJson(englishOnly, 'ar')).toThrow(RangeError);
+  });
+
+  it('is deterministic and written as 2-space JSON with a final newline', () => {
+    const a = renderArticleJson(bilingual, 'ar', { includeHtml: true });
+    expect(renderArticleJson(bilingual, 'ar', { includeHtml: true })).toBe(a);
+    expect(a).toBe(`${JSON.stringify(JSON.parse(a), null, 2)}\n`);
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * The standalone Markdown document of one translation
+ * (`getPublicArticleMarkdown`): YAML front matter, a blank line, the full
+ * body. It is what agents and citation tools read, so the front matter
+ * carries everything needed to cite the text without fetching anything else.
+ *
+ * Front matter keys, in this order (docs/OUTPUTS.md):
+ * schema_version, title, language, default_language, canonical_url,
+ * publisher {name, url}, author (name or null), published_at, updated_at,
+ * excerpt (or null), json_url, translations [{language, title, markdown_url,
+ * html_url}] (every published translation, this one included, primary first).
+ *
+ * Every string value is written double-quoted. That reads the same under
+ * YAML 1.2 (the `yaml` package) and YAML 1.1 (js-yaml in gray-matter, most
+ * static-site generators): an unquoted `no` (Norwegian) would be `false` and
+ * an unquoted date a timestamp object there. Quoting also means a title with
+ * `:`, quotes, newlines or RTL text cannot change the structure.
+ * @module
+ */
+import { stringify } from 'yaml';
+import { SCHEMA_VERSION } from '../http/error-body.ts';
+import { channelVersion, requireTranslation } from './public-select.ts';
+import type { PublicArticle } from './view-models.ts';
+
+/** Options for the `yaml` stringifier: quoted strings, plain keys, no line folding (stable bytes, one line per value). */
+const YAML_OPTIONS = { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 } as const;
+
+/**
+ * Renders the Markdown document of `article` in exactly `language`.
+ *
+ * A body that itself starts with `---` cannot end the front matter early:
+ * the front matter is closed by our own `---` line before the body begins,
+ * and the YAML above it never has a line starting with `---` (every value is
+ * quoted on its key's line; nested values are indented).
+ * @throws RangeError when that translation is not published (the caller answers 404, rule 1).
+ */
+export function renderArticleMarkdown(article: PublicArticle, language: string): string {
+  const translation = requireTranslation(article, language);
+  const channel = channelVersion(article.channel, language);
+  const frontMatter = {
+    schema_version: SCHEMA_VERSION,
+    title: translation.title,
+    language: translation.language,
+    default_language: article.defaultLanguage,
+    canonical_url: translation.htmlUrl,
+    publisher: { name: channel.title, url: channel.htmlUrl },
+    author: article.author?.name ?? null,
+    published_at: translation.publishedAt,
+    updated_at: translation.updatedAt,
+    excerpt: translation.excerpt,
+    json_url: translation.jsonUrl,
+    translations: article.translations.map((t) => ({
+      language: t.language,
+      title: t.title,
+      markdown_url: t.markdownUrl,
+      html_url: t.htmlUrl,
+    })),
+  };
+  const yaml = stringify(frontMatter, YAML_OPTIONS);
+  // Trailing blank lines of the stored body are dropped so the file ends with exactly one newline.
+  const body = translation.markdown.replace(/\s+$/, '');
+  return body === '' ? `---\n${yaml}---\n` : `---\n${yaml}---\n\n${body}\n`;
+}

@@ -1,0 +1,422 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  bilingualArticle,
+  buildArticle,
+  buildChannel,
+  fixtureSite,
+  techChannel,
+} from '../../test/fixtures/view-models.ts';
+import { createAstroRenderer, SiteBuildMissingError, type HtmlRenderer } from './astro-renderer.ts';
+import { ensureSiteBuild } from './site-build.ts';
+import type { PublicArticle } from './view-models.ts';
+
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+// ---- a tiny HTML reader: start tags and their attributes (no DOM in node) ----
+
+type Attrs = Record<string, string>;
+
+function decode(value: string): string {
+  return value
+    .replace(/&#(\d+);/g, (_, code: string) => String.fromCodePoint(Number(code)))
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;|&#x27;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
+const START_TAG = /<([a-zA-Z][^\s/>]*)((?:\s+[^\s=/>]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>"']+))?)*)\s*\/?>/y;
+
+/**
+ * Attributes of every `<name …>` start tag, in document order. Attribute
+ * values are read whole (a `<` inside one is text), comments are skipped and
+ * the content of script and style elements is raw text, as in HTML.
+ */
+function tags(html: string, name: string): Attrs[] {
+  const out: Attrs[] = [];
+  let i = 0;
+  while ((i = html.indexOf('<', i)) !== -1) {
+    if (html.startsWith('<!--', i)) {
+      i = html.indexOf('-->', i) + 3;
+      continue;
+    }
+    START_TAG.lastIndex = i;
+    const match = START_TAG.exec(html);
+    if (!match) {
+      i++;
+      continue;
+    }
+    const tag = match[1]!.toLowerCase();
+    i = START_TAG.lastIndex;
+    if (tag === name.toLowerCase()) {
+      const attrs: Attrs = {};
+      for (const a of (match[2] ?? '').matchAll(/([^\s=/>]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+)))?/g)) {
+        attrs[a[1]!.toLowerCase()] = decode(a[2] ?? a[3] ?? a[4] ?? '');
+      }
+      out.push(attrs);
+    }
+    if (tag === 'script' || tag === 'style') {
+      const end = html.toLowerCase().indexOf(`</${tag}`, i);
+      i = end === -1 ? html.length : end;
+    }
+  }
+  return out;
+}
+
+function metaContent(html: string, key: string): string[] {
+  return tags(html, 'meta')
+    .filter((m) => m['property'] === key || m['name'] === key)
+    .map((m) => m['content']!);
+}
+
+function jsonLd(html: string): any {
+  const match = /<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html);
+  expect(match, 'JSON-LD script').not.toBeNull();
+  return JSON.parse(match![1]!);
+}
+
+function textOf(fragment: string): string {
+  return decode(fragment.replace(/<[^>]+>/g, '')).replace(/\s+/g, ' ').trim();
+}
+
+/** The inner HTML of the first element with `class="name"` (no nesting of the same tag assumed). */
+function byClass(html: string, tag: string, cls: string): string {
+  const match = new RegExp(`<${tag}[^>]*class="[^"]*\\b${cls}\\b[^"]*"[^>]*>([\\s\\S]*?)</${tag}>`).exec(html);
+  expect(match, `<${tag} class="${cls}">`).not.toBeNull();
+  return match![1]!;
+}
+
+// ----
+
+let renderer: HtmlRenderer;
+
+beforeAll(async () => {
+  const { buildDir } = await ensureSiteBuild(projectRoot);
+  renderer = await createAstroRenderer(buildDir);
+}, 120_000);
+
+describe('article page', () => {
+  const article = bilingualArticle();
+  let en: string;
+  let ar: string;
+
+  beforeAll(async () => {
+    en = await renderer.article(article, 'en', fixtureSite);
+    ar = await renderer.article(article, 'ar', fixtureSite);
+  });
+
+  it('is a whole document with lang and dir from the translation', () => {
+    expect(en.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(tags(en, 'html')[0]).toMatchObject({ lang: 'en', dir: 'ltr' });
+    expect(tags(ar, 'html')[0]).toMatchObject({ lang: 'ar', dir: 'rtl' });
+    expect(tags(en, 'meta').some((m) => m['charset'] === 'utf-8')).toBe(true);
+    expect(metaContent(en, 'viewport')).toHaveLength(1);
+    expect(/<title>Hello, world · Tech Desk<\/title>/.test(en)).toBe(true);
+    expect(metaContent(en, 'description')).toEqual(['The first story on the Tech Desk.']);
+    expect(en).not.toMatch(/<base[\s>]/);
+  });
+
+  it('has the title as its only h1; the body H1 was demoted', () => {
+    for (const html of [en, ar]) expect(html.match(/<h1[\s>]/g)).toHaveLength(1);
+    expect(/<h1[^>]*>Hello, world<\/h1>/.test(en)).toBe(true);
+    expect(/<h1[^>]*>مرحبا بالعالم<\/h1>/.test(ar)).toBe(true);
+    expect(en).toContain('A heading the author wrote as H1</h2>');
+  });
+
+  it('inserts the body HTML as is, links and code marked left to right', () => {
+    const body = byClass(en, 'div', 'article-body');
+    expect(body).toContain(article.translations[0]!.html);
+    expect(ar).toContain(article.translations[1]!.html);
+    expect(ar).toMatch(/<a href="https:\/\/example\.com\/ar\/docs" dir="ltr">/);
+    expect(ar).toMatch(/<code dir="ltr">npm run build<\/code>/);
+    // Relative body links stay relative (the page has no trailing slash and no <base>).
+    expect(body).toContain('href="./second-story"');
+  });
+
+  it('links the canonical URL, the exact Markdown, JSON and RSS, and each published translation', () => {
+    const links = tags(en, 'link');
+    const canonical = links.filter((l) => l['rel'] === 'canonical');
+    expect(canonical).toEqual([{ rel: 'canonical', href: 'https://news.example/tech/en/hello-world' }]);
+    const byType = (type: string) => links.filter((l) => l['rel'] === 'alternate' && l['type'] === type).map((l) => l['href']);
+    expect(byType('text/markdown')).toEqual(['https://news.example/api/public/v1/channels/tech/articles/hello-world.md?lang=en']);
+    expect(byType('application/json')).toEqual(['https://news.example/api/public/v1/channels/tech/articles/hello-world?lang=en']);
+    expect(byType('application/rss+xml')).toEqual(['https://news.example/tech/en/rss.xml']);
+    const hreflang = links.filter((l) => l['hreflang']).map((l) => [l['hreflang'], l['href']]);
+    expect(hreflang).toEqual([
+      ['en', 'https://news.example/tech/en/hello-world'],
+      ['ar', 'https://news.example/tech/ar/hello-world'],
+      ['x-default', 'https://news.example/tech/en/hello-world'],
+    ]);
+    const arLinks = tags(ar, 'link');
+    expect(arLinks.find((l) => l['rel'] === 'canonical')!['href']).toBe('https://news.example/tech/ar/hello-world');
+    expect(arLinks.find((l) => l['type'] === 'text/markdown')!['href']).toBe(
+      'https://news.example/api/public/v1/channels/tech/articles/hello-world.md?lang=ar',
+    );
+    expect(arLinks.find((l) => l['type'] === 'application/rss+xml')!['href']).toBe('https://news.example/tech/ar/rss.xml');
+  });
+
+  it('switches language only to the other published translations, named in their own language', () => {
+    const nav = byClass(en, 'nav', 'languages');
+    const anchors = tags(nav, 'a');
+    expect(anchors).toEqual([{ href: '/tech/ar/hello-world', hreflang: 'ar', lang: 'ar', dir: 'rtl', rel: 'alternate' }]);
+    expect(textOf(nav)).toContain('العربية');
+    const arAnchors = tags(byClass(ar, 'nav', 'languages'), 'a');
+    expect(arAnchors.map((a) => a['hreflang'])).toEqual(['en']);
+    expect(textOf(byClass(ar, 'nav', 'languages'))).toContain('English');
+
+    // A language that is not published never appears; a single translation has no switcher.
+    const three = buildArticle({
+      id: 11,
+      slug: 'three',
+      channel: techChannel(),
+      translations: [
+        { language: 'en', title: 'Three', markdown: 'One.' },
+        { language: 'fr', title: 'Trois', markdown: 'Un.' },
+        { language: 'fa', title: 'سه', markdown: 'یک.' },
+      ],
+    });
+    return Promise.all([renderer.article(three, 'fr', fixtureSite), renderer.article({ ...three, translations: three.translations.slice(0, 1) }, 'en', fixtureSite)]).then(
+      ([fr, single]) => {
+        const frNav = tags(byClass(fr, 'nav', 'languages'), 'a');
+        expect(frNav.map((a) => a['hreflang'])).toEqual(['en', 'fa']);
+        expect(textOf(byClass(fr, 'nav', 'languages'))).toContain('فارسی');
+        expect(fr).not.toContain('hreflang="ar"');
+        expect(single).not.toContain('class="languages"');
+        // The channel has no French: its name and link come from its default language, marked as such,
+        // and the feed is the channel's feed without language filter.
+        expect(tags(byClass(fr, 'p', 'publisher'), 'a')).toEqual([{ href: '/tech/en/', lang: 'en', dir: 'ltr' }]);
+        expect(tags(fr, 'link').find((l) => l['type'] === 'application/rss+xml')!['href']).toBe('https://news.example/tech/rss.xml');
+        expect(byClass(fr, 'span', 'languages-label')).toBe('Autres langues\u00a0:');
+        expect(tags(single, 'link').filter((l) => l['hreflang'] && l['hreflang'] !== 'x-default')).toHaveLength(1);
+      },
+    );
+  });
+
+  it('shows publisher, author, dates and the image', () => {
+    const publisher = tags(byClass(en, 'p', 'publisher'), 'a')[0];
+    expect(publisher).toEqual({ href: '/tech/en/' });
+    expect(textOf(byClass(en, 'p', 'publisher'))).toBe('Tech Desk');
+    expect(textOf(byClass(ar, 'p', 'publisher'))).toBe('مكتب التقنية');
+    expect(en).toContain('<bdi>Layla Haddad</bdi>');
+    const times = tags(en, 'time').map((t) => t['datetime']);
+    expect(times).toEqual(['2024-05-01T09:30:00.000Z', '2024-05-08T12:00:00.000Z']);
+    expect(en).toContain('May 1, 2024');
+    // The Arabic translation was not updated on a later day: one date.
+    expect(tags(ar, 'time').map((t) => t['datetime'])).toEqual(['2024-05-02T10:00:00.000Z']);
+    const img = tags(en, 'img')[0]!;
+    expect(img['src']).toBe('/media/tech/hello.jpg');
+    expect(img['alt']).toBe('A sunrise over the city');
+  });
+
+  it('has OpenGraph and Twitter metadata', () => {
+    expect(metaContent(en, 'og:title')).toEqual(['Hello, world']);
+    expect(metaContent(en, 'og:description')).toEqual(['The first story on the Tech Desk.']);
+    expect(metaContent(en, 'og:url')).toEqual(['https://news.example/tech/en/hello-world']);
+    expect(metaContent(en, 'og:type')).toEqual(['article']);
+    expect(metaContent(en, 'og:locale')).toEqual(['en_US']);
+    expect(metaContent(ar, 'og:locale')).toEqual(['ar_EG']);
+    expect(metaContent(en, 'og:image')).toEqual(['https://news.example/media/tech/hello.jpg']);
+    expect(metaContent(en, 'article:published_time')).toEqual(['2024-05-01T09:30:00.000Z']);
+    expect(metaContent(en, 'article:modified_time')).toEqual(['2024-05-08T12:00:00.000Z']);
+    expect(metaContent(en, 'twitter:card')).toEqual(['summary_large_image']);
+    const noImage = buildArticle({ id: 12, slug: 'plain', channel: techChannel(), translations: [{ language: 'en', title: 'Plain', markdown: 'Text.' }] });
+    return renderer.article(noImage, 'en', fixtureSite).then((html) => {
+      expect(metaContent(html, 'og:image')).toEqual([]);
+      expect(metaContent(html, 'twitter:card')).toEqual(['summary']);
+    });
+  });
+
+  it('has JSON-LD Article data that parses', () => {
+    const data = jsonLd(en);
+    expect(data).toMatchObject({
+      '@context': 'https://schema.org',
+      '@type': 'Article',
+      headline: 'Hello, world',
+      inLanguage: 'en',
+      datePublished: '2024-05-01T09:30:00.000Z',
+      dateModified: '2024-05-08T12:00:00.000Z',
+      author: { '@type': 'Person', name: 'Layla Haddad' },
+      publisher: { '@type': 'Organization', name: 'Tech Desk', url: 'https://news.example/tech/en/' },
+      mainEntityOfPage: { '@type': 'WebPage', '@id': 'https://news.example/tech/en/hello-world' },
+      url: 'https://news.example/tech/en/hello-world',
+      description: 'The first story on the Tech Desk.',
+      image: ['https://news.example/media/tech/hello.jpg'],
+    });
+    const arData = jsonLd(ar);
+    expect(arData).toMatchObject({ headline: 'مرحبا بالعالم', inLanguage: 'ar', publisher: { name: 'مكتب التقنية' } });
+    expect(arData.translationOfWork['@id']).toBe('https://news.example/tech/en/hello-world');
+  });
+
+  it('escapes text everywhere, and JSON-LD cannot close its script element', async () => {
+    const nasty = buildArticle({
+      id: 13,
+      slug: 'nasty',
+      channel: techChannel(),
+      translations: [{ language: 'en', title: 'Tags </script><script>alert(1)</script> & "quotes"', markdown: 'Body.' }],
+    });
+    const html = await renderer.article(nasty, 'en', fixtureSite);
+    // Text is escaped; inside quoted attribute values only & and " need escaping, and are.
+    expect(html).toContain('<title>Tags &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot; · Tech Desk</title>');
+    expect(html).toContain('>Tags &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;</h1>');
+    // The only script elements: JSON-LD, pagefind-ui.js and its initialisation.
+    expect(tags(html, 'script')).toEqual([{ type: 'application/ld+json' }, { src: '/pagefind/pagefind-ui.js' }, {}]);
+    expect(jsonLd(html).headline).toBe('Tags </script><script>alert(1)</script> & "quotes"');
+    expect(metaContent(html, 'og:title')).toEqual(['Tags </script><script>alert(1)</script> & "quotes"']);
+  });
+
+  it('carries Pagefind search: the UI, the indexed body, title meta and the language filter', () => {
+    expect(tags(en, 'script').some((s) => s['src'] === '/pagefind/pagefind-ui.js')).toBe(true);
+    expect(tags(en, 'link').some((l) => l['rel'] === 'stylesheet' && l['href'] === '/pagefind/pagefind-ui.css')).toBe(true);
+    expect(en).toContain('new PagefindUI(');
+    expect(tags(en, 'article')[0]).toHaveProperty('data-pagefind-body');
+    expect(tags(en, 'h1')[0]).toMatchObject({ 'data-pagefind-meta': 'title' });
+    const filters = tags(ar, 'meta').filter((m) => m['data-pagefind-filter']);
+    expect(filters).toContainEqual({ 'data-pagefind-filter': 'language[content]', content: 'ar' });
+  });
+
+  it('links its own stylesheet, which is a client asset of the build', async () => {
+    const sheet = tags(en, 'link').find((l) => l['rel'] === 'stylesheet' && l['href']!.startsWith('/_astro/'));
+    expect(sheet).toBeDefined();
+    const assets = await renderer.clientAssets();
+    const asset = assets.find((a) => `/${a.path}` === sheet!['href']);
+    expect(asset).toBeDefined();
+    expect(fs.readFileSync(asset!.file, 'utf8')).toContain('unicode-bidi:isolate');
+    for (const a of assets) expect(a.path.startsWith('_astro/')).toBe(true);
+  });
+
+  it('refuses a translation that is not published', async () => {
+    await expect(renderer.article(article, 'fr', fixtureSite)).rejects.toThrow(/not published \(published: en, ar\)/);
+  });
+});
+
+describe('channel page', () => {
+  const channel = techChannel();
+  const other = buildChannel({ id: 2, slug: 'sports', languages: [{ language: 'en', title: 'Sports' }] });
+  const hello = bilingualArticle(channel);
+  const newer = buildArticle({
+    id: 20,
+    slug: 'newer',
+    channel,
+    publishedAt: '2024-06-01T00:00:00.000Z',
+    translations: [{ language: 'en', title: 'A newer story', markdown: 'Newer.', excerpt: 'Newest first.' }],
+  });
+  const arOnly = buildArticle({
+    id: 21,
+    slug: 'arabic-only',
+    channel,
+    publishedAt: '2024-04-01T00:00:00.000Z',
+    translations: [{ language: 'ar', title: 'قصة عربية فقط', markdown: 'نص.' }],
+  });
+  const elsewhere = buildArticle({ id: 22, slug: 'match', channel: other, translations: [{ language: 'en', title: 'Match report', markdown: 'Goal.' }] });
+  const articles = [hello, newer, arOnly, elsewhere];
+
+  it('lists its articles in that language, newest first, with links', async () => {
+    const html = await renderer.channel(channel, 'en', articles, fixtureSite);
+    expect(tags(html, 'html')[0]).toMatchObject({ lang: 'en', dir: 'ltr' });
+    expect(html.match(/<h1[\s>]/g)).toHaveLength(1);
+    expect(/<h1[^>]*>Tech Desk<\/h1>/.test(html)).toBe(true);
+    expect(html).toContain('News about software and the web.');
+    const list = byClass(html, 'ol', 'article-list');
+    expect(tags(list, 'a').map((a) => a['href'])).toEqual(['/tech/en/newer', '/tech/en/hello-world']);
+    expect(list).not.toContain('Match report');
+    expect(list).not.toContain('قصة عربية فقط');
+    expect(tags(html, 'link').find((l) => l['rel'] === 'canonical')!['href']).toBe('https://news.example/tech/en/');
+    expect(tags(html, 'link').find((l) => l['type'] === 'application/rss+xml')!['href']).toBe('https://news.example/tech/en/rss.xml');
+    expect(tags(html, 'a').some((a) => a['href'] === '/tech/en/rss.xml')).toBe(true);
+    expect(metaContent(html, 'description')).toEqual(['News about software and the web.']);
+  });
+
+  it('renders right to left in Arabic with the Arabic articles only', async () => {
+    const html = await renderer.channel(channel, 'ar', articles, fixtureSite);
+    expect(tags(html, 'html')[0]).toMatchObject({ lang: 'ar', dir: 'rtl' });
+    const list = byClass(html, 'ol', 'article-list');
+    expect(tags(list, 'a').map((a) => a['href'])).toEqual(['/tech/ar/hello-world', '/tech/ar/arabic-only']);
+    expect(tags(byClass(html, 'nav', 'languages'), 'a').map((a) => a['hreflang'])).toEqual(['en']);
+  });
+
+  it('refuses a language the channel does not have', async () => {
+    await expect(renderer.channel(channel, 'fr', articles, fixtureSite)).rejects.toThrow(/no translation in that language \(it has: en, ar\)/);
+  });
+});
+
+describe('homepage', () => {
+  it('lists only the onHomepage articles, newest first, with their channel, and the channels', async () => {
+    const channel = techChannel();
+    const sports = buildChannel({ id: 2, slug: 'sports', languages: [{ language: 'en', title: 'Sports', description: 'Games.' }] });
+    const hello = bilingualArticle(channel);
+    const hidden = buildArticle({ id: 30, slug: 'hidden', channel, onHomepage: false, publishedAt: '2024-07-01T00:00:00.000Z', translations: [{ language: 'en', title: 'Not on the homepage', markdown: 'x' }] });
+    const arabic = buildArticle({ id: 31, slug: 'arabic', channel, publishedAt: '2024-06-01T00:00:00.000Z', translations: [{ language: 'ar', title: 'خبر عاجل', markdown: 'نص.' }] });
+    const match = buildArticle({ id: 32, slug: 'match', channel: sports, publishedAt: '2024-05-15T00:00:00.000Z', translations: [{ language: 'en', title: 'Match report', markdown: 'Goal.' }] });
+    const html = await renderer.home([channel, sports], [hello, hidden, arabic, match], fixtureSite);
+
+    expect(html.match(/<h1[\s>]/g)).toHaveLength(1);
+    expect(/<title>Pressroom News<\/title>/.test(html)).toBe(true);
+    expect(metaContent(html, 'description')).toHaveLength(1);
+    const list = byClass(html, 'ol', 'article-list');
+    const titles = tags(list, 'h3').length;
+    expect(titles).toBe(3);
+    const hrefs = tags(list, 'a').map((a) => a['href']);
+    expect(hrefs).toEqual(['/tech/ar/arabic', '/tech/ar/', '/sports/en/match', '/sports/en/', '/tech/en/hello-world', '/tech/en/']);
+    expect(list).not.toContain('Not on the homepage');
+    // The Arabic item keeps its own language and direction inside the page.
+    expect(tags(list, 'li')[0]).toMatchObject({ lang: 'ar', dir: 'rtl' });
+    expect(textOf(list)).toContain('مكتب التقنية');
+    const channels = byClass(html, 'ul', 'channel-list');
+    expect(tags(channels, 'a').map((a) => a['href'])).toEqual(['/tech/en/', '/sports/en/']);
+  });
+});
+
+describe('site paths', () => {
+  it('puts the stylesheet, search and home link under the base path of the site URL', async () => {
+    const html = await renderer.article(bilingualArticle(), 'en', { ...fixtureSite, baseUrl: 'https://news.example/press' });
+    const sheets = tags(html, 'link').filter((l) => l['rel'] === 'stylesheet').map((l) => l['href']);
+    expect(sheets[0]).toMatch(/^\/press\/_astro\/site\.[\w-]+\.css$/);
+    expect(sheets[1]).toBe('/press/pagefind/pagefind-ui.css');
+    expect(tags(html, 'script').some((s) => s['src'] === '/press/pagefind/pagefind-ui.js')).toBe(true);
+    expect(tags(html, 'a').find((a) => a['class'] === 'site-name')!['href']).toBe('/press/');
+  });
+});
+
+describe('renderer', () => {
+  it('is deterministic: same input, same bytes (also from a fresh renderer)', async () => {
+    const article = bilingualArticle();
+    const first = await renderer.article(article, 'ar', fixtureSite);
+    const second = await renderer.article(structuredClone(article) as PublicArticle, 'ar', fixtureSite);
+    const { buildDir } = await ensureSiteBuild(projectRoot);
+    const fresh = await createAstroRenderer(buildDir, { recycleAfter: 1 });
+    const third = await fresh.article(article, 'ar', fixtureSite);
+    const fourth = await fresh.article(article, 'ar', fixtureSite);
+    expect(second).toBe(first);
+    expect(third).toBe(first);
+    expect(fourth).toBe(first);
+    const channel = techChannel();
+    expect(await renderer.channel(channel, 'en', [article], fixtureSite)).toBe(await fresh.channel(channel, 'en', [article], fixtureSite));
+  });
+
+  it('renders 200 article pages (timing, printed)', async () => {
+    const article = bilingualArticle();
+    for (let i = 0; i < 20; i++) await renderer.article(article, i % 2 ? 'ar' : 'en', fixtureSite);
+    const runs = 200;
+    const started = performance.now();
+    for (let i = 0; i < runs; i++) await renderer.article(article, i % 2 ? 'ar' : 'en', fixtureSite);
+    const mean = (performance.now() - started) / runs;
+    console.log(`astro-renderer: mean article render ${mean.toFixed(3)} ms over ${runs} renders`);
+    expect(mean).toBeGreaterThan(0);
+  });
+
+  it('explains what to do when the build is missing', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-no-build-'));
+    try {
+      const attempt = createAstroRenderer(empty);
+      await expect(attempt).rejects.toBeInstanceOf(SiteBuildMissingError);
+      await expect(createAstroRenderer(empty)).rejects.toThrow(/No compiled site in .*npm run build:site/);
+    } finally {
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,196 @@
+/**
+ * The HTML renderer: renders the compiled Astro pages (`src/pages/article`,
+ * `channel`, `home`) in-process with Astro's Container API, passing the view
+ * model as `Astro.locals.pressroom`. Astro compiles the site once
+ * (`site-build.ts`, `npm run build:site`); this module keeps a warm
+ * container and renders a page in well under a millisecond.
+ *
+ * This is the only module that imports Astro at run time.
+ * @module
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { experimental_AstroContainer } from 'astro/container';
+import type { ArticlePageInput, ChannelPageInput, HomePageInput, PageInput } from '../../src/lib/page-input.ts';
+import { BUILD_STAMP_FILE, readBuildStamp } from './site-build.ts';
+import type { PublicArticle, PublicChannel, SiteInfo } from './view-models.ts';
+
+/** A file of the compiled site that the static output must contain. */
+export interface ClientAsset {
+  /** Where it goes, relative to the output root, `/`-separated (e.g. `_astro/site.B2x9.css`). */
+  readonly path: string;
+  /** Absolute path of the file in the build folder. */
+  readonly file: string;
+}
+
+/** Renders public pages to complete HTML documents. */
+export interface HtmlRenderer {
+  /** The article page of one published translation (`/{channel}/{lang}/{article}`). */
+  article(article: PublicArticle, language: string, site: SiteInfo): Promise<string>;
+  /**
+   * A channel's page in one of its languages, listing those of `articles`
+   * that belong to it and have a translation in `language`, newest first.
+   */
+  channel(channel: PublicChannel, language: string, articles: readonly PublicArticle[], site: SiteInfo): Promise<string>;
+  /** The homepage: the `onHomepage` articles among `articles`, newest first, and the channels. */
+  home(channels: readonly PublicChannel[], articles: readonly PublicArticle[], site: SiteInfo): Promise<string>;
+  /**
+   * Files under the build's client folder that the pages reference (the
+   * stylesheet under `_astro/`): copy each `file` to `{output}/{path}`.
+   * Sorted by path.
+   */
+  clientAssets(): Promise<ClientAsset[]>;
+  /** Hash of the site sources this build came from; it changes when any page may render differently. */
+  readonly buildHash: string;
+}
+
+/** Options of `createAstroRenderer`. */
+export interface AstroRendererOptions {
+  /**
+   * Renders per container before a fresh one replaces it. Astro's container
+   * records a route for every render and never forgets it, so a long-lived
+   * one slowly gets slower and larger; creating one costs a few ms.
+   * Default 1000.
+   */
+  readonly recycleAfter?: number;
+}
+
+/** Thrown when the build folder holds no complete build, or lacks a page. */
+export class SiteBuildMissingError extends Error {
+  override readonly name = 'SiteBuildMissingError';
+}
+
+type AstroContainer = experimental_AstroContainer;
+type PageComponent = Parameters<AstroContainer['renderToString']>[0];
+
+/** The render entry points, by file name under `src/pages/`. */
+const PAGES = ['article', 'channel', 'home'] as const;
+type PageName = (typeof PAGES)[number];
+
+const FIX = 'Run "npm run build:site" (or call ensureSiteBuild from server/render/site-build.ts) first.';
+
+/**
+ * Loads the compiled site from `buildDir` (`.pressroom/astro`) and returns a
+ * warm renderer. Throws `SiteBuildMissingError` when the build is missing
+ * or incomplete.
+ * @example
+ * const { buildDir } = await ensureSiteBuild(root);
+ * const html = await (await createAstroRenderer(buildDir)).article(article, 'ar', site);
+ */
+export async function createAstroRenderer(buildDir: string, options: AstroRendererOptions = {}): Promise<HtmlRenderer> {
+  const dir = path.resolve(buildDir);
+  const stamp = await readBuildStamp(dir);
+  if (!stamp) {
+    throw new SiteBuildMissingError(
+      `No compiled site in ${dir}: the HTML renderer renders Astro's compiled pages, and ${BUILD_STAMP_FILE} is missing ` +
+        `there (the site was never built, or its build did not finish). ${FIX}`,
+    );
+  }
+  const serverDir = path.join(dir, 'server');
+  const components = {} as Record<PageName, PageComponent>;
+  for (const name of PAGES) components[name] = await loadPage(serverDir, name, stamp.hash);
+
+  const { experimental_AstroContainer: Container } = await import('astro/container');
+  const recycleAfter = Math.max(1, options.recycleAfter ?? 1000);
+  let container: Promise<AstroContainer> = Container.create();
+  let uses = 0;
+
+  const render = async (name: PageName, input: PageInput): Promise<string> => {
+    if (++uses > recycleAfter) {
+      uses = 1;
+      container = Container.create();
+    }
+    const locals: App.Locals = { pressroom: input };
+    // partial: false renders a whole document, with its doctype.
+    return (await container).renderToString(components[name], { locals, partial: false });
+  };
+
+  return Object.freeze({
+    buildHash: stamp.hash,
+    article(article: PublicArticle, language: string, site: SiteInfo) {
+      if (!article.translations.some((t) => t.language === language)) {
+        const published = article.translations.map((t) => t.language).join(', ') || 'none';
+        return Promise.reject(
+          new Error(
+            `Cannot render article "${article.channel.slug}/${article.slug}" (id ${article.id}) in "${language}": ` +
+              `that translation is not published (published: ${published}). Render only published translations.`,
+          ),
+        );
+      }
+      const input: ArticlePageInput = { page: 'article', article, language, site };
+      return render('article', input);
+    },
+    channel(channel: PublicChannel, language: string, articles: readonly PublicArticle[], site: SiteInfo) {
+      if (!channel.translations.some((t) => t.language === language)) {
+        const have = channel.translations.map((t) => t.language).join(', ') || 'none';
+        return Promise.reject(
+          new Error(
+            `Cannot render channel "${channel.slug}" (id ${channel.id}) in "${language}": the channel has no translation ` +
+              `in that language (it has: ${have}). Channel pages exist in the channel's own languages.`,
+          ),
+        );
+      }
+      const input: ChannelPageInput = { page: 'channel', channel, language, articles, site };
+      return render('channel', input);
+    },
+    home(channels: readonly PublicChannel[], articles: readonly PublicArticle[], site: SiteInfo) {
+      const input: HomePageInput = { page: 'home', channels, articles, site };
+      return render('home', input);
+    },
+    clientAssets: () => listClientAssets(path.join(dir, 'client')),
+  } satisfies HtmlRenderer);
+}
+
+interface CompiledPageModule {
+  page?: () => Promise<{ default?: PageComponent; file?: string; url?: string }> | { default?: PageComponent; file?: string; url?: string };
+}
+
+/**
+ * Finds and loads the compiled `src/pages/{name}.astro`. Astro names it
+ * `server/pages/{name}.astro.mjs`; that file is tried first and, should a
+ * future Astro name it differently, every other page module is scanned.
+ * A module counts only when its page reports `file` = …/src/pages/{name}.astro
+ * or `url` = /{name}, so a wrong file is never used.
+ */
+async function loadPage(serverDir: string, name: PageName, buildHash: string): Promise<PageComponent> {
+  const pagesDir = path.join(serverDir, 'pages');
+  const expected = path.join(pagesDir, `${name}.astro.mjs`);
+  const all = (await fs.readdir(pagesDir, { recursive: true }).catch(() => [] as string[]))
+    .map((rel) => path.join(pagesDir, rel))
+    .filter((file) => file.endsWith('.mjs') && !path.basename(file).startsWith('_') && file !== expected)
+    .sort();
+  const candidates = [expected, ...all];
+  for (const file of candidates) {
+    const exists = await fs.stat(file).then((s) => s.isFile()).catch(() => false);
+    if (!exists) continue;
+    // The query keeps a rebuilt page (same file name) from being served from Node's module cache.
+    const mod = (await import(`${pathToFileURL(file).href}?build=${buildHash.slice(0, 16)}`)) as CompiledPageModule;
+    if (typeof mod.page !== 'function') continue;
+    const page = await mod.page();
+    const source = (page.file ?? '').split(path.sep).join('/');
+    if (page.default && (source.endsWith(`/src/pages/${name}.astro`) || page.url === `/${name}`)) return page.default;
+  }
+  throw new SiteBuildMissingError(
+    `The compiled site in ${path.dirname(serverDir)} has no "${name}" page: neither server/pages/${name}.astro.mjs ` +
+      `nor any other module in server/pages/ is src/pages/${name}.astro. Check that src/pages/${name}.astro exists, ` +
+      `then rebuild with "npm run build:site -- --force".`,
+  );
+}
+
+async function listClientAssets(clientDir: string): Promise<ClientAsset[]> {
+  let entries;
+  try {
+    entries = await fs.readdir(clientDir, { withFileTypes: true, recursive: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => {
+      const file = path.join(e.parentPath, e.name);
+      return { path: path.relative(clientDir, file).split(path.sep).join('/'), file };
+    })
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}

@@ -1,0 +1,144 @@
+/**
+ * RSS 2.0 and JSON Feed 1.1 of a channel, unfiltered or in one language.
+ * Feeds are for discovery (spec): each item carries a summary and points at
+ * the full text in Markdown and JSON; it never carries the body.
+ *
+ * - Items: `listArticlesFor` (public API rule 7: without a language one
+ *   published version per article, the primary; with one only articles with
+ *   that exact translation), newest first, at most `FEED_MAX_ITEMS`.
+ * - Dates come from the models, never the clock: RSS `lastBuildDate` is the
+ *   newest `updatedAt` of the items (the channel's `updatedAt` when empty).
+ * - RSS items: title, link and `guid isPermaLink="true"` (the translation's
+ *   canonical URL), description (the excerpt, else the start of the text, as
+ *   escaped HTML), pubDate (the translation's `publishedAt`), and two
+ *   `<atom:link rel="alternate">` (type `text/markdown` and
+ *   `application/json`, with `hreflang`) to the full text. RSS 2.0 allows
+ *   namespaced elements in items and the feed already declares the Atom
+ *   namespace for its self link; this mirrors the `<link rel="alternate">` of
+ *   the HTML page, where `<enclosure>` (media), `<source>` (origin feed) or
+ *   `<comments>` would each misstate what the URL is.
+ * - JSON Feed is written by hand rather than with `feed`: the package emits
+ *   version 1.0 (no `language`), puts plain text in `content_html` and
+ *   indents with four spaces; 1.1 has `language`, which a per-language feed
+ *   should state. Full-text addresses go in the `_pressroom` extension.
+ * @module
+ */
+import { Feed, type Extension } from 'feed';
+import { createPublicUrls } from '../urls/public-urls.ts';
+import { listArticlesFor, listedTranslation } from './article-list-json.ts';
+import { channelTranslationIn, channelVersion, compareText, summaryOf } from './public-select.ts';
+import type { PublicArticle, PublicChannel, PublicTranslation, SiteInfo } from './view-models.ts';
+import { escapeXml, xmlChars } from './xml-text.ts';
+
+/** Most items in one feed: enough for a reader polling daily, small enough to fetch often. */
+export const FEED_MAX_ITEMS = 50;
+
+interface FeedEntry {
+  readonly article: PublicArticle;
+  readonly translation: PublicTranslation;
+}
+
+/** The items of a feed, in order, capped (see module doc). */
+export function feedEntries(articles: readonly PublicArticle[], language: string | null): FeedEntry[] {
+  return listArticlesFor(articles, language)
+    .slice(0, FEED_MAX_ITEMS)
+    .map((article) => ({ article, translation: listedTranslation(article, language) }));
+}
+
+/** Newest change among the items; the channel's when there are none. */
+function lastChange(channel: PublicChannel, entries: readonly FeedEntry[]): string {
+  return entries.map((e) => e.translation.updatedAt).reduce((a, b) => (compareText(a, b) >= 0 ? a : b), channel.updatedAt);
+}
+
+/** The feed's own addresses; a language the channel lacks gets the address the URL module gives it. */
+function feedUrls(channel: PublicChannel, language: string | null, site: SiteInfo): { rss: string; json: string } {
+  if (language === null) return { rss: channel.rssUrl, json: channel.jsonFeedUrl };
+  const own = channelTranslationIn(channel, language);
+  if (own) return { rss: own.rssUrl, json: own.jsonFeedUrl };
+  const urls = createPublicUrls(site.baseUrl, site.baseUrl);
+  return { rss: urls.channelRss(channel.slug, language), json: urls.channelJsonFeed(channel.slug, language) };
+}
+
+// The `feed` package writes element text through xml-js, which first turns `&amp;` back into `&`;
+// escaping `&` beforehand makes a literal "&amp;" in a title survive.
+const elementText = (text: string) => xmlChars(text).replace(/&/g, '&amp;');
+// Titles go into CDATA unescaped, and xml-js splits only the first "]]>"; none may remain.
+const cdataText = (text: string) => xmlChars(text).replace(/]]>/g, ']]&gt;');
+// RSS descriptions are HTML: plain text is escaped so "<b>" in an excerpt shows as written.
+const htmlText = (text: string) => xmlChars(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The per-item links to the full text (see module doc). xml-js writes attributes unescaped but for `"`. */
+function fullTextLinks(t: PublicTranslation): Extension {
+  const link = (type: string, href: string) => ({ _attributes: { rel: 'alternate', type, hreflang: escapeXml(t.language), href: escapeXml(href) } });
+  const links = [link('text/markdown', t.markdownUrl), link('application/json', t.jsonUrl)];
+  // `Extension.objects` is typed as a record, but an array is what makes xml-js repeat the element.
+  return { name: 'atom:link', objects: links as unknown as Record<string, unknown> };
+}
+
+/**
+ * Renders the RSS 2.0 feed of `channel`, unfiltered (`language` null) or in
+ * exactly `language`. `articles` are the channel's public articles.
+ */
+export function renderRss(channel: PublicChannel, articles: readonly PublicArticle[], language: string | null, site: SiteInfo): string {
+  const version = channelVersion(channel, language);
+  const entries = feedEntries(articles, language);
+  const self = feedUrls(channel, language, site).rss;
+  const feed = new Feed({
+    id: self,
+    title: elementText(version.title),
+    description: elementText(version.description ?? version.title),
+    link: version.htmlUrl,
+    // The unfiltered feed mixes primaries; its channel-level language is the channel's default.
+    language: language ?? channel.defaultLanguage,
+    updated: new Date(lastChange(channel, entries)),
+    generator: 'Pressroom',
+    feedLinks: { rss: self },
+    ...(channel.avatarUrl ? { image: channel.avatarUrl } : {}),
+  });
+  for (const { translation: t } of entries) {
+    // No `id`/`guid`: the package then writes the link as `<guid isPermaLink="true">`.
+    feed.addItem({
+      title: cdataText(t.title),
+      link: t.htmlUrl,
+      date: new Date(t.publishedAt),
+      description: htmlText(summaryOf(t)),
+      extensions: [fullTextLinks(t)],
+    });
+  }
+  return `${feed.rss2()}\n`;
+}
+
+/**
+ * Renders the JSON Feed 1.1 of `channel`, unfiltered or in exactly
+ * `language`: same items and order as the RSS feed.
+ */
+export function renderJsonFeed(
+  channel: PublicChannel,
+  articles: readonly PublicArticle[],
+  language: string | null,
+  site: SiteInfo,
+): string {
+  const version = channelVersion(channel, language);
+  const body = {
+    version: 'https://jsonfeed.org/version/1.1',
+    title: version.title,
+    home_page_url: version.htmlUrl,
+    feed_url: feedUrls(channel, language, site).json,
+    ...(version.description !== null ? { description: version.description } : {}),
+    ...(channel.avatarUrl ? { icon: channel.avatarUrl } : {}),
+    language: language ?? channel.defaultLanguage,
+    items: feedEntries(articles, language).map(({ article, translation: t }) => ({
+      id: t.htmlUrl,
+      url: t.htmlUrl,
+      title: t.title,
+      content_text: summaryOf(t),
+      ...(article.image ? { image: article.image.url } : {}),
+      date_published: t.publishedAt,
+      date_modified: t.updatedAt,
+      ...(article.author ? { authors: [{ name: article.author.name }] } : {}),
+      language: t.language,
+      _pressroom: { markdown_url: t.markdownUrl, json_url: t.jsonUrl },
+    })),
+  };
+  return `${JSON.stringify(body, null, 2)}\n`;
+}

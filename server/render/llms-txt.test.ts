@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { renderLlmsTxt } from './llms-txt.ts';
+import { buildArticle, buildChannel, SITE, standardFixtures } from './render-fixtures.ts';
+
+const { channel, articles } = standardFixtures();
+
+describe('renderLlmsTxt', () => {
+  const text = renderLlmsTxt([channel], articles, SITE);
+
+  it('has the llms.txt shape: H1, blockquote summary, citation note, one H2 per channel', () => {
+    const blocks = text.split('\n\n');
+    expect(blocks[0]).toBe('# Pressroom News');
+    expect(blocks[1]!.startsWith('> ')).toBe(true);
+    for (const word of ['canonical_url', 'title', 'publisher', 'language', 'publication date', 'no extra reuse or training rights']) {
+      expect(blocks[2]).toContain(word);
+    }
+    expect(blocks[3]).toBe('## Pressroom Journal');
+    expect(text.endsWith('\n')).toBe(true);
+    expect(text.endsWith('\n\n')).toBe(false);
+  });
+
+  it('lists every published translation, articles newest first, primary first', () => {
+    const items = text.split('\n').filter((l) => l.startsWith('- '));
+    expect(items.map((l) => /\]\(([^)]+)\)/.exec(l)![1])).toEqual([
+      'https://news.example/api/public/v1/channels/journal/articles/arabic-only.md?lang=ar',
+      'https://news.example/api/public/v1/channels/journal/articles/english-only.md?lang=en',
+      'https://news.example/api/public/v1/channels/journal/articles/hello-world.md?lang=en',
+      'https://news.example/api/public/v1/channels/journal/articles/hello-world.md?lang=ar',
+    ]);
+    expect(items[3]).toBe(
+      '- [مرحبا: العالم](https://news.example/api/public/v1/channels/journal/articles/hello-world.md?lang=ar): نظرة أولى على المطبعة. (ar, published 2026-02-02)',
+    );
+    expect(items[2]).toContain('[Hello: "World" & \\<friends\\>]');
+  });
+
+  it('escapes link text, skips channels without articles, and is deterministic', () => {
+    const empty = buildChannel({ id: 9, slug: 'empty', defaultLanguage: 'en', translations: [{ language: 'en', title: 'Empty channel' }] });
+    const odd = buildArticle(channel, {
+      id: 80,
+      slug: 'odd',
+      defaultLanguage: 'en',
+      translations: [{ language: 'en', title: 'a [b]\nc', excerpt: 'line one\nline two', publishedAt: '2025-01-01T00:00:00.000Z' }],
+    });
+    const out = renderLlmsTxt([empty, channel], [...articles, odd], SITE);
+    expect(out).not.toContain('Empty channel');
+    expect(out).toContain('- [a \\[b\\] c](https://news.example/api/public/v1/channels/journal/articles/odd.md?lang=en): line one line two (en, published 2025-01-01)');
+    expect(renderLlmsTxt([channel, empty], [odd, ...articles].reverse(), SITE)).toBe(out);
+  });
+});

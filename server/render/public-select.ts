@@ -1,0 +1,119 @@
+/**
+ * Choosing which version of an article or channel a renderer shows. Every
+ * machine-readable output (JSON, Markdown, lists, feeds, sitemap, llms.txt)
+ * asks here, so "the primary translation", "the exact language" and "the
+ * channel's address in this language" mean the same thing everywhere.
+ * @module
+ */
+import type { PublicArticle, PublicChannel, PublicChannelTranslation, PublicTranslation } from './view-models.ts';
+
+/**
+ * The article's primary translation: the one in its default language. The
+ * model guarantees it is published and first; the fallback to the first
+ * translation only guards against a model built by hand.
+ */
+export function primaryTranslation(article: PublicArticle): PublicTranslation {
+  const primary = article.translations.find((t) => t.language === article.defaultLanguage) ?? article.translations[0];
+  if (!primary) throw new RangeError(`Article ${article.id} has no published translation.`);
+  return primary;
+}
+
+/** The published translation in exactly `language`, or undefined (public API rule 1: never another language). */
+export function translationIn(article: PublicArticle, language: string): PublicTranslation | undefined {
+  return article.translations.find((t) => t.language === language);
+}
+
+/**
+ * The exact translation a document is rendered for.
+ * @throws RangeError when it is not published: the caller answers 404 and must not ask a renderer for it.
+ */
+export function requireTranslation(article: PublicArticle, language: string): PublicTranslation {
+  const translation = translationIn(article, language);
+  if (!translation) throw new RangeError(`Article ${article.id} has no published "${language}" translation.`);
+  return translation;
+}
+
+/** The channel's own translation in exactly `language`, or undefined. */
+export function channelTranslationIn(channel: PublicChannel, language: string): PublicChannelTranslation | undefined {
+  return channel.translations.find((t) => t.language === language);
+}
+
+/** The channel's default-language translation (its name when no better one exists). */
+export function channelDefaultTranslation(channel: PublicChannel): PublicChannelTranslation {
+  const translation = channelTranslationIn(channel, channel.defaultLanguage) ?? channel.translations[0];
+  if (!translation) throw new RangeError(`Channel ${channel.id} has no translation.`);
+  return translation;
+}
+
+/** A channel's title, description and addresses as one representation shows them. */
+export interface ChannelVersion {
+  readonly language: string;
+  readonly title: string;
+  readonly description: string | null;
+  readonly htmlUrl: string;
+  readonly jsonUrl: string;
+  readonly articlesJsonUrl: string;
+  readonly rssUrl: string;
+  readonly jsonFeedUrl: string;
+}
+
+/**
+ * The channel as seen from `language` (null: no language asked).
+ * - Pages and the channel JSON: the default language maps to the channel's
+ *   default addresses (`/{channel}/`), which the build writes with the same
+ *   bytes as the default language's; another language to its own.
+ * - Lists and feeds: a language the channel has maps to that exact language's
+ *   list and feed (the default language included: its feed differs from the
+ *   unfiltered one, rule 7); null maps to the unfiltered ones.
+ * - A language the channel lacks (an article may be translated into one)
+ *   falls back to the default version: `?lang=xx` there would be a 404
+ *   (rule 1), and the builder writes no list or feed for it.
+ */
+export function channelVersion(channel: PublicChannel, language: string | null): ChannelVersion {
+  const own = language === null ? undefined : channelTranslationIn(channel, language);
+  const named = own ?? channelDefaultTranslation(channel);
+  const ownPage = own !== undefined && own.language !== channel.defaultLanguage;
+  return {
+    language: named.language,
+    title: named.title,
+    description: named.description,
+    htmlUrl: ownPage ? own.htmlUrl : channel.htmlUrl,
+    jsonUrl: ownPage ? own.jsonUrl : channel.jsonUrl,
+    articlesJsonUrl: own ? withLanguage(channel.articlesJsonUrl, own.language) : channel.articlesJsonUrl,
+    rssUrl: own ? own.rssUrl : channel.rssUrl,
+    jsonFeedUrl: own ? own.jsonFeedUrl : channel.jsonFeedUrl,
+  };
+}
+
+/**
+ * Adds `?lang=` to an API address that has no query yet, exactly as
+ * `public-urls.ts` does. Needed because `PublicChannelTranslation` carries no
+ * `articlesJsonUrl` of its own.
+ */
+export function withLanguage(url: string, language: string): string {
+  return `${url}?lang=${encodeURIComponent(language)}`;
+}
+
+/** Longest description made from body text when a translation has no excerpt. */
+export const SUMMARY_MAX_CHARS = 300;
+
+/**
+ * A one-paragraph description: the excerpt, else the start of the plain text
+ * cut at a word boundary with an ellipsis. Whitespace is collapsed so the
+ * value fits one line (llms.txt items, feed summaries).
+ */
+export function summaryOf(translation: PublicTranslation): string {
+  const source = (translation.excerpt ?? translation.text).replace(/\s+/g, ' ').trim();
+  // Counted in code points so a cut never splits a surrogate pair (invalid in XML).
+  const chars = Array.from(source);
+  if (translation.excerpt !== null || chars.length <= SUMMARY_MAX_CHARS) return source;
+  const cut = chars.slice(0, SUMMARY_MAX_CHARS).join('');
+  const space = cut.lastIndexOf(' ');
+  // A very long word (URL, CJK text without spaces) is cut mid-word rather than dropped.
+  return `${(space > SUMMARY_MAX_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/** Code-unit comparison, the same in every locale, for sorting keys. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,175 @@
+/**
+ * Test support for the machine-readable renderers: small view-model builders
+ * with every URL made by `public-urls.ts` (so tests see real addresses) and a
+ * fixed set of articles covering the language rules.
+ * Used only by `server/render/*.test.ts`.
+ * @module
+ */
+import { createPublicUrls } from '../urls/public-urls.ts';
+import { textDirection } from '../domain/language.ts';
+import type { PublicArticle, PublicChannel, PublicTranslation, SiteInfo } from './view-models.ts';
+
+/** The site of every fixture. */
+export const SITE: SiteInfo = Object.freeze({
+  baseUrl: 'https://news.example',
+  name: 'Pressroom News',
+  contentSignal: 'search=yes, ai-input=yes, ai-train=no',
+});
+
+const urls = createPublicUrls(SITE.baseUrl, `${SITE.baseUrl}/dashboard`);
+
+/** A channel with the given translations (default first), URLs filled in. */
+export function buildChannel(input: {
+  id: number;
+  slug: string;
+  defaultLanguage: string;
+  translations: ReadonlyArray<{ language: string; title: string; description?: string | null }>;
+  updatedAt?: string;
+  avatarUrl?: string | null;
+}): PublicChannel {
+  return {
+    id: input.id,
+    slug: input.slug,
+    defaultLanguage: input.defaultLanguage,
+    translations: input.translations.map((t) => ({
+      language: t.language,
+      dir: textDirection(t.language),
+      title: t.title,
+      description: t.description ?? null,
+      htmlUrl: urls.channelHtml(input.slug, t.language),
+      jsonUrl: urls.channelJson(input.slug, t.language),
+      rssUrl: urls.channelRss(input.slug, t.language),
+      jsonFeedUrl: urls.channelJsonFeed(input.slug, t.language),
+    })),
+    homepageEnabled: true,
+    avatarUrl: input.avatarUrl ?? null,
+    coverUrl: null,
+    htmlUrl: urls.channelHtml(input.slug),
+    rssUrl: urls.channelRss(input.slug),
+    jsonFeedUrl: urls.channelJsonFeed(input.slug),
+    jsonUrl: urls.channelJson(input.slug),
+    articlesJsonUrl: urls.channelArticlesJson(input.slug),
+    updatedAt: input.updatedAt ?? '2026-01-01T00:00:00.000Z',
+  };
+}
+
+/** The fields of a translation a test chooses; the rest is derived. */
+export interface TranslationInput {
+  language: string;
+  title: string;
+  excerpt?: string | null;
+  markdown?: string;
+  publishedAt: string;
+  updatedAt?: string;
+}
+
+/** An article of `channel`; translations primary first as the model orders them. */
+export function buildArticle(
+  channel: PublicChannel,
+  input: {
+    id: number;
+    slug: string;
+    defaultLanguage: string;
+    author?: { name: string } | null;
+    image?: { url: string; alt: string } | null;
+    translations: readonly TranslationInput[];
+  },
+): PublicArticle {
+  const translations: PublicTranslation[] = input.translations.map((t) => {
+    const markdown = t.markdown ?? `Body of ${t.title}.\n`;
+    return {
+      language: t.language,
+      dir: textDirection(t.language),
+      title: t.title,
+      excerpt: t.excerpt === undefined ? `Excerpt of ${t.title}` : t.excerpt,
+      seoTitle: null,
+      seoDescription: null,
+      markdown,
+      html: `<p>${markdown.trim()}</p>`,
+      text: markdown.replace(/[#*_>`-]/g, '').replace(/\s+/g, ' ').trim(),
+      publishedAt: t.publishedAt,
+      updatedAt: t.updatedAt ?? t.publishedAt,
+      htmlUrl: urls.articleHtml(channel.slug, input.slug, t.language),
+      jsonUrl: urls.articleJson(channel.slug, input.slug, t.language),
+      markdownUrl: urls.articleMarkdown(channel.slug, input.slug, t.language),
+    };
+  });
+  return {
+    id: input.id,
+    slug: input.slug,
+    channel,
+    defaultLanguage: input.defaultLanguage,
+    author: input.author ?? null,
+    image: input.image ?? null,
+    publishedAt: translations.find((t) => t.language === input.defaultLanguage)!.publishedAt,
+    updatedAt: translations.map((t) => t.updatedAt).sort().pop()!,
+    onHomepage: true,
+    translations,
+  };
+}
+
+/**
+ * The standard set: channel `journal` (en default, ar) with
+ * - `bilingual` (id 10): English and Arabic (RTL), author and image;
+ * - `english-only` (id 11): only English, no author, no excerpt, long body;
+ * - `arabic-only` (id 12): default language Arabic, its primary its only
+ *   public translation; published at the same instant as id 11 (tie on date).
+ * Newest first: 12, 11, 10.
+ */
+export function standardFixtures() {
+  const channel = buildChannel({
+    id: 1,
+    slug: 'journal',
+    defaultLanguage: 'en',
+    translations: [
+      { language: 'en', title: 'Pressroom Journal', description: 'Notes on writing & publishing.' },
+      { language: 'ar', title: 'مجلة بريسروم', description: 'ملاحظات عن الكتابة والنشر.' },
+    ],
+    updatedAt: '2026-01-05T00:00:00.000Z',
+  });
+  const bilingual = buildArticle(channel, {
+    id: 10,
+    slug: 'hello-world',
+    defaultLanguage: 'en',
+    author: { name: 'Jane Doe' },
+    image: { url: 'https://news.example/media/journal/cover.jpg', alt: 'A printing press' },
+    translations: [
+      {
+        language: 'en',
+        title: 'Hello: "World" & <friends>',
+        excerpt: 'A first look at the press.',
+        markdown: '---\n\nStarts with a rule.\n\n## Section\n\nText.\n\n\n',
+        publishedAt: '2026-02-01T09:00:00.000Z',
+        updatedAt: '2026-02-03T10:00:00.000Z',
+      },
+      {
+        language: 'ar',
+        title: 'مرحبا: العالم',
+        excerpt: 'نظرة أولى على المطبعة.',
+        markdown: 'نص المقال.\n',
+        publishedAt: '2026-02-02T09:00:00.000Z',
+      },
+    ],
+  });
+  const englishOnly = buildArticle(channel, {
+    id: 11,
+    slug: 'english-only',
+    defaultLanguage: 'en',
+    translations: [
+      {
+        language: 'en',
+        title: 'Only in English',
+        excerpt: null,
+        markdown: `${'word '.repeat(120)}\n`,
+        publishedAt: '2026-03-01T08:00:00.000Z',
+      },
+    ],
+  });
+  const arabicOnly = buildArticle(channel, {
+    id: 12,
+    slug: 'arabic-only',
+    defaultLanguage: 'ar',
+    translations: [{ language: 'ar', title: 'بالعربية فقط', publishedAt: '2026-03-01T08:00:00.000Z' }],
+  });
+  return { site: SITE, channel, bilingual, englishOnly, arabicOnly, articles: [bilingual, englishOnly, arabicOnly] as const };
+}

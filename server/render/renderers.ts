@@ -1,0 +1,38 @@
+/**
+ * Binds one renderer per output kind into the planner's `Renderers`: the HTML
+ * renderer (Astro) plus the pure JSON, Markdown, feed, sitemap, robots and
+ * llms.txt renderers. The full build, the incremental build and the bundled
+ * server all use this one set.
+ * @module
+ */
+import type { Renderers } from '../publish/site-plan.ts';
+import { renderArticleJson } from './article-json.ts';
+import { cursorPosition, listArticlesFor, renderArticleList } from './article-list-json.ts';
+import { renderArticleMarkdown } from './article-markdown.ts';
+import type { HtmlRenderer } from './astro-renderer.ts';
+import { renderChannelJson, renderChannelList } from './channel-json.ts';
+import { renderJsonFeed, renderRss } from './feeds.ts';
+import { renderLlmsTxt } from './llms-txt.ts';
+import { renderRobots } from './robots.ts';
+import { renderSitemap } from './sitemap.ts';
+
+/** The renderer set over an HTML renderer. */
+export function createRenderers(html: HtmlRenderer): Renderers {
+  return Object.freeze({
+    articleHtml: (article, language, site) => html.article(article, language, site),
+    channelHtml: (channel, language, articles, site) => html.channel(channel, language, articles, site),
+    homeHtml: (channels, articles, site) => html.home(channels, articles, site),
+    articleJson: (article, language) => renderArticleJson(article, language),
+    articleMarkdown: renderArticleMarkdown,
+    channelJson: renderChannelJson,
+    channelList: renderChannelList,
+    articleList: renderArticleList,
+    rss: renderRss,
+    jsonFeed: renderJsonFeed,
+    sitemap: renderSitemap,
+    robots: renderRobots,
+    llms: renderLlmsTxt,
+    listArticles: listArticlesFor,
+    cursorPosition,
+  } satisfies Renderers);
+}

@@ -1,0 +1,173 @@
+/**
+ * The article page as data: everything `src/pages/article.astro` shows or
+ * puts in `<head>`, computed from the view model alone.
+ * @module
+ */
+import type { PublicArticle, PublicChannel, PublicChannelTranslation, PublicTranslation, SiteInfo } from '../../server/render/view-models.ts';
+import type { HeadData, HeadLink, HeadMeta } from './head.ts';
+import { absoluteUrl, jsonForScript, localHref, truncateText } from './html-helpers.ts';
+import { formatDate, languageName, ogLocale, uiFor, utcDay, type Ui } from './i18n.ts';
+import type { ArticlePageInput } from './page-input.ts';
+
+/** A link to another published translation. */
+export interface LanguageLink {
+  readonly language: string;
+  readonly dir: 'ltr' | 'rtl';
+  /** The language's own name. */
+  readonly name: string;
+  /** Root-relative link. */
+  readonly href: string;
+}
+
+/** A date shown in a `<time>` element. */
+export interface ShownDate {
+  readonly iso: string;
+  readonly text: string;
+}
+
+/** Everything the article page renders. */
+export interface ArticlePage {
+  readonly head: HeadData;
+  readonly ui: Ui;
+  readonly site: SiteInfo;
+  readonly translation: PublicTranslation;
+  readonly publisher: { readonly name: string; readonly href: string; readonly lang: string; readonly dir: 'ltr' | 'rtl' };
+  readonly author: string | null;
+  readonly published: ShownDate;
+  /** Shown only when the last change is on a later day than the publication. */
+  readonly updated: ShownDate | null;
+  readonly image: { readonly src: string; readonly alt: string } | null;
+  /** The other published translations (never this one). */
+  readonly otherLanguages: readonly LanguageLink[];
+}
+
+/**
+ * The channel's text in `language`, else in its default language, else its
+ * first translation. Only names and links come from it, never article text.
+ */
+export function channelTranslation(channel: PublicChannel, language: string): PublicChannelTranslation {
+  const found =
+    channel.translations.find((t) => t.language === language) ??
+    channel.translations.find((t) => t.language === channel.defaultLanguage) ??
+    channel.translations[0];
+  if (!found) throw new Error(`Channel "${channel.slug}" (id ${channel.id}) has no translation; a public channel needs at least one.`);
+  return found;
+}
+
+/** The translation of `article` in `language`; throws when it is not published. */
+export function articleTranslation(article: PublicArticle, language: string): PublicTranslation {
+  const found = article.translations.find((t) => t.language === language);
+  if (!found) {
+    const published = article.translations.map((t) => t.language).join(', ') || 'none';
+    throw new Error(
+      `Article "${article.channel.slug}/${article.slug}" (id ${article.id}) has no published "${language}" translation ` +
+        `(published: ${published}); only published translations are rendered.`,
+    );
+  }
+  return found;
+}
+
+/** Description of a translation: its SEO description, else its excerpt, else the start of its text. */
+export function describeTranslation(translation: PublicTranslation): string {
+  const chosen = translation.seoDescription?.trim() || translation.excerpt?.trim() || translation.text;
+  return truncateText(chosen, 200);
+}
+
+/** Builds the article page from its input. */
+export function articlePage(input: ArticlePageInput): ArticlePage {
+  const { article, language, site } = input;
+  const translation = articleTranslation(article, language);
+  const channelText = channelTranslation(article.channel, language);
+  const ui = uiFor(translation.language, translation.dir);
+  const description = describeTranslation(translation);
+  const canonical = translation.htmlUrl;
+  const headline = translation.seoTitle?.trim() || translation.title;
+  const image = article.image ? { src: absoluteUrl(article.image.url, site), alt: article.image.alt } : null;
+  const others = article.translations.filter((t) => t.language !== translation.language);
+  // The per-language feed exists for the channel's own languages; otherwise the channel feed.
+  const rssUrl = channelText.language === translation.language ? channelText.rssUrl : article.channel.rssUrl;
+  const primary = article.translations.find((t) => t.language === article.defaultLanguage) ?? article.translations[0]!;
+
+  const links: HeadLink[] = [
+    { rel: 'canonical', href: canonical },
+    { rel: 'alternate', type: 'text/markdown', href: translation.markdownUrl, title: `${translation.title} (Markdown)` },
+    { rel: 'alternate', type: 'application/json', href: translation.jsonUrl, title: `${translation.title} (JSON)` },
+    { rel: 'alternate', type: 'application/rss+xml', href: rssUrl, title: `${channelText.title} (RSS)` },
+    ...article.translations.map((t): HeadLink => ({ rel: 'alternate', hreflang: t.language, href: t.htmlUrl })),
+    { rel: 'alternate', hreflang: 'x-default', href: primary.htmlUrl },
+  ];
+
+  const meta: HeadMeta[] = [
+    { property: 'og:type', content: 'article' },
+    { property: 'og:site_name', content: site.name },
+    { property: 'og:title', content: headline },
+    { property: 'og:description', content: description },
+    { property: 'og:url', content: canonical },
+    { property: 'og:locale', content: ogLocale(translation.language) },
+    ...others.map((t): HeadMeta => ({ property: 'og:locale:alternate', content: ogLocale(t.language) })),
+    ...(image
+      ? [
+          { property: 'og:image', content: image.src },
+          ...(image.alt ? [{ property: 'og:image:alt', content: image.alt }] : []),
+        ]
+      : []),
+    { property: 'article:published_time', content: translation.publishedAt },
+    { property: 'article:modified_time', content: translation.updatedAt },
+    { name: 'twitter:card', content: image ? 'summary_large_image' : 'summary' },
+    { name: 'twitter:title', content: headline },
+    { name: 'twitter:description', content: description },
+    ...(image ? [{ name: 'twitter:image', content: image.src }] : []),
+    ...(article.author ? [{ name: 'author', content: article.author.name }] : []),
+  ];
+
+  const publisherLd = {
+    '@type': 'Organization',
+    name: channelText.title,
+    url: channelText.htmlUrl,
+    ...(article.channel.avatarUrl ? { logo: { '@type': 'ImageObject', url: absoluteUrl(article.channel.avatarUrl, site) } } : {}),
+  };
+  const jsonLd = {
+    '@context': 'https://schema.org',
+    '@type': 'Article',
+    headline: translation.title,
+    description,
+    inLanguage: translation.language,
+    datePublished: translation.publishedAt,
+    dateModified: translation.updatedAt,
+    author: article.author ? { '@type': 'Person', name: article.author.name } : publisherLd,
+    publisher: publisherLd,
+    mainEntityOfPage: { '@type': 'WebPage', '@id': canonical },
+    url: canonical,
+    ...(image ? { image: [image.src] } : {}),
+    ...(translation !== primary ? { translationOfWork: { '@type': 'Article', '@id': primary.htmlUrl, url: primary.htmlUrl } } : {}),
+  };
+
+  return {
+    head: {
+      lang: translation.language,
+      dir: translation.dir,
+      title: `${headline} · ${channelText.title}`,
+      description,
+      canonical,
+      links,
+      meta,
+      jsonLd: jsonForScript(jsonLd),
+      pagefindFilters: [
+        { name: 'language', value: translation.language },
+        { name: 'channel', value: channelText.title },
+      ],
+    },
+    ui,
+    site,
+    translation,
+    publisher: { name: channelText.title, href: localHref(channelText.htmlUrl, site), lang: channelText.language, dir: channelText.dir },
+    author: article.author?.name ?? null,
+    published: { iso: translation.publishedAt, text: formatDate(translation.publishedAt, translation.language) },
+    updated:
+      utcDay(translation.updatedAt) > utcDay(translation.publishedAt)
+        ? { iso: translation.updatedAt, text: formatDate(translation.updatedAt, translation.language) }
+        : null,
+    image: article.image ? { src: localHref(image!.src, site), alt: article.image.alt } : null,
+    otherLanguages: others.map((t) => ({ language: t.language, dir: t.dir, name: languageName(t.language), href: localHref(t.htmlUrl, site) })),
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * What the render entry points (`src/pages/*.astro`) receive in
+ * `Astro.locals.pressroom`. The write service renders each page in-process
+ * with Astro's Container API (`server/render/astro-renderer.ts`), passing one
+ * of these; the pages are a function of it and nothing else.
+ *
+ * Only types are imported from `server/`: `src/` is compiled by Astro on its
+ * own, and its build hash covers `src/**` only.
+ * @module
+ */
+import type { PublicArticle, PublicChannel, SiteInfo } from '../../server/render/view-models.ts';
+
+/** Input of `src/pages/article.astro`: one article in one published language. */
+export interface ArticlePageInput {
+  readonly page: 'article';
+  readonly article: PublicArticle;
+  /** Language of the translation to render; it must be published. */
+  readonly language: string;
+  readonly site: SiteInfo;
+}
+
+/** Input of `src/pages/channel.astro`: a channel page in one language. */
+export interface ChannelPageInput {
+  readonly page: 'channel';
+  readonly channel: PublicChannel;
+  readonly language: string;
+  /** Candidate articles; only this channel's with a translation in `language` are listed. */
+  readonly articles: readonly PublicArticle[];
+  readonly site: SiteInfo;
+}
+
+/** Input of `src/pages/home.astro`: the service homepage. */
+export interface HomePageInput {
+  readonly page: 'home';
+  readonly channels: readonly PublicChannel[];
+  /** Candidate articles; only those with `onHomepage` are listed. */
+  readonly articles: readonly PublicArticle[];
+  readonly site: SiteInfo;
+}
+
+export type PageInput = ArticlePageInput | ChannelPageInput | HomePageInput;
+
+/**
+ * Returns the page input when it is of the expected kind; throws a clear
+ * error otherwise (a page rendered without, or with the wrong, locals).
+ */
+export function expectPageInput<K extends PageInput['page']>(value: unknown, kind: K): Extract<PageInput, { page: K }> {
+  if (!value || typeof value !== 'object' || (value as { page?: unknown }).page !== kind) {
+    const got = value && typeof value === 'object' ? String((value as { page?: unknown }).page) : typeof value;
+    throw new Error(
+      `The ${kind} page was rendered without its input (Astro.locals.pressroom.page is "${got}", expected "${kind}"). ` +
+        'Render it through server/render/astro-renderer.ts, which passes the view model as locals.',
+    );
+  }
+  return value as Extract<PageInput, { page: K }>;
+}

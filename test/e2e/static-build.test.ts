@@ -1,0 +1,193 @@
+/**
+ * The static output over a real store, real Astro rendering and real files:
+ * what a published multilingual article produces, that nothing unpublished
+ * appears anywhere, that unpublishing removes every file, that unchanged
+ * files keep their mtime, and that incremental builds equal a full build
+ * byte for byte.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../server/logger.ts';
+import { PROJECT_ROOT } from '../../server/main.ts';
+import { createPublicModel } from '../../server/publish/public-model.ts';
+import { createSiteBuilder, type SiteBuilder } from '../../server/publish/site-builder.ts';
+import { createAstroRenderer } from '../../server/render/astro-renderer.ts';
+import { createRenderers } from '../../server/render/renderers.ts';
+import { ensureSiteBuild } from '../../server/render/site-build.ts';
+import type { SiteInfo } from '../../server/render/view-models.ts';
+import { migrateToLatest, openDatabase, type Db } from '../../server/store/database.ts';
+import { createPublicUrls } from '../../server/urls/public-urls.ts';
+import { startTestService, type TestService } from '../helpers/test-service.ts';
+
+let t: TestService;
+let key: string;
+let builder: SiteBuilder;
+let renderers: ReturnType<typeof createRenderers>;
+const site: SiteInfo = { baseUrl: 'http://pressroom.test', name: 'Pressroom', contentSignal: 'search=yes, ai-train=no' };
+const log = createLogger('silent');
+
+function makeBuilder(db: Db, outputDir: string): SiteBuilder {
+  const urls = createPublicUrls('http://pressroom.test', 'http://pressroom.test/dashboard');
+  return createSiteBuilder({
+    db,
+    clock: t.clock,
+    model: createPublicModel({ db, urls }),
+    renderers,
+    cursors: t.service.cursors,
+    outputDir,
+    site,
+    channelsUrl: urls.channelsJson(),
+    log,
+  });
+}
+
+/** Every file of a folder, relative path → bytes. */
+function snapshot(dir: string): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  const walk = (d: string, rel: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(path.join(d, e.name), r);
+      else files.set(r, fs.readFileSync(path.join(d, e.name)));
+    }
+  };
+  if (fs.existsSync(dir)) walk(dir, '');
+  return files;
+}
+
+const out = (rel: string) => path.join(t.config.outputDir, rel);
+const grepOutput = (needle: string) => [...snapshot(t.config.outputDir)].filter(([, bytes]) => bytes.includes(needle)).map(([p]) => p);
+
+async function write(body: Record<string, unknown>) {
+  const res = await t.request('POST', '/api/v1/channels/pressroom-journal/pages', { key, body: { default_language: 'en', ...body } });
+  expect(res.status, res.text).toBeLessThan(300);
+  await t.service.worker.runDue();
+  return builder.applyEvents();
+}
+
+beforeAll(async () => {
+  const { buildDir } = await ensureSiteBuild(PROJECT_ROOT);
+  renderers = createRenderers(await createAstroRenderer(buildDir));
+  t = await startTestService({ PRESSROOM_IMPORT_CONTENT: 'true', PRESSROOM_CONTENT_DIR: path.join(PROJECT_ROOT, 'content') });
+  key = t.service.newDevKey!;
+  builder = makeBuilder(t.service.db, t.config.outputDir);
+}, 180_000);
+afterAll(async () => t?.stop());
+
+describe('full build of the sample content', () => {
+  it('writes every output of a published article in en and ar (RTL)', async () => {
+    const report = await builder.fullBuild();
+    expect(report.written).toBeGreaterThan(30);
+    for (const rel of [
+      'index.html',
+      'sitemap.xml',
+      'robots.txt',
+      'llms.txt',
+      'api/public/v1/channels.json',
+      'pressroom-journal/index.html',
+      'pressroom-journal/ar/index.html',
+      'pressroom-journal/rss.xml',
+      'pressroom-journal/ar/rss.xml',
+      'pressroom-journal/feed.json',
+      'pressroom-journal/welcome.html',
+      'pressroom-journal/en/welcome.html',
+      'pressroom-journal/ar/welcome.html',
+      'api/public/v1/channels/pressroom-journal.json',
+      'api/public/v1/channels/pressroom-journal/articles.json',
+      'api/public/v1/channels/pressroom-journal/articles/_lang/ar.json',
+      'api/public/v1/channels/pressroom-journal/articles/welcome.json',
+      'api/public/v1/channels/pressroom-journal/articles/welcome/_lang/ar.json',
+      'api/public/v1/channels/pressroom-journal/articles/welcome.md',
+      'api/public/v1/channels/pressroom-journal/articles/welcome/_lang/ar.md',
+    ]) {
+      expect(fs.existsSync(out(rel)), rel).toBe(true);
+    }
+    const ar = fs.readFileSync(out('pressroom-journal/ar/welcome.html'), 'utf8');
+    expect(ar).toMatch(/<html[^>]*lang="ar"[^>]*dir="rtl"|<html[^>]*dir="rtl"[^>]*lang="ar"/);
+    expect(ar.match(/<h1[\s>]/g)).toHaveLength(1);
+    expect(ar).toContain('href="http://pressroom.test/api/public/v1/channels/pressroom-journal/articles/welcome.md?lang=ar"');
+    const json = JSON.parse(fs.readFileSync(out('api/public/v1/channels/pressroom-journal/articles/welcome/_lang/ar.json'), 'utf8'));
+    expect(json).toMatchObject({ schema_version: '1.0', slug: 'welcome', language: 'ar', default_language: 'en' });
+    expect(json.available_translations.map((x: { language: string }) => x.language)).toEqual(['en', 'ar']);
+    // The default-language copies are byte-identical to the language's own files.
+    expect(fs.readFileSync(out('pressroom-journal/welcome.html'))).toEqual(fs.readFileSync(out('pressroom-journal/en/welcome.html')));
+    expect(fs.readFileSync(out('api/public/v1/channels/pressroom-journal/articles/welcome.json'))).toEqual(
+      fs.readFileSync(out('api/public/v1/channels/pressroom-journal/articles/welcome/_lang/en.json')),
+    );
+  });
+
+  it('a second full build writes nothing', async () => {
+    const report = await builder.fullBuild();
+    expect(report).toMatchObject({ written: 0, removed: 0 });
+  });
+});
+
+describe('incremental builds', () => {
+  it('never writes anything of a draft, a blocked or a not-yet-due article', async () => {
+    await write({ slug: 'secret-draft', translations: [{ language: 'en', title: 'Zebra Draft Title', content_markdown: 'Hidden body qwertyuiop.' }] });
+    const at = new Date(t.clock.now().getTime() + 3_600_000).toISOString();
+    await write({ slug: 'secret-later', status: 'scheduled', scheduled_at: at, translations: [{ language: 'en', title: 'Zebra Later Title', content_markdown: 'Later body.' }] });
+    expect(grepOutput('Zebra')).toEqual([]);
+    expect(grepOutput('secret-')).toEqual([]);
+  });
+
+  it('publishes a new article: its files appear, lists and feeds name it; unchanged files keep their mtime', async () => {
+    const untouched = out('api/public/v1/channels/pressroom-journal/articles/welcome.md');
+    const before = fs.statSync(untouched).mtimeMs;
+    const report = await write({
+      slug: 'fresh',
+      status: 'published',
+      translations: [
+        { language: 'en', title: 'Fresh News', content_markdown: '## Part\n\nSee [the welcome](./welcome).' },
+        { language: 'ar', title: 'أخبار جديدة', content_markdown: '## جزء\n\nنص.' },
+      ],
+    });
+    expect(report.changedPaths).toEqual(expect.arrayContaining(['pressroom-journal/en/fresh.html', 'pressroom-journal/ar/fresh.html', 'sitemap.xml']));
+    expect(fs.readFileSync(out('pressroom-journal/rss.xml'), 'utf8')).toContain('Fresh News');
+    expect(fs.readFileSync(out('pressroom-journal/ar/rss.xml'), 'utf8')).toContain('أخبار جديدة');
+    expect(fs.readFileSync(out('llms.txt'), 'utf8')).toContain('Fresh News');
+    expect(fs.statSync(untouched).mtimeMs).toBe(before);
+    expect(report.changedPaths).not.toContain('api/public/v1/channels/pressroom-journal/articles/welcome.md');
+  });
+
+  it('unpublishing removes every file of the article and every mention of it', async () => {
+    const res = await t.request('PATCH', '/api/v1/channels/pressroom-journal/pages/fresh/status', { key, body: { status: 'draft', publish_translations: true } });
+    expect(res.status).toBe(200);
+    const report = await builder.applyEvents();
+    expect(report.removed).toBeGreaterThanOrEqual(8);
+    expect(grepOutput('Fresh News')).toEqual([]);
+    expect(grepOutput('/fresh')).toEqual([]);
+    expect(fs.existsSync(out('pressroom-journal/en/fresh.html'))).toBe(false);
+  });
+
+  it('after any sequence of writes, the output equals a fresh full build byte for byte', async () => {
+    await write({ slug: 'seq-a', status: 'published', translations: [{ language: 'en', title: 'Seq A', content_markdown: 'A.' }] });
+    await write({ slug: 'seq-b', status: 'published', translations: [{ language: 'en', title: 'Seq B', content_markdown: 'B.' }, { language: 'ar', title: 'ب', content_markdown: 'ب.' }] });
+    await write({ slug: 'seq-a', translations: [{ language: 'en', title: 'Seq A v2', content_markdown: 'A two.' }] });
+    await t.request('PATCH', '/api/v1/channels/pressroom-journal/pages/seq-b/status', { key, body: { status: 'archived', publish_translations: true } });
+    await t.request('PATCH', '/api/v1/channels/pressroom-journal', { key, body: { title: 'The Pressroom Journal' } });
+    await t.service.worker.runDue();
+    await builder.applyEvents();
+    const incremental = snapshot(t.config.outputDir);
+    expect(incremental.get('pressroom-journal/en/seq-a.html')?.toString()).toContain('Seq A v2');
+    expect(incremental.has('pressroom-journal/en/seq-b.html')).toBe(false);
+
+    // A fresh full build, from a copy of the store into an empty folder.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-fresh-'));
+    try {
+      await t.service.db.executeQuery({ sql: `VACUUM INTO '${path.join(dir, 'copy.db')}'`, parameters: [], query: { kind: 'RawNode' } as never } as never);
+      const copy = openDatabase(path.join(dir, 'copy.db'));
+      await migrateToLatest(copy);
+      await copy.deleteFrom('output_files').execute();
+      await makeBuilder(copy, path.join(dir, 'dist')).fullBuild();
+      await copy.destroy();
+      const fresh = snapshot(path.join(dir, 'dist'));
+      expect([...fresh.keys()].sort()).toEqual([...incremental.keys()].sort());
+      for (const [rel, bytes] of fresh) expect(bytes.equals(incremental.get(rel)!), rel).toBe(true);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
