@@ -96,6 +96,7 @@ export async function startService(
     media,
   });
   // Jobs left by a previous run (a crash, or schedules that came due while down) run now.
+  await worker.recover();
   if (options.startWorker !== false) worker.start();
   const server = await new Promise<ServerType>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(s));

@@ -103,3 +103,15 @@ describe('worker', () => {
     expect(seen).toEqual([1]);
   });
 });
+
+describe('recovery at start-up', () => {
+  it('puts jobs left running by a dead process back in the queue at once', async () => {
+    await job('note');
+    await claimDueJob(db, now(), new Date(clock.now().getTime() + 60_000).toISOString());
+    const seen: number[] = [];
+    const worker = createWorker({ db, clock, log }, { note: async () => void seen.push(1) });
+    expect(await worker.recover()).toBe(1);
+    expect(await worker.runDue()).toBe(1);
+    expect(seen).toEqual([1]);
+  });
+});

@@ -3,16 +3,16 @@
  * queue one at a time; retries failures with exponential backoff and parks a
  * job after its last try, with the error kept for `admin jobs`.
  *
- * Jobs survive a crash: a job that was running when the process died keeps its
- * lock until `lockMs` passes and is then claimed again, so handlers must be
- * idempotent (the lifecycle's events are).
+ * Jobs survive a crash: at the next start `recover()` puts jobs that were
+ * running back in the queue (and, as a safety net, a job whose lock expired is
+ * claimed again), so handlers must be idempotent (the lifecycle's events are).
  * @module
  */
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
 import type { Db } from '../store/database.ts';
 import type { JobRow } from '../store/job.table.ts';
-import { claimDueJob, completeJob, nextRunAt, parkJob, retryJob } from '../store/job-queue.repository.ts';
+import { claimDueJob, completeJob, nextRunAt, parkJob, releaseRunningJobs, retryJob } from '../store/job-queue.repository.ts';
 
 /** Runs one kind of job. Throwing means "try again later". */
 export type JobHandler = (payload: unknown, job: JobRow) => Promise<void>;
@@ -35,6 +35,11 @@ export interface Worker {
   wake(): void;
   /** Runs every job due now, then resolves; for tests and start-up. */
   runDue(): Promise<number>;
+  /**
+   * Releases jobs left running by a process that died. Call once at start-up,
+   * before running jobs; it assumes this is the database's only worker.
+   */
+  recover(): Promise<number>;
   /** Stops polling and waits for the running job. */
   stop(): Promise<void>;
 }
@@ -125,6 +130,11 @@ export function createWorker(
       wakeUp?.();
     },
     runDue,
+    async recover() {
+      const released = await releaseRunningJobs(deps.db, at(0));
+      if (released > 0) deps.log.warn('released jobs left running by a stopped process', { jobs: released });
+      return released;
+    },
     async stop() {
       running = false;
       if (timer) clearTimeout(timer);

@@ -70,3 +70,18 @@ export async function countJobsByState(db: Executor): Promise<Record<JobRow['sta
   for (const r of rows) counts[r.state] = Number(r.n);
   return counts;
 }
+
+/**
+ * Puts every running job back to pending. Called at start-up: the service is
+ * the only worker of its database, so a job still marked running belonged to
+ * a process that died, and it need not wait for its lock to expire.
+ * @returns how many jobs were released.
+ */
+export async function releaseRunningJobs(db: Executor, now: string): Promise<number> {
+  const result = await db
+    .updateTable('jobs')
+    .set({ state: 'pending', locked_until: null, run_at: now, updated_at: now })
+    .where('state', '=', 'running')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
