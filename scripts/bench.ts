@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { wantsHelp } from './lib/cli.ts';
+import { parseScriptArgs, wantsHelp } from './lib/cli.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -44,21 +44,25 @@ interface Result {
   peakRssMb: number;
 }
 
-function parseArgs(args: string[]): { only: string | null; repeat: number; out: string } {
-  let only: string | null = null;
-  let repeat = 3;
-  let out = 'bench-results.json';
-  for (let i = 0; i < args.length; i++) {
-    const [flag, inline] = args[i]!.split('=', 2) as [string, string | undefined];
-    const value = () => inline ?? args[++i] ?? fail(`${flag} needs a value.`);
-    if (flag === '--only') only = value();
-    else if (flag === '--repeat') repeat = Number(value());
-    else if (flag === '--out') out = value();
-    else fail(`Unknown option "${args[i]}".`);
-  }
+function parseOptions(args: string[]): { only: string | null; repeat: number; out: string } {
+  const { values } = parseScriptArgs(
+    'npm run bench --',
+    {
+      usage: '[--only NAME] [--repeat N] [--out FILE]',
+      options: {
+        only: { kind: 'value', placeholder: 'NAME', description: 'Run one benchmark.' },
+        repeat: { kind: 'value', placeholder: 'N', description: 'Runs per benchmark (default 3).' },
+        out: { kind: 'value', placeholder: 'FILE', description: 'Results file (default bench-results.json).' },
+      },
+      positionals: [],
+    },
+    args,
+  );
+  const only = values.only ?? null;
+  const repeat = values.repeat === undefined ? 3 : Number(values.repeat);
   if (!Number.isInteger(repeat) || repeat < 1 || repeat > 50) fail('--repeat takes a whole number from 1 to 50.');
   if (only && !MEASUREMENTS.some((m) => m.name === only)) fail(`No benchmark is named "${only}". Choose one of: ${MEASUREMENTS.map((m) => m.name).join(', ')}.`);
-  return { only, repeat, out };
+  return { only, repeat, out: values.out ?? 'bench-results.json' };
 }
 
 function fail(message: string): never {
@@ -104,7 +108,7 @@ if (wantsHelp(process.argv.slice(2))) {
   process.stdout.write(HELP);
   process.exit(0);
 }
-const options = parseArgs(process.argv.slice(2));
+const options = parseOptions(process.argv.slice(2));
 const selected = MEASUREMENTS.filter((m) => !options.only || m.name === options.only);
 const rows: Array<{ name: string; description: string; runs: Result[] }> = [];
 for (const m of selected) {

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureSiteBuild } from '../server/render/site-build.ts';
-import { parseArgs, wantsHelp } from './lib/cli.ts';
+import { parseScriptArgs, wantsHelp } from './lib/cli.ts';
 
 const HELP = `Usage: npm run build:site [-- --force]
 
@@ -27,21 +27,14 @@ const args = process.argv.slice(2);
 if (wantsHelp(args)) {
   process.stdout.write(HELP);
 } else {
-  const { positionals, options } = parseArgs(args);
-  const unknown = [...positionals, ...Object.keys(options).filter((name) => name !== 'force').map((name) => `--${name}`)];
-  if (unknown.length > 0 || (options['force'] !== undefined && options['force'] !== true)) {
-    const what = unknown[0] ? `Unexpected argument "${unknown[0]}".` : '--force takes no value.';
-    process.stderr.write(`${what}\nRun "npm run build:site -- --help" for details.\n`);
-    process.exitCode = 2;
-  } else {
-    try {
-      // The project that holds src/ and astro.config.mjs, wherever this is run from.
-      const root = fileURLToPath(new URL('..', import.meta.url));
-      const result = await ensureSiteBuild(root, { force: options['force'] === true, log: (line) => process.stdout.write(`${line}\n`) });
-      if (result.built) process.stdout.write(`Site build: ${path.relative(root, result.buildDir)}\n`);
-    } catch (error) {
-      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = 1;
-    }
+  const { flags } = parseScriptArgs('npm run build:site --', { usage: '[--force]', options: { force: { kind: 'toggle', description: 'Build even when nothing changed.' } }, positionals: [] }, args);
+  try {
+    // The project that holds src/ and astro.config.mjs, wherever this is run from.
+    const root = fileURLToPath(new URL('..', import.meta.url));
+    const result = await ensureSiteBuild(root, { force: flags['force'] === true, log: (line) => process.stdout.write(`${line}\n`) });
+    if (result.built) process.stdout.write(`Site build: ${path.relative(root, result.buildDir)}\n`);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
   }
 }

@@ -13,7 +13,7 @@ import { PROJECT_ROOT } from '../server/main.ts';
 import { createStaticSite } from '../server/publish/static-site.ts';
 import { migrateToLatest, openDatabase } from '../server/store/database.ts';
 import { createPublicUrls } from '../server/urls/public-urls.ts';
-import { wantsHelp } from './lib/cli.ts';
+import { parseScriptArgs, wantsHelp } from './lib/cli.ts';
 
 const HELP = `Usage: npm run build
 
@@ -29,10 +29,7 @@ if (wantsHelp(process.argv.slice(2))) {
   process.stdout.write(HELP);
   process.exit(0);
 }
-if (process.argv.length > 2) {
-  process.stderr.write(`Unknown argument "${process.argv[2]}". See npm run build -- --help.\n`);
-  process.exit(2);
-}
+parseScriptArgs('npm run build --', { usage: '', options: {}, positionals: [] }, process.argv.slice(2));
 try {
   const config = loadConfig(process.env, process.cwd());
   const log = createLogger(config.logLevel === 'silent' ? 'silent' : 'info', 'build');

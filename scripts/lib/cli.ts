@@ -2,6 +2,7 @@
  * Small helpers shared by the scripts' command lines.
  * @module
  */
+import { parseCommandArgs, UsageError, type CommandSyntax, type ParsedArgs } from '../../server/admin/args.ts';
 
 /** True when the arguments ask for help. */
 export function wantsHelp(args: readonly string[]): boolean {
@@ -9,23 +10,18 @@ export function wantsHelp(args: readonly string[]): boolean {
 }
 
 /**
- * Splits arguments into positionals and `--name value` / `--flag` options.
- * @example parseArgs(['key', 'create', '--account', 'ana']) // { positionals: ['key','create'], options: { account: 'ana' } }
+ * Parses a script's arguments strictly (unknown, repeated or value-less
+ * options are errors), with the same parser as the admin CLI. On a mistake it
+ * prints what was wrong and how to get help, and exits with code 2.
+ * @param program how the script is run, e.g. `npm run bench --`.
+ * @example const { values } = parseScriptArgs('npm run bench --', { name: 'bench', usage: '[--only NAME]', options: { only: { kind: 'value', description: '…' } }, positionals: [] }, argv);
  */
-export function parseArgs(args: readonly string[]): { positionals: string[]; options: Record<string, string | true> } {
-  const positionals: string[] = [];
-  const options: Record<string, string | true> = {};
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg.startsWith('--')) {
-      const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
-      const next = args[i + 1];
-      if (inline !== undefined) options[name] = inline;
-      else if (next !== undefined && !next.startsWith('--')) {
-        options[name] = next;
-        i++;
-      } else options[name] = true;
-    } else positionals.push(arg);
+export function parseScriptArgs(program: string, syntax: Omit<CommandSyntax, 'name'>, args: readonly string[]): ParsedArgs {
+  try {
+    return parseCommandArgs({ name: program, ...syntax }, args, program);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
   }
-  return { positionals, options };
 }

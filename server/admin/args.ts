@@ -1,6 +1,6 @@
 /**
- * Strict parsing of one admin command's arguments against its declared
- * options. Stricter than `scripts/lib/cli.ts#parseArgs` on purpose: an admin
+ * Strict parsing of a command's arguments against its declared options, for
+ * the admin CLI and every script (`scripts/lib/cli.ts#parseScriptArgs`). A
  * command that silently ignored a misspelt `--plan` would create keys on the
  * wrong plan, so unknown, repeated or value-less options are usage errors.
  * @module
@@ -51,13 +51,18 @@ export function helpHint(name: string): string {
 }
 
 /**
- * Parses the arguments that follow the command's name.
+ * Parses the arguments that follow the command's name. Shared by the admin
+ * CLI and every script (`scripts/lib/cli.ts`), so all reject unknown,
+ * repeated and value-less options the same way.
  * @throws UsageError naming the bad argument and showing the usage line.
  * @example parseCommandArgs(syntax, ['--account', 'ana', '--no-write'])
  */
-export function parseCommandArgs(syntax: CommandSyntax, args: readonly string[]): ParsedArgs {
+export function parseCommandArgs(syntax: CommandSyntax, args: readonly string[], program?: string): ParsedArgs {
+  // The admin CLI by default; the other scripts pass their own program, e.g. `npm run bench --`.
+  const usage = program ? `${program} ${syntax.usage}` : `npm run admin -- ${syntax.usage}`;
+  const hint = program ? `Run "${program} --help" for details.` : helpHint(syntax.name);
   const fail = (problem: string): never => {
-    throw new UsageError(`${problem}\nUsage: npm run admin -- ${syntax.usage}\n${helpHint(syntax.name)}`);
+    throw new UsageError(`${problem}\nUsage: ${usage}\n${hint}`);
   };
   const positionals: string[] = [];
   const values: Record<string, string> = {};

@@ -20,6 +20,11 @@ import type { PublicUrls } from '../urls/public-urls.ts';
 import type { PublicArticle, PublicChannel, PublicTranslation } from '../render/view-models.ts';
 import { createBodyCache, type BodyCache } from './body-cache.ts';
 
+/** Order of public articles everywhere: newest publication first, then higher id. */
+export function newestFirst(a: PublicArticle, b: PublicArticle): number {
+  return a.publishedAt === b.publishedAt ? b.id - a.id : a.publishedAt < b.publishedAt ? 1 : -1;
+}
+
 /** Reads the public model. */
 export interface PublicModel {
   /** Every public channel, oldest first. */
@@ -41,10 +46,17 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
   const { db, urls } = deps;
   const cache = deps.cache ?? createBodyCache();
 
-  async function loadChannels(ids?: readonly number[]): Promise<PublicChannel[]> {
+  async function activeChannelRows(ids?: readonly number[]): Promise<ChannelRow[]> {
     let query = db.selectFrom('channels').selectAll().where('status', '=', 'active').orderBy('id');
     if (ids) query = query.where('id', 'in', ids.length > 0 ? ids : [-1]);
-    const rows = await query.execute();
+    return query.execute();
+  }
+
+  async function loadChannels(ids?: readonly number[]): Promise<PublicChannel[]> {
+    return toPublicChannels(await activeChannelRows(ids));
+  }
+
+  async function toPublicChannels(rows: readonly ChannelRow[]): Promise<PublicChannel[]> {
     if (rows.length === 0) return [];
     const translations = await db.selectFrom('channel_translations').selectAll().where('channel_id', 'in', rows.map((r) => r.id)).execute();
     const media = await db
@@ -91,10 +103,9 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
     if (filter.ids) query = query.where('id', 'in', filter.ids.length > 0 ? filter.ids : [-1]);
     const rows = await query.execute();
     if (rows.length === 0) return [];
-    const channels = new Map((await loadChannels([...new Set(rows.map((r) => r.channel_id))])).map((c) => [c.id, c]));
-    const channelRows = new Map(
-      (await db.selectFrom('channels').selectAll().where('id', 'in', [...channels.keys(), -1]).execute()).map((c) => [c.id, c]),
-    );
+    const activeRows = await activeChannelRows([...new Set(rows.map((r) => r.channel_id))]);
+    const channelRows = new Map(activeRows.map((c) => [c.id, c]));
+    const channels = new Map((await toPublicChannels(activeRows)).map((c) => [c.id, c]));
     const published = await db
       .selectFrom('article_translations')
       .innerJoin('revisions', 'revisions.id', 'article_translations.published_revision_id')
@@ -131,7 +142,7 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
       if (visible.length === 0) continue;
       articles.push(toArticle(row, channel, channelRow, visible));
     }
-    return articles.sort((a, b) => (a.publishedAt === b.publishedAt ? b.id - a.id : a.publishedAt < b.publishedAt ? 1 : -1));
+    return articles.sort(newestFirst);
   }
 
   function toArticle(

@@ -21,7 +21,7 @@ import { listUnprocessedEvents, markEventsProcessed, type PublicationEvent } fro
 import type { PublicArticle, PublicChannel, SiteInfo } from '../render/view-models.ts';
 import { UNMANAGED_OUTPUT_FOLDERS } from '../urls/static-files.ts';
 import { hashContent, removeOutput, writeIfChanged } from './output-writer.ts';
-import type { PublicModel } from './public-model.ts';
+import { newestFirst, type PublicModel } from './public-model.ts';
 import { articleOwner, channelOwner, planArticle, planChannel, planSite, SITE_OWNER, type PlannedFile, type Renderers } from './site-plan.ts';
 
 /** What one build did. */
@@ -61,6 +61,14 @@ const emptyReport = (): BuildReport => ({ written: 0, unchanged: 0, removed: 0, 
 
 /** Creates the builder. Builds never overlap: each waits for the previous one. */
 export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
+  // Every public article by id. The outbox names every change to what is public, so after the first
+  // load only the articles an event names are read again: an incremental build costs what changed,
+  // not the size of the site.
+  let index: Map<number, PublicArticle> | null = null;
+  const loadIndex = async (): Promise<Map<number, PublicArticle>> =>
+    (index ??= new Map((await deps.model.articles({})).map((a) => [a.id, a])));
+  const indexed = (filter: (a: PublicArticle) => boolean = () => true) => [...index!.values()].filter(filter).sort(newestFirst);
+
   let chain: Promise<unknown> = Promise.resolve();
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
     const next = chain.then(work, work);
@@ -120,6 +128,7 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
       all.push(...articles);
     }
     await buildSite(channels, all, report);
+    index = new Map(all.map((a) => [a.id, a]));
     // Owners that produce nothing any more (unpublished articles, hidden channels) lose their files.
     const recorded = await manifest.allFiles(deps.db);
     for (const owner of new Set([...recorded.values()].map((r) => r.owner))) {
@@ -143,17 +152,20 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
       const rows = await deps.db.selectFrom('articles').select('id').where('channel_id', '=', channelId).execute();
       for (const r of rows) articleIds.add(r.id);
     }
+    const articles = await loadIndex();
     const publicArticles = new Map((await deps.model.articles({ ids: [...articleIds] })).map((a) => [a.id, a]));
     for (const id of articleIds) {
       const article = publicArticles.get(id);
+      if (article) articles.set(id, article);
+      else articles.delete(id);
       await applyOwner(articleOwner(id), article ? planArticle(article, deps.renderers, deps.site) : [], report);
     }
     for (const channelId of channelIds) {
       const channel = await deps.model.channel(channelId);
-      const articles = channel ? await deps.model.articles({ channelId }) : [];
-      await applyOwner(channelOwner(channelId), channel ? planChannel(channel, articles, deps.renderers, deps.cursors, deps.site) : [], report);
+      const own = channel ? indexed((a) => a.channel.id === channelId) : [];
+      await applyOwner(channelOwner(channelId), channel ? planChannel(channel, own, deps.renderers, deps.cursors, deps.site) : [], report);
     }
-    await buildSite(await deps.model.channels(), await deps.model.articles({}), report);
+    await buildSite(await deps.model.channels(), indexed(), report);
     await markEventsProcessed(deps.db, events[events.length - 1]!.id, isoNow(deps.clock));
     report.ms = Math.round(performance.now() - started);
     deps.log.info('incremental build', { events: events.length, written: report.written, removed: report.removed, ms: report.ms });

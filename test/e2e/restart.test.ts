@@ -104,7 +104,7 @@ it('finishes every job after a SIGKILL, publishing each article once and none ea
     expect(rows.find((r) => r.slug === 'later')).toMatchObject({ status: 'scheduled', published_at: null });
 
     // Published once: exactly one public change per article, one passed revision per translation.
-    const events = await db.selectFrom('publication_events').select(['article_id']).execute();
+    const events = await db.selectFrom('publication_events').select(['article_id']).where('article_id', 'is not', null).execute();
     const perArticle = new Map<number, number>();
     for (const e of events) perArticle.set(e.article_id!, (perArticle.get(e.article_id!) ?? 0) + 1);
     expect([...perArticle.values()].every((n) => n === 1)).toBe(true);

@@ -168,11 +168,16 @@ describe('incremental builds', () => {
     await write({ slug: 'seq-a', translations: [{ language: 'en', title: 'Seq A v2', content_markdown: 'A two.' }] });
     await t.request('PATCH', '/api/v1/channels/pressroom-journal/pages/seq-b/status', { key, body: { status: 'archived', publish_translations: true } });
     await t.request('PATCH', '/api/v1/channels/pressroom-journal', { key, body: { title: 'The Pressroom Journal' } });
+    // Public changes without new content must reach the output too: a new channel, and a new byline.
+    expect((await t.request('POST', '/api/v1/channels', { key, body: { slug: 'empty-news', default_language: 'en', translations: [{ language: 'en', title: 'Empty News' }] } })).status).toBe(201);
+    await write({ slug: 'seq-a', author: { name: 'Ada Byline' }, translations: [{ language: 'en', title: 'Seq A v2', content_markdown: 'A two.' }] });
     await t.service.worker.runDue();
     await builder.applyEvents();
     const incremental = snapshot(t.config.outputDir);
     expect(incremental.get('pressroom-journal/en/seq-a.html')?.toString()).toContain('Seq A v2');
     expect(incremental.has('pressroom-journal/en/seq-b.html')).toBe(false);
+    expect(incremental.has('empty-news/index.html')).toBe(true);
+    expect(incremental.get('pressroom-journal/en/seq-a.html')?.toString()).toContain('Ada Byline');
 
     // A fresh full build, from a copy of the store into an empty folder.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-fresh-'));

@@ -15,6 +15,8 @@ import { planFeatures, type PlanFeatures } from './plans.ts';
 /** What the caller may do on one channel. */
 export interface ChannelAccess {
   readonly channel: ChannelRow;
+  /** The caller's role in the channel. */
+  readonly role: 'owner' | 'editor';
   readonly canWriteArticles: boolean;
   readonly canManageChannel: boolean;
   /** True when the owner has more channels than the plan allows and this one is past the limit. */
@@ -38,9 +40,12 @@ export function requireApiPublishing(principal: Principal): void {
  * stay writable; those created after the limit was reached become read-only.
  */
 export async function isChannelReadOnly(db: Executor, channel: ChannelRow, ownerPlan: PlanFeatures): Promise<boolean> {
-  const owned = await channels.ownedChannelIds(db, channel.owner_account_id);
-  if (owned.length <= ownerPlan.channelLimit) return false;
-  return owned.indexOf(channel.id) >= ownerPlan.channelLimit;
+  return isPastLimit(await channels.ownedChannelIds(db, channel.owner_account_id), channel.id, ownerPlan.channelLimit);
+}
+
+/** Whether `channelId` is past the limit among the owner's channels (ids oldest first). */
+export function isPastLimit(ownedIds: readonly number[], channelId: number, limit: number): boolean {
+  return ownedIds.length > limit && ownedIds.indexOf(channelId) >= limit;
 }
 
 /**
@@ -63,6 +68,7 @@ export async function channelAccess(db: Executor, principal: Principal, slug: st
   const ownerPlan = planFeatures(toPlanId(owner?.plan ?? 'reader'));
   return {
     channel,
+    role: member.role,
     canWriteArticles: member.can_write_articles === 1,
     canManageChannel: member.can_manage_channel === 1,
     readOnly: await isChannelReadOnly(db, channel, ownerPlan),

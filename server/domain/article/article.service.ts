@@ -10,6 +10,7 @@ import type { Db, Executor } from '../../store/database.ts';
 import * as articles from '../../store/article.repository.ts';
 import type { ArticleRow, RevisionRow, TranslationRow } from '../../store/article.table.ts';
 import type { PublicUrls } from '../../urls/public-urls.ts';
+import { insertPublicationEvent } from '../../store/publication-event.repository.ts';
 import { attachArticleMedia } from '../../media/attach.ts';
 import type { MediaKit } from '../../media/media-kit.ts';
 import { channelAccess, requireApiPublishing, requireArticleWrite, type ChannelAccess } from '../account/access.ts';
@@ -234,6 +235,11 @@ export async function writeArticle(
       updated_at: now,
     };
     await articles.updateArticle(trx, article.id, patch);
+    // The byline and the primary language show on public pages even when no text changed.
+    const bylineOrLanguageChanged = patch.default_language !== article.default_language || (input.author !== undefined && (input.author?.name ?? null) !== article.author_name);
+    if (bylineOrLanguageChanged && article.published_at !== null && article.status !== 'archived') {
+      await insertPublicationEvent(trx, { kind: 'article_public_changed', channelId: article.channel_id, articleId: article.id, languages: [], now });
+    }
     article = { ...article, ...patch };
   }
   // Draft image URLs become the article's own media before the bodies are stored (media rule 3).

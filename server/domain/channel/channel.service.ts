@@ -13,7 +13,7 @@ import { insertPublicationEvent } from '../../store/publication-event.repository
 import type { PublicUrls } from '../../urls/public-urls.ts';
 import {
   channelAccess,
-  isChannelReadOnly,
+  isPastLimit,
   requireApiPublishing,
   requireChannelManage,
 } from '../account/access.ts';
@@ -44,10 +44,21 @@ export async function listChannels(deps: ChannelDeps, principal: Principal): Pro
   requireApiPublishing(principal);
   const rows = await channels.listChannelsForAccount(deps.db, principal.accountId);
   const translations = await channels.listChannelTranslations(deps.db, rows.map((r) => r.id));
+  // Most channels share an owner: look each owner's plan and channels up once.
+  const owners = new Map<number, { limit: number; owned: number[] }>();
+  const ownerOf = async (id: number) => {
+    let found = owners.get(id);
+    if (!found) {
+      const owner = await findAccountById(deps.db, id);
+      found = { limit: planFeatures(toPlanId(owner?.plan ?? 'reader')).channelLimit, owned: await channels.ownedChannelIds(deps.db, id) };
+      owners.set(id, found);
+    }
+    return found;
+  };
   const views: ChannelView[] = [];
   for (const row of rows) {
-    const owner = await findAccountById(deps.db, row.owner_account_id);
-    const readOnly = await isChannelReadOnly(deps.db, row, planFeatures(toPlanId(owner?.plan ?? 'reader')));
+    const owner = await ownerOf(row.owner_account_id);
+    const readOnly = isPastLimit(owner.owned, row.id, owner.limit);
     views.push(
       toChannelView(
         row,
@@ -69,13 +80,12 @@ export async function getChannel(deps: ChannelDeps, principal: Principal, slug: 
 
 async function viewFor(deps: ChannelDeps, db: Executor, principal: Principal, slug: string): Promise<ChannelView> {
   const access = await channelAccess(db, principal, slug);
-  const member = await channels.findMembership(db, access.channel.id, principal.accountId);
   const translations = await channels.listChannelTranslations(db, [access.channel.id]);
   return toChannelView(
     access.channel,
     translations,
     {
-      role: member?.role ?? 'editor',
+      role: access.role,
       canWriteArticles: access.canWriteArticles,
       canManageChannel: access.canManageChannel,
       readOnly: access.readOnly,
@@ -155,6 +165,8 @@ export async function insertChannelFor(
     can_manage_channel: 1,
     created_at: now,
   });
+  // A new active channel has public pages (an empty list, feeds) from the start.
+  await insertPublicationEvent(trx, { kind: 'channel_changed', channelId: channel.id, articleId: null, languages: [], now });
   return channel;
 }
 
