@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { channelAccess } from '../domain/account/access.ts';
-import { writeArticle } from '../domain/article/article.service.ts';
+import { writeArticle } from '../domain/article/article-save.ts';
 import { moderateRevision } from '../domain/article/moderation.service.ts';
 import { createRulePolicy, DEFAULT_MODERATION_RULES } from '../domain/moderation/moderation-policy.ts';
 import { findAccountByName } from '../store/account.repository.ts';

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../clock.ts';
 import { channelAccess } from '../domain/account/access.ts';
 import { ensureAccount, type Principal } from '../domain/account/account.service.ts';
-import { writeArticle } from '../domain/article/article.service.ts';
+import { writeArticle } from '../domain/article/article-save.ts';
 import { insertChannelFor } from '../domain/channel/channel.service.ts';
 import { createLogger } from '../logger.ts';
 import { migrateToLatest, openDatabase, type Db } from '../store/database.ts';

@@ -12,7 +12,7 @@ import type { Clock } from '../clock.ts';
 import { isoNow } from '../clock.ts';
 import { channelAccess, requireArticleWrite } from '../domain/account/access.ts';
 import { toPlanId, type Principal } from '../domain/account/account.service.ts';
-import { writeArticle } from '../domain/article/article.service.ts';
+import { writeArticle } from '../domain/article/article-save.ts';
 import type { WriteWarning } from '../domain/article/article-view.ts';
 import type { Logger } from '../logger.ts';
 import { findAccountById } from '../store/account.repository.ts';
