@@ -15,6 +15,7 @@ import { requireApiKey, type AuthEnv } from './http/middleware/auth.ts';
 import { requestLog } from './http/middleware/request-log.ts';
 import { channelRoutes } from './http/routes/channels.ts';
 import { mediaFileRoutes } from './http/routes/media-files.ts';
+import { siteFileRoutes } from './http/routes/site-files.ts';
 import { isMediaUploadPath, mediaRoutes } from './http/routes/media.ts';
 import { pageRoutes } from './http/routes/pages.ts';
 import type { Logger } from './logger.ts';
@@ -52,11 +53,13 @@ export function createApp(config: Config, deps: AppDeps): Hono {
   app.notFound(notFound);
   app.use('*', requestLog(deps.log.child('http')));
 
-  app.get('/', (c) =>
-    c.html(
-      `<!doctype html><meta charset="utf-8"><title>Pressroom</title><h1>Pressroom</h1><p>The publishing API is at <a href="/api/v1/openapi.json">/api/v1</a>.</p>`,
-    ),
-  );
+  if (!config.staticBuild) {
+    app.get('/', (c) =>
+      c.html(
+        `<!doctype html><meta charset="utf-8"><title>Pressroom</title><h1>Pressroom</h1><p>The static build is off (PRESSROOM_STATIC_BUILD=false). The publishing API is at <a href="/api/v1/openapi.json">/api/v1</a>.</p>`,
+      ),
+    );
+  }
   app.get('/api/v1/openapi.json', (c) => c.json(deps.publishingOpenApi as object));
 
   // Stored images: public static files, no key.
@@ -86,5 +89,7 @@ export function createApp(config: Config, deps: AppDeps): Hono {
   for (const base of ['/channels/:channel/pages', '/projects/:channel/pages']) api.route(base, pageRoutes(deps));
   for (const base of ['/channels/:channel/media', '/projects/:channel/media']) api.route(base, mediaRoutes(deps));
   app.route('/api/v1', api);
+  // Everything else is the static output, as a static host would serve it.
+  if (config.staticBuild) app.route('/', siteFileRoutes(config.outputDir));
   return app;
 }

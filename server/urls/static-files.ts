@@ -44,3 +44,46 @@ function apiFile(path: string, lang: string | undefined, ext: 'json' | 'md'): st
 
 /** Top-level folders of the output that the site builder does not own (never deleted by a build). */
 export const UNMANAGED_OUTPUT_FOLDERS: readonly string[] = ['media', 'pagefind'];
+
+/** Why a request maps to no file. */
+export type UnservableReason = 'bad_path' | 'bad_lang';
+
+/**
+ * The file that answers a request for `pathname` (raw, percent-encoded as
+ * received) with an optional `lang` query value: the inverse of
+ * {@link staticFiles}. Returns the relative file path, or a reason when the
+ * request can never name a file (a traversal attempt, an encoded slash, a
+ * malformed language). Whether the file exists is the caller's business.
+ * @example fileForRequest('/tech/hello', 'ar') // { file: 'tech/ar/hello.html' }
+ */
+export function fileForRequest(pathname: string, lang: string | null): { file: string } | { reason: UnservableReason } {
+  if (lang !== null && !/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/.test(lang)) return { reason: 'bad_lang' };
+  const segments: string[] = [];
+  const raw = pathname.split('/').slice(1);
+  for (const [i, part] of raw.entries()) {
+    let segment: string;
+    try {
+      segment = decodeURIComponent(part);
+    } catch {
+      return { reason: 'bad_path' };
+    }
+    // Encoded separators, dot segments and control characters never name an output file.
+    if (segment === '.' || segment === '..' || /[/\\\0]/.test(segment) || /[\u0000-\u001f]/.test(segment)) return { reason: 'bad_path' };
+    if (segment === '' && i !== raw.length - 1) return { reason: 'bad_path' };
+    segments.push(segment);
+  }
+  const trailingSlash = segments[segments.length - 1] === '';
+  const parts = trailingSlash ? segments.slice(0, -1) : segments;
+  const path = parts.join('/');
+  if (path === api || path.startsWith(`${api}/`)) {
+    if (trailingSlash) return { reason: 'bad_path' };
+    const md = path.endsWith('.md');
+    const base = md ? path.slice(0, -3) : path;
+    return { file: lang ? `${base}/_lang/${lang}.${md ? 'md' : 'json'}` : `${base}.${md ? 'md' : 'json'}` };
+  }
+  if (parts.length === 0) return { file: 'index.html' };
+  if (trailingSlash) return { file: lang ? `${path}/${lang}/index.html` : `${path}/index.html` };
+  // An article's default address with ?lang= is answered by that language's page.
+  if (lang && parts.length === 2 && !parts[1]!.includes('.')) return { file: `${parts[0]}/${lang}/${parts[1]}.html` };
+  return { file: /\.[A-Za-z0-9]+$/.test(parts[parts.length - 1]!) ? path : `${path}.html` };
+}

@@ -1,0 +1,103 @@
+/**
+ * The bundled server answering the static output over real HTTP: every kind
+ * of public address, `?lang=`, content types, validators and 304s, drafts
+ * absent, and paths that try to leave the output folder.
+ */
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../server/main.ts';
+import { startTestService, type TestService } from '../helpers/test-service.ts';
+
+let t: TestService;
+let key: string;
+
+const get = (p: string, headers: Record<string, string> = {}) => fetch(`${t.url}${p}`, { headers });
+
+beforeAll(async () => {
+  t = await startTestService(
+    { PRESSROOM_STATIC_BUILD: 'true', PRESSROOM_IMPORT_CONTENT: 'true', PRESSROOM_CONTENT_DIR: path.join(PROJECT_ROOT, 'content') },
+    { startWorker: true },
+  );
+  key = t.service.newDevKey!;
+}, 180_000);
+afterAll(async () => t?.stop());
+
+describe('public addresses', () => {
+  it.each([
+    ['/', 'text/html; charset=utf-8', 'Pressroom Journal'],
+    ['/pressroom-journal/', 'text/html; charset=utf-8', 'Pressroom Journal'],
+    ['/pressroom-journal/ar/', 'text/html; charset=utf-8', 'dir="rtl"'],
+    ['/pressroom-journal/welcome', 'text/html; charset=utf-8', 'lang="en"'],
+    ['/pressroom-journal/welcome?lang=ar', 'text/html; charset=utf-8', 'lang="ar"'],
+    ['/pressroom-journal/ar/welcome', 'text/html; charset=utf-8', 'lang="ar"'],
+    ['/pressroom-journal/rss.xml', 'application/rss+xml; charset=utf-8', '<rss'],
+    ['/pressroom-journal/ar/feed.json', 'application/feed+json; charset=utf-8', '"language": "ar"'],
+    ['/api/public/v1/channels', 'application/json; charset=utf-8', '"channels"'],
+    ['/api/public/v1/channels/pressroom-journal/articles/welcome', 'application/json; charset=utf-8', '"language": "en"'],
+    ['/api/public/v1/channels/pressroom-journal/articles/welcome?lang=ar', 'application/json; charset=utf-8', '"language": "ar"'],
+    ['/api/public/v1/channels/pressroom-journal/articles/welcome.md?lang=ar', 'text/markdown; charset=utf-8', 'language: "ar"'],
+    ['/sitemap.xml', 'application/xml; charset=utf-8', '<urlset'],
+    ['/robots.txt', 'text/plain; charset=utf-8', 'Content-Signal:'],
+    ['/llms.txt', 'text/plain; charset=utf-8', 'Pressroom Journal'],
+  ])('%s', async (address, type, needle) => {
+    const res = await get(address);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe(type);
+    expect(res.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(res.headers.get('last-modified')).toBeTruthy();
+    expect(res.headers.get('cache-control')).toContain('public');
+    expect(await res.text()).toContain(needle);
+  });
+
+  it('answers 304 to If-None-Match and If-Modified-Since, and HEAD without a body', async () => {
+    const address = '/api/public/v1/channels/pressroom-journal/articles/welcome.md';
+    const first = await get(address);
+    const etag = first.headers.get('etag')!;
+    expect((await get(address, { 'if-none-match': etag })).status).toBe(304);
+    expect((await get(address, { 'if-none-match': `W/${etag}, "other"` })).status).toBe(304);
+    expect((await get(address, { 'if-none-match': '"stale"' })).status).toBe(200);
+    expect((await get(address, { 'if-modified-since': first.headers.get('last-modified')! })).status).toBe(304);
+    expect((await get(address, { 'if-modified-since': 'Thu, 01 Jan 2015 00:00:00 GMT' })).status).toBe(200);
+    const head = await fetch(`${t.url}${address}`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('etag')).toBe(etag);
+    expect(await head.text()).toBe('');
+  });
+});
+
+describe('what is not published, or not there', () => {
+  it('a draft is 404 everywhere, with the JSON error body; publishing it brings it out', async () => {
+    const res = await t.request('POST', '/api/v1/channels/pressroom-journal/pages', {
+      key,
+      body: { slug: 'not-yet', default_language: 'en', translations: [{ language: 'en', title: 'Not yet', content_markdown: 'Draft.' }] },
+    });
+    expect(res.status).toBe(201);
+    for (const address of ['/pressroom-journal/not-yet', '/pressroom-journal/en/not-yet', '/api/public/v1/channels/pressroom-journal/articles/not-yet', '/api/public/v1/channels/pressroom-journal/articles/not-yet.md']) {
+      const r = await get(address);
+      expect(r.status, address).toBe(404);
+      expect(await r.json()).toMatchObject({ schema_version: '1.0', error: { code: 'NOT_FOUND' } });
+    }
+    await t.request('PATCH', '/api/v1/channels/pressroom-journal/pages/not-yet/status', { key, body: { status: 'published' } });
+    let status = 0;
+    for (let i = 0; i < 100 && status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      status = (await get('/pressroom-journal/en/not-yet')).status;
+    }
+    expect(status).toBe(200);
+  });
+
+  it.each([
+    '/../package.json',
+    '/%2e%2e/package.json',
+    '/pressroom-journal/..%2f..%2fpackage.json',
+    '/pressroom-journal/%2e%2e/%2e%2e/package.json',
+    '/pressroom-journal/..%5c..%5cpackage.json',
+    '/api/public/v1/channels/..%2f..%2f..%2f..%2fpackage',
+    '/pressroom-journal/welcome?lang=../../package',
+    '/nothing-here',
+  ])('%s is 404 and never a file outside the output', async (address) => {
+    const res = await get(address);
+    expect(res.status).toBe(404);
+    expect(await res.text()).not.toContain('"devDependencies"');
+  });
+});
