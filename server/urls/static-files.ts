@@ -87,3 +87,35 @@ export function fileForRequest(pathname: string, lang: string | null): { file: s
   if (lang && parts.length === 2 && !parts[1]!.includes('.')) return { file: `${parts[0]}/${lang}/${parts[1]}.html` };
   return { file: /\.[A-Za-z0-9]+$/.test(parts[parts.length - 1]!) ? path : `${path}.html` };
 }
+
+/** Article slugs that would collide with the channel's own files (`{channel}/index.html`). */
+export const RESERVED_ARTICLE_SLUGS: ReadonlySet<string> = new Set(['index']);
+
+/**
+ * The article an HTML output file belongs to, or null for other pages:
+ * `{channel}/{lang}/{article}.html` (one language) or `{channel}/{article}.html`
+ * (default language, `lang` null).
+ */
+export function articleOfHtmlFile(file: string): { channel: string; article: string; lang: string | null } | null {
+  const parts = file.replace(/\.html$/, '').split('/');
+  if (!file.endsWith('.html') || parts.includes('index')) return null;
+  if (parts.length === 3) return { channel: parts[0]!, lang: parts[1]!, article: parts[2]! };
+  if (parts.length === 2) return { channel: parts[0]!, lang: null, article: parts[1]! };
+  return null;
+}
+
+/** Root-relative addresses of an article page's exact Markdown and JSON versions. */
+export function articleAlternates(page: { channel: string; article: string; lang: string | null }): { markdown: string; json: string } {
+  const query = page.lang ? `?lang=${encodeURIComponent(page.lang)}` : '';
+  const base = `${PUBLIC_API_PREFIX}/channels/${encodeURIComponent(page.channel)}/articles/${encodeURIComponent(page.article)}`;
+  return { markdown: `${base}.md${query}`, json: `${base}${query}` };
+}
+
+/**
+ * The `Link` header of an article page: its exact Markdown and JSON versions
+ * (root-relative, so it holds on any domain the site is served from).
+ */
+export function articleLinkHeader(page: { channel: string; article: string; lang: string | null }): string {
+  const { markdown, json } = articleAlternates(page);
+  return `<${markdown}>; rel="alternate"; type="text/markdown", <${json}>; rel="alternate"; type="application/json"`;
+}

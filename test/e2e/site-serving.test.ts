@@ -65,6 +65,38 @@ describe('public addresses', () => {
   });
 });
 
+describe('agents', () => {
+  it('article pages advertise the exact Markdown and JSON in a Link header', async () => {
+    const ar = await get('/pressroom-journal/ar/welcome');
+    expect(ar.headers.get('link')).toBe(
+      '</api/public/v1/channels/pressroom-journal/articles/welcome.md?lang=ar>; rel="alternate"; type="text/markdown", ' +
+        '</api/public/v1/channels/pressroom-journal/articles/welcome?lang=ar>; rel="alternate"; type="application/json"',
+    );
+    expect((await get('/pressroom-journal/welcome')).headers.get('link')).toContain('articles/welcome.md>;');
+    expect((await get('/pressroom-journal/')).headers.get('link')).toBeNull();
+  });
+
+  it('Accept: text/markdown on an article page returns its Markdown, with Vary and Content-Location', async () => {
+    const res = await get('/pressroom-journal/ar/welcome', { accept: 'text/markdown, text/html;q=0.5' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(res.headers.get('vary')).toBe('Accept');
+    expect(res.headers.get('content-location')).toBe('/api/public/v1/channels/pressroom-journal/articles/welcome.md?lang=ar');
+    const md = await res.text();
+    expect(md).toBe(await (await get('/api/public/v1/channels/pressroom-journal/articles/welcome.md?lang=ar')).text());
+    expect((await get('/pressroom-journal/ar/welcome')).headers.get('content-type')).toBe('text/html; charset=utf-8');
+  });
+
+  it('refuses the reserved article slug "index", which would replace the channel page', async () => {
+    const res = await t.request('POST', '/api/v1/channels/pressroom-journal/pages', {
+      key,
+      body: { slug: 'index', default_language: 'en', translations: [{ language: 'en', title: 'Index', content_markdown: 'x' }] },
+    });
+    expect(res.status).toBe(422);
+    expect(res.json.error.details.fields.slug).toMatch(/reserved/);
+  });
+});
+
 describe('what is not published, or not there', () => {
   it('a draft is 404 everywhere, with the JSON error body; publishing it brings it out', async () => {
     const res = await t.request('POST', '/api/v1/channels/pressroom-journal/pages', {

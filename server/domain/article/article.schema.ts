@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { dateTimeSchema, languageSchema, slugSchema, titleSchema } from '../schema-parts.ts';
 import { HOMEPAGE_MODES } from './article-status.ts';
+import { RESERVED_ARTICLE_SLUGS } from '../../urls/static-files.ts';
 
 /** Longest excerpt (publishing spec, limits). */
 export const EXCERPT_MAX_LENGTH = 320;
@@ -81,7 +82,7 @@ export const authorSchema = z.object({ name: z.string().trim().min(1).max(200) }
 /** POST …/pages: create, or update when the slug exists in the channel. */
 export const articleWriteSchema = z
   .object({
-    slug: slugSchema,
+    slug: slugSchema.refine((slug) => !RESERVED_ARTICLE_SLUGS.has(slug), 'This slug is reserved for the channel page. Choose another slug'),
     default_language: languageSchema,
     status: writeStatusSchema.optional(),
     homepage_mode: homepageModeSchema.optional(),

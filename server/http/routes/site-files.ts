@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
-import { fileForRequest } from '../../urls/static-files.ts';
+import { articleAlternates, articleLinkHeader, articleOfHtmlFile, fileForRequest, staticFiles } from '../../urls/static-files.ts';
 import { errorBody } from '../error-body.ts';
 
 const TYPES: Readonly<Record<string, string>> = {
@@ -77,20 +77,29 @@ export function siteFileRoutes(outputDir: string): Hono {
     const url = new URL(c.req.url);
     const mapped = fileForRequest(url.pathname, url.searchParams.get('lang'));
     if ('reason' in mapped) return notFound(c);
-    const file = path.resolve(root, mapped.file);
+    const page = articleOfHtmlFile(mapped.file);
+    // Agents that ask for Markdown on an article's page get the exact Markdown document.
+    const wantsMarkdown = page !== null && /(^|,)\s*text\/markdown/i.test(c.req.header('accept') ?? '');
+    const served = wantsMarkdown ? staticFiles.articleMarkdown(page.channel, page.article, page.lang ?? undefined) : mapped.file;
+    const file = path.resolve(root, served);
     if (!file.startsWith(root + path.sep)) return notFound(c);
     const stat = await fs.promises.stat(file).catch(() => undefined);
     if (!stat?.isFile()) return notFound(c);
     const bytes = await fs.promises.readFile(file);
     const etag = etagOf(file, bytes, stat);
     const headers: Record<string, string> = {
-      'Content-Type': contentTypeOf(mapped.file),
-      'Cache-Control': cacheControlOf(mapped.file),
+      'Content-Type': contentTypeOf(served),
+      'Cache-Control': cacheControlOf(served),
       ETag: etag,
       'Last-Modified': stat.mtime.toUTCString(),
       'X-Content-Type-Options': 'nosniff',
     };
-    // The same address answers differently per ?lang=, so shared caches must key on the query too (they do by default).
+    if (page) {
+      headers['Link'] = articleLinkHeader(page);
+      // The page and its Markdown share an address: caches must keep them apart.
+      headers['Vary'] = 'Accept';
+      if (wantsMarkdown) headers['Content-Location'] = articleAlternates(page).markdown;
+    }
     if (notModified(c, etag, stat.mtime)) return c.body(null, 304, headers);
     if (c.req.method === 'HEAD') return c.body(null, 200, headers);
     return c.body(new Uint8Array(bytes), 200, headers);
