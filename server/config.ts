@@ -36,6 +36,7 @@ const envSchema = z.object({
   PRESSROOM_SITE_NAME: z.string().min(1).max(200).default('Pressroom'),
   PRESSROOM_CONTENT_SIGNAL: z.string().regex(/^[a-z-]+=(yes|no)(, *[a-z-]+=(yes|no))*$/, 'must look like "search=yes, ai-train=no"').default('search=yes, ai-input=yes, ai-train=no'),
   PRESSROOM_STATIC_BUILD: boolean.default('true'),
+  PRESSROOM_WATCH_CONTENT: boolean.default('true'),
 });
 
 /** The validated, frozen configuration. */
@@ -70,6 +71,8 @@ export interface Config {
   readonly contentSignal: string;
   /** Build the static output in the running service. */
   readonly staticBuild: boolean;
+  /** Watch content/ while running and import edits (needs importContent). */
+  readonly watchContent: boolean;
   /** JSON file with the moderation rules; null for the defaults. */
   readonly moderationFile: string | null;
   /** Least severe log level printed. */
@@ -121,5 +124,6 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     siteName: e.PRESSROOM_SITE_NAME,
     contentSignal: e.PRESSROOM_CONTENT_SIGNAL,
     staticBuild: e.PRESSROOM_STATIC_BUILD,
+    watchContent: e.PRESSROOM_WATCH_CONTENT,
   });
 }

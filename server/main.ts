@@ -13,6 +13,7 @@ import { ensureLocalAccount, loadCursorCodec } from './bootstrap.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { importContent } from './content/import-content.ts';
+import { watchContent } from './content/watch-content.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createRulePolicy } from './domain/moderation/moderation-policy.ts';
 import { createJobHandlers } from './jobs/handlers.ts';
@@ -83,6 +84,9 @@ export async function startService(
     const first = (await db.selectFrom('output_files').select('path').limit(1).execute()).length === 0;
     const report = first ? await staticSite.builder.fullBuild() : await staticSite.builder.applyEvents();
     log.info(first ? 'static site built' : 'static site up to date', { dir: config.outputDir, written: report.written, removed: report.removed, ms: report.ms });
+    // The search shards build in the background; pages work without them meanwhile.
+    if (first || !staticSite.search.hasIndex()) staticSite.search.rebuildAll();
+    else staticSite.search.rebuildFor(report);
     staticSite.queue.start(100);
   }
   const app = createApp(config, {
@@ -98,6 +102,9 @@ export async function startService(
   // Jobs left by a previous run (a crash, or schedules that came due while down) run now.
   await worker.recover();
   if (options.startWorker !== false) worker.start();
+  // Editors' saves to content/ are imported as they happen; the build queue picks up their events.
+  const contentWatcher =
+    config.importContent && config.watchContent ? watchContent({ db, clock, log: log.child('content') }, config.contentDir, local.accountId) : null;
   const server = await new Promise<ServerType>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(s));
     s.once('error', reject);
@@ -115,8 +122,10 @@ export async function startService(
     staticSite,
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await contentWatcher?.close();
       await worker.stop();
       await staticSite?.queue.stop();
+      await staticSite?.search.close();
       await db.destroy();
     },
   };
