@@ -1,0 +1,87 @@
+/**
+ * `npm run host-config -- nginx|netlify|cloudflare`: the configuration that
+ * serves the static output (`dist/`) on a static host, printed to stdout or
+ * written into a folder. See docs/HOSTING.md.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { renderCloudflareHeaders, renderCloudflareRedirects } from '../server/hosting/cloudflare-config.ts';
+import { listSite, renderNetlifyHeaders, renderNetlifyRedirects } from '../server/hosting/netlify-config.ts';
+import { renderNginxConfig } from '../server/hosting/nginx-config.ts';
+import { parseScriptArgs, wantsHelp } from './lib/cli.ts';
+
+const PROGRAM = 'npm run host-config --';
+const HOSTS = ['nginx', 'netlify', 'cloudflare'] as const;
+
+const HELP = `Usage: ${PROGRAM} nginx|netlify|cloudflare [--out DIR] [--root DIR] [--listen ADDR] [--server-name NAME]
+
+Prints the configuration that serves the static output on a host, or writes
+it into DIR (--out):
+
+  nginx       pressroom.conf: maps + one server block, to include in nginx's
+              http context. --root is the output folder nginx serves
+              (default ./dist, made absolute), --listen its listen address
+              (default 80), --server-name its server_name (default _).
+  netlify     _headers and _redirects, for the published folder. Lists the
+              articles in --root (default ./dist) for their Link headers and
+              Markdown ?lang= rules: regenerate after each build, e.g.
+              ${PROGRAM} netlify --root dist --out dist
+  cloudflare  _headers and _redirects for Cloudflare Pages (no ?lang=
+              routing: Pages cannot match query strings).
+
+See docs/HOSTING.md for what each host can and cannot route.
+`;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\nSee ${PROGRAM} --help.\n`);
+  process.exit(2);
+}
+
+const argv = process.argv.slice(2);
+if (wantsHelp(argv)) {
+  process.stdout.write(HELP);
+  process.exit(0);
+}
+const { positionals, values } = parseScriptArgs(
+  PROGRAM,
+  {
+    usage: 'nginx|netlify|cloudflare [--out DIR] [--root DIR] [--listen ADDR] [--server-name NAME]',
+    options: {
+      out: { kind: 'value', placeholder: 'DIR', description: 'Write the files into DIR instead of printing them.' },
+      root: { kind: 'value', placeholder: 'DIR', description: 'The output folder (default ./dist).' },
+      listen: { kind: 'value', placeholder: 'ADDR', description: 'nginx: the listen address (default 80).' },
+      'server-name': { kind: 'value', placeholder: 'NAME', description: 'nginx: server_name (default _).' },
+    },
+    positionals: ['HOST'],
+  },
+  argv,
+);
+const host = positionals[0] as (typeof HOSTS)[number];
+if (!HOSTS.includes(host)) fail(`Unknown host "${positionals[0]}". Choose one of: ${HOSTS.join(', ')}.`);
+if (host !== 'nginx' && (values.listen !== undefined || values['server-name'] !== undefined)) fail('--listen and --server-name are for nginx only.');
+const root = path.resolve(values.root ?? 'dist');
+
+let files: Record<string, string>;
+try {
+  if (host === 'nginx') {
+    files = { 'pressroom.conf': renderNginxConfig({ root, listen: values.listen ?? '80', serverName: values['server-name'] }) };
+  } else if (host === 'netlify') {
+    if (!fs.existsSync(root)) fail(`The output folder ${root} does not exist: build the site first, or pass --root.`);
+    const site = listSite(root);
+    files = { _headers: renderNetlifyHeaders(site), _redirects: renderNetlifyRedirects(site) };
+  } else {
+    files = { _headers: renderCloudflareHeaders(), _redirects: renderCloudflareRedirects() };
+  }
+} catch (error) {
+  fail(error instanceof Error ? error.message : String(error));
+}
+
+if (values.out === undefined) {
+  for (const [name, text] of Object.entries(files)) process.stdout.write(Object.keys(files).length > 1 ? `# ==> ${name} <==\n${text}\n` : text);
+} else {
+  fs.mkdirSync(values.out, { recursive: true });
+  for (const [name, text] of Object.entries(files)) {
+    fs.writeFileSync(path.join(values.out, name), text);
+    process.stdout.write(`wrote ${path.join(values.out, name)}\n`);
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * The host config renderers: the lines that carry the mapping of
+ * `server/urls/static-files.ts` (the real nginx is exercised in test/e2e/nginx.test.ts).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { contentTypeOf } from '../http/routes/site-files.ts';
+import { renderCloudflareHeaders, renderCloudflareRedirects } from './cloudflare-config.ts';
+import { listSite, renderNetlifyHeaders, renderNetlifyRedirects, type SiteListing } from './netlify-config.ts';
+import { CHARSET_TYPES, NGINX_TYPES, renderNginxConfig } from './nginx-config.ts';
+
+const nginx = renderNginxConfig({ root: '/srv/pressroom/dist', listen: '127.0.0.1:8080', serverName: 'news.example.org' });
+const site: SiteListing = {
+  channels: [{ slug: 'tech', languages: ['ar', 'en'] }],
+  articles: [{ channel: 'tech', slug: 'hello', languages: ['ar', 'en'] }],
+};
+
+describe('nginx', () => {
+  it('validates ?lang= with a regex map; anything else is 404', () => {
+    expect(nginx).toContain('map $arg_lang $pressroom_lang {');
+    expect(nginx).toContain('"~^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$" $arg_lang;');
+    expect(nginx).toContain('default "!";');
+    expect(nginx).toContain('if ($pressroom_lang = "!") { return 404; }');
+  });
+
+  it('maps the public API onto .json / .md and the _lang files', () => {
+    expect(nginx).toContain('default "/_lang/$pressroom_lang.json";');
+    expect(nginx).toContain('default "/_lang/$pressroom_lang.md";');
+    expect(nginx).toContain('try_files $uri$pressroom_json_suffix =404;');
+    expect(nginx).toContain('try_files $pressroom_md_base$pressroom_md_suffix =404;');
+  });
+
+  it('maps article pages, ?lang= on the default address, and sends the Link header', () => {
+    expect(nginx).toContain('try_files /$pressroom_c$pressroom_lang_dir/$pressroom_a.html =404;');
+    expect(nginx).toContain(
+      'add_header Link "</api/public/v1/channels/$pressroom_c/articles/$pressroom_a.md?lang=$pressroom_l>; rel=\\"alternate\\"; type=\\"text/markdown\\", </api/public/v1/channels/$pressroom_c/articles/$pressroom_a?lang=$pressroom_l>; rel=\\"alternate\\"; type=\\"application/json\\"";',
+    );
+    expect(nginx).toContain('$pressroom_a.md$pressroom_lang_query>');
+    expect(nginx).toContain('try_files $uri $uri.html =404;');
+  });
+
+  it('sends the types of the bundled server, with charset=utf-8', () => {
+    expect(nginx).toMatch(/^ {4}text\/markdown +md;$/m);
+    expect(nginx).toMatch(/^ {4}application\/json +json;$/m);
+    expect(nginx).toContain('default_type application/rss+xml;');
+    expect(nginx).toContain('default_type application/feed+json;');
+    expect(nginx).toContain('charset utf-8;');
+    expect(nginx).toContain('etag on;');
+    for (const [ext, type] of Object.entries(NGINX_TYPES)) {
+      const bundled = contentTypeOf(`x.${ext}`);
+      if (bundled === 'application/octet-stream') continue; // the bundled server does not know it
+      const [base, params] = bundled.split('; ');
+      expect(type, ext).toBe(base);
+      expect(CHARSET_TYPES.includes(type), ext).toBe(params === 'charset=utf-8');
+    }
+  });
+
+  it('sets Cache-Control and the JSON 404', () => {
+    expect(nginx).toContain('add_header Cache-Control "public, max-age=31536000, immutable";');
+    expect(nginx).toContain('add_header Cache-Control "public, max-age=60, must-revalidate";');
+    expect(nginx).toContain('error_page 404 @pressroom_not_found;');
+    expect(nginx).toContain('return 404 "{\\"schema_version\\":\\"1.0\\",\\"error\\":{\\"code\\":\\"NOT_FOUND\\"');
+    expect(nginx).toContain('listen 127.0.0.1:8080;');
+    expect(nginx).toContain('server_name news.example.org;');
+    expect(nginx).toContain('root "/srv/pressroom/dist";');
+  });
+
+  it('refuses options that would break the config', () => {
+    expect(() => renderNginxConfig({ root: 'dist', listen: '80' })).toThrow(/absolute/);
+    expect(() => renderNginxConfig({ root: '/srv/a;b', listen: '80' })).toThrow();
+    expect(() => renderNginxConfig({ root: '/srv', listen: '80; include /x' })).toThrow();
+  });
+});
+
+describe('Netlify', () => {
+  it('rewrites ?lang= with query matching, forced over the existing files', () => {
+    const r = renderNetlifyRedirects(site);
+    expect(r).toContain('/api/public/v1/channels/tech/articles/hello.md  lang=:lang  /api/public/v1/channels/tech/articles/hello/_lang/:lang.md  200!');
+    expect(r).toContain('/api/public/v1/*  lang=:lang  /api/public/v1/:splat/_lang/:lang.json  200!');
+    expect(r).toContain('/:channel/:article  lang=:lang  /:channel/:lang/:article  200!');
+    expect(r).toContain('/api/public/v1/*  /api/public/v1/:splat.json  200');
+    // Order: Markdown before the API splat, ?lang= before the plain rewrite.
+    expect(r.indexOf('hello.md  lang')).toBeLessThan(r.indexOf('/api/public/v1/*  lang'));
+    expect(r.indexOf('/api/public/v1/*  lang')).toBeLessThan(r.indexOf('/api/public/v1/*  /api'));
+  });
+
+  it('sends Link, types and Cache-Control per path', () => {
+    const h = renderNetlifyHeaders(site);
+    expect(h).toContain('/tech/ar/hello\n  Link: </api/public/v1/channels/tech/articles/hello.md?lang=ar>; rel="alternate"; type="text/markdown", </api/public/v1/channels/tech/articles/hello?lang=ar>; rel="alternate"; type="application/json"');
+    expect(h).toContain('/tech/hello\n  Link: </api/public/v1/channels/tech/articles/hello.md>; rel="alternate"; type="text/markdown", </api/public/v1/channels/tech/articles/hello>; rel="alternate"; type="application/json"');
+    expect(h).toContain('/api/public/v1/channels/tech/articles/hello.md\n  Content-Type: text/markdown; charset=utf-8');
+    expect(h).toContain('/tech/ar/rss.xml\n  Content-Type: application/rss+xml; charset=utf-8');
+    expect(h).toContain('/_astro/*\n  Cache-Control: public, max-age=31536000, immutable');
+  });
+
+  it('lists channels and articles from an output folder', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-listing-'));
+    try {
+      const a = path.join(dir, 'api/public/v1/channels/tech/articles');
+      fs.mkdirSync(path.join(a, 'hello/_lang'), { recursive: true });
+      fs.mkdirSync(path.join(a, '_lang'), { recursive: true });
+      for (const f of ['hello/_lang/en.md', 'hello/_lang/ar.md', 'hello/_lang/en.json', '_lang/en.json', '_lang/ar.json']) fs.writeFileSync(path.join(a, f), '');
+      expect(listSite(dir)).toEqual({
+        channels: [{ slug: 'tech', languages: ['ar', 'en'] }],
+        articles: [{ channel: 'tech', slug: 'hello', languages: ['ar', 'en'] }],
+      });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('Cloudflare Pages', () => {
+  it('sends the Link header with placeholders and no query routing', () => {
+    const h = renderCloudflareHeaders();
+    expect(h).toContain('/:channel/:lang/:article\n  Link: </api/public/v1/channels/:channel/articles/:article.md?lang=:lang>; rel="alternate"; type="text/markdown"');
+    expect(h).toContain('/:channel/:article\n  Link: </api/public/v1/channels/:channel/articles/:article.md>;');
+    expect(h).toContain('/_astro/*\n  Cache-Control: public, max-age=31536000, immutable');
+    const r = renderCloudflareRedirects();
+    expect(r).not.toMatch(/lang=:lang/);
+    expect(r).toContain('/api/public/v1/channels/:channel/articles/:article  /api/public/v1/channels/:channel/articles/:article.json  200');
+    expect(r.indexOf(':article.md  ')).toBeLessThan(r.indexOf(':article  /api'));
+  });
+});

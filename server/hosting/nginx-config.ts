@@ -1,0 +1,241 @@
+/**
+ * An nginx configuration that serves the static output (`dist/`) exactly the
+ * way the bundled server does (`server/http/routes/site-files.ts`), following
+ * the file layout of `server/urls/static-files.ts`:
+ *
+ * - extensionless HTML addresses → `{path}.html`, `/{path}/` → `{path}/index.html`;
+ * - `/api/public/v1/{P}` → `{P}.json`, `{P}.md` → `{P}.md`;
+ * - `?lang=L` (validated by a regex `map`; anything else is 404) → `{P}/_lang/L.json|md`,
+ *   `/{channel}/{article}?lang=L` → `/{channel}/L/{article}.html`, `/{path}/?lang=L` → `{path}/L/index.html`;
+ * - the `Link` header on article pages (the exact Markdown and JSON of that page);
+ * - content types with `charset=utf-8`, Cache-Control, ETag/Last-Modified (nginx's own: size + mtime,
+ *   stable because the builder never rewrites unchanged files), the JSON 404 body.
+ *
+ * The result is an `http`-context include: a few `map` blocks and one `server` block.
+ * @module
+ */
+import { PUBLIC_API_PREFIX } from '../urls/public-urls.ts';
+
+/** Options of {@link renderNginxConfig}. */
+export interface NginxConfigOptions {
+  /** Absolute path of the output folder (`dist/`). */
+  readonly root: string;
+  /** The `listen` argument, e.g. `80`, `127.0.0.1:8080`, `[::]:80`. */
+  readonly listen: string;
+  /** `server_name`; `_` (any) when omitted. */
+  readonly serverName?: string;
+}
+
+/** The language pattern of `fileForRequest` (`server/urls/static-files.ts`). */
+export const LANG_PATTERN = '[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*';
+
+/**
+ * Content types by extension, as the bundled server sends them (`contentTypeOf`);
+ * `charset=utf-8` is added by nginx's `charset` for the types in {@link CHARSET_TYPES}.
+ * Feeds (`rss.xml`, `feed.json`) get their own types in their own locations.
+ */
+export const NGINX_TYPES: Readonly<Record<string, string>> = {
+  html: 'text/html',
+  json: 'application/json',
+  md: 'text/markdown',
+  txt: 'text/plain',
+  css: 'text/css',
+  js: 'text/javascript',
+  mjs: 'text/javascript',
+  xml: 'application/xml',
+  svg: 'image/svg+xml',
+  webp: 'image/webp',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  avif: 'image/avif',
+  ico: 'image/x-icon',
+  woff: 'font/woff',
+  woff2: 'font/woff2',
+  wasm: 'application/wasm',
+};
+
+/** Types that are sent with `; charset=utf-8`. */
+export const CHARSET_TYPES: readonly string[] = [
+  'text/html',
+  'text/plain',
+  'text/css',
+  'text/javascript',
+  'text/markdown',
+  'application/json',
+  'application/xml',
+  'application/rss+xml',
+  'application/feed+json',
+];
+
+export const SHORT_CACHE = 'public, max-age=60, must-revalidate';
+export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
+
+/** The JSON body of every 404, like the bundled server's (`errorBody('NOT_FOUND', …)`). */
+export const NOT_FOUND_JSON = JSON.stringify({
+  schema_version: '1.0',
+  error: { code: 'NOT_FOUND', message: 'Nothing is published at this address. It does not exist, or it is not published (any more).' },
+});
+
+/** The Link header value of an article page, as nginx variables (`$c`, `$a` and the `?lang=` part). */
+function linkHeader(channel: string, article: string, langQuery: string): string {
+  const base = `${PUBLIC_API_PREFIX}/channels/${channel}/articles/${article}`;
+  return `<${base}.md${langQuery}>; rel="alternate"; type="text/markdown", <${base}${langQuery}>; rel="alternate"; type="application/json"`;
+}
+
+/** Quotes a value for an nginx configuration (double quotes; `"`, `\` and `$` escaped where literal). */
+function q(value: string): string {
+  return `"${value.replace(/["\\]/g, '\\$&')}"`;
+}
+
+/** Refuses values that could break out of a directive. */
+function checkOption(name: string, value: string): void {
+  if (!value || /[\s;{}"'\\$#]/.test(value)) throw new Error(`nginx ${name} must be non-empty and contain no spaces, quotes, ';', '{', '}', '$' or '#': ${JSON.stringify(value)}`);
+}
+
+/**
+ * Renders the `http`-context include: `map` blocks (named `$pressroom_*`, so the
+ * include can sit next to other servers; include it once per `http`) and one `server` block.
+ * @example renderNginxConfig({ root: '/srv/pressroom/dist', listen: '80', serverName: 'news.example.org' })
+ */
+export function renderNginxConfig(options: NginxConfigOptions): string {
+  checkOption('root', options.root);
+  checkOption('listen', options.listen.replace(/ /g, '_'));
+  const serverName = options.serverName ?? '_';
+  checkOption('server_name', serverName.replace(/ /g, '_'));
+  if (!options.root.startsWith('/')) throw new Error(`nginx root must be an absolute path: ${options.root}`);
+  const root = options.root.replace(/\/+$/, '') || '/';
+  const api = PUBLIC_API_PREFIX; // "/api/public/v1"
+
+  /** The headers every successful response carries (add_header does not inherit into a location that sets its own). */
+  const headers = (cache: string, extra: string[] = []) =>
+    [`add_header Cache-Control ${q(cache)};`, 'add_header X-Content-Type-Options nosniff always;', ...extra].map((l) => `    ${l}`).join('\n');
+  const types = Object.entries(NGINX_TYPES)
+    .map(([ext, type]) => `    ${type.padEnd(24)} ${ext};`)
+    .join('\n');
+
+  return `# Pressroom static output on nginx: generated by \`npm run host-config -- nginx\`.
+# An http-context include: maps + one server block. Mirrors server/urls/static-files.ts
+# (the bundled server's mapping); see docs/HOSTING.md.
+
+# ?lang= : empty or absent → "", a valid language tag → itself, anything else → "!" (404).
+map $arg_lang $pressroom_lang {
+  default "!";
+  "" "";
+  "~^${LANG_PATTERN}$" $arg_lang;
+}
+# File suffixes for ?lang= on the public API (P → P.json | P/_lang/L.json).
+map $pressroom_lang $pressroom_json_suffix {
+  "" ".json";
+  default "/_lang/$pressroom_lang.json";
+}
+map $pressroom_lang $pressroom_md_suffix {
+  "" ".md";
+  default "/_lang/$pressroom_lang.md";
+}
+# Folder of a language for HTML pages (/{channel}/{article}?lang=L → /{channel}/L/{article}).
+map $pressroom_lang $pressroom_lang_dir {
+  "" "";
+  default "/$pressroom_lang";
+}
+map $pressroom_lang $pressroom_lang_query {
+  "" "";
+  default "?lang=$pressroom_lang";
+}
+
+server {
+  listen ${options.listen};
+  server_name ${serverName};
+  root ${q(root)};
+
+  charset utf-8;
+  charset_types ${CHARSET_TYPES.join(' ')};
+  etag on;
+  server_tokens off;
+  absolute_redirect off;
+  # Only the types the output uses, as the bundled server sends them (replaces mime.types here).
+  types {
+${types}
+  }
+  default_type application/octet-stream;
+
+  # Every 404 has the public API's JSON error body, like the bundled server.
+  error_page 404 @pressroom_not_found;
+  location @pressroom_not_found {
+    types { }
+    default_type application/json;
+    add_header Cache-Control "no-cache" always;
+    add_header X-Content-Type-Options nosniff always;
+    return 404 ${q(NOT_FOUND_JSON)};
+  }
+
+  # A malformed ?lang= never names a file.
+  if ($pressroom_lang = "!") { return 404; }
+  # Encoded dots, slashes and backslashes in the path never name an output file (as in fileForRequest).
+  if ($request_uri ~ "^[^?]*%(2[eEfF]|5[cC]|00)") { return 404; }
+
+  # Hashed build assets and content-addressed media never change.
+  location ^~ /_astro/ {
+    try_files $uri =404;
+${headers(IMMUTABLE_CACHE)}
+  }
+  location ^~ /media/ {
+    try_files $uri =404;
+${headers(IMMUTABLE_CACHE)}
+  }
+
+  # Public API: P → P.json, P.md → P.md; ?lang=L → P/_lang/L.json, P/_lang/L.md.
+  location = ${api} { return 404; }
+  location ^~ ${api}/ {
+    location ~ /$ { return 404; }
+    location ~ "^(?<pressroom_md_base>${api}/.+)\\.md$" {
+      try_files $pressroom_md_base$pressroom_md_suffix =404;
+${headers(SHORT_CACHE)}
+    }
+    try_files $uri$pressroom_json_suffix =404;
+${headers(SHORT_CACHE)}
+  }
+
+  # Feeds have their own types.
+  location ~ "/rss\\.xml$" {
+    types { }
+    default_type application/rss+xml;
+    try_files $uri =404;
+${headers(SHORT_CACHE)}
+  }
+  location ~ "/feed\\.json$" {
+    types { }
+    default_type application/feed+json;
+    try_files $uri =404;
+${headers(SHORT_CACHE)}
+  }
+
+  # Home page (?lang= is accepted and ignored, as by the bundled server).
+  location = / {
+    try_files /index.html =404;
+${headers(SHORT_CACHE)}
+  }
+  # Channel pages: /{path}/ → {path}/index.html, ?lang=L → {path}/L/index.html.
+  location ~ /$ {
+    try_files $uri$pressroom_lang_dir/index.html =404;
+${headers(SHORT_CACHE)}
+  }
+  # An article in one language: /{channel}/{lang}/{article} (?lang= ignored).
+  location ~ "^/(?<pressroom_c>[^/]+)/(?<pressroom_l>${LANG_PATTERN})/(?<pressroom_a>[^/.]+)$" {
+    try_files /$pressroom_c/$pressroom_l/$pressroom_a.html =404;
+${headers(SHORT_CACHE, [`add_header Link ${q(linkHeader('$pressroom_c', '$pressroom_a', '?lang=$pressroom_l'))};`])}
+  }
+  # An article's default address: /{channel}/{article}, ?lang=L → /{channel}/L/{article}.
+  location ~ "^/(?<pressroom_c>[^/]+)/(?<pressroom_a>[^/.]+)$" {
+    try_files /$pressroom_c$pressroom_lang_dir/$pressroom_a.html =404;
+${headers(SHORT_CACHE, [`add_header Link ${q(linkHeader('$pressroom_c', '$pressroom_a', '$pressroom_lang_query'))};`])}
+  }
+  # Everything else: a path with an extension is that file, an extensionless one is {path}.html.
+  location / {
+    try_files $uri $uri.html =404;
+${headers(SHORT_CACHE)}
+  }
+}
+`;
+}
