@@ -19,8 +19,8 @@ const HELP = `Usage: npm run build
 
 Builds the whole static site into the output folder (PRESSROOM_OUTPUT_DIR,
 default dist/) from the database (PRESSROOM_DATA_DIR) and content/: every
-published page, JSON document, Markdown file, feed, the sitemap, robots.txt
-and llms.txt. Files whose bytes did not change are not rewritten; files of
+published page, JSON document, Markdown file, feed, the sitemap, robots.txt,
+llms.txt and the search index. Files whose bytes did not change are not rewritten; files of
 unpublished content are removed. Progress is logged to stderr.
 Settings: README.md, "Configuration".
 `;
@@ -44,8 +44,15 @@ try {
   const urls = createPublicUrls(config.publicUrl, config.dashboardUrl);
   const site = await createStaticSite({ db, clock, urls, cursors: await loadCursorCodec(db), config, projectRoot: PROJECT_ROOT, log });
   const report = await site.builder.fullBuild();
+  // The search index (one Pagefind shard per channel and language) is part of the site.
+  const searchStarted = performance.now();
+  site.search.rebuildAll();
+  await site.search.idle();
+  await site.search.close();
   await db.destroy();
-  process.stdout.write(`Built ${config.outputDir}: ${report.written} written, ${report.unchanged} unchanged, ${report.removed} removed in ${report.ms} ms.\n`);
+  process.stdout.write(
+    `Built ${config.outputDir}: ${report.written} written, ${report.unchanged} unchanged, ${report.removed} removed in ${report.ms} ms; search index in ${Math.round(performance.now() - searchStarted)} ms.\n`,
+  );
 } catch (error) {
   if (error instanceof ConfigError) {
     process.stderr.write(`${error.message}\n`);

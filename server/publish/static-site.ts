@@ -5,6 +5,7 @@
  * @module
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { CursorCodec } from '../domain/cursor.ts';
@@ -17,13 +18,34 @@ import type { Db } from '../store/database.ts';
 import type { PublicUrls } from '../urls/public-urls.ts';
 import { createBodyCache } from './body-cache.ts';
 import { createBuildQueue, type BuildQueue } from './build-queue.ts';
-import { createPublicModel } from './public-model.ts';
-import { createSiteBuilder, type SiteBuilder } from './site-builder.ts';
+import { createPublicModel, type PublicModel } from './public-model.ts';
+import { createSearchIndexer, SEARCH_FOLDER, searchRecords, type SearchIndexer, type Shard } from './search-index.ts';
+import { createSiteBuilder, type BuildReport, type SiteBuilder } from './site-builder.ts';
 
 /** The static side of a running service. */
 export interface StaticSite {
   readonly builder: SiteBuilder;
   readonly queue: BuildQueue;
+  readonly search: SiteSearch;
+}
+
+/**
+ * Keeps the Pagefind shards in step with the output (`docs/SEARCH.md`).
+ * Rebuilds run in the background, one at a time; requests made meanwhile are
+ * coalesced. A failed rebuild is logged and its shards are retried with the
+ * next request.
+ */
+export interface SiteSearch {
+  /** Rebuilds every shard (after a full build, or when no index exists). */
+  rebuildAll(): void;
+  /** Rebuilds the shards a build's changed paths touch (wired to `queue.onBuilt`). */
+  rebuildFor(report: Pick<BuildReport, 'changedPaths'>): void;
+  /** Whether `pagefind/shards.json` exists. */
+  hasIndex(): boolean;
+  /** Resolves when no rebuild is running or pending. */
+  idle(): Promise<void>;
+  /** Waits for the running rebuild, then stops Pagefind. */
+  close(): Promise<void>;
 }
 
 /**
@@ -42,10 +64,11 @@ export async function createStaticSite(deps: {
   const { buildDir } = await ensureSiteBuild(deps.projectRoot, { log: (line: string) => deps.log.info(line) });
   const html = await createAstroRenderer(buildDir);
   const site: SiteInfo = Object.freeze({ baseUrl: deps.config.publicUrl, name: deps.config.siteName, contentSignal: deps.config.contentSignal });
+  const model = createPublicModel({ db: deps.db, urls: deps.urls, cache: createBodyCache() });
   const builder = createSiteBuilder({
     db: deps.db,
     clock: deps.clock,
-    model: createPublicModel({ db: deps.db, urls: deps.urls, cache: createBodyCache() }),
+    model,
     renderers: createRenderers(html),
     cursors: deps.cursors,
     outputDir: deps.config.outputDir,
@@ -54,5 +77,80 @@ export async function createStaticSite(deps: {
     log: deps.log,
     assets: async () => (await html.clientAssets()).map((a) => ({ path: a.path, render: () => fs.readFileSync(a.file) })),
   });
-  return { builder, queue: createBuildQueue(builder, deps.log) };
+  const queue = createBuildQueue(builder, deps.log);
+  const search = createSiteSearch(createSearchIndexer({ outputDir: deps.config.outputDir, log: deps.log }), model, deps.config.outputDir, deps.log);
+  queue.onBuilt((report) => search.rebuildFor(report));
+  return { builder, queue, search };
+}
+
+function createSiteSearch(indexer: SearchIndexer, model: PublicModel, outputDir: string, log: Logger): SiteSearch {
+  const key = (s: Shard) => `${s.channel}/${s.language}`;
+  let pending = new Map<string, Shard>();
+  let everything = false;
+  // What failed last time, retried with the next request.
+  let retry = new Map<string, Shard>();
+  let retryEverything = false;
+  let running: Promise<void> | null = null;
+  let closed = false;
+
+  async function once(shards: Shard[], all: boolean): Promise<void> {
+    // Public articles by channel slug, read once per rebuild; only public translations reach the index.
+    const channels = new Map((await model.channels()).map((c) => [c.slug, c.id]));
+    const articles = new Map<string, Awaited<ReturnType<PublicModel['articles']>>>();
+    const articlesOf = async (slug: string) => {
+      const id = channels.get(slug);
+      if (id === undefined) return [];
+      if (!articles.has(slug)) articles.set(slug, await model.articles({ channelId: id }));
+      return articles.get(slug)!;
+    };
+    const list = new Map(shards.map((s) => [key(s), s]));
+    if (all) {
+      for (const s of indexer.existingShards()) list.set(key(s), s);
+      for (const slug of channels.keys()) {
+        for (const a of await articlesOf(slug)) for (const t of a.translations) list.set(`${slug}/${t.language}`, { channel: slug, language: t.language });
+      }
+    }
+    const report = await indexer.rebuildShards([...list.values()], async (s) => searchRecords(await articlesOf(s.channel), s));
+    log.info(all ? 'search index built' : 'search shards rebuilt', { ...report, msPerShard: report.shards ? Math.round(report.ms / report.shards) : 0 });
+  }
+
+  async function run(): Promise<void> {
+    while (!closed && (everything || pending.size > 0)) {
+      const shards = [...pending.values()];
+      const all = everything;
+      pending = new Map();
+      everything = false;
+      try {
+        await once(shards, all);
+      } catch (error) {
+        log.error('search index build failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+        for (const s of shards) retry.set(key(s), s);
+        retryEverything ||= all;
+      }
+    }
+    running = null;
+  }
+
+  function request(shards: readonly Shard[], all: boolean): void {
+    if (closed) return;
+    for (const s of [...retry.values(), ...shards]) pending.set(key(s), s);
+    everything ||= all || retryEverything;
+    retry = new Map();
+    retryEverything = false;
+    if (everything || pending.size > 0) running ??= run();
+  }
+
+  return {
+    rebuildAll: () => request([], true),
+    rebuildFor: (report) => request(indexer.shardsForPaths(report.changedPaths), false),
+    hasIndex: () => fs.existsSync(path.join(outputDir, SEARCH_FOLDER, 'shards.json')),
+    async idle() {
+      while (running) await running;
+    },
+    async close() {
+      closed = true;
+      while (running) await running;
+      await indexer.close();
+    },
+  };
 }

@@ -20,6 +20,8 @@ describe('fileForRequest is the inverse of staticFiles', () => {
     ['/api/public/v1/channels/tech/articles/hello.md', 'ar', staticFiles.articleMarkdown('tech', 'hello', 'ar')],
     ['/sitemap.xml', null, staticFiles.sitemap()],
     ['/_astro/site.abc.css', null, '_astro/site.abc.css'],
+    ['/pagefind/tech/en/pagefind.en_a653a53270.pf_meta', null, 'pagefind/tech/en/pagefind.en_a653a53270.pf_meta'],
+    ['/pagefind/tech/en/wasm.en.pagefind', null, 'pagefind/tech/en/wasm.en.pagefind'],
   ])('%s ?lang=%s', (pathname, lang, file) => {
     expect(fileForRequest(pathname, lang)).toEqual({ file });
   });

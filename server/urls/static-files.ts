@@ -85,7 +85,8 @@ export function fileForRequest(pathname: string, lang: string | null): { file: s
   if (trailingSlash) return { file: lang ? `${path}/${lang}/index.html` : `${path}/index.html` };
   // An article's default address with ?lang= is answered by that language's page.
   if (lang && parts.length === 2 && !parts[1]!.includes('.')) return { file: `${parts[0]}/${lang}/${parts[1]}.html` };
-  return { file: /\.[A-Za-z0-9]+$/.test(parts[parts.length - 1]!) ? path : `${path}.html` };
+  // Any extension names a file as it is (Pagefind's `.pf_meta`, `.pf_fragment` included); pages have none.
+  return { file: /\.[A-Za-z0-9_]+$/.test(parts[parts.length - 1]!) ? path : `${path}.html` };
 }
 
 /** Article slugs that would collide with the channel's own files (`{channel}/index.html`). */

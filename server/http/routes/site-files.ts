@@ -26,6 +26,7 @@ const TYPES: Readonly<Record<string, string>> = {
   webp: 'image/webp',
   png: 'image/png',
   woff2: 'font/woff2',
+  wasm: 'application/wasm',
 };
 
 /** Content type of an output file; feeds and the sitemap have their own. */

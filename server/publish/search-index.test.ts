@@ -1,0 +1,159 @@
+/**
+ * The sharded Pagefind index with the real Pagefind binary and real files:
+ * one bundle per channel and language, `shards.json`, rebuilding one shard
+ * leaves the others untouched, an empty shard loses its folder, and an
+ * unpublished article leaves the index.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../logger.ts';
+import type { PublicArticle } from '../render/view-models.ts';
+import { createSearchIndexer, searchRecords, type SearchIndexer, type SearchRecord, type Shard } from './search-index.ts';
+
+let dir: string;
+let indexer: SearchIndexer;
+const dirs: string[] = [];
+
+/** The public records by shard, as the public model would give them. */
+let records: Map<string, SearchRecord[]>;
+const recordsFor = async (s: Shard) => records.get(`${s.channel}/${s.language}`) ?? [];
+const rec = (channel: string, language: string, slug: string, title: string, text: string): SearchRecord => ({
+  url: `/${channel}/${language}/${slug}`,
+  title,
+  text,
+  language,
+});
+
+const bundle = (s: string) => path.join(dir, 'pagefind', s);
+/** Every fragment of a bundle, decompressed (`pagefind_dcd` + JSON). */
+const fragments = (s: string) =>
+  fs.readdirSync(path.join(bundle(s), 'fragment')).map((f) => zlib.gunzipSync(fs.readFileSync(path.join(bundle(s), 'fragment', f))).toString('utf8'));
+const mtimes = (s: string) => {
+  const out = new Map<string, number>();
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(path.join(d, e.name));
+      else out.set(path.join(d, e.name), fs.statSync(path.join(d, e.name)).mtimeMs);
+    }
+  };
+  walk(bundle(s));
+  return out;
+};
+const listing = () => JSON.parse(fs.readFileSync(path.join(dir, 'pagefind', 'shards.json'), 'utf8')) as unknown[];
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-search-'));
+  dirs.push(dir);
+  indexer = createSearchIndexer({ outputDir: dir, log: createLogger('silent') });
+  records = new Map([
+    ['tech/en', [rec('tech', 'en', 'hello', 'Hello zebra', 'A story about zebras.'), rec('tech', 'en', 'second', 'Second giraffe', 'Giraffes are tall.')]],
+    ['tech/ar', [rec('tech', 'ar', 'hello', 'مرحبا', 'قصة عن الحمار الوحشي')]],
+    ['food/en', [rec('food', 'en', 'soup', 'Tomato soup', 'Soup with tomatoes.')]],
+  ]);
+});
+afterAll(async () => {
+  await indexer?.close();
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+describe('search shards', () => {
+  it('writes one bundle per channel and language, listed in shards.json, with the UI at the top', async () => {
+    const report = await indexer.rebuildShards(
+      [...records.keys()].map((k) => ({ channel: k.split('/')[0]!, language: k.split('/')[1]! })),
+      recordsFor,
+    );
+    expect(report).toMatchObject({ shards: 3, pages: 4 });
+    for (const s of ['tech/en', 'tech/ar', 'food/en']) {
+      expect(fs.existsSync(path.join(bundle(s), 'pagefind-entry.json')), s).toBe(true);
+      expect(fs.existsSync(path.join(bundle(s), 'pagefind-ui.js')), s).toBe(true);
+    }
+    const entry = JSON.parse(fs.readFileSync(path.join(bundle('tech/ar'), 'pagefind-entry.json'), 'utf8'));
+    expect(Object.keys(entry.languages)).toEqual(['ar']);
+    expect(fragments('tech/en').join('\n')).toContain('Hello zebra');
+    expect(fragments('tech/en').join('\n')).toContain('"url":"/tech/en/hello"');
+    expect(listing()).toEqual([
+      { channel: 'food', language: 'en', bundlePath: 'food/en/' },
+      { channel: 'tech', language: 'ar', bundlePath: 'tech/ar/' },
+      { channel: 'tech', language: 'en', bundlePath: 'tech/en/' },
+    ]);
+    expect(fs.existsSync(path.join(dir, 'pagefind', 'pagefind-ui.js'))).toBe(true);
+    expect(fs.existsSync(path.join(dir, 'pagefind', 'pagefind-ui.css'))).toBe(true);
+    expect(fs.readdirSync(path.join(dir, 'pagefind', '_staging'))).toEqual([]);
+  });
+
+  it('rebuilding one shard leaves the other shards untouched; unpublishing removes the record', async () => {
+    await indexer.rebuildShards(
+      [
+        { channel: 'tech', language: 'en' },
+        { channel: 'tech', language: 'ar' },
+        { channel: 'food', language: 'en' },
+      ],
+      recordsFor,
+    );
+    const others = new Map([...mtimes('tech/ar'), ...mtimes('food/en')]);
+    await new Promise((r) => setTimeout(r, 20));
+    fs.mkdirSync(path.join(dir, 'tech'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'tech', 'index.html'), ''); // the channel is still public
+    // "Second giraffe" is unpublished: the public model no longer returns it.
+    records.set('tech/en', [records.get('tech/en')![0]!]);
+    const report = await indexer.rebuildShards(indexer.shardsForPaths(['tech/en/second.html', 'tech/second.html', 'tech/index.html', 'sitemap.xml']), recordsFor);
+    expect(report).toMatchObject({ shards: 1, pages: 1 });
+    expect(new Map([...mtimes('tech/ar'), ...mtimes('food/en')])).toEqual(others);
+    const text = fragments('tech/en').join('\n');
+    expect(text).toContain('Hello zebra');
+    expect(text).not.toContain('giraffe');
+    expect(fragments('tech/en')).toHaveLength(1);
+  });
+
+  it('an empty shard loses its folder and its line in shards.json; a gone channel loses every shard', async () => {
+    await indexer.rebuildShards([{ channel: 'tech', language: 'en' }, { channel: 'tech', language: 'ar' }, { channel: 'food', language: 'en' }], recordsFor);
+    records.delete('tech/ar');
+    await indexer.rebuildShards([{ channel: 'tech', language: 'ar' }], recordsFor);
+    expect(fs.existsSync(bundle('tech/ar'))).toBe(false);
+    expect(fs.existsSync(bundle('tech/en'))).toBe(true);
+    expect(listing()).toHaveLength(2);
+
+    // food/index.html was removed from the output: the channel is no longer public.
+    expect(indexer.shardsForPaths(['food/index.html'])).toEqual([{ channel: 'food', language: 'en' }]);
+    records.delete('food/en');
+    await indexer.rebuildShards(indexer.shardsForPaths(['food/index.html']), recordsFor);
+    expect(fs.existsSync(path.join(dir, 'pagefind', 'food'))).toBe(false);
+    expect(listing()).toEqual([{ channel: 'tech', language: 'en', bundlePath: 'tech/en/' }]);
+  });
+
+  it('maps output paths to shards and ignores files outside channels', () => {
+    fs.mkdirSync(path.join(dir, 'tech'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'tech', 'index.html'), '');
+    expect(indexer.shardsForPaths(['tech/ar/hello.html', 'tech/ar/index.html', 'tech/index.html', 'tech/en/rss.xml', 'api/public/v1/channels/tech/articles/x/_lang/en.json', 'index.html'])).toEqual([
+      { channel: 'tech', language: 'ar' },
+    ]);
+  });
+
+  it('turns Pagefind errors and bad shard names into thrown errors, and keeps the old bundle', async () => {
+    await indexer.rebuildShards([{ channel: 'tech', language: 'en' }], recordsFor);
+    await expect(indexer.rebuildShards([{ channel: '../x', language: 'en' }], recordsFor)).rejects.toThrow(/Not a shard/);
+    await expect(
+      indexer.rebuildShards([{ channel: 'tech', language: 'en' }], async () => {
+        throw new Error('store down');
+      }),
+    ).rejects.toThrow('store down');
+    expect(fragments('tech/en').join('\n')).toContain('Hello zebra');
+  });
+});
+
+describe('searchRecords', () => {
+  it('takes each published translation in the shard language, with a root-relative URL', () => {
+    const channel = { slug: 'tech' } as PublicArticle['channel'];
+    const tr = (language: string, title: string) =>
+      ({ language, title, text: `${title} body`, htmlUrl: `https://x.example/news/tech/${language}/hello` }) as PublicArticle['translations'][number];
+    const articles = [{ channel, translations: [tr('en', 'Hello'), tr('ar', 'مرحبا')] }] as unknown as PublicArticle[];
+    expect(searchRecords(articles, { channel: 'tech', language: 'ar' })).toEqual([
+      { url: '/news/tech/ar/hello', title: 'مرحبا', text: 'مرحبا body', language: 'ar' },
+    ]);
+    expect(searchRecords(articles, { channel: 'tech', language: 'fr' })).toEqual([]);
+    expect(searchRecords(articles, { channel: 'food', language: 'en' })).toEqual([]);
+  });
+});

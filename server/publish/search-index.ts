@@ -1,0 +1,252 @@
+/**
+ * The Pagefind search index, sharded: one Pagefind bundle per channel and
+ * language at `{output}/pagefind/{channel}/{lang}/`, listed in
+ * `{output}/pagefind/shards.json`. Pagefind cannot update an index in place
+ * (`writeFiles` always writes the whole bundle), so a change re-indexes only
+ * the shards it touches; the browser merges the shards with `mergeIndex`
+ * (`docs/SEARCH.md`).
+ *
+ * This is the only module that imports `pagefind`. Every shard is written to
+ * a staging folder and swapped into place, so a reader never sees half an
+ * index; a shard with no records loses its folder. Pagefind's `errors[]` are
+ * thrown as Errors here.
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as pagefind from 'pagefind';
+import type { Logger } from '../logger.ts';
+import type { PublicArticle } from '../render/view-models.ts';
+
+/** One index: the public articles of one channel in one language. */
+export interface Shard {
+  readonly channel: string;
+  readonly language: string;
+}
+
+/** One searchable page. */
+export interface SearchRecord {
+  /** Root-relative URL of the page (works on any host). */
+  readonly url: string;
+  readonly title: string;
+  /** Plain text of the body. */
+  readonly text: string;
+  readonly language: string;
+}
+
+/** A line of `shards.json`. `bundlePath` is relative to `shards.json` itself. */
+export interface ShardListing extends Shard {
+  readonly bundlePath: string;
+}
+
+/** What one rebuild did. */
+export interface ShardRebuildReport {
+  /** Shards rebuilt (written or removed). */
+  shards: number;
+  /** Records indexed. */
+  pages: number;
+  ms: number;
+}
+
+/** The search index's operations. Rebuilds never overlap: each waits for the previous one. */
+export interface SearchIndexer {
+  /**
+   * Rebuilds the given shards from `recordsFor` (which must return public
+   * records only). A shard with no records is removed.
+   */
+  rebuildShards(shards: readonly Shard[], recordsFor: (shard: Shard) => Promise<readonly SearchRecord[]>): Promise<ShardRebuildReport>;
+  /** The shards an output change touches: `{channel}/{lang}/….html`; a channel whose page is gone → all its shards. */
+  shardsForPaths(changedPaths: readonly string[]): Shard[];
+  /** Every shard present on disk. */
+  existingShards(): Shard[];
+  /** Stops the Pagefind process (it restarts on the next rebuild). */
+  close(): Promise<void>;
+}
+
+/** Folder of the index under the output folder (listed in UNMANAGED_OUTPUT_FOLDERS). */
+export const SEARCH_FOLDER = 'pagefind';
+/** Staging area for bundles being written and bundles being replaced; slugs never start with `_`. */
+const STAGING = '_staging';
+/** Files of a bundle also copied to the top of the folder, so every page loads the UI from one address. */
+const UI_FILES = ['pagefind-ui.js', 'pagefind-ui.css'];
+/** First path segments of the output that are not channels. */
+const NOT_CHANNELS = new Set(['api', 'media', 'pagefind', '_astro', 'assets']);
+
+const shardKey = (s: Shard) => `${s.channel}/${s.language}`;
+
+/** Throws when Pagefind reported errors. */
+function check<T extends { errors: string[] }>(what: string, response: T): T {
+  if (response.errors.length > 0) throw new Error(`Pagefind ${what} failed: ${response.errors.join('; ')}`);
+  return response;
+}
+
+/**
+ * The records of one shard: each published translation in `shard.language`
+ * of the given (public) articles. URLs lose the origin, so the index works
+ * on any host.
+ */
+export function searchRecords(articles: readonly PublicArticle[], shard: Shard): SearchRecord[] {
+  const records: SearchRecord[] = [];
+  for (const article of articles) {
+    if (article.channel.slug !== shard.channel) continue;
+    const t = article.translations.find((x) => x.language === shard.language);
+    if (!t) continue;
+    records.push({ url: rootRelative(t.htmlUrl), title: t.title, text: t.text, language: t.language });
+  }
+  return records;
+}
+
+function rootRelative(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.pathname}${u.search}`;
+  } catch {
+    return url;
+  }
+}
+
+/** Writes a file by temp + rename, unless it already holds these bytes. */
+function writeAtomic(file: string, content: string | Buffer): void {
+  const bytes = typeof content === 'string' ? Buffer.from(content) : content;
+  try {
+    if (fs.readFileSync(file).equals(bytes)) return;
+  } catch {
+    // Missing: write it.
+  }
+  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  fs.writeFileSync(temp, bytes);
+  fs.renameSync(temp, file);
+}
+
+/** Creates the indexer over `{outputDir}/pagefind/`. */
+export function createSearchIndexer(deps: { outputDir: string; log: Logger }): SearchIndexer {
+  const root = path.join(deps.outputDir, SEARCH_FOLDER);
+  const staging = path.join(root, STAGING);
+  // Leftovers of a crash mid-swap.
+  fs.rmSync(staging, { recursive: true, force: true });
+
+  let chain: Promise<unknown> = Promise.resolve();
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = chain.then(work, work);
+    chain = next.catch(() => undefined);
+    return next;
+  };
+
+  function existingShards(): Shard[] {
+    const shards: Shard[] = [];
+    const dirs = (dir: string) => {
+      try {
+        return fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith('_') && !e.name.startsWith('.'));
+      } catch {
+        return [];
+      }
+    };
+    for (const channel of dirs(root)) {
+      for (const language of dirs(path.join(root, channel.name))) {
+        if (fs.existsSync(path.join(root, channel.name, language.name, 'pagefind-entry.json'))) shards.push({ channel: channel.name, language: language.name });
+      }
+    }
+    return shards.sort((a, b) => (shardKey(a) < shardKey(b) ? -1 : shardKey(a) > shardKey(b) ? 1 : 0));
+  }
+
+  /** Writes `shards.json` from what is on disk, so it never lists a missing bundle. */
+  function writeListing(): void {
+    const listing: ShardListing[] = existingShards().map((s) => ({ channel: s.channel, language: s.language, bundlePath: `${s.channel}/${s.language}/` }));
+    fs.mkdirSync(root, { recursive: true });
+    writeAtomic(path.join(root, 'shards.json'), `${JSON.stringify(listing, null, 2)}\n`);
+  }
+
+  /** Replaces (or removes, when `fresh` is null) a shard's folder. */
+  function swap(shard: Shard, fresh: string | null): void {
+    const target = path.join(root, shard.channel, shard.language);
+    const old = path.join(staging, `old-${randomBytes(6).toString('hex')}`);
+    let moved = false;
+    try {
+      fs.renameSync(target, old);
+      moved = true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    if (fresh) {
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.renameSync(fresh, target);
+    } else {
+      try {
+        fs.rmdirSync(path.dirname(target)); // the channel folder, once its last language is gone
+      } catch {
+        // Not empty, or already gone.
+      }
+    }
+    if (moved) fs.rmSync(old, { recursive: true, force: true });
+  }
+
+  async function buildShard(shard: Shard, records: readonly SearchRecord[]): Promise<void> {
+    if (records.length === 0) {
+      swap(shard, null);
+      return;
+    }
+    const fresh = path.join(staging, `new-${randomBytes(6).toString('hex')}`);
+    const { index } = check('createIndex', await pagefind.createIndex({ forceLanguage: shard.language }));
+    if (!index) throw new Error('Pagefind createIndex returned no index');
+    try {
+      for (const r of records) {
+        check(`indexing ${r.url}`, await index.addCustomRecord({ url: r.url, content: r.text, language: r.language, meta: { title: r.title } }));
+      }
+      fs.mkdirSync(staging, { recursive: true });
+      check('writeFiles', await index.writeFiles({ outputPath: fresh }));
+    } catch (error) {
+      fs.rmSync(fresh, { recursive: true, force: true });
+      throw error;
+    } finally {
+      await index.deleteIndex();
+    }
+    // The UI is the same for every bundle; pages load it from the top of the folder.
+    for (const file of UI_FILES) writeAtomic(path.join(root, file), fs.readFileSync(path.join(fresh, file)));
+    swap(shard, fresh);
+  }
+
+  async function rebuildShards(shards: readonly Shard[], recordsFor: (shard: Shard) => Promise<readonly SearchRecord[]>): Promise<ShardRebuildReport> {
+    const started = performance.now();
+    const unique = [...new Map(shards.map((s) => [shardKey(s), { channel: s.channel, language: s.language }])).values()];
+    let pages = 0;
+    try {
+      for (const shard of unique) {
+        if (!/^[a-z0-9-]+$/.test(shard.channel) || !/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/.test(shard.language)) {
+          throw new Error(`Not a shard: ${shardKey(shard)}`);
+        }
+        const shardStarted = performance.now();
+        const records = await recordsFor(shard);
+        await buildShard(shard, records);
+        pages += records.length;
+        deps.log.debug('search shard rebuilt', { shard: shardKey(shard), pages: records.length, ms: Math.round(performance.now() - shardStarted) });
+      }
+    } finally {
+      writeListing();
+      // The Pagefind process holds every index in memory until closed; it restarts on the next call.
+      await pagefind.close();
+    }
+    return { shards: unique.length, pages, ms: Math.round(performance.now() - started) };
+  }
+
+  function shardsForPaths(changedPaths: readonly string[]): Shard[] {
+    const found = new Map<string, Shard>();
+    const goneChannels = new Set<string>();
+    for (const p of changedPaths) {
+      const parts = p.split('/');
+      if (NOT_CHANNELS.has(parts[0]!) || !p.endsWith('.html')) continue;
+      if (parts.length === 3) found.set(`${parts[0]}/${parts[1]}`, { channel: parts[0]!, language: parts[1]! });
+      // A channel whose page is gone is no longer public: every shard of it goes.
+      else if (parts.length === 2 && parts[1] === 'index.html' && !fs.existsSync(path.join(deps.outputDir, p))) goneChannels.add(parts[0]!);
+    }
+    for (const s of existingShards()) if (goneChannels.has(s.channel)) found.set(shardKey(s), s);
+    return [...found.values()];
+  }
+
+  return {
+    rebuildShards: (shards, recordsFor) => serial(() => rebuildShards(shards, recordsFor)),
+    shardsForPaths,
+    existingShards,
+    close: () => serial(async () => void (await pagefind.close())),
+  };
+}

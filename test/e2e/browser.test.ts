@@ -1,0 +1,86 @@
+/**
+ * A reader in a real browser: headless Chromium (Debian's, driven by
+ * playwright-core; no browser is downloaded) opens an article page served by
+ * the bundled server, follows its alternate links and language switcher, and
+ * runs a Pagefind search.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../server/main.ts';
+import { startTestService, type TestService } from '../helpers/test-service.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const available = fs.existsSync(CHROMIUM);
+if (!available && process.env.CI) {
+  throw new Error(`${CHROMIUM} is missing: .ci/run must install the Debian package "chromium".`);
+}
+
+describe.skipIf(!available)(available ? 'in headless Chromium' : `in headless Chromium (skipped: ${CHROMIUM} is not installed)`, () => {
+  let t: TestService;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    t = await startTestService(
+      { PRESSROOM_STATIC_BUILD: 'true', PRESSROOM_IMPORT_CONTENT: 'true', PRESSROOM_WATCH_CONTENT: 'false', PRESSROOM_CONTENT_DIR: path.join(PROJECT_ROOT, 'content') },
+      { startWorker: true },
+    );
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      // The flags keep Chromium off the network this machine does not have.
+      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.stop();
+  });
+
+  it('shows an Arabic article right to left, with working alternate links and language switcher', async () => {
+    const page = await browser.newPage();
+    const response = await page.goto(`${t.url}/pressroom-journal/ar/welcome`);
+    expect(response?.status()).toBe(200);
+    expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['ar', 'rtl']);
+    expect(await page.locator('h1').count()).toBe(1);
+    const alternates = await page.$$eval('link[rel="alternate"][type]', (links) =>
+      links.map((l) => ({ type: l.getAttribute('type'), href: (l as HTMLLinkElement).href })),
+    );
+    for (const type of ['text/markdown', 'application/json', 'application/rss+xml']) {
+      const link = alternates.find((a) => a.type === type);
+      expect(link, type).toBeDefined();
+      // The site is built for its public address; the same path is served here.
+      const res = await page.request.get(`${t.url}${new URL(link!.href).pathname}${new URL(link!.href).search}`);
+      expect(res.status(), link!.href).toBe(200);
+      expect(res.headers()['content-type']).toContain(type === 'application/rss+xml' ? 'rss' : type);
+    }
+    const english = page.locator('a[hreflang="en"]').first();
+    const target = new URL((await english.getAttribute('href'))!, `${t.url}/pressroom-journal/ar/welcome`);
+    await page.goto(`${t.url}${target.pathname}`);
+    expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['en', 'ltr']);
+    await page.close();
+  });
+
+  it('finds an article with the site search (Pagefind)', async () => {
+    // The search index is built in the background after start-up.
+    await t.service.staticSite!.search.idle();
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    await page.goto(`${t.url}/pressroom-journal/en/welcome`);
+    const input = page.locator('.pagefind-ui__search-input');
+    await input.waitFor({ timeout: 15_000 }).catch((error) => {
+      throw new Error(`${error}; browser errors: ${problems.join(' | ') || 'none'}`);
+    });
+    await input.fill('Markdown');
+    const result = page.locator('.pagefind-ui__result-link').first();
+    await result.waitFor({ timeout: 15_000 }).catch((error) => {
+      throw new Error(`${error}; browser errors: ${problems.join(' | ') || 'none'}`);
+    });
+    expect(await page.locator('.pagefind-ui__result-link').allTextContents()).toEqual(
+      expect.arrayContaining([expect.stringMatching(/Markdown/i)]),
+    );
+    await page.close();
+  }, 60_000);
+});
