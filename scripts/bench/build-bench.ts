@@ -1,0 +1,111 @@
+/**
+ * Build benchmark: generates the corpus (in a child process, so its memory is
+ * not counted), then measures in this process a cold full build of every
+ * output, a warm full build (must write nothing), the search index, and the
+ * latency from a publish to its files being in place. Prints a JSON array of
+ * results. Run by `npm run bench`; alone:
+ * `tsx scripts/bench/build-bench.ts --articles N --languages L`.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadCursorCodec } from '../../server/bootstrap.ts';
+import { systemClock } from '../../server/clock.ts';
+import { loadConfig } from '../../server/config.ts';
+import { channelAccess } from '../../server/domain/account/access.ts';
+import { writeArticle } from '../../server/domain/article/article-save.ts';
+import { createLogger } from '../../server/logger.ts';
+import { PROJECT_ROOT } from '../../server/main.ts';
+import { createStaticSite } from '../../server/publish/static-site.ts';
+import { migrateToLatest, openDatabase } from '../../server/store/database.ts';
+import { createPublicUrls } from '../../server/urls/public-urls.ts';
+import { corpusBody } from './corpus.ts';
+
+const arg = (name: string, fallback: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1]! : fallback;
+};
+const articles = Number(arg('articles', '200'));
+const languages = Number(arg('languages', '2'));
+const LATENCY_SAMPLES = 20;
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-bench-build-'));
+const cleanup = () => fs.rmSync(dir, { recursive: true, force: true });
+process.once('SIGINT', () => (cleanup(), process.exit(130)));
+process.once('SIGTERM', () => (cleanup(), process.exit(143)));
+
+try {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  process.stderr.write(`build bench: writing ${articles} articles × ${languages} languages…\n`);
+  const generated = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, 'corpus.ts'), '--data', path.join(dir, 'data'), '--articles', String(articles), '--languages', String(languages)], {
+    cwd: PROJECT_ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (generated.status !== 0) throw new Error('corpus generation failed');
+
+  const config = loadConfig(
+    { PRESSROOM_DATA_DIR: path.join(dir, 'data'), PRESSROOM_OUTPUT_DIR: path.join(dir, 'dist'), PRESSROOM_PUBLIC_URL: 'http://bench.test', PRESSROOM_LOG_LEVEL: 'silent' },
+    dir,
+  );
+  const db = openDatabase(config.databaseFile);
+  await migrateToLatest(db);
+  const clock = systemClock;
+  const urls = createPublicUrls(config.publicUrl, config.dashboardUrl);
+  const site = await createStaticSite({ db, clock, urls, cursors: await loadCursorCodec(db), config, projectRoot: PROJECT_ROOT, log: createLogger('silent') });
+
+  const measure = async <T>(work: () => Promise<T>) => {
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    const value = await work();
+    const used = process.cpuUsage(cpu);
+    return { value, wallMs: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
+  };
+  const peakRssMb = () => Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10;
+
+  process.stderr.write('build bench: cold full build…\n');
+  const cold = await measure(() => site.builder.fullBuild());
+  const coldRss = peakRssMb();
+  process.stderr.write('build bench: warm full build…\n');
+  const warm = await measure(() => site.builder.fullBuild());
+  process.stderr.write('build bench: search index…\n');
+  const search = await measure(async () => {
+    site.search.rebuildAll();
+    await site.search.idle();
+  });
+
+  process.stderr.write(`build bench: ${LATENCY_SAMPLES} publishes…\n`);
+  const latencies: number[] = [];
+  const principal = { accountId: 1, accountName: 'bench', plan: 'pro' as const, keyId: 0 };
+  for (let i = 0; i < LATENCY_SAMPLES; i++) {
+    const n = (i * 7919) % articles;
+    const started = performance.now();
+    await db.transaction().execute(async (trx) =>
+      writeArticle(trx, { clock }, await channelAccess(trx, principal, `channel-${n % 20}`), {
+        slug: `a-${n}`,
+        default_language: 'en',
+        translations: [{ language: 'en', title: `Article ${n}, revised ${i}`, content_markdown: `${corpusBody(n, 'en')}\nRevision ${i}.\n` }],
+      }, { mode: 'trusted' }),
+    );
+    await site.builder.applyEvents();
+    latencies.push(performance.now() - started);
+  }
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
+  await site.search.close();
+  await db.destroy();
+
+  const corpus = `${articles}×${languages}`;
+  process.stdout.write(
+    `${JSON.stringify([
+      { name: `build-cold (${corpus})`, wallMs: cold.wallMs, cpuMs: cold.cpuMs, peakRssMb: coldRss, files: cold.value.written },
+      { name: `build-warm (${corpus})`, wallMs: warm.wallMs, cpuMs: warm.cpuMs, peakRssMb: peakRssMb(), files: warm.value.written },
+      { name: `search-index (${corpus})`, wallMs: search.wallMs, cpuMs: search.cpuMs, peakRssMb: peakRssMb() },
+      { name: `publish-to-files p50 (${corpus})`, wallMs: pct(50), cpuMs: 0, peakRssMb: peakRssMb() },
+      { name: `publish-to-files p95 (${corpus})`, wallMs: pct(95), cpuMs: 0, peakRssMb: peakRssMb() },
+    ])}\n`,
+  );
+} finally {
+  cleanup();
+}

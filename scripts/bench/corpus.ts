@@ -1,0 +1,101 @@
+/**
+ * A deterministic synthetic corpus for the benchmarks: N articles over 20
+ * channels, each in L languages (the second is Arabic, right to left), with
+ * ~1,200-word Markdown bodies (`##` headings, lists, links to sibling
+ * articles, a URL, a code block). Written through the real save path
+ * (`writeArticle`, as the content/ importer does), published without
+ * moderation. Run on its own: `tsx scripts/bench/corpus.ts --data DIR
+ * --articles N --languages L`.
+ */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { systemClock } from '../../server/clock.ts';
+import { channelAccess } from '../../server/domain/account/access.ts';
+import { ensureAccount } from '../../server/domain/account/account.service.ts';
+import { writeArticle } from '../../server/domain/article/article-save.ts';
+import { insertChannelFor } from '../../server/domain/channel/channel.service.ts';
+import { migrateToLatest, openDatabase, type Db } from '../../server/store/database.ts';
+
+/** Number of channels the articles are spread over. */
+export const CORPUS_CHANNELS = 20;
+const LANGUAGES = ['en', 'ar', 'fr', 'de', 'es', 'pt', 'it', 'nl'];
+const WORDS = 'pressroom static output readers crawlers agents publish channel article translation feed search index build cache render markdown language page archive moderation schedule revision'.split(' ');
+const ARABIC = 'النشر القراء المقالة القناة الترجمة البحث الموقع الصفحة اللغة المحتوى'.split(' ');
+
+/** A deterministic pseudo-random sequence (mulberry32), so every run writes the same corpus. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A ~1,200-word body in `language`, linking to siblings of article `n`. */
+export function corpusBody(n: number, language: string): string {
+  const next = random(n * 31 + language.length);
+  const vocabulary = language === 'ar' ? ARABIC : WORDS;
+  const sentence = (words: number) => Array.from({ length: words }, () => vocabulary[Math.floor(next() * vocabulary.length)]).join(' ') + '.';
+  const parts: string[] = [];
+  for (let section = 1; section <= 6; section++) {
+    parts.push(`## ${sentence(4).slice(0, -1)} ${section}`);
+    for (let p = 0; p < 3; p++) parts.push(Array.from({ length: 6 }, () => sentence(10)).join(' '));
+    if (section === 2) parts.push(['- ' + sentence(6), '- ' + sentence(6), '- ' + sentence(6)].join('\n'));
+    if (section === 3) parts.push(`See [the previous article](./a-${Math.max(0, n - 1)}) and https://example.org/docs/${n}.`);
+    if (section === 4) parts.push('```ts\nconst answer: number = 42;\nconsole.log(answer);\n```');
+  }
+  return `${parts.join('\n\n')}\n`;
+}
+
+/**
+ * Writes the corpus into the database at `databaseFile`.
+ * @returns how many articles were written.
+ */
+export async function writeCorpus(db: Db, articles: number, languages: number): Promise<number> {
+  const clock = systemClock;
+  const account = (await ensureAccount(db, clock, 'bench', 'pro')).account;
+  const principal = { accountId: account.id, accountName: account.name, plan: 'pro' as const, keyId: 0 };
+  const langs = LANGUAGES.slice(0, Math.max(1, Math.min(languages, LANGUAGES.length)));
+  await db.transaction().execute(async (trx) => {
+    for (let c = 0; c < CORPUS_CHANNELS; c++) {
+      await insertChannelFor(trx, clock, principal, {
+        slug: `channel-${c}`,
+        default_language: 'en',
+        translations: langs.map((language) => ({ language, title: `Channel ${c} (${language})` })),
+      });
+    }
+  });
+  for (let n = 0; n < articles; n++) {
+    await db.transaction().execute(async (trx) => {
+      const access = await channelAccess(trx, principal, `channel-${n % CORPUS_CHANNELS}`);
+      await writeArticle(
+        trx,
+        { clock },
+        access,
+        {
+          slug: `a-${n}`,
+          default_language: 'en',
+          status: 'published',
+          translations: langs.map((language) => ({ language, title: `Article ${n} in ${language}`, excerpt: `Summary of article ${n}.`, content_markdown: corpusBody(n, language) })),
+        },
+        { mode: 'trusted' },
+      );
+    });
+  }
+  return articles;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const arg = (name: string, fallback: string) => {
+    const i = process.argv.indexOf(`--${name}`);
+    return i >= 0 ? process.argv[i + 1]! : fallback;
+  };
+  const db = openDatabase(path.join(arg('data', 'data'), 'pressroom.db'));
+  await migrateToLatest(db);
+  const started = performance.now();
+  const written = await writeCorpus(db, Number(arg('articles', '100')), Number(arg('languages', '2')));
+  await db.destroy();
+  process.stderr.write(`corpus: ${written} articles in ${Math.round(performance.now() - started)} ms\n`);
+}
