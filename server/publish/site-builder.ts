@@ -31,6 +31,10 @@ export interface BuildReport {
   removed: number;
   /** Paths written or removed, for tests and purge lists. */
   changedPaths: string[];
+  /** Whether this was a full build (every article was considered). */
+  full: boolean;
+  /** Articles whose public state was re-read (incremental builds; empty for a full build). */
+  articleIds: number[];
   ms: number;
 }
 
@@ -40,6 +44,18 @@ export interface SiteBuilder {
   fullBuild(): Promise<BuildReport>;
   /** Applies the pending publication events; resolves with what changed (empty when none were pending). */
   applyEvents(): Promise<BuildReport>;
+  /**
+   * The public state the output was last built from (loaded from the store
+   * the first time), for the read API's on-demand variants and search: the
+   * same values the static files were rendered from.
+   */
+  publicState(): Promise<PublicState>;
+}
+
+/** Public channels (oldest first) and public articles by id, as last built. */
+export interface PublicState {
+  readonly channels: readonly PublicChannel[];
+  readonly articles: ReadonlyMap<number, PublicArticle>;
 }
 
 /** What the builder needs. */
@@ -57,7 +73,7 @@ export interface SiteBuilderDeps {
   readonly assets?: () => Promise<readonly PlannedFile[]>;
 }
 
-const emptyReport = (): BuildReport => ({ written: 0, unchanged: 0, removed: 0, changedPaths: [], ms: 0 });
+const emptyReport = (): BuildReport => ({ written: 0, unchanged: 0, removed: 0, changedPaths: [], full: false, articleIds: [], ms: 0 });
 
 /** Creates the builder. Builds never overlap: each waits for the previous one. */
 export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
@@ -67,6 +83,7 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
   let index: Map<number, PublicArticle> | null = null;
   const loadIndex = async (): Promise<Map<number, PublicArticle>> =>
     (index ??= new Map((await deps.model.articles({})).map((a) => [a.id, a])));
+  let channelList: readonly PublicChannel[] | null = null;
   const indexed = (filter: (a: PublicArticle) => boolean = () => true) => [...index!.values()].filter(filter).sort(newestFirst);
 
   let chain: Promise<unknown> = Promise.resolve();
@@ -106,12 +123,14 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
 
   async function buildSite(channels: readonly PublicChannel[], articles: readonly PublicArticle[], report: BuildReport): Promise<void> {
     const assets = deps.assets ? await deps.assets() : [];
+    channelList = channels;
     await applyOwner(SITE_OWNER, planSite(channels, articles, deps.renderers, deps.cursors, deps.site, deps.channelsUrl, assets), report);
   }
 
   async function fullBuild(): Promise<BuildReport> {
     const started = performance.now();
     const report = emptyReport();
+    report.full = true;
     const channels = await deps.model.channels();
     const all: PublicArticle[] = [];
     const owners = new Set<string>([SITE_OWNER]);
@@ -154,6 +173,7 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
     }
     const articles = await loadIndex();
     const publicArticles = new Map((await deps.model.articles({ ids: [...articleIds] })).map((a) => [a.id, a]));
+    report.articleIds = [...articleIds];
     for (const id of articleIds) {
       const article = publicArticles.get(id);
       if (article) articles.set(id, article);
@@ -172,9 +192,20 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
     return report;
   }
 
+  async function publicState(): Promise<PublicState> {
+    if (!index || !channelList) {
+      await serial(async () => {
+        await loadIndex();
+        channelList ??= await deps.model.channels();
+      });
+    }
+    return { channels: channelList!, articles: index! };
+  }
+
   return {
     fullBuild: () => serial(fullBuild),
     applyEvents: () => serial(applyEvents),
+    publicState,
   };
 }
 
