@@ -2,10 +2,15 @@
  * A deterministic synthetic corpus for the benchmarks: N articles over 20
  * channels, each in L languages (the second is Arabic, right to left), with
  * ~1,200-word Markdown bodies (`##` headings, lists, links to sibling
- * articles, a URL, a code block). Written through the real save path
+ * articles, a URL, a code block).
+ *
+ * Most articles are written through the real save path in the store
  * (`writeArticle`, as the content/ importer does), published without
- * moderation. Run on its own: `tsx scripts/bench/corpus.ts --data DIR
- * --articles N --languages L`.
+ * moderation; the last ~1 % (at least 20) go through the publishing API over
+ * real HTTP, each with an uploaded image (`corpus-api.ts`). Run on its own:
+ * `tsx scripts/bench/corpus.ts --data DIR [--output DIR] --articles N --languages L`
+ * (`--output` defaults to `dist` beside the data folder; uploaded images are
+ * stored there, as in the service).
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -21,6 +26,11 @@ export const CORPUS_CHANNELS = 20;
 const LANGUAGES = ['en', 'ar', 'fr', 'de', 'es', 'pt', 'it', 'nl'];
 const WORDS = 'pressroom static output readers crawlers agents publish channel article translation feed search index build cache render markdown language page archive moderation schedule revision'.split(' ');
 const ARABIC = 'النشر القراء المقالة القناة الترجمة البحث الموقع الصفحة اللغة المحتوى'.split(' ');
+
+/** The corpus's languages for `languages` (1–8): English first, then Arabic. */
+export function corpusLanguages(languages: number): string[] {
+  return LANGUAGES.slice(0, Math.max(1, Math.min(languages, LANGUAGES.length)));
+}
 
 /** A deterministic pseudo-random sequence (mulberry32), so every run writes the same corpus. */
 function random(seed: number): () => number {
@@ -50,14 +60,15 @@ export function corpusBody(n: number, language: string): string {
 }
 
 /**
- * Writes the corpus into the database at `databaseFile`.
+ * Writes the corpus's account and channels, and articles 0 … `articles - 1`,
+ * into `db` through the store's save path.
  * @returns how many articles were written.
  */
 export async function writeCorpus(db: Db, articles: number, languages: number): Promise<number> {
   const clock = systemClock;
   const account = (await ensureAccount(db, clock, 'bench', 'pro')).account;
   const principal = { accountId: account.id, accountName: account.name, plan: 'pro' as const, keyId: 0 };
-  const langs = LANGUAGES.slice(0, Math.max(1, Math.min(languages, LANGUAGES.length)));
+  const langs = corpusLanguages(languages);
   await db.transaction().execute(async (trx) => {
     for (let c = 0; c < CORPUS_CHANNELS; c++) {
       await insertChannelFor(trx, clock, principal, {
@@ -68,6 +79,8 @@ export async function writeCorpus(db: Db, articles: number, languages: number): 
     }
   });
   for (let n = 0; n < articles; n++) {
+    // Progress every 10 %, so a 10k run shows it is alive.
+    if (n > 0 && n % Math.max(100, Math.ceil(articles / 10)) === 0) process.stderr.write(`corpus: ${n}/${articles} articles through the store…\n`);
     await db.transaction().execute(async (trx) => {
       const access = await channelAccess(trx, principal, `channel-${n % CORPUS_CHANNELS}`);
       await writeArticle(
@@ -92,10 +105,20 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     const i = process.argv.indexOf(`--${name}`);
     return i >= 0 ? process.argv[i + 1]! : fallback;
   };
-  const db = openDatabase(path.join(arg('data', 'data'), 'pressroom.db'));
+  const dataDir = path.resolve(arg('data', 'data'));
+  const outputDir = path.resolve(arg('output', path.join(path.dirname(dataDir), 'dist')));
+  const articles = Number(arg('articles', '100'));
+  const languages = Number(arg('languages', '2'));
+  // Imported here: the API part starts the whole service, which the store part does not need.
+  const { apiSampleSize, publishThroughApi } = await import('./corpus-api.ts');
+  const throughStore = articles - apiSampleSize(articles);
+  const db = openDatabase(path.join(dataDir, 'pressroom.db'));
   await migrateToLatest(db);
   const started = performance.now();
-  const written = await writeCorpus(db, Number(arg('articles', '100')), Number(arg('languages', '2')));
+  await writeCorpus(db, throughStore, languages);
   await db.destroy();
-  process.stderr.write(`corpus: ${written} articles in ${Math.round(performance.now() - started)} ms\n`);
+  const stored = performance.now();
+  process.stderr.write(`corpus: ${throughStore} articles through the store in ${Math.round(stored - started)} ms; ${articles - throughStore} through the publishing API…\n`);
+  const api = await publishThroughApi({ dataDir, outputDir, from: throughStore, to: articles, languages: corpusLanguages(languages), channels: CORPUS_CHANNELS, body: corpusBody });
+  process.stderr.write(`corpus: ${api.articles} articles and ${api.images} images through the publishing API in ${Math.round(performance.now() - stored)} ms\n`);
 }
