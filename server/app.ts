@@ -15,6 +15,7 @@ import { requireApiKey, type AuthEnv } from './http/middleware/auth.ts';
 import { requestLog } from './http/middleware/request-log.ts';
 import { channelRoutes } from './http/routes/channels.ts';
 import { mediaFileRoutes } from './http/routes/media-files.ts';
+import { publicApiRoutes, type PublicApiDeps } from './http/routes/public-api.ts';
 import { siteFileRoutes } from './http/routes/site-files.ts';
 import { isMediaUploadPath, mediaRoutes } from './http/routes/media.ts';
 import { pageRoutes } from './http/routes/pages.ts';
@@ -41,6 +42,8 @@ export interface AppDeps {
   readonly jobs: { wake(): void };
   /** The media folder, image processor and upload limits. */
   readonly media: MediaKit;
+  /** The public content API's read side; absent when the static build is off. */
+  readonly publicApi?: PublicApiDeps;
 }
 
 /**
@@ -89,7 +92,8 @@ export function createApp(config: Config, deps: AppDeps): Hono {
   for (const base of ['/channels/:channel/pages', '/projects/:channel/pages']) api.route(base, pageRoutes(deps));
   for (const base of ['/channels/:channel/media', '/projects/:channel/media']) api.route(base, mediaRoutes(deps));
   app.route('/api/v1', api);
+  if (deps.publicApi) app.route('/api/public/v1', publicApiRoutes(deps.publicApi));
   // Everything else is the static output, as a static host would serve it.
-  if (config.staticBuild) app.route('/', siteFileRoutes(config.outputDir));
+  if (config.staticBuild) app.route('/', siteFileRoutes(config.outputDir, { maxAgeSeconds: config.cacheMaxAgeSeconds }));
   return app;
 }

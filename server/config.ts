@@ -37,6 +37,10 @@ const envSchema = z.object({
   PRESSROOM_CONTENT_SIGNAL: z.string().regex(/^[a-z-]+=(yes|no)(, *[a-z-]+=(yes|no))*$/, 'must look like "search=yes, ai-train=no"').default('search=yes, ai-input=yes, ai-train=no'),
   PRESSROOM_STATIC_BUILD: boolean.default('true'),
   PRESSROOM_WATCH_CONTENT: boolean.default('true'),
+  PRESSROOM_CACHE_MAX_AGE: z.coerce.number().int().min(0).max(31_536_000).default(60),
+  PRESSROOM_RATE_LIMIT_CONTENT: z.coerce.number().int().min(0).max(1_000_000).default(120),
+  PRESSROOM_RATE_LIMIT_SEARCH: z.coerce.number().int().min(0).max(1_000_000).default(60),
+  PRESSROOM_TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
 });
 
 /** The validated, frozen configuration. */
@@ -75,6 +79,17 @@ export interface Config {
   readonly watchContent: boolean;
   /** JSON file with the moderation rules; null for the defaults. */
   readonly moderationFile: string | null;
+  /** Seconds public documents may be cached before revalidation (Cache-Control max-age). */
+  readonly cacheMaxAgeSeconds: number;
+  /** Public content API requests per minute per client address; 0 disables the limit. */
+  readonly rateLimitContent: number;
+  /** Public searches per minute per client address; 0 disables the limit. */
+  readonly rateLimitSearch: number;
+  /**
+   * Proxies in front of the server whose X-Forwarded-For entries are trusted:
+   * 0 uses the connection's address; n uses the n-th address from the right.
+   */
+  readonly trustProxyHops: number;
   /** Least severe log level printed. */
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
 }
@@ -125,5 +140,9 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     contentSignal: e.PRESSROOM_CONTENT_SIGNAL,
     staticBuild: e.PRESSROOM_STATIC_BUILD,
     watchContent: e.PRESSROOM_WATCH_CONTENT,
+    cacheMaxAgeSeconds: e.PRESSROOM_CACHE_MAX_AGE,
+    rateLimitContent: e.PRESSROOM_RATE_LIMIT_CONTENT,
+    rateLimitSearch: e.PRESSROOM_RATE_LIMIT_SEARCH,
+    trustProxyHops: e.PRESSROOM_TRUST_PROXY_HOPS,
   });
 }

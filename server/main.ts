@@ -20,6 +20,10 @@ import { createJobHandlers } from './jobs/handlers.ts';
 import { createWorker, type Worker } from './jobs/worker.ts';
 import type { CursorCodec } from './domain/cursor.ts';
 import { createStaticSite, type StaticSite } from './publish/static-site.ts';
+import { createPublicModel } from './publish/public-model.ts';
+import { createSearchKeeper, type SearchKeeper } from './public-api/search-keeper.ts';
+import type { PublicApiDeps } from './http/routes/public-api.ts';
+import type { PublicUrls } from './urls/public-urls.ts';
 import { scheduleMediaCleanup } from './media/cleanup.ts';
 import { createMediaKit } from './media/media-kit.ts';
 import { loadModerationRules } from './moderation-rules-file.ts';
@@ -32,6 +36,11 @@ export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.
 /** Reads the publishing API's OpenAPI document from docs/. */
 export function loadPublishingOpenApi(): unknown {
   return YAML.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'docs/openapi/publishing-api.yaml'), 'utf8'));
+}
+
+/** Reads the public content API's OpenAPI document from docs/. */
+export function loadPublicOpenApi(): unknown {
+  return YAML.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'docs/openapi/public-content-api.yaml'), 'utf8'));
 }
 
 /** A running service. */
@@ -47,6 +56,8 @@ export interface RunningService {
   readonly cursors: CursorCodec;
   /** The static output's builder and queue; null when PRESSROOM_STATIC_BUILD is false. */
   readonly staticSite: StaticSite | null;
+  /** The read API's full-text index; null when PRESSROOM_STATIC_BUILD is false. */
+  readonly searchIndex: SearchKeeper | null;
   stop(): Promise<void>;
 }
 
@@ -89,6 +100,7 @@ export async function startService(
     else staticSite.search.rebuildFor(report);
     staticSite.queue.start(100);
   }
+  const publicApi = staticSite ? await createPublicReadSide({ db, urls, cursors, config, staticSite, log }) : null;
   const app = createApp(config, {
     db,
     clock,
@@ -98,6 +110,7 @@ export async function startService(
     publishingOpenApi: loadPublishingOpenApi(),
     jobs: worker,
     media,
+    ...(publicApi ? { publicApi: publicApi.deps } : {}),
   });
   // Jobs left by a previous run (a crash, or schedules that came due while down) run now.
   await worker.recover();
@@ -120,13 +133,52 @@ export async function startService(
     worker,
     cursors,
     staticSite,
+    searchIndex: publicApi?.search ?? null,
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await contentWatcher?.close();
       await worker.stop();
       await staticSite?.queue.stop();
       await staticSite?.search.close();
+      await publicApi?.search.idle();
       await db.destroy();
+    },
+  };
+}
+
+/**
+ * The read side of the public content API: the builder's public state, a
+ * model for full articles, and the full-text index, kept in step by the same
+ * build reports as the output (its first sync runs in the background; search
+ * answers 503 until it has finished once).
+ */
+async function createPublicReadSide(deps: {
+  db: Db;
+  urls: PublicUrls;
+  cursors: CursorCodec;
+  config: Config;
+  staticSite: StaticSite;
+  log: Logger;
+}): Promise<{ deps: PublicApiDeps; search: SearchKeeper }> {
+  const { db, config, staticSite } = deps;
+  const model = createPublicModel({ db, urls: deps.urls });
+  const state = () => staticSite.builder.publicState();
+  const search = await createSearchKeeper({ db, state, loadArticles: (ids) => model.articles({ ids }), log: deps.log.child('search') });
+  void search.syncAll();
+  staticSite.queue.onBuilt((report) => void (report.full ? search.syncAll() : search.syncArticles(report.articleIds)));
+  return {
+    search,
+    deps: {
+      db,
+      outputDir: config.outputDir,
+      cache: { maxAgeSeconds: config.cacheMaxAgeSeconds },
+      cursors: deps.cursors,
+      urls: deps.urls,
+      state,
+      loadArticle: async (id) => (await model.articles({ ids: [id] }))[0] ?? null,
+      searchReady: search.ready,
+      openApi: loadPublicOpenApi(),
+      limits: { content: config.rateLimitContent, search: config.rateLimitSearch, trustProxyHops: config.trustProxyHops },
     },
   };
 }

@@ -120,10 +120,20 @@ export const ERROR_CATALOGUE = {
     status: 422,
     message: 'The image is in a format the service does not accept for upload (for example SVG or PDF). Send a JPEG, PNG, WebP, GIF, AVIF or TIFF image instead.',
   },
+  // 429
+  RATE_LIMITED: {
+    status: 429,
+    message: 'Too many requests from this address. Wait the number of seconds in the Retry-After header, then try again.',
+  },
   // 500
   INTERNAL: {
     status: 500,
     message: 'The service failed unexpectedly. The error was logged; try again, and report it if it persists.',
+  },
+  // 503
+  SEARCH_UNAVAILABLE: {
+    status: 503,
+    message: 'Search is not available yet: its index is being built for the first time. Wait the number of seconds in the Retry-After header, then try again.',
   },
 } as const satisfies Record<string, ErrorDefinition>;
 

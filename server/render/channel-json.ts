@@ -58,17 +58,19 @@ export function listChannelsFor(channels: readonly PublicChannel[]): PublicChann
 }
 
 /**
- * Renders one page of the ChannelCollection: `schema_version`, `channels` (each in its default
- * language), `pagination` and `_links` {self, next}. `channels` may be the
- * page or the whole list: the first `page.limit` in list order are shown.
+ * Renders one page of the ChannelCollection: `schema_version`, `channels` (each in
+ * `language`, or in its default language when null), `pagination` and
+ * `_links` {self, next}. `channels` may be the page or the whole list: the
+ * first `page.limit` in list order are shown; with a language, every one
+ * must have a translation in it.
  */
-export function renderChannelList(channels: readonly PublicChannel[], page: PageInfo): string {
+export function renderChannelList(channels: readonly PublicChannel[], page: PageInfo, language: string | null = null): string {
   const body = {
     // Not in the spec's Collections table, but "every JSON payload carries schema_version" (Versioning).
     schema_version: SCHEMA_VERSION,
     channels: listChannelsFor(channels)
       .slice(0, page.limit)
-      .map((c) => channelResource(c, c.defaultLanguage)),
+      .map((c) => channelResource(c, language ?? c.defaultLanguage)),
     pagination: { limit: page.limit, next_cursor: page.nextCursor, has_more: page.nextCursor !== null },
     _links: { self: page.selfUrl, next: page.nextUrl },
   };

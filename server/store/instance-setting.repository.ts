@@ -20,3 +20,14 @@ export async function getOrCreateSetting(db: Executor, key: string, make: () => 
   const row = await db.selectFrom('instance_settings').select('value').where('key', '=', key).executeTakeFirstOrThrow();
   return row.value;
 }
+
+/** Reads a setting; undefined when it was never written. */
+export async function readSetting(db: Executor, key: string): Promise<string | undefined> {
+  const row = await db.selectFrom('instance_settings').select('value').where('key', '=', key).executeTakeFirst();
+  return row?.value;
+}
+
+/** Writes a setting, replacing its value. */
+export async function writeSetting(db: Executor, key: string, value: string): Promise<void> {
+  await db.insertInto('instance_settings').values({ key, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+}

@@ -7,6 +7,7 @@ import type { MediaTable } from './media.table.ts';
 import type { PublicationEventTable } from './publication-event.table.ts';
 import type { InstanceSettingTable } from './instance-setting.repository.ts';
 import type { OutputFileTable } from './output-file.repository.ts';
+import type { SearchDocumentTable, SearchFtsTable } from './search-document.repository.ts';
 
 /** Table name → row type. */
 export interface Database {
@@ -23,4 +24,6 @@ export interface Database {
   instance_settings: InstanceSettingTable;
   publication_events: PublicationEventTable;
   output_files: OutputFileTable;
+  search_documents: SearchDocumentTable;
+  search_fts: SearchFtsTable;
 }

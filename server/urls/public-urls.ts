@@ -46,6 +46,8 @@ export interface PublicUrls {
   channelJsonFeed(channel: string, lang?: string): string;
   /** The public channel list. */
   channelsJson(lang?: string): string;
+  /** The public search endpoint (without a query). */
+  search(): string;
   /** A stored media file, by its path under the media folder. */
   media(fileName: string): string;
   /** The dashboard page where an article is edited. */
@@ -79,6 +81,7 @@ export function createPublicUrls(publicUrl: string, dashboardUrl: string): Publi
     channelRss: (channel, lang) => `${base}/${seg(channel)}/${lang ? `${seg(lang)}/` : ''}rss.xml`,
     channelJsonFeed: (channel, lang) => `${base}/${seg(channel)}/${lang ? `${seg(lang)}/` : ''}feed.json`,
     channelsJson: (lang) => `${api}/channels${langQuery(lang)}`,
+    search: () => `${api}/search`,
     media: (fileName) => `${base}/media/${fileName.split('/').map(seg).join('/')}`,
     editUrl: (channel, articleId) => `${dash}/channels/${seg(channel)}/pages/${articleId}`,
   } satisfies PublicUrls);

@@ -8,11 +8,11 @@
  * the resolved path is checked once more against the folder.
  * @module
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import { articleAlternates, articleLinkHeader, articleOfHtmlFile, fileForRequest, staticFiles } from '../../urls/static-files.ts';
+import { etagOf, respondConditionally } from '../conditional-get.ts';
 import { errorBody } from '../error-body.ts';
 
 const TYPES: Readonly<Record<string, string>> = {
@@ -37,31 +37,28 @@ export function contentTypeOf(file: string): string {
   return TYPES[file.slice(file.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
 }
 
+/** How long clients and CDNs may keep what the server answers. */
+export interface CachePolicy {
+  /** Seconds a published document may be served from a cache before revalidating. */
+  readonly maxAgeSeconds: number;
+}
+
 /** Cache-Control: hashed assets forever; everything else briefly, since a publish may change it. */
-function cacheControlOf(file: string): string {
-  return file.startsWith('_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=60, must-revalidate';
+export function cacheControlOf(file: string, policy: CachePolicy): string {
+  return file.startsWith('_astro/') ? 'public, max-age=31536000, immutable' : `public, max-age=${policy.maxAgeSeconds}, must-revalidate`;
 }
 
 // Content hashes by file, valid while size and mtime are unchanged (the builder never rewrites equal bytes).
 const etags = new Map<string, { key: string; etag: string }>();
 
-function etagOf(file: string, bytes: Buffer, stat: fs.Stats): string {
+function cachedEtag(file: string, bytes: Buffer, stat: fs.Stats): string {
   const key = `${stat.size}:${stat.mtimeMs}`;
   const cached = etags.get(file);
   if (cached?.key === key) return cached.etag;
-  const etag = `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
+  const etag = etagOf(bytes);
   if (etags.size > 50_000) etags.clear();
   etags.set(file, { key, etag });
   return etag;
-}
-
-/** True when the request's validators say the client's copy is current. */
-function notModified(c: Context, etag: string, mtime: Date): boolean {
-  const ifNoneMatch = c.req.header('if-none-match');
-  // If-None-Match wins over If-Modified-Since when both are sent (RFC 9110, 13.2.2).
-  if (ifNoneMatch !== undefined) return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*');
-  const since = Date.parse(c.req.header('if-modified-since') ?? '');
-  return Number.isFinite(since) && Math.floor(mtime.getTime() / 1000) * 1000 <= since;
 }
 
 function notFound(c: Context): Response {
@@ -71,9 +68,35 @@ function notFound(c: Context): Response {
   );
 }
 
-/** GET and HEAD for every public address of the static output in `outputDir`. */
-export function siteFileRoutes(outputDir: string): Hono {
+/**
+ * Serves one output file (relative path) with validators, or resolves null
+ * when no such file exists (or the path leaves the folder).
+ */
+export async function serveOutputFile(
+  c: Context,
+  outputDir: string,
+  relative: string,
+  policy: CachePolicy,
+  headers: Record<string, string> = {},
+): Promise<Response | null> {
   const root = path.resolve(outputDir);
+  const file = path.resolve(root, relative);
+  if (!file.startsWith(root + path.sep)) return null;
+  const stat = await fs.promises.stat(file).catch(() => undefined);
+  if (!stat?.isFile()) return null;
+  const bytes = await fs.promises.readFile(file);
+  return respondConditionally(c, {
+    bytes: new Uint8Array(bytes),
+    contentType: contentTypeOf(relative),
+    cacheControl: cacheControlOf(relative, policy),
+    etag: cachedEtag(file, bytes, stat),
+    lastModified: stat.mtime,
+    headers,
+  });
+}
+
+/** GET and HEAD for every public address of the static output in `outputDir`. */
+export function siteFileRoutes(outputDir: string, policy: CachePolicy): Hono {
   const serve = async (c: Context): Promise<Response> => {
     const url = new URL(c.req.url);
     const mapped = fileForRequest(url.pathname, url.searchParams.get('lang'));
@@ -82,28 +105,14 @@ export function siteFileRoutes(outputDir: string): Hono {
     // Agents that ask for Markdown on an article's page get the exact Markdown document.
     const wantsMarkdown = page !== null && /(^|,)\s*text\/markdown/i.test(c.req.header('accept') ?? '');
     const served = wantsMarkdown ? staticFiles.articleMarkdown(page.channel, page.article, page.lang ?? undefined) : mapped.file;
-    const file = path.resolve(root, served);
-    if (!file.startsWith(root + path.sep)) return notFound(c);
-    const stat = await fs.promises.stat(file).catch(() => undefined);
-    if (!stat?.isFile()) return notFound(c);
-    const bytes = await fs.promises.readFile(file);
-    const etag = etagOf(file, bytes, stat);
-    const headers: Record<string, string> = {
-      'Content-Type': contentTypeOf(served),
-      'Cache-Control': cacheControlOf(served),
-      ETag: etag,
-      'Last-Modified': stat.mtime.toUTCString(),
-      'X-Content-Type-Options': 'nosniff',
-    };
+    const headers: Record<string, string> = {};
     if (page) {
       headers['Link'] = articleLinkHeader(page);
       // The page and its Markdown share an address: caches must keep them apart.
       headers['Vary'] = 'Accept';
       if (wantsMarkdown) headers['Content-Location'] = articleAlternates(page).markdown;
     }
-    if (notModified(c, etag, stat.mtime)) return c.body(null, 304, headers);
-    if (c.req.method === 'HEAD') return c.body(null, 200, headers);
-    return c.body(new Uint8Array(bytes), 200, headers);
+    return (await serveOutputFile(c, outputDir, served, policy, headers)) ?? notFound(c);
   };
   return new Hono().get('/*', serve);
 }

@@ -8,6 +8,7 @@ import * as initial from './0001-initial.ts';
 import * as publicationEvents from './0002-publication-events.ts';
 import * as media from './0003-media.ts';
 import * as outputFiles from './0004-output-files.ts';
+import * as searchDocuments from './0005-search-documents.ts';
 
 /** Every migration by name, applied in name order. */
 export const migrations: Record<string, Migration> = {
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0002-publication-events': publicationEvents,
   '0003-media': media,
   '0004-output-files': outputFiles,
+  '0005-search-documents': searchDocuments,
 };

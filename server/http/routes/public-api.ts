@@ -1,0 +1,131 @@
+/**
+ * The anonymous public content API (`/api/public/v1`, spec
+ * public-content-api.md). Thin: parse the query, ask the read side, map the
+ * answer. The default form of every resource (no `limit`, `cursor` or
+ * `include`) is the static file the build wrote, served as any static host
+ * would; every other form is rendered on demand from the same public state by
+ * the same renderers (`server/public-api/public-reader.ts`).
+ * @module
+ */
+import { Hono, type Context } from 'hono';
+import type { CursorCodec } from '../../domain/cursor.ts';
+import type { PublicState } from '../../publish/site-builder.ts';
+import { articleDocument, articleListPage, channelListPage, requireArticle, requireChannel, translationMissing, type ReadAnswer } from '../../public-api/public-reader.ts';
+import { isDefaultForm, parsePublicQuery } from '../../public-api/public-query.ts';
+import { searchArticles } from '../../public-api/public-search.ts';
+import type { PublicArticle } from '../../render/view-models.ts';
+import { channelTranslationIn, translationIn } from '../../render/public-select.ts';
+import type { Db } from '../../store/database.ts';
+import type { PublicUrls } from '../../urls/public-urls.ts';
+import { fileForRequest } from '../../urls/static-files.ts';
+import { etagOf, respondConditionally } from '../conditional-get.ts';
+import { errorBody } from '../error-body.ts';
+import { perClientRateLimit } from '../middleware/rate-limit.ts';
+import { cacheControlOf, serveOutputFile, type CachePolicy } from './site-files.ts';
+
+/** What the public API needs. */
+export interface PublicApiDeps {
+  readonly db: Db;
+  readonly outputDir: string;
+  readonly cache: CachePolicy;
+  readonly cursors: CursorCodec;
+  readonly urls: PublicUrls;
+  /** The public state the output was last built from. */
+  readonly state: () => Promise<PublicState>;
+  /** One public article with its bodies (for `include=html`), or null. */
+  readonly loadArticle: (id: number) => Promise<PublicArticle | null>;
+  /** Whether the search index may be queried. */
+  readonly searchReady: () => boolean;
+  /** The OpenAPI document of this API. */
+  readonly openApi: unknown;
+  readonly limits: { readonly content: number; readonly search: number; readonly trustProxyHops: number };
+}
+
+/** Seconds a client is asked to wait while the search index is first built. */
+const SEARCH_RETRY_AFTER_SECONDS = 5;
+
+/** The routes, to mount at `/api/public/v1`. */
+export function publicApiRoutes(deps: PublicApiDeps): Hono {
+  const app = new Hono();
+  const contentLimit = perClientRateLimit('content requests', deps.limits.content, deps.limits.trustProxyHops);
+  const searchLimit = perClientRateLimit('searches', deps.limits.search, deps.limits.trustProxyHops);
+  app.use('*', async (c, next) => (c.req.path.endsWith('/search') ? searchLimit(c, next) : contentLimit(c, next)));
+
+  /** Sends a rendered answer with validators. */
+  const answer = (c: Context, read: ReadAnswer): Response =>
+    respondConditionally(c, {
+      bytes: new TextEncoder().encode(read.body),
+      contentType: 'application/json; charset=utf-8',
+      cacheControl: cacheControlOf('api', deps.cache),
+      etag: etagOf(read.body),
+      lastModified: read.lastModified ? new Date(read.lastModified) : null,
+    });
+
+  /** Serves the static file of a default form; a file missing while the state has it is a 404 all the same. */
+  const staticFile = async (c: Context, lang: string | undefined): Promise<Response> => {
+    const mapped = fileForRequest(new URL(c.req.url).pathname, lang ?? null);
+    const served = 'file' in mapped ? await serveOutputFile(c, deps.outputDir, mapped.file, deps.cache) : null;
+    return served ?? c.json(errorBody('NOT_FOUND', 'This document is being rebuilt. Try again in a moment.'), 404);
+  };
+
+  const query = (c: Context) => new URL(c.req.url).searchParams;
+
+  app.get('/openapi.json', (c) => c.json(deps.openApi as object));
+
+  app.get('/channels', async (c) => {
+    const q = parsePublicQuery('listPublicChannels', query(c));
+    if (isDefaultForm(q) && !q.lang) return staticFile(c, undefined);
+    return answer(c, channelListPage(await deps.state(), q, { cursors: deps.cursors, channelsUrl: deps.urls.channelsJson() }));
+  });
+
+  app.get('/channels/:channel', async (c) => {
+    const q = parsePublicQuery('getPublicChannel', query(c));
+    const channel = requireChannel(await deps.state(), c.req.param('channel'));
+    if (q.lang && !channelTranslationIn(channel, q.lang)) {
+      throw translationMissing(`The channel "${channel.slug}"`, q.lang, channel.translations.map((t) => t.language));
+    }
+    return staticFile(c, q.lang);
+  });
+
+  app.get('/channels/:channel/articles', async (c) => {
+    const q = parsePublicQuery('listPublicArticles', query(c));
+    const state = await deps.state();
+    const read = articleListPage(state, c.req.param('channel'), q, { cursors: deps.cursors });
+    return isDefaultForm(q) ? staticFile(c, q.lang) : answer(c, read);
+  });
+
+  app.get('/channels/:channel/articles/:article', async (c) => {
+    const raw = c.req.param('article');
+    const markdown = raw.endsWith('.md');
+    const q = parsePublicQuery(markdown ? 'getPublicArticleMarkdown' : 'getPublicArticle', query(c));
+    const article = requireArticle(await deps.state(), c.req.param('channel'), markdown ? raw.slice(0, -3) : raw);
+    const language = q.lang ?? article.defaultLanguage;
+    if (!translationIn(article, language)) {
+      throw translationMissing(`The article "${article.slug}"`, language, article.translations.map((t) => t.language));
+    }
+    if (!('include' in q) || q.include === undefined) return staticFile(c, q.lang);
+    const full = await deps.loadArticle(article.id);
+    if (!full) return c.json(errorBody('ARTICLE_NOT_FOUND'), 404);
+    return answer(c, articleDocument(full, q.lang, true));
+  });
+
+  app.get('/search', async (c) => {
+    const q = parsePublicQuery('searchPublicArticles', query(c));
+    if (!deps.searchReady()) {
+      c.header('Retry-After', String(SEARCH_RETRY_AFTER_SECONDS));
+      return c.json(errorBody('SEARCH_UNAVAILABLE'), 503);
+    }
+    return answer(c, await searchArticles(await deps.state(), q, { db: deps.db, cursors: deps.cursors, searchUrl: deps.urls.search(), ready: deps.searchReady }));
+  });
+
+  app.all('/*', (c) =>
+    c.json(
+      errorBody(
+        'NOT_FOUND',
+        `Nothing exists at ${c.req.method} ${c.req.path}. The public API answers GET on /channels, /channels/{channel}, /channels/{channel}/articles, /channels/{channel}/articles/{article}(.md) and /search; see /api/public/v1/openapi.json.`,
+      ),
+      404,
+    ),
+  );
+  return app;
+}

@@ -1,0 +1,153 @@
+/**
+ * The read API's answers that the static files cannot hold: other page
+ * sizes, later pages, languages of the channel list, `include=html`. Pure
+ * functions of the public state the output was built from, rendered by the
+ * same renderers as the static files, so the default form of each answer is
+ * byte for byte the file.
+ *
+ * Pagination is keyset-based: a cursor carries the position of the last item
+ * shown, signed and scoped to its list, so items published or removed
+ * between two pages never cause a duplicate or a skip.
+ * @module
+ */
+import type { CursorCodec } from '../domain/cursor.ts';
+import { PressroomError } from '../domain/errors.ts';
+import { CHANNEL_LIST_SCOPE, articleListScope } from '../publish/site-plan.ts';
+import type { PublicState } from '../publish/site-builder.ts';
+import { cursorPosition, listArticlesFor, renderArticleList, type PageInfo } from '../render/article-list-json.ts';
+import { renderArticleJson } from '../render/article-json.ts';
+import { listChannelsFor, renderChannelList } from '../render/channel-json.ts';
+import { channelTranslationIn, translationIn } from '../render/public-select.ts';
+import type { PublicArticle, PublicChannel } from '../render/view-models.ts';
+import { LIMIT } from './public-query.ts';
+
+/** A rendered answer and, where known, when what it shows last changed. */
+export interface ReadAnswer {
+  readonly body: string;
+  readonly lastModified: string | null;
+}
+
+/** Paging parameters of a list request. */
+export interface ListQuery {
+  readonly lang?: string;
+  readonly limit?: number;
+  readonly cursor?: string;
+}
+
+/**
+ * The address of one page: `base` with `lang`, a non-default `limit` and
+ * `cursor`, in that order (the order the static files' links use).
+ */
+export function pageUrl(base: string, query: { lang?: string; limit?: number; cursor?: string | null; extra?: Record<string, string> }): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query.extra ?? {})) params.set(name, value);
+  if (query.lang) params.set('lang', query.lang);
+  if (query.limit !== undefined && query.limit !== LIMIT.default) params.set('limit', String(query.limit));
+  if (query.cursor) params.set('cursor', query.cursor);
+  const text = params.toString().replace(/\+/g, '%20');
+  return text ? `${base}?${text}` : base;
+}
+
+/** The public channel with this slug, or a 404 naming it. */
+export function requireChannel(state: PublicState, slug: string): PublicChannel {
+  const channel = state.channels.find((c) => c.slug === slug);
+  if (!channel) {
+    throw new PressroomError('CHANNEL_NOT_FOUND', `No published channel has the slug "${slug}". List the published channels with GET /api/public/v1/channels.`);
+  }
+  return channel;
+}
+
+/** The public articles of a channel, in no particular order. */
+export function articlesOfChannel(state: PublicState, channelId: number): PublicArticle[] {
+  const own: PublicArticle[] = [];
+  for (const article of state.articles.values()) if (article.channel.id === channelId) own.push(article);
+  return own;
+}
+
+/** The public article of a channel with this slug, or a 404 naming what is missing. */
+export function requireArticle(state: PublicState, channelSlug: string, articleSlug: string): PublicArticle {
+  const channel = requireChannel(state, channelSlug);
+  for (const article of state.articles.values()) {
+    if (article.channel.id === channel.id && article.slug === articleSlug) return article;
+  }
+  throw new PressroomError(
+    'ARTICLE_NOT_FOUND',
+    `The channel "${channelSlug}" has no published article "${articleSlug}". It does not exist or is not published. List its articles with GET /api/public/v1/channels/${channelSlug}/articles.`,
+  );
+}
+
+/** 404 for a language the article or channel is not published in (rule 1: no substitution). */
+export function translationMissing(what: string, language: string, available: readonly string[]): PressroomError {
+  return new PressroomError(
+    'TRANSLATION_NOT_FOUND',
+    `${what} has no published translation in "${language}", and no other language is substituted. Ask for one of: ${available.join(', ')}.`,
+  );
+}
+
+/** The items after the keyset position of `cursor` (all of them without one). */
+function after<T>(items: readonly T[], isAfter: (item: T) => boolean, hasCursor: boolean): T[] {
+  if (!hasCursor) return [...items];
+  const start = items.findIndex(isAfter);
+  return start < 0 ? [] : items.slice(start);
+}
+
+function latest(values: readonly string[]): string | null {
+  return values.length === 0 ? null : values.reduce((a, b) => (a > b ? a : b));
+}
+
+/** One page of the ChannelCollection (`listPublicChannels`), in `lang` when given. */
+export function channelListPage(state: PublicState, query: ListQuery, deps: { cursors: CursorCodec; channelsUrl: string }): ReadAnswer {
+  const limit = query.limit ?? LIMIT.default;
+  const scope = query.lang ? `${CHANNEL_LIST_SCOPE}:${query.lang}` : CHANNEL_LIST_SCOPE;
+  const position = query.cursor ? deps.cursors.decode(scope, query.cursor) : null;
+  const listed = listChannelsFor(state.channels).filter((c) => !query.lang || channelTranslationIn(c, query.lang));
+  const rest = after(listed, (c) => c.id > Number(position?.id), position !== null);
+  const shown = rest.slice(0, limit);
+  const nextCursor = rest.length > limit ? deps.cursors.encode(scope, { id: shown[shown.length - 1]!.id }) : null;
+  const page: PageInfo = {
+    limit,
+    nextCursor,
+    selfUrl: pageUrl(deps.channelsUrl, { lang: query.lang, limit, cursor: query.cursor }),
+    nextUrl: nextCursor ? pageUrl(deps.channelsUrl, { lang: query.lang, limit, cursor: nextCursor }) : null,
+  };
+  return { body: renderChannelList(shown, page, query.lang ?? null), lastModified: latest(shown.map((c) => c.updatedAt)) };
+}
+
+/** One page of a channel's ArticleCollection (`listPublicArticles`). */
+export function articleListPage(state: PublicState, channelSlug: string, query: ListQuery, deps: { cursors: CursorCodec }): ReadAnswer {
+  const channel = requireChannel(state, channelSlug);
+  // A list exists in the channel's own languages, as its static files do.
+  if (query.lang && !channelTranslationIn(channel, query.lang)) {
+    throw translationMissing(`The channel "${channel.slug}"`, query.lang, channel.translations.map((t) => t.language));
+  }
+  const limit = query.limit ?? LIMIT.default;
+  const language = query.lang ?? null;
+  const scope = articleListScope(channel.id, language);
+  const position = query.cursor ? deps.cursors.decode(scope, query.cursor) : null;
+  const listed = listArticlesFor(articlesOfChannel(state, channel.id), language);
+  const p = String(position?.p ?? '');
+  const id = Number(position?.id);
+  const rest = after(listed, (a) => a.publishedAt < p || (a.publishedAt === p && a.id < id), position !== null);
+  const shown = rest.slice(0, limit);
+  const nextCursor = rest.length > limit ? deps.cursors.encode(scope, cursorPosition(shown[shown.length - 1]!)) : null;
+  const base = channel.articlesJsonUrl;
+  const page: PageInfo = {
+    limit,
+    nextCursor,
+    selfUrl: pageUrl(base, { lang: query.lang, limit, cursor: query.cursor }),
+    nextUrl: nextCursor ? pageUrl(base, { lang: query.lang, limit, cursor: nextCursor }) : null,
+  };
+  const shownTranslations = shown.map((a) => (language ? translationIn(a, language)! : a.translations[0]!));
+  return { body: renderArticleList(channel, shown, language, page), lastModified: latest(shownTranslations.map((t) => t.updatedAt)) };
+}
+
+/**
+ * The Article JSON of a fully loaded article (bodies included) in `lang` (its
+ * default language when absent), with `content_html` when asked.
+ */
+export function articleDocument(article: PublicArticle, lang: string | undefined, includeHtml: boolean): ReadAnswer {
+  const language = lang ?? article.defaultLanguage;
+  const translation = translationIn(article, language);
+  if (!translation) throw translationMissing(`The article "${article.slug}"`, language, article.translations.map((t) => t.language));
+  return { body: renderArticleJson(article, language, { includeHtml }), lastModified: translation.updatedAt };
+}

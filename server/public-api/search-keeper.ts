@@ -1,0 +1,153 @@
+/**
+ * Keeps the read API's full-text index (SQLite FTS5, `search_documents`) in
+ * step with the public state, from the same build reports that drive the
+ * static output and the Pagefind shards: after a full build every document
+ * is compared by version, after an incremental build only the articles it
+ * re-read. Only public translations are ever indexed; a translation that
+ * stops being public loses its document in the same sync.
+ *
+ * The index is "ready" once one complete sync has finished (remembered in
+ * `instance_settings`, so a restart serves search at once); before that the
+ * search endpoint answers 503.
+ * @module
+ */
+import type { Logger } from '../logger.ts';
+import type { PublicState } from '../publish/site-builder.ts';
+import type { PublicArticle } from '../render/view-models.ts';
+import type { Db } from '../store/database.ts';
+import { readSetting, writeSetting } from '../store/instance-setting.repository.ts';
+import {
+  deleteDocuments,
+  documentKey,
+  documentsOfArticles,
+  documentVersions,
+  putDocument,
+  type SearchDocument,
+} from '../store/search-document.repository.ts';
+
+const COMPLETE_SETTING = 'search_index_complete';
+// Articles loaded (with bodies) and written per transaction: bounds memory and lock time.
+const BATCH = 100;
+
+/** The keeper's operations; syncs run one at a time, in order. */
+export interface SearchKeeper {
+  /** Whether the index may be queried (a complete sync has finished, now or in an earlier run). */
+  ready(): boolean;
+  /** Compares every document with the public state and fixes the differences. */
+  syncAll(): Promise<void>;
+  /** Re-indexes the given articles (every language), removing what is no longer public. */
+  syncArticles(ids: readonly number[]): Promise<void>;
+  /** Resolves when no sync is running or queued. */
+  idle(): Promise<void>;
+}
+
+/** What the keeper needs. */
+export interface SearchKeeperDeps {
+  readonly db: Db;
+  /** The public state the output was last built from (summaries). */
+  readonly state: () => Promise<PublicState>;
+  /** Loads public articles with their bodies. */
+  readonly loadArticles: (ids: readonly number[]) => Promise<PublicArticle[]>;
+  readonly log: Logger;
+}
+
+/** The version of a translation's document: changes whenever anything indexed or filtered on changes. */
+function versionOf(article: PublicArticle, language: string): string {
+  const t = article.translations.find((x) => x.language === language)!;
+  return [article.channel.id, article.channel.slug, article.slug, article.publishedAt, t.publishedAt, t.updatedAt].join('|');
+}
+
+function documentsOf(article: PublicArticle): SearchDocument[] {
+  return article.translations.map((t) => ({
+    articleId: article.id,
+    language: t.language,
+    channelId: article.channel.id,
+    channelSlug: article.channel.slug,
+    publishedAt: article.publishedAt,
+    version: versionOf(article, t.language),
+    title: t.title,
+    excerpt: t.excerpt ?? '',
+    body: t.text,
+  }));
+}
+
+/** Creates the keeper; call `syncAll()` once at start. */
+export async function createSearchKeeper(deps: SearchKeeperDeps): Promise<SearchKeeper> {
+  let complete = (await readSetting(deps.db, COMPLETE_SETTING)) === '1';
+  let chain: Promise<void> = Promise.resolve();
+  const serial = (work: () => Promise<void>): Promise<void> => {
+    const next = chain.then(work).catch((error: unknown) => {
+      deps.log.error('search index sync failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    });
+    chain = next;
+    return next;
+  };
+
+  /** Writes the documents of `ids` (loaded with bodies) in batches. */
+  async function writeArticles(ids: readonly number[]): Promise<number> {
+    let written = 0;
+    for (let i = 0; i < ids.length; i += BATCH) {
+      const articles = await deps.loadArticles(ids.slice(i, i + BATCH));
+      await deps.db.transaction().execute(async (trx) => {
+        for (const article of articles) {
+          for (const doc of documentsOf(article)) {
+            await putDocument(trx, doc);
+            written++;
+          }
+        }
+      });
+    }
+    return written;
+  }
+
+  async function syncAll(): Promise<void> {
+    const started = performance.now();
+    const state = await deps.state();
+    const stored = await documentVersions(deps.db);
+    const wanted = new Set<string>();
+    const stale = new Set<number>();
+    for (const article of state.articles.values()) {
+      for (const t of article.translations) {
+        const key = documentKey(article.id, t.language);
+        wanted.add(key);
+        if (stored.get(key)?.version !== versionOf(article, t.language)) stale.add(article.id);
+      }
+    }
+    const gone = [...stored].filter(([key]) => !wanted.has(key)).map(([, doc]) => doc.id);
+    await deps.db.transaction().execute((trx) => deleteDocuments(trx, gone));
+    const written = await writeArticles([...stale]);
+    if (!complete) await writeSetting(deps.db, COMPLETE_SETTING, '1');
+    complete = true;
+    deps.log.info('search index synced', { documents: wanted.size, written, removed: gone.length, ms: Math.round(performance.now() - started) });
+  }
+
+  async function syncArticles(ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    const state = await deps.state();
+    const existing = await documentsOfArticles(deps.db, ids);
+    const wanted = new Set<string>();
+    const stillPublic: number[] = [];
+    for (const id of ids) {
+      const article = state.articles.get(id);
+      if (!article) continue;
+      stillPublic.push(id);
+      for (const t of article.translations) wanted.add(documentKey(id, t.language));
+    }
+    const gone = [...existing].filter(([key]) => !wanted.has(key)).map(([, docId]) => docId);
+    await deps.db.transaction().execute((trx) => deleteDocuments(trx, gone));
+    await writeArticles(stillPublic);
+  }
+
+  return {
+    ready: () => complete,
+    syncAll: () => serial(syncAll),
+    syncArticles: (ids) => serial(() => syncArticles(ids)),
+    idle: async () => {
+      let seen: Promise<void>;
+      do {
+        seen = chain;
+        await seen;
+      } while (seen !== chain);
+    },
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * The read API's full-text index (`search_documents` + `search_fts`): one
+ * document per public article translation. Functions take `db` or a
+ * transaction first; the caller owns the transaction.
+ * @module
+ */
+import { sql, type Generated } from 'kysely';
+import type { Executor } from './database.ts';
+
+/** Row type of `search_documents`. */
+export interface SearchDocumentTable {
+  id: Generated<number>;
+  article_id: number;
+  language: string;
+  channel_id: number;
+  channel_slug: string;
+  /** The article's first publication: the list order of search results. */
+  published_at: string;
+  /** What the document was made from; a different value means it must be rewritten. */
+  version: string;
+}
+
+/** Row type of the FTS5 table `search_fts` (rowid = `search_documents.id`). */
+export interface SearchFtsTable {
+  rowid: number;
+  title: string;
+  excerpt: string;
+  body: string;
+}
+
+/** A document to store: its key, filters, version and text. */
+export interface SearchDocument {
+  readonly articleId: number;
+  readonly language: string;
+  readonly channelId: number;
+  readonly channelSlug: string;
+  readonly publishedAt: string;
+  readonly version: string;
+  readonly title: string;
+  readonly excerpt: string;
+  readonly body: string;
+}
+
+/** Key of a document in {@link documentVersions}. */
+export const documentKey = (articleId: number, language: string) => `${articleId}:${language}`;
+
+/** Every stored document: key → { id, version, articleId }. */
+export async function documentVersions(db: Executor): Promise<Map<string, { id: number; version: string; articleId: number }>> {
+  const rows = await db.selectFrom('search_documents').select(['id', 'article_id', 'language', 'version']).execute();
+  return new Map(rows.map((r) => [documentKey(r.article_id, r.language), { id: r.id, version: r.version, articleId: r.article_id }]));
+}
+
+/** Documents of the given articles: key → id. */
+export async function documentsOfArticles(db: Executor, articleIds: readonly number[]): Promise<Map<string, number>> {
+  if (articleIds.length === 0) return new Map();
+  const rows = await db.selectFrom('search_documents').select(['id', 'article_id', 'language']).where('article_id', 'in', articleIds).execute();
+  return new Map(rows.map((r) => [documentKey(r.article_id, r.language), r.id]));
+}
+
+/** Stores a document, replacing the one with the same article and language. */
+export async function putDocument(db: Executor, doc: SearchDocument): Promise<void> {
+  const existing = await db
+    .selectFrom('search_documents')
+    .select('id')
+    .where('article_id', '=', doc.articleId)
+    .where('language', '=', doc.language)
+    .executeTakeFirst();
+  const row = {
+    article_id: doc.articleId,
+    language: doc.language,
+    channel_id: doc.channelId,
+    channel_slug: doc.channelSlug,
+    published_at: doc.publishedAt,
+    version: doc.version,
+  };
+  let id: number;
+  if (existing) {
+    id = existing.id;
+    await db.updateTable('search_documents').set(row).where('id', '=', id).execute();
+    await sql`DELETE FROM search_fts WHERE rowid = ${id}`.execute(db);
+  } else {
+    const inserted = await db.insertInto('search_documents').values(row).returning('id').executeTakeFirstOrThrow();
+    id = inserted.id;
+  }
+  await sql`INSERT INTO search_fts (rowid, title, excerpt, body) VALUES (${id}, ${doc.title}, ${doc.excerpt}, ${doc.body})`.execute(db);
+}
+
+/** Deletes documents by id. */
+export async function deleteDocuments(db: Executor, ids: readonly number[]): Promise<void> {
+  for (const id of ids) {
+    await sql`DELETE FROM search_fts WHERE rowid = ${id}`.execute(db);
+    await db.deleteFrom('search_documents').where('id', '=', id).execute();
+  }
+}
+
+/** One matching document. */
+export interface SearchMatch {
+  readonly articleId: number;
+  readonly language: string;
+  readonly publishedAt: string;
+  /** Whether the title (alone) matches the whole query. */
+  readonly inTitle: boolean;
+}
+
+/**
+ * Every document matching the FTS5 expression `match`, narrowed by language
+ * and channel slug; `inTitle` tells whether the title alone matches it.
+ * Ordering is the caller's (it is part of the cursor contract).
+ */
+export async function matchDocuments(
+  db: Executor,
+  query: { match: string; language: string | null; channelSlug: string | null },
+): Promise<SearchMatch[]> {
+  const titleMatch = `title : (${query.match})`;
+  const rows = await sql<{ article_id: number; language: string; published_at: string; in_title: number }>`
+    SELECT d.article_id, d.language, d.published_at,
+      d.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ${titleMatch}) AS in_title
+    FROM search_fts JOIN search_documents d ON d.id = search_fts.rowid
+    WHERE search_fts MATCH ${query.match}
+      AND (${query.language} IS NULL OR d.language = ${query.language})
+      AND (${query.channelSlug} IS NULL OR d.channel_slug = ${query.channelSlug})`.execute(db);
+  return rows.rows.map((r) => ({ articleId: r.article_id, language: r.language, publishedAt: r.published_at, inTitle: r.in_title === 1 }));
+}
