@@ -24,7 +24,8 @@ import { migrateToLatest, openDatabase, type Db } from '../../server/store/datab
 /** Number of channels the articles are spread over. */
 export const CORPUS_CHANNELS = 20;
 const LANGUAGES = ['en', 'ar', 'fr', 'de', 'es', 'pt', 'it', 'nl'];
-const WORDS = 'pressroom static output readers crawlers agents publish channel article translation feed search index build cache render markdown language page archive moderation schedule revision'.split(' ');
+/** The English vocabulary of the bodies (the HTTP benchmark searches for some of these words). */
+export const CORPUS_WORDS = 'pressroom static output readers crawlers agents publish channel article translation feed search index build cache render markdown language page archive moderation schedule revision'.split(' ');
 const ARABIC = 'النشر القراء المقالة القناة الترجمة البحث الموقع الصفحة اللغة المحتوى'.split(' ');
 
 /** The corpus's languages for `languages` (1–8): English first, then Arabic. */
@@ -46,7 +47,7 @@ function random(seed: number): () => number {
 /** A ~1,200-word body in `language`, linking to siblings of article `n`. */
 export function corpusBody(n: number, language: string): string {
   const next = random(n * 31 + language.length);
-  const vocabulary = language === 'ar' ? ARABIC : WORDS;
+  const vocabulary = language === 'ar' ? ARABIC : CORPUS_WORDS;
   const sentence = (words: number) => Array.from({ length: words }, () => vocabulary[Math.floor(next() * vocabulary.length)]).join(' ') + '.';
   const parts: string[] = [];
   for (let section = 1; section <= 6; section++) {

@@ -1,0 +1,172 @@
+/**
+ * HTTP read benchmark: the bundled server against nginx on the same `dist/`.
+ *
+ * Generates a corpus of min(--articles, 500) articles in at least 2 languages
+ * (read throughput hardly depends on the size of the site: each request is
+ * one file), builds it in this process (full build and search index), then
+ * starts the bundled server and nginx as processes of their own and loads
+ * each with wrk for --duration seconds after a 1 s warm-up, at the same
+ * concurrency, rotating over every article's address:
+ *
+ * - the article JSON `/api/public/v1/channels/{c}/articles/{a}` (server, nginx);
+ * - its `?lang=ar` variant (server, nginx: routed through `$arg_lang`);
+ * - search `/api/public/v1/search?q=…` over a few corpus words (server only;
+ *   `n/a` while the endpoint does not answer 200).
+ *
+ * Each row's CPU time and peak RSS are the serving process's (its whole tree)
+ * over the measured window. Prints a JSON array of figures. Run by
+ * `npm run bench -- --only http`; alone:
+ * `tsx scripts/bench/http-bench.ts --articles N --languages L --duration S --connections C`.
+ * @module
+ */
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadCursorCodec } from '../../server/bootstrap.ts';
+import { systemClock } from '../../server/clock.ts';
+import { loadConfig } from '../../server/config.ts';
+import { createLogger } from '../../server/logger.ts';
+import { PROJECT_ROOT } from '../../server/main.ts';
+import { createStaticSite } from '../../server/publish/static-site.ts';
+import { migrateToLatest, openDatabase } from '../../server/store/database.ts';
+import { createPublicUrls } from '../../server/urls/public-urls.ts';
+import { parseScriptArgs } from '../lib/cli.ts';
+import { CORPUS_CHANNELS, CORPUS_WORDS } from './corpus.ts';
+import { NGINX, startBundledServer, startNginx, stopProcess, type Target } from './http-targets.ts';
+import { sampleTree, treeUsage } from './process-tree.ts';
+import type { BenchFigure } from './run-measurement.ts';
+import { runWrk, writeWrkScript, WRK } from './wrk.ts';
+
+/** Largest corpus the HTTP benchmark generates. */
+export const HTTP_MAX_ARTICLES = 500;
+const WARM_UP_SECONDS = 1;
+const API = '/api/public/v1';
+
+const { values } = parseScriptArgs(
+  'tsx scripts/bench/http-bench.ts',
+  {
+    usage: '--articles N --languages L --duration S --connections C',
+    options: {
+      articles: { kind: 'value', placeholder: 'N', description: 'Corpus size (at most 500 are used).' },
+      languages: { kind: 'value', placeholder: 'L', description: 'Languages (at least 2: the second is Arabic).' },
+      duration: { kind: 'value', placeholder: 'S', description: 'Seconds of measured load per row.' },
+      connections: { kind: 'value', placeholder: 'C', description: 'Concurrent connections.' },
+    },
+    positionals: [],
+  },
+  process.argv.slice(2),
+);
+const articles = Math.min(HTTP_MAX_ARTICLES, Number(values.articles ?? 200));
+const languages = Math.max(2, Number(values.languages ?? 2));
+const duration = Number(values.duration ?? 5);
+const connections = Number(values.connections ?? 32);
+const corpus = `${articles}×${languages}, c${connections}`;
+const progress = (message: string) => process.stderr.write(`http bench: ${message}\n`);
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-bench-http-'));
+const dataDir = path.join(dir, 'data');
+const outputDir = path.join(dir, 'dist');
+const targets: Target[] = [];
+const loads = new Set<ChildProcess>();
+async function cleanup(): Promise<void> {
+  await Promise.all([...loads].map((child) => stopProcess(child)));
+  await Promise.all(targets.splice(0).map((t) => t.stop()));
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) process.once(signal, () => void cleanup().finally(() => process.exit(code)));
+
+/** Writes the corpus (a child process, as in the build benchmark) and builds every output and the search index. */
+async function buildSite(): Promise<void> {
+  progress(`writing ${articles} articles × ${languages} languages…`);
+  const generated = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(PROJECT_ROOT, 'scripts/bench/corpus.ts'), '--data', dataDir, '--output', outputDir, '--articles', String(articles), '--languages', String(languages)],
+    { cwd: PROJECT_ROOT, stdio: ['ignore', 'inherit', 'inherit'] },
+  );
+  if (generated.status !== 0) throw new Error('corpus generation failed');
+  progress('full build and search index…');
+  const config = loadConfig({ PRESSROOM_DATA_DIR: dataDir, PRESSROOM_OUTPUT_DIR: outputDir, PRESSROOM_PUBLIC_URL: 'http://bench.test', PRESSROOM_LOG_LEVEL: 'silent' }, dir);
+  const db = openDatabase(config.databaseFile);
+  await migrateToLatest(db);
+  const urls = createPublicUrls(config.publicUrl, config.dashboardUrl);
+  const site = await createStaticSite({ db, clock: systemClock, urls, cursors: await loadCursorCodec(db), config, projectRoot: PROJECT_ROOT, log: createLogger('silent') });
+  await site.builder.fullBuild();
+  site.search.rebuildAll();
+  await site.search.idle();
+  await site.search.close();
+  await db.destroy();
+}
+
+/**
+ * Every article's JSON address, in a fixed shuffled order, so consecutive
+ * requests hit different channels and files (7919 is prime and larger than
+ * the corpus, so `i * 7919 mod N` visits every article once).
+ */
+function articlePaths(query: string): string[] {
+  return Array.from({ length: articles }, (_, i) => `${API}/channels/channel-${((i * 7919) % articles) % CORPUS_CHANNELS}/articles/a-${(i * 7919) % articles}${query}`);
+}
+
+/** Loads `target` with `paths` (warm-up, then the measured run) and reads its CPU and memory meanwhile. */
+async function measure(row: string, target: Target, paths: string[]): Promise<BenchFigure> {
+  const name = `http ${row}: ${target.name} (${corpus})`;
+  const first = await fetch(`${target.base}${paths[0]}`);
+  await first.body?.cancel();
+  if (first.status !== 200) throw new Error(`${name}: ${paths[0]} answered ${first.status}, not 200`);
+  const script = path.join(dir, `${row.replace(/\W+/g, '-')}.lua`);
+  writeWrkScript(script, paths);
+  const track = (child: ChildProcess) => (loads.add(child), child.once('exit', () => loads.delete(child)));
+  progress(`${row} → ${target.name}: ${WARM_UP_SECONDS} s warm-up, ${duration} s measured…`);
+  await runWrk({ base: target.base, script, seconds: WARM_UP_SECONDS, connections, track });
+  const before = treeUsage(target.pid);
+  const sampler = sampleTree(target.pid);
+  const load = await runWrk({ base: target.base, script, seconds: duration, connections, track });
+  sampler.stop();
+  const after = treeUsage(target.pid);
+  if (load.errors > 0) progress(`warning: ${name} had ${load.errors} errors or non-2xx/3xx answers of ${load.requests}`);
+  return {
+    name,
+    wallMs: load.seconds * 1000,
+    cpuMs: before && after ? after.cpuMs - before.cpuMs : Number.NaN,
+    peakRssMb: sampler.peakRssBytes() / 2 ** 20,
+    requestsPerSec: load.requestsPerSec,
+    p99Ms: load.p99Ms,
+    p50Ms: load.p50Ms,
+    requests: load.requests,
+    errors: load.errors,
+  };
+}
+
+try {
+  if (!fs.existsSync(WRK)) throw new Error(`${WRK} is missing: apt-get install wrk (.ci/run installs it).`);
+  await buildSite();
+  const json = articlePaths('');
+  const arabic = articlePaths('?lang=ar');
+  progress('starting the bundled server and nginx…');
+  targets.push(await startBundledServer({ root: PROJECT_ROOT, dataDir, outputDir, tmpDir: os.tmpdir(), readyPath: json[0]! }));
+  const haveNginx = fs.existsSync(NGINX);
+  if (haveNginx) targets.push(await startNginx({ outputDir, prefix: path.join(dir, 'nginx'), readyPath: json[0]! }));
+  else progress(`${NGINX} is missing (apt-get install nginx): the nginx rows are n/a`);
+  const [server, nginx] = targets as [Target, Target | undefined];
+
+  const figures: BenchFigure[] = [];
+  for (const [row, paths] of [['article JSON', json], ['article JSON ?lang=ar', arabic]] as const) {
+    const own = await measure(row, server, paths);
+    const theirs: BenchFigure = nginx ? await measure(row, nginx, paths) : { name: `http ${row}: nginx (${corpus})`, wallMs: 0, cpuMs: 0, peakRssMb: 0, unavailable: 'nginx not installed' };
+    if (theirs.requestsPerSec) own.vsNginx = own.requestsPerSec! / theirs.requestsPerSec;
+    figures.push(own, theirs);
+  }
+
+  // The search endpoint is optional until the read API has it: anything but 200 makes the row n/a.
+  const queries = ['publish', 'translation', 'archive', 'moderation', 'render', 'crawlers'].filter((w) => CORPUS_WORDS.includes(w)).map((w) => `${API}/search?q=${w}`);
+  const probe = await fetch(`${server.base}${queries[0]}`);
+  await probe.body?.cancel();
+  if (probe.status === 200) figures.push(await measure('search', server, queries));
+  else {
+    progress(`search answered ${probe.status}: row n/a`);
+    figures.push({ name: `http search: server (${corpus})`, wallMs: 0, cpuMs: 0, peakRssMb: 0, unavailable: 'endpoint unavailable' });
+  }
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
+} finally {
+  await cleanup();
+}
