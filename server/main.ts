@@ -65,10 +65,11 @@ export interface RunningService {
  * Starts the service on `config.host:config.port` (port 0 picks a free port).
  * @param options.clock injectable for tests.
  * @param options.startWorker false to leave jobs to `worker.runDue()` (tests).
+ * @param options.syncSearchIndex false to leave the search index's first sync to `searchIndex.syncAll()` (tests of the 503).
  */
 export async function startService(
   config: Config,
-  options: { clock?: Clock; log?: Logger; startWorker?: boolean } = {},
+  options: { clock?: Clock; log?: Logger; startWorker?: boolean; syncSearchIndex?: boolean } = {},
 ): Promise<RunningService> {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? createLogger(config.logLevel);
@@ -101,6 +102,7 @@ export async function startService(
     staticSite.queue.start(100);
   }
   const publicApi = staticSite ? await createPublicReadSide({ db, urls, cursors, config, staticSite, log }) : null;
+  if (publicApi && options.syncSearchIndex !== false) void publicApi.search.syncAll();
   const app = createApp(config, {
     db,
     clock,
@@ -149,8 +151,8 @@ export async function startService(
 /**
  * The read side of the public content API: the builder's public state, a
  * model for full articles, and the full-text index, kept in step by the same
- * build reports as the output (its first sync runs in the background; search
- * answers 503 until it has finished once).
+ * build reports as the output. The caller starts the first sync (in the
+ * background); search answers 503 until one has finished.
  */
 async function createPublicReadSide(deps: {
   db: Db;
@@ -164,7 +166,6 @@ async function createPublicReadSide(deps: {
   const model = createPublicModel({ db, urls: deps.urls });
   const state = () => staticSite.builder.publicState();
   const search = await createSearchKeeper({ db, state, loadArticles: (ids) => model.articles({ ids }), log: deps.log.child('search') });
-  void search.syncAll();
   staticSite.queue.onBuilt((report) => void (report.full ? search.syncAll() : search.syncArticles(report.articleIds)));
   return {
     search,

@@ -32,7 +32,10 @@ export interface TestService {
  * worker is off unless `options.startWorker` is true.
  * @example const t = await startTestService(); const key = await t.key('ana');
  */
-export async function startTestService(env: Record<string, string> = {}, options: { startWorker?: boolean } = {}): Promise<TestService> {
+export async function startTestService(
+  env: Record<string, string> = {},
+  options: { startWorker?: boolean; syncSearchIndex?: boolean } = {},
+): Promise<TestService> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-test-'));
   const config = loadConfig(
     {
@@ -50,7 +53,7 @@ export async function startTestService(env: Record<string, string> = {}, options
   );
   const clock = manualClock('2026-11-22T12:00:00.000Z');
   // The worker stays off unless asked for: tests run jobs with service.worker.runDue() and move the clock.
-  const service = await startService(config, { clock, log: createLogger('silent'), startWorker: options.startWorker ?? false });
+  const service = await startService(config, { clock, log: createLogger('silent'), startWorker: options.startWorker ?? false, syncSearchIndex: options.syncSearchIndex });
   return {
     service,
     config,
