@@ -83,4 +83,31 @@ describe.skipIf(!available)(available ? 'in headless Chromium' : `in headless Ch
     );
     await page.close();
   }, 60_000);
+
+  it('the API search finds the same translations as the site search', async () => {
+    await t.service.staticSite!.search.idle();
+    await t.service.searchIndex!.idle();
+    const page = await browser.newPage();
+    await page.goto(`${t.url}/pressroom-journal/en/welcome`);
+    for (const word of ['Markdown', 'readers', 'Pressroom']) {
+      // Pagefind's own API in the page, over every shard the site merges.
+      // A string, so the test runner's transform leaves the browser's import() alone.
+      const pagefindUrls = (await page.evaluate(`(async (q) => {
+        const shards = await (await fetch('/pagefind/shards.json')).json();
+        const all = new Set();
+        for (const shard of shards) {
+          const pagefind = await import('/pagefind/' + shard.bundlePath + 'pagefind.js');
+          await pagefind.init();
+          const found = await pagefind.search(q);
+          for (const r of found.results) all.add((await r.data()).url);
+        }
+        return [...all].sort();
+      })(${JSON.stringify(word)})`)) as string[];
+      const api = (await (await fetch(`${t.url}/api/public/v1/search?q=${word}&limit=50`)).json()) as { results: Array<{ html_url: string }> };
+      const apiUrls = api.results.map((r) => new URL(r.html_url).pathname).sort();
+      expect(apiUrls.length, word).toBeGreaterThan(0);
+      expect(apiUrls, word).toEqual(pagefindUrls);
+    }
+    await page.close();
+  }, 60_000);
 });
