@@ -61,7 +61,13 @@ describe('content requests', () => {
       remaining.push(Number(res.headers.get('ratelimit-remaining')));
     }
     expect(remaining).toEqual([4, 3, 2, 1, 0]);
-    for (const address of [`${API}/channels/pressroom-journal`, `${API}/channels/pressroom-journal/articles/welcome.md`, `${API}/channels?limit=2`]) {
+    for (const [address, template] of [
+      [`${API}/channels?limit=2`, '/channels'],
+      [`${API}/channels/pressroom-journal`, '/channels/{channel_slug}'],
+      [`${API}/channels/pressroom-journal/articles`, '/channels/{channel_slug}/articles'],
+      [`${API}/channels/pressroom-journal/articles/welcome`, '/channels/{channel_slug}/articles/{article_slug}'],
+      [`${API}/channels/pressroom-journal/articles/welcome.md`, '/channels/{channel_slug}/articles/{article_slug}.md'],
+    ] as const) {
       const res = await get(address, client);
       expect(res.status, address).toBe(429);
       const wait = Number(res.headers.get('retry-after'));
@@ -69,7 +75,7 @@ describe('content requests', () => {
       expect(wait).toBeLessThanOrEqual(60);
       const body = await res.json();
       expect(body).toMatchObject({ schema_version: '1.0', error: { code: 'RATE_LIMITED', message: expect.stringContaining('Retry-After') } });
-      expect(openapi.validateResponse('get', '/channels/{channel_slug}', 429, body)).toEqual([]);
+      expect(openapi.validateResponse('get', template, 429, body)).toEqual([]);
     }
   });
 
