@@ -61,49 +61,56 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
       lastModified: read.lastModified ? new Date(read.lastModified) : null,
     });
 
-  /** Serves the static file of a default form; a file missing while the state has it is a 404 all the same. */
-  const staticFile = async (c: Context, lang: string | undefined): Promise<Response> => {
+  /** Serves the static file of a default form, or resolves null when there is none. */
+  const staticFile = async (c: Context, lang: string | undefined): Promise<Response | null> => {
     const mapped = fileForRequest(new URL(c.req.url).pathname, lang ?? null);
-    const served = 'file' in mapped ? await serveOutputFile(c, deps.outputDir, mapped.file, deps.cache) : null;
-    return served ?? c.json(errorBody('NOT_FOUND', 'This document is being rebuilt. Try again in a moment.'), 404);
+    return 'file' in mapped ? serveOutputFile(c, deps.outputDir, mapped.file, deps.cache) : null;
   };
+  // The state has it but its file is not (yet) written: the build is catching up.
+  const rebuilding = (c: Context) => c.json(errorBody('NOT_FOUND', 'This document is being rebuilt. Try again in a moment.'), 404);
 
   const query = (c: Context) => new URL(c.req.url).searchParams;
 
   app.get('/openapi.json', (c) => c.json(deps.openApi as object));
 
+  // Default forms try the file first: a file is published by construction, so the hot path reads no state.
+  // Only a miss consults the public state, to say exactly what is missing.
   app.get('/channels', async (c) => {
     const q = parsePublicQuery('listPublicChannels', query(c));
-    if (isDefaultForm(q) && !q.lang) return staticFile(c, undefined);
+    if (isDefaultForm(q) && !q.lang) return (await staticFile(c, undefined)) ?? rebuilding(c);
     return answer(c, channelListPage(await deps.state(), q, { cursors: deps.cursors, channelsUrl: deps.urls.channelsJson() }));
   });
 
   app.get('/channels/:channel', async (c) => {
     const q = parsePublicQuery('getPublicChannel', query(c));
+    const file = await staticFile(c, q.lang);
+    if (file) return file;
     const channel = requireChannel(await deps.state(), c.req.param('channel'));
     if (q.lang && !channelTranslationIn(channel, q.lang)) {
       throw translationMissing(`The channel "${channel.slug}"`, q.lang, channel.translations.map((t) => t.language));
     }
-    return staticFile(c, q.lang);
+    return rebuilding(c);
   });
 
   app.get('/channels/:channel/articles', async (c) => {
     const q = parsePublicQuery('listPublicArticles', query(c));
-    const state = await deps.state();
-    const read = articleListPage(state, c.req.param('channel'), q, { cursors: deps.cursors });
-    return isDefaultForm(q) ? staticFile(c, q.lang) : answer(c, read);
+    const file = isDefaultForm(q) ? await staticFile(c, q.lang) : null;
+    return file ?? answer(c, articleListPage(await deps.state(), c.req.param('channel'), q, { cursors: deps.cursors }));
   });
 
   app.get('/channels/:channel/articles/:article', async (c) => {
     const raw = c.req.param('article');
     const markdown = raw.endsWith('.md');
     const q = parsePublicQuery(markdown ? 'getPublicArticleMarkdown' : 'getPublicArticle', query(c));
+    const includeHtml = 'include' in q && q.include === 'html';
+    const file = includeHtml ? null : await staticFile(c, q.lang);
+    if (file) return file;
     const article = requireArticle(await deps.state(), c.req.param('channel'), markdown ? raw.slice(0, -3) : raw);
     const language = q.lang ?? article.defaultLanguage;
     if (!translationIn(article, language)) {
       throw translationMissing(`The article "${article.slug}"`, language, article.translations.map((t) => t.language));
     }
-    if (!('include' in q) || q.include === undefined) return staticFile(c, q.lang);
+    if (!includeHtml) return rebuilding(c);
     const full = await deps.loadArticle(article.id);
     if (!full) return c.json(errorBody('ARTICLE_NOT_FOUND'), 404);
     return answer(c, articleDocument(full, q.lang, true));
