@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markdownToPlainText, renderMarkdown } from './index.ts';
+import { markdownToPlainText, renderMarkdown, renderMarkdownBody } from './index.ts';
 
 /** Deterministic ~1,200-word article mixing the constructs the renderer touches. */
 function generatedArticle(words: number): string {
@@ -113,5 +113,13 @@ describe('markdownToPlainText', () => {
     ['empty', '', ''],
   ])('extracts text (%s)', (_name, markdown, expected) => {
     expect(markdownToPlainText(markdown)).toBe(expected);
+  });
+});
+
+describe('renderMarkdownBody', () => {
+  it('gives exactly renderMarkdown and markdownToPlainText from one parse', () => {
+    for (const markdown of [generatedArticle(1200), 'a <script>x</script> b', '[^1]\n\n[^1]: note', '']) {
+      expect(renderMarkdownBody(markdown)).toEqual({ html: renderMarkdown(markdown), text: markdownToPlainText(markdown) });
+    }
   });
 });
