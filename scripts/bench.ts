@@ -21,6 +21,7 @@ interface Options {
   articles: number;
   languages: number;
   duration: number;
+  warmup: number;
   connections: number;
 }
 
@@ -49,11 +50,11 @@ const MEASUREMENTS: readonly Measurement[] = [
     name: 'http',
     description: 'Reads from the bundled server and from nginx (wrk): article JSON, ?lang=ar, search',
     script: 'scripts/bench/http-bench.ts',
-    args: (o) => [...corpusArgs(o), '--duration', String(o.duration), '--connections', String(o.connections)],
+    args: (o) => [...corpusArgs(o), '--duration', String(o.duration), '--warmup', String(o.warmup), '--connections', String(o.connections)],
   },
 ];
 
-const USAGE = '[--only NAME] [--repeat N] [--out FILE] [--articles N] [--languages L] [--duration S] [--connections C]';
+const USAGE = '[--only NAME] [--repeat N] [--out FILE] [--articles N] [--languages L] [--duration S] [--warmup S] [--connections C]';
 const HELP = `Usage: npm run bench -- ${USAGE}
 
 Runs each benchmark in its own process, N times (default 3), and prints a
@@ -64,8 +65,9 @@ then writes every run with the machine's details to FILE
 articles (default 1000) over 20 channels in --languages languages (default 2;
 the second is Arabic), generated in a temp folder that is removed afterwards.
 The http benchmark uses min(--articles, 500) articles in at least 2 languages
-and measures each address for --duration seconds (default 5) after a 1 s
-warm-up, with --connections connections (default 32).
+and measures each address for --duration seconds (default 5) after --warmup
+seconds of unmeasured load (default 1), with --connections connections
+(default 32).
 
 Benchmarks:
 ${MEASUREMENTS.map((m) => `  ${m.name.padEnd(10)} ${m.description}`).join('\n')}
@@ -90,7 +92,8 @@ function parseOptions(args: string[]): Options {
         out: { kind: 'value', placeholder: 'FILE', description: 'Results file (default bench-results.json).' },
         articles: { kind: 'value', placeholder: 'N', description: 'Corpus size (default 1000; the http benchmark uses at most 500).' },
         languages: { kind: 'value', placeholder: 'L', description: 'Languages per article (default 2).' },
-        duration: { kind: 'value', placeholder: 'S', description: 'Seconds of load per HTTP row, after a 1 s warm-up (default 5).' },
+        duration: { kind: 'value', placeholder: 'S', description: 'Seconds of measured load per HTTP row (default 5).' },
+        warmup: { kind: 'value', placeholder: 'S', description: 'Seconds of unmeasured load before each HTTP row (default 1; 0 for none).' },
         connections: { kind: 'value', placeholder: 'C', description: 'Concurrent connections of the HTTP load (default 32).' },
       },
       positionals: [],
@@ -106,6 +109,7 @@ function parseOptions(args: string[]): Options {
     articles: wholeNumber(values.articles, 1000, 1, 100_000, 'articles'),
     languages: wholeNumber(values.languages, 2, 1, 8, 'languages'),
     duration: wholeNumber(values.duration, 5, 1, 600, 'duration'),
+    warmup: wholeNumber(values.warmup, 1, 0, 60, 'warmup'),
     connections: wholeNumber(values.connections, 32, 1, 1000, 'connections'),
   };
 }

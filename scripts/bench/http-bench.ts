@@ -5,18 +5,18 @@
  * (read throughput hardly depends on the size of the site: each request is
  * one file), builds it in this process (full build and search index), then
  * starts the bundled server and nginx as processes of their own and loads
- * each with wrk for --duration seconds after a 1 s warm-up, at the same
+ * each with wrk for --duration seconds after --warmup seconds, at the same
  * concurrency, rotating over every article's address:
  *
  * - the article JSON `/api/public/v1/channels/{c}/articles/{a}` (server, nginx);
  * - its `?lang=ar` variant (server, nginx: routed through `$arg_lang`);
  * - search `/api/public/v1/search?q=…` over a few corpus words (server only;
- *   `n/a` while the endpoint does not answer 200).
+ *   `n/a` when the endpoint does not answer 200, e.g. on a version without it).
  *
  * Each row's CPU time and peak RSS are the serving process's (its whole tree)
  * over the measured window. Prints a JSON array of figures. Run by
  * `npm run bench -- --only http`; alone:
- * `tsx scripts/bench/http-bench.ts --articles N --languages L --duration S --connections C`.
+ * `tsx scripts/bench/http-bench.ts --articles N --languages L --duration S --warmup S --connections C`.
  * @module
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
@@ -40,17 +40,17 @@ import { runWrk, writeWrkScript, WRK } from './wrk.ts';
 
 /** Largest corpus the HTTP benchmark generates. */
 export const HTTP_MAX_ARTICLES = 500;
-const WARM_UP_SECONDS = 1;
 const API = '/api/public/v1';
 
 const { values } = parseScriptArgs(
   'tsx scripts/bench/http-bench.ts',
   {
-    usage: '--articles N --languages L --duration S --connections C',
+    usage: '--articles N --languages L --duration S --warmup S --connections C',
     options: {
       articles: { kind: 'value', placeholder: 'N', description: 'Corpus size (at most 500 are used).' },
       languages: { kind: 'value', placeholder: 'L', description: 'Languages (at least 2: the second is Arabic).' },
       duration: { kind: 'value', placeholder: 'S', description: 'Seconds of measured load per row.' },
+      warmup: { kind: 'value', placeholder: 'S', description: 'Seconds of unmeasured load before each row (0: none).' },
       connections: { kind: 'value', placeholder: 'C', description: 'Concurrent connections.' },
     },
     positionals: [],
@@ -60,6 +60,7 @@ const { values } = parseScriptArgs(
 const articles = Math.min(HTTP_MAX_ARTICLES, Number(values.articles ?? 200));
 const languages = Math.max(2, Number(values.languages ?? 2));
 const duration = Number(values.duration ?? 5);
+const warmup = Number(values.warmup ?? 1);
 const connections = Number(values.connections ?? 32);
 const corpus = `${articles}×${languages}, c${connections}`;
 const progress = (message: string) => process.stderr.write(`http bench: ${message}\n`);
@@ -107,6 +108,21 @@ function articlePaths(query: string): string[] {
   return Array.from({ length: articles }, (_, i) => `${API}/channels/channel-${((i * 7919) % articles) % CORPUS_CHANNELS}/articles/a-${(i * 7919) % articles}${query}`);
 }
 
+/**
+ * The search endpoint's answer once the server is ready for it: 503 means its
+ * index is still being filled after the start, so it is asked again (for up
+ * to a minute) before the row is given up as n/a.
+ */
+async function searchStatus(url: string): Promise<number> {
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const response = await fetch(url);
+    await response.body?.cancel();
+    if (response.status !== 503 || Date.now() > until) return response.status;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 /** Loads `target` with `paths` (warm-up, then the measured run) and reads its CPU and memory meanwhile. */
 async function measure(row: string, target: Target, paths: string[]): Promise<BenchFigure> {
   const name = `http ${row}: ${target.name} (${corpus})`;
@@ -116,8 +132,8 @@ async function measure(row: string, target: Target, paths: string[]): Promise<Be
   const script = path.join(dir, `${row.replace(/\W+/g, '-')}.lua`);
   writeWrkScript(script, paths);
   const track = (child: ChildProcess) => (loads.add(child), child.once('exit', () => loads.delete(child)));
-  progress(`${row} → ${target.name}: ${WARM_UP_SECONDS} s warm-up, ${duration} s measured…`);
-  await runWrk({ base: target.base, script, seconds: WARM_UP_SECONDS, connections, track });
+  progress(`${row} → ${target.name}: ${warmup} s warm-up, ${duration} s measured…`);
+  if (warmup > 0) await runWrk({ base: target.base, script, seconds: warmup, connections, track });
   const before = treeUsage(target.pid);
   const sampler = sampleTree(target.pid);
   const load = await runWrk({ base: target.base, script, seconds: duration, connections, track });
@@ -148,6 +164,10 @@ try {
   if (haveNginx) targets.push(await startNginx({ outputDir, prefix: path.join(dir, 'nginx'), readyPath: json[0]! }));
   else progress(`${NGINX} is missing (apt-get install nginx): the nginx rows are n/a`);
   const [server, nginx] = targets as [Target, Target | undefined];
+  // Asked before any row: the server fills its search index after starting, which must not overlap a measurement.
+  const queries = ['publish', 'translation', 'archive', 'moderation', 'render', 'crawlers'].filter((w) => CORPUS_WORDS.includes(w)).map((w) => `${API}/search?q=${w}`);
+  progress('waiting for the server\'s search index…');
+  const search = await searchStatus(`${server.base}${queries[0]}`);
 
   const figures: BenchFigure[] = [];
   for (const [row, paths] of [['article JSON', json], ['article JSON ?lang=ar', arabic]] as const) {
@@ -158,12 +178,9 @@ try {
   }
 
   // The search endpoint is optional until the read API has it: anything but 200 makes the row n/a.
-  const queries = ['publish', 'translation', 'archive', 'moderation', 'render', 'crawlers'].filter((w) => CORPUS_WORDS.includes(w)).map((w) => `${API}/search?q=${w}`);
-  const probe = await fetch(`${server.base}${queries[0]}`);
-  await probe.body?.cancel();
-  if (probe.status === 200) figures.push(await measure('search', server, queries));
+  if (search === 200) figures.push(await measure('search', server, queries));
   else {
-    progress(`search answered ${probe.status}: row n/a`);
+    progress(`search answered ${search}: row n/a`);
     figures.push({ name: `http search: server (${corpus})`, wallMs: 0, cpuMs: 0, peakRssMb: 0, unavailable: 'endpoint unavailable' });
   }
   process.stdout.write(`${JSON.stringify(figures)}\n`);
