@@ -26,22 +26,30 @@ export function resolveOutputPath(outputDir: string, relative: string): string {
 
 /**
  * Writes `content` to `relative` unless the file already holds exactly these bytes.
+ * @param knownHash the manifest's hash of the file, when recorded.
+ * @param hash `hashContent(content)`, when the caller has it already.
  * @returns true when the file was written.
  */
-export function writeIfChanged(outputDir: string, relative: string, content: string | Uint8Array, knownHash?: string): boolean {
+export function writeIfChanged(outputDir: string, relative: string, content: string | Uint8Array, knownHash?: string, hash?: string): boolean {
   const target = resolveOutputPath(outputDir, relative);
   const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-  if (knownHash !== undefined && knownHash === hashContent(bytes) && fs.existsSync(target)) return false;
+  if (knownHash !== undefined && knownHash === (hash ?? hashContent(bytes)) && fs.existsSync(target)) return false;
   try {
     const existing = fs.readFileSync(target);
     if (existing.equals(bytes)) return false;
   } catch {
     // Missing: write it.
   }
-  fs.mkdirSync(path.dirname(target), { recursive: true });
   const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    fs.writeFileSync(temp, bytes);
+    try {
+      fs.writeFileSync(temp, bytes);
+    } catch (error) {
+      // The folder is usually there already: create it only when missing (a stat per file cost more than the write).
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.writeFileSync(temp, bytes);
+    }
     fs.renameSync(temp, target);
   } catch (error) {
     fs.rmSync(temp, { force: true });

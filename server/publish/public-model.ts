@@ -9,19 +9,20 @@
  * published revision, never from the current (possibly unmoderated) content.
  * @module
  */
+import { sql } from 'kysely';
 import type { Db } from '../store/database.ts';
 import type { ArticleRow } from '../store/article.table.ts';
 import type { ChannelRow } from '../store/channel.table.ts';
 import { isTranslationPublic } from '../domain/article/article-lifecycle.ts';
 import { isOnHomepage } from '../domain/article/homepage.ts';
-import { markdownToPlainText, renderMarkdown } from '../domain/body/index.ts';
+import { renderMarkdownBody } from '../domain/body/index.ts';
 import { textDirection } from '../domain/language.ts';
 import type { PublicUrls } from '../urls/public-urls.ts';
-import type { PublicArticle, PublicChannel, PublicTranslation } from '../render/view-models.ts';
+import type { AnyPublicArticle, PublicArticle, PublicArticleSummary, PublicChannel, PublicTranslation, PublicTranslationSummary } from '../render/view-models.ts';
 import { createBodyCache, type BodyCache } from './body-cache.ts';
 
 /** Order of public articles everywhere: newest publication first, then higher id. */
-export function newestFirst(a: PublicArticle, b: PublicArticle): number {
+export function newestFirst(a: AnyPublicArticle, b: AnyPublicArticle): number {
   return a.publishedAt === b.publishedAt ? b.id - a.id : a.publishedAt < b.publishedAt ? 1 : -1;
 }
 
@@ -32,7 +33,46 @@ export interface PublicModel {
   /** One public channel, or null when it is not public. */
   channel(id: number): Promise<PublicChannel | null>;
   /** Public articles, newest first; of one channel, or the given ids. */
-  articles(filter: { channelId?: number; ids?: readonly number[] }): Promise<PublicArticle[]>;
+  articles(filter: ArticleFilter): Promise<PublicArticle[]>;
+  /**
+   * The same articles without reading or rendering a body (`textStart`
+   * empty): what the builder needs to decide which owners changed. Reads a
+   * few hundred bytes per article instead of its whole text.
+   */
+  heads(filter: ArticleFilter): Promise<ArticleHead[]>;
+  /** Public articles with their heads (for the builder, which keeps both). */
+  articlesWithHeads(filter: ArticleFilter): Promise<Array<{ article: PublicArticle; head: ArticleHead }>>;
+}
+
+/** Which articles to read: of one channel, or the given ids; all without either. */
+export interface ArticleFilter {
+  readonly channelId?: number;
+  readonly ids?: readonly number[];
+}
+
+/**
+ * A public article without its bodies, and what identifies each body: the
+ * builder hashes this to tell whether an article's files can have changed.
+ */
+export interface ArticleHead {
+  /** The article as lists hold it, with every `textStart` empty (it comes from the body). */
+  readonly summary: PublicArticleSummary;
+  /** The published revision's content hash (title, excerpt, body, SEO fields) of each translation, by language. */
+  readonly contentHashes: Readonly<Record<string, string>>;
+}
+
+/** A published translation's row, as read for the model. */
+interface PublishedRow {
+  language: string;
+  published_at: string | null;
+  title: string;
+  excerpt: string | null;
+  content_markdown: string;
+  seo_title: string | null;
+  seo_description: string | null;
+  content_hash: string;
+  decided_at: string | null;
+  created_at: string;
 }
 
 const byPrimaryThenCode = (primary: string) => (a: { language: string }, b: { language: string }) =>
@@ -97,7 +137,7 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
     }));
   }
 
-  async function loadArticles(filter: { channelId?: number; ids?: readonly number[] }): Promise<PublicArticle[]> {
+  async function load(filter: ArticleFilter, bodies: boolean): Promise<Array<{ head: ArticleHead; article: PublicArticle | null }>> {
     let query = db.selectFrom('articles').selectAll().where('status', '!=', 'archived').where('published_at', 'is not', null);
     if (filter.channelId !== undefined) query = query.where('channel_id', '=', filter.channelId);
     if (filter.ids) query = query.where('id', 'in', filter.ids.length > 0 ? filter.ids : [-1]);
@@ -115,7 +155,8 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
         'article_translations.published_at',
         'revisions.title',
         'revisions.excerpt',
-        'revisions.content_markdown',
+        // Bodies are most of the bytes: read them only when rendering.
+        bodies ? 'revisions.content_markdown' : sql<string>`''`.as('content_markdown'),
         'revisions.seo_title',
         'revisions.seo_description',
         'revisions.content_hash',
@@ -124,12 +165,18 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
       ])
       .where('article_translations.article_id', 'in', rows.map((r) => r.id))
       .execute();
-    const articles: PublicArticle[] = [];
+    const byArticle = new Map<number, typeof published>();
+    for (const t of published) {
+      const own = byArticle.get(t.article_id);
+      if (own) own.push(t);
+      else byArticle.set(t.article_id, [t]);
+    }
+    const loaded: Array<{ head: ArticleHead; article: PublicArticle | null }> = [];
     for (const row of rows) {
       const channel = channels.get(row.channel_id);
       const channelRow = channelRows.get(row.channel_id);
       if (!channel || !channelRow) continue;
-      const own = published.filter((t) => t.article_id === row.id);
+      const own = byArticle.get(row.id) ?? [];
       const primary = own.find((t) => t.language === row.default_language);
       const visible = own.filter((t) =>
         isTranslationPublic({
@@ -140,49 +187,28 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
         }),
       );
       if (visible.length === 0) continue;
-      articles.push(toArticle(row, channel, channelRow, visible));
+      const head = toHead(row, channel, channelRow, visible);
+      loaded.push({ head, article: bodies ? toArticle(head, visible) : null });
     }
-    return articles.sort(newestFirst);
+    return loaded.sort((a, b) => newestFirst(a.head.summary, b.head.summary));
   }
 
-  function toArticle(
-    row: ArticleRow,
-    channel: PublicChannel,
-    channelRow: ChannelRow,
-    visible: ReadonlyArray<{
-      language: string;
-      published_at: string | null;
-      title: string;
-      excerpt: string | null;
-      content_markdown: string;
-      seo_title: string | null;
-      seo_description: string | null;
-      content_hash: string;
-      decided_at: string | null;
-      created_at: string;
-    }>,
-  ): PublicArticle {
-    const translations: PublicTranslation[] = [...visible].sort(byPrimaryThenCode(row.default_language)).map((t) => {
-      const body = cache.get(t.content_hash, t.content_markdown, (md) => ({ html: renderMarkdown(md), text: markdownToPlainText(md) }));
-      const publishedAt = t.published_at ?? row.published_at!;
-      return {
-        language: t.language,
-        dir: textDirection(t.language),
-        title: t.title,
-        excerpt: t.excerpt,
-        seoTitle: t.seo_title,
-        seoDescription: t.seo_description,
-        markdown: t.content_markdown,
-        html: body.html,
-        text: body.text,
-        publishedAt,
-        updatedAt: t.decided_at ?? t.created_at,
-        htmlUrl: urls.articleHtml(channel.slug, row.slug, t.language),
-        jsonUrl: urls.articleJson(channel.slug, row.slug, t.language),
-        markdownUrl: urls.articleMarkdown(channel.slug, row.slug, t.language),
-      };
-    });
-    return {
+  function toHead(row: ArticleRow, channel: PublicChannel, channelRow: ChannelRow, visible: readonly PublishedRow[]): ArticleHead {
+    const translations: PublicTranslationSummary[] = [...visible].sort(byPrimaryThenCode(row.default_language)).map((t) => ({
+      language: t.language,
+      dir: textDirection(t.language),
+      title: t.title,
+      excerpt: t.excerpt,
+      seoTitle: t.seo_title,
+      seoDescription: t.seo_description,
+      publishedAt: t.published_at ?? row.published_at!,
+      updatedAt: t.decided_at ?? t.created_at,
+      htmlUrl: urls.articleHtml(channel.slug, row.slug, t.language),
+      jsonUrl: urls.articleJson(channel.slug, row.slug, t.language),
+      markdownUrl: urls.articleMarkdown(channel.slug, row.slug, t.language),
+      textStart: '',
+    }));
+    const summary: PublicArticleSummary = {
       id: row.id,
       slug: row.slug,
       channel,
@@ -194,11 +220,24 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
       onHomepage: isOnHomepage(row, channelRow),
       translations,
     };
+    return { summary, contentHashes: Object.fromEntries(visible.map((t) => [t.language, t.content_hash])) };
+  }
+
+  /** The full article: the head's fields, each translation with its body. */
+  function toArticle(head: ArticleHead, visible: readonly PublishedRow[]): PublicArticle {
+    const translations: PublicTranslation[] = head.summary.translations.map(({ textStart: _none, ...t }) => {
+      const row = visible.find((v) => v.language === t.language)!;
+      const body = cache.get(row.content_hash, row.content_markdown, renderMarkdownBody);
+      return { ...t, markdown: row.content_markdown, html: body.html, text: body.text };
+    });
+    return { ...head.summary, translations };
   }
 
   return {
     channels: () => loadChannels(),
     channel: async (id) => (await loadChannels([id]))[0] ?? null,
-    articles: loadArticles,
+    articles: async (filter) => (await load(filter, true)).map((x) => x.article!),
+    heads: async (filter) => (await load(filter, false)).map((x) => x.head),
+    articlesWithHeads: async (filter) => (await load(filter, true)).map((x) => ({ article: x.article!, head: x.head })),
   };
 }

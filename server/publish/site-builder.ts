@@ -3,6 +3,18 @@
  * same plans (`site-plan.ts`) through the same writer; the incremental build
  * only narrows which owners it re-plans, from the publication events.
  *
+ * Cost follows the change, not the site (docs/ARCHITECTURE.md, "Static
+ * build"):
+ * - The builder keeps every public article without bodies
+ *   (`PublicArticleSummary`, a few hundred bytes each); channel and site
+ *   files are rendered from it, and only article owners read bodies.
+ * - A full build hashes each article owner's inputs (`owner-inputs.ts`) and
+ *   renders only those whose hash changed or whose files are missing; a warm
+ *   build reads no body and renders no article.
+ * - A cold build spreads article owners over worker threads
+ *   (`render-pool.ts`), this thread reading the store and keeping the
+ *   manifest.
+ *
  * Each owner's files are compared with the manifest: unchanged bytes are not
  * rewritten, files no longer produced are deleted. Events are marked
  * processed only after their files are in place, so a crash mid-build is
@@ -15,14 +27,19 @@ import type { Clock } from '../clock.ts';
 import { isoNow } from '../clock.ts';
 import type { CursorCodec } from '../domain/cursor.ts';
 import type { Logger } from '../logger.ts';
+import type { PublicArticleSummary, PublicChannel, SiteInfo } from '../render/view-models.ts';
+import { ensureBuildOwners, readBuildOwners, type BuildOwnerState } from '../store/build-owner.repository.ts';
 import type { Db } from '../store/database.ts';
 import * as manifest from '../store/output-file.repository.ts';
 import { listUnprocessedEvents, markEventsProcessed, type PublicationEvent } from '../store/publication-event.repository.ts';
-import type { PublicArticle, PublicChannel, SiteInfo } from '../render/view-models.ts';
 import { UNMANAGED_OUTPUT_FOLDERS } from '../urls/static-files.ts';
+import { renderArticles, type RenderedArticle } from './article-render.ts';
+import { createManifestBatch, type ManifestBatch } from './manifest-batch.ts';
 import { hashContent, removeOutput, writeIfChanged } from './output-writer.ts';
-import { newestFirst, type PublicModel } from './public-model.ts';
-import { articleOwner, channelOwner, planArticle, planChannel, planSite, SITE_OWNER, type PlannedFile, type Renderers } from './site-plan.ts';
+import { articleInputHash, renderCodeFingerprint } from './owner-inputs.ts';
+import { newestFirst, type ArticleHead, type PublicModel } from './public-model.ts';
+import type { RenderPool } from './render-pool.ts';
+import { articleOwner, channelOwner, planChannel, planSite, SITE_OWNER, type PlannedFile, type Renderers } from './site-plan.ts';
 
 /** What one build did. */
 export interface BuildReport {
@@ -52,10 +69,14 @@ export interface SiteBuilder {
   publicState(): Promise<PublicState>;
 }
 
-/** Public channels (oldest first) and public articles by id, as last built. */
+/**
+ * Public channels (oldest first) and public articles by id, as last built.
+ * Articles carry no bodies: read a full article from the store
+ * (`PublicModel.articles({ ids })`) to render its document.
+ */
 export interface PublicState {
   readonly channels: readonly PublicChannel[];
-  readonly articles: ReadonlyMap<number, PublicArticle>;
+  readonly articles: ReadonlyMap<number, PublicArticleSummary>;
 }
 
 /** What the builder needs. */
@@ -71,20 +92,37 @@ export interface SiteBuilderDeps {
   readonly log: Logger;
   /** Files the site needs besides the rendered pages (the stylesheet under `_astro/`). */
   readonly assets?: () => Promise<readonly PlannedFile[]>;
+  /**
+   * Identifies the rendering code (`renderCodeFingerprint()` plus the Astro
+   * build hash); part of every owner's input hash. Default: the sources' hash.
+   */
+  readonly renderFingerprint?: string;
+  /**
+   * Starts worker threads for a full build that must render at least
+   * `POOL_MIN_ARTICLES` articles; without it, every article renders here.
+   */
+  readonly renderPool?: () => Promise<RenderPool>;
 }
+
+/** Below this many articles to render, starting workers costs more than it saves. */
+export const POOL_MIN_ARTICLES = 200;
+/** Articles per message to a worker: large enough to amortise a store read, small enough to balance the workers. */
+const POOL_BATCH = 16;
+/** Manifest rows collected before a transaction writes them. */
+const FLUSH_ROWS = 5000;
 
 const emptyReport = (): BuildReport => ({ written: 0, unchanged: 0, removed: 0, changedPaths: [], full: false, articleIds: [], ms: 0 });
 
 /** Creates the builder. Builds never overlap: each waits for the previous one. */
 export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
-  // Every public article by id. The outbox names every change to what is public, so after the first
-  // load only the articles an event names are read again: an incremental build costs what changed,
-  // not the size of the site.
-  let index: Map<number, PublicArticle> | null = null;
-  const loadIndex = async (): Promise<Map<number, PublicArticle>> =>
-    (index ??= new Map((await deps.model.articles({})).map((a) => [a.id, a])));
+  const fingerprint = deps.renderFingerprint ?? renderCodeFingerprint();
+  const context = { model: deps.model, renderers: deps.renderers, site: deps.site, outputDir: deps.outputDir };
+  // Every public article by id, without bodies. The outbox names every change to what is public, so after
+  // the first load only the articles an event names are read again.
+  let index: Map<number, PublicArticleSummary> | null = null;
   let channelList: readonly PublicChannel[] | null = null;
-  const indexed = (filter: (a: PublicArticle) => boolean = () => true) => [...index!.values()].filter(filter).sort(newestFirst);
+  const ready = ensureBuildOwners(deps.db);
+  const indexed = (filter: (a: PublicArticleSummary) => boolean = () => true) => [...index!.values()].filter(filter).sort(newestFirst);
 
   let chain: Promise<unknown> = Promise.resolve();
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
@@ -93,68 +131,154 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
     return next;
   };
 
-  /** Writes an owner's planned files and deletes the ones it no longer produces. */
-  async function applyOwner(owner: string, planned: readonly PlannedFile[], report: BuildReport): Promise<void> {
+  /** Renders an owner's planned files here and applies them. */
+  async function applyOwner(owner: string, planned: readonly PlannedFile[], report: BuildReport, batch: ManifestBatch): Promise<void> {
     const previous = await manifest.filesOfOwners(deps.db, [owner]);
-    const records: Array<{ path: string; owner: string; hash: string }> = [];
-    const seen = new Set<string>();
+    const files: Array<{ path: string; hash: string; written: boolean }> = [];
     for (const file of planned) {
-      seen.add(file.path);
       const content = await file.render();
       const hash = hashContent(content);
-      if (writeIfChanged(deps.outputDir, file.path, content, previous.get(file.path)?.hash)) {
-        report.written++;
-        report.changedPaths.push(file.path);
-      } else report.unchanged++;
-      if (previous.get(file.path)?.hash !== hash || previous.get(file.path)?.owner !== owner) records.push({ path: file.path, owner, hash });
+      files.push({ path: file.path, hash, written: writeIfChanged(deps.outputDir, file.path, content, previous.get(file.path)?.hash, hash) });
     }
-    const gone = [...previous.keys()].filter((p) => !seen.has(p));
-    for (const p of gone) {
-      if (removeOutput(deps.outputDir, p)) {
-        report.removed++;
-        report.changedPaths.push(p);
-      }
-    }
-    await deps.db.transaction().execute(async (trx) => {
-      await manifest.recordFiles(trx, records, isoNow(deps.clock));
-      await manifest.forgetFiles(trx, gone);
-    });
+    batch.apply(owner, files, previous, report);
   }
 
-  async function buildSite(channels: readonly PublicChannel[], articles: readonly PublicArticle[], report: BuildReport): Promise<void> {
+  /** Applies rendered article owners: manifest, owner state, index. */
+  function applyArticles(results: readonly RenderedArticle[], previous: ReadonlyMap<string, ReadonlyMap<string, { owner: string; hash: string }>>, report: BuildReport, batch: ManifestBatch): void {
+    for (const r of results) {
+      const owner = articleOwner(r.id);
+      batch.apply(owner, r.files, previous.get(owner) ?? new Map(), report);
+      if (r.head) {
+        batch.setOwnerState(owner, { inputHash: articleInputHash(r.head, deps.site, fingerprint), textStarts: r.textStarts });
+        index!.set(r.id, withTextStarts(r.head, r.textStarts));
+      } else {
+        batch.setOwnerState(owner, null);
+        index!.delete(r.id);
+      }
+    }
+  }
+
+  /** Channel and site owners, from the index. */
+  async function applyListOwners(channelIds: Iterable<number>, report: BuildReport, batch: ManifestBatch): Promise<void> {
+    for (const channelId of channelIds) {
+      const channel = await deps.model.channel(channelId);
+      const own = channel ? indexed((a) => a.channel.id === channelId) : [];
+      await applyOwner(channelOwner(channelId), channel ? planChannel(channel, own, deps.renderers, deps.cursors, deps.site) : [], report, batch);
+    }
+    const channels = await deps.model.channels();
     const assets = deps.assets ? await deps.assets() : [];
     channelList = channels;
-    await applyOwner(SITE_OWNER, planSite(channels, articles, deps.renderers, deps.cursors, deps.site, deps.channelsUrl, assets), report);
+    await applyOwner(SITE_OWNER, planSite(channels, indexed(), deps.renderers, deps.cursors, deps.site, deps.channelsUrl, assets), report, batch);
+  }
+
+  /**
+   * Loads the index without rendering: each article's `textStart` comes from
+   * its owner state when the inputs are unchanged. Returns the ids whose
+   * state is missing or stale (their owners must be rendered).
+   */
+  async function loadIndex(heads: readonly ArticleHead[], states: ReadonlyMap<string, BuildOwnerState>): Promise<number[]> {
+    index = new Map();
+    const stale: number[] = [];
+    for (const head of heads) {
+      const state = states.get(articleOwner(head.summary.id));
+      const current = state?.inputHash === articleInputHash(head, deps.site, fingerprint);
+      if (current && head.summary.translations.every((t) => t.language in state.textStarts)) index.set(head.summary.id, withTextStarts(head, state.textStarts));
+      else stale.push(head.summary.id);
+    }
+    return stale;
+  }
+
+  async function ensureIndex(report: BuildReport, batch: ManifestBatch): Promise<void> {
+    if (index) return;
+    await ready;
+    const stale = await loadIndex(await deps.model.heads({}), await readBuildOwners(deps.db));
+    // Stale states (a new renderer, a lost cache) are rendered once to learn their text starts.
+    if (stale.length > 0) applyArticles(await renderArticles(context, stale), await ownerFiles(stale), report, batch);
+  }
+
+  async function ownerFiles(ids: readonly number[]) {
+    const owners = ids.map(articleOwner);
+    const byOwner = new Map<string, Map<string, { owner: string; hash: string }>>();
+    for (let i = 0; i < owners.length; i += 500) {
+      for (const [p, f] of await manifest.filesOfOwners(deps.db, owners.slice(i, i + 500))) {
+        if (!byOwner.has(f.owner)) byOwner.set(f.owner, new Map());
+        byOwner.get(f.owner)!.set(p, f);
+      }
+    }
+    return byOwner;
   }
 
   async function fullBuild(): Promise<BuildReport> {
     const started = performance.now();
     const report = emptyReport();
     report.full = true;
-    const channels = await deps.model.channels();
-    const all: PublicArticle[] = [];
-    const owners = new Set<string>([SITE_OWNER]);
-    let done = 0;
-    for (const channel of channels) {
-      const articles = await deps.model.articles({ channelId: channel.id });
-      for (const article of articles) {
-        owners.add(articleOwner(article.id));
-        await applyOwner(articleOwner(article.id), planArticle(article, deps.renderers, deps.site), report);
-        if (++done % 500 === 0) deps.log.info('build progress', { articles: done, written: report.written });
-      }
-      owners.add(channelOwner(channel.id));
-      await applyOwner(channelOwner(channel.id), planChannel(channel, articles, deps.renderers, deps.cursors, deps.site), report);
-      all.push(...articles);
-    }
-    await buildSite(channels, all, report);
-    index = new Map(all.map((a) => [a.id, a]));
-    // Owners that produce nothing any more (unpublished articles, hidden channels) lose their files.
+    await ready;
+    const highWater = await lastEventId(deps.db);
+    const batch = createManifestBatch(deps.db, deps.clock, deps.outputDir);
+    const onDisk = listOutput(deps.outputDir);
     const recorded = await manifest.allFiles(deps.db);
-    for (const owner of new Set([...recorded.values()].map((r) => r.owner))) {
-      if (!owners.has(owner)) await applyOwner(owner, [], report);
+    const byOwner = new Map<string, Map<string, { owner: string; hash: string }>>();
+    for (const [p, f] of recorded) {
+      if (!byOwner.has(f.owner)) byOwner.set(f.owner, new Map());
+      byOwner.get(f.owner)!.set(p, f);
     }
-    report.removed += removeStrays(deps.outputDir, new Set((await manifest.allFiles(deps.db)).keys()));
-    await markEventsProcessed(deps.db, Number.MAX_SAFE_INTEGER, isoNow(deps.clock));
+    const heads = await deps.model.heads({});
+    const stale = new Set(await loadIndex(heads, await readBuildOwners(deps.db)));
+    // An owner whose files are not all in place is rendered again, whatever its hash says.
+    for (const head of heads) {
+      const files = byOwner.get(articleOwner(head.summary.id));
+      if (!files || files.size === 0 || [...files.keys()].some((p) => !onDisk.has(p))) stale.add(head.summary.id);
+    }
+    const toRender = heads.map((h) => h.summary.id).filter((id) => stale.has(id));
+    deps.log.info('full build', { articles: heads.length, render: toRender.length });
+    const known = (p: string) => recorded.get(p)?.hash;
+    const flushIfFull = async () => {
+      if (batch.pending >= FLUSH_ROWS) await batch.flush();
+    };
+    if (toRender.length >= POOL_MIN_ARTICLES && deps.renderPool) {
+      const pool = await deps.renderPool();
+      try {
+        let applying = Promise.resolve();
+        const batches: Array<Promise<void>> = [];
+        for (let i = 0; i < toRender.length; i += POOL_BATCH) {
+          const ids = toRender.slice(i, i + POOL_BATCH);
+          const knownHashes: Record<string, string> = {};
+          for (const id of ids) for (const [p, f] of byOwner.get(articleOwner(id)) ?? []) knownHashes[p] = f.hash;
+          batches.push(
+            pool.render(ids, knownHashes).then((results) => {
+              applying = applying.then(async () => {
+                applyArticles(results, byOwner, report, batch);
+                await flushIfFull();
+              });
+              return applying;
+            }),
+          );
+        }
+        await Promise.all(batches);
+        await applying;
+      } finally {
+        await pool.close();
+      }
+    } else {
+      for (let i = 0; i < toRender.length; i += POOL_BATCH) {
+        applyArticles(await renderArticles(context, toRender.slice(i, i + POOL_BATCH), known), byOwner, report, batch);
+        await flushIfFull();
+      }
+    }
+    await batch.flush();
+    const channels = await deps.model.channels();
+    await applyListOwners(channels.map((c) => c.id), report, batch);
+    // Owners that produce nothing any more (unpublished articles, hidden channels) lose their files.
+    const owners = new Set([SITE_OWNER, ...channels.map((c) => channelOwner(c.id)), ...heads.map((h) => articleOwner(h.summary.id))]);
+    for (const [owner, files] of byOwner) {
+      if (owners.has(owner)) continue;
+      batch.apply(owner, [], files, report);
+      if (owner.startsWith('article:')) batch.setOwnerState(owner, null);
+    }
+    await batch.flush();
+    const known2 = new Set((await manifest.allFiles(deps.db)).keys());
+    for (const p of onDisk) if (!known2.has(p) && removeOutput(deps.outputDir, p)) report.removed++;
+    await markEventsProcessed(deps.db, highWater, isoNow(deps.clock));
     report.ms = Math.round(performance.now() - started);
     return report;
   }
@@ -164,6 +288,8 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
     if (events.length === 0) return emptyReport();
     const started = performance.now();
     const report = emptyReport();
+    const batch = createManifestBatch(deps.db, deps.clock, deps.outputDir);
+    await ensureIndex(report, batch);
     const { articleIds, channelIds } = affected(events);
     // A channel change shows in every page of its articles (publisher name, links).
     for (const channelId of channelIds) {
@@ -171,21 +297,13 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
       const rows = await deps.db.selectFrom('articles').select('id').where('channel_id', '=', channelId).execute();
       for (const r of rows) articleIds.add(r.id);
     }
-    const articles = await loadIndex();
-    const publicArticles = new Map((await deps.model.articles({ ids: [...articleIds] })).map((a) => [a.id, a]));
     report.articleIds = [...articleIds];
-    for (const id of articleIds) {
-      const article = publicArticles.get(id);
-      if (article) articles.set(id, article);
-      else articles.delete(id);
-      await applyOwner(articleOwner(id), article ? planArticle(article, deps.renderers, deps.site) : [], report);
-    }
-    for (const channelId of channelIds) {
-      const channel = await deps.model.channel(channelId);
-      const own = channel ? indexed((a) => a.channel.id === channelId) : [];
-      await applyOwner(channelOwner(channelId), channel ? planChannel(channel, own, deps.renderers, deps.cursors, deps.site) : [], report);
-    }
-    await buildSite(await deps.model.channels(), indexed(), report);
+    const ids = [...articleIds];
+    const previous = await ownerFiles(ids);
+    const known = (p: string) => [...previous.values()].find((files) => files.has(p))?.get(p)?.hash;
+    applyArticles(await renderArticles(context, ids, known), previous, report, batch);
+    await applyListOwners(channelIds, report, batch);
+    await batch.flush();
     await markEventsProcessed(deps.db, events[events.length - 1]!.id, isoNow(deps.clock));
     report.ms = Math.round(performance.now() - started);
     deps.log.info('incremental build', { events: events.length, written: report.written, removed: report.removed, ms: report.ms });
@@ -195,7 +313,9 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
   async function publicState(): Promise<PublicState> {
     if (!index || !channelList) {
       await serial(async () => {
-        await loadIndex();
+        const batch = createManifestBatch(deps.db, deps.clock, deps.outputDir);
+        await ensureIndex(emptyReport(), batch);
+        await batch.flush();
         channelList ??= await deps.model.channels();
       });
     }
@@ -207,6 +327,17 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
     applyEvents: () => serial(applyEvents),
     publicState,
   };
+}
+
+/** The head as lists hold it, with each translation's text start. */
+function withTextStarts(head: ArticleHead, textStarts: Readonly<Record<string, string>>): PublicArticleSummary {
+  return { ...head.summary, translations: head.summary.translations.map((t) => ({ ...t, textStart: textStarts[t.language] ?? '' })) };
+}
+
+/** Id of the newest publication event (0 when none): a full build processes exactly the events before it started. */
+async function lastEventId(db: Db): Promise<number> {
+  const row = await db.selectFrom('publication_events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  return Number(row?.id ?? 0);
 }
 
 /** The articles and channels named by a batch of events. */
@@ -221,12 +352,13 @@ function affected(events: readonly PublicationEvent[]): { articleIds: Set<number
 }
 
 /**
- * Deletes files of the managed part of the output that no owner produces
- * (left by a crash, or by an older version). Folders listed in
- * UNMANAGED_OUTPUT_FOLDERS are left alone.
+ * Every file of the managed part of the output (folders listed in
+ * UNMANAGED_OUTPUT_FOLDERS are left out): a full build re-renders owners
+ * whose files are missing and deletes files no owner produces (left by a
+ * crash, or by an older version).
  */
-function removeStrays(outputDir: string, known: ReadonlySet<string>): number {
-  let removed = 0;
+function listOutput(outputDir: string): Set<string> {
+  const found = new Set<string>();
   const walk = (dir: string, relative: string) => {
     let entries: fs.Dirent[];
     try {
@@ -238,9 +370,9 @@ function removeStrays(outputDir: string, known: ReadonlySet<string>): number {
       const rel = relative ? `${relative}/${entry.name}` : entry.name;
       if (!relative && UNMANAGED_OUTPUT_FOLDERS.includes(entry.name)) continue;
       if (entry.isDirectory()) walk(path.join(dir, entry.name), rel);
-      else if (!known.has(rel) && removeOutput(outputDir, rel)) removed++;
+      else found.add(rel);
     }
   };
   walk(outputDir, '');
-  return removed;
+  return found;
 }

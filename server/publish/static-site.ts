@@ -20,6 +20,8 @@ import { createBodyCache } from './body-cache.ts';
 import { createBuildQueue, type BuildQueue } from './build-queue.ts';
 import { createPublicModel, type PublicModel } from './public-model.ts';
 import { createSearchIndexer, SEARCH_FOLDER, searchRecords, type SearchIndexer, type Shard } from './search-index.ts';
+import { renderCodeFingerprint } from './owner-inputs.ts';
+import { createRenderPool } from './render-pool.ts';
 import { createSiteBuilder, type BuildReport, type SiteBuilder } from './site-builder.ts';
 
 /** The static side of a running service. */
@@ -76,6 +78,16 @@ export async function createStaticSite(deps: {
     channelsUrl: deps.urls.channelsJson(),
     log: deps.log,
     assets: async () => (await html.clientAssets()).map((a) => ({ path: a.path, render: () => fs.readFileSync(a.file) })),
+    renderFingerprint: `${renderCodeFingerprint()}:${html.buildHash}`,
+    renderPool: () =>
+      createRenderPool({
+        databaseFile: deps.config.databaseFile,
+        publicUrl: deps.config.publicUrl,
+        dashboardUrl: deps.config.dashboardUrl,
+        astroBuildDir: buildDir,
+        outputDir: deps.config.outputDir,
+        site,
+      }),
   });
   const queue = createBuildQueue(builder, deps.log);
   const search = createSiteSearch(createSearchIndexer({ outputDir: deps.config.outputDir, log: deps.log }), model, deps.config.outputDir, deps.log);

@@ -14,7 +14,7 @@
  */
 import { SCHEMA_VERSION } from '../http/error-body.ts';
 import { channelVersion, compareText, primaryTranslation, translationIn } from './public-select.ts';
-import type { PublicArticle, PublicChannel, PublicTranslation } from './view-models.ts';
+import type { AnyPublicArticle, PublicChannel, PublicTranslationHead } from './view-models.ts';
 
 /** Pagination of one rendered page, worked out by the caller with `listArticlesFor` and the cursor codec. */
 export interface PageInfo {
@@ -32,14 +32,14 @@ export interface PageInfo {
  * doc). The paginator slices this and encodes `cursorPosition` of a page's
  * last item, so pages and cursors use exactly this order.
  */
-export function listArticlesFor(articles: readonly PublicArticle[], language: string | null): PublicArticle[] {
+export function listArticlesFor<A extends AnyPublicArticle>(articles: readonly A[], language: string | null): A[] {
   return articles
     .filter((a) => language === null || translationIn(a, language) !== undefined)
     .sort((a, b) => compareText(b.publishedAt, a.publishedAt) || b.id - a.id);
 }
 
 /** The version of `article` a list or feed in `language` shows: the exact translation, or the primary without a language. */
-export function listedTranslation(article: PublicArticle, language: string | null): PublicTranslation {
+export function listedTranslation<A extends AnyPublicArticle>(article: A, language: string | null): A['translations'][number] {
   const translation = language === null ? primaryTranslation(article) : translationIn(article, language);
   if (!translation) throw new RangeError(`Article ${article.id} has no published "${language}" translation.`);
   return translation;
@@ -50,12 +50,12 @@ export function listedTranslation(article: PublicArticle, language: string | nul
  * (ISO string, compared as text like the sort), `id` the tie-breaker. The
  * next page holds the items strictly after it in `listArticlesFor` order.
  */
-export function cursorPosition(article: PublicArticle): { p: string; id: number } {
+export function cursorPosition(article: AnyPublicArticle): { p: string; id: number } {
   return { p: article.publishedAt, id: article.id };
 }
 
 /** One ArticleSummary item, in spec field order. */
-export function articleSummary(article: PublicArticle, translation: PublicTranslation): Record<string, unknown> {
+export function articleSummary(article: AnyPublicArticle, translation: PublicTranslationHead): Record<string, unknown> {
   return {
     id: article.id,
     slug: article.slug,
@@ -78,7 +78,7 @@ export function articleSummary(article: PublicArticle, translation: PublicTransl
  */
 export function renderArticleList(
   channel: PublicChannel,
-  articles: readonly PublicArticle[],
+  articles: readonly AnyPublicArticle[],
   language: string | null,
   page: PageInfo,
 ): string {

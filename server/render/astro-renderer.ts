@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import type { experimental_AstroContainer } from 'astro/container';
 import type { ArticlePageInput, ChannelPageInput, HomePageInput, PageInput } from '../../src/lib/page-input.ts';
 import { BUILD_STAMP_FILE, readBuildStamp } from './site-build.ts';
-import type { PublicArticle, PublicChannel, SiteInfo } from './view-models.ts';
+import type { PublicArticle, PublicArticleSummary, PublicChannel, SiteInfo } from './view-models.ts';
 
 /** A file of the compiled site that the static output must contain. */
 export interface ClientAsset {
@@ -32,9 +32,9 @@ export interface HtmlRenderer {
    * A channel's page in one of its languages, listing those of `articles`
    * that belong to it and have a translation in `language`, newest first.
    */
-  channel(channel: PublicChannel, language: string, articles: readonly PublicArticle[], site: SiteInfo): Promise<string>;
+  channel(channel: PublicChannel, language: string, articles: readonly PublicArticleSummary[], site: SiteInfo): Promise<string>;
   /** The homepage: the `onHomepage` articles among `articles`, newest first, and the channels. */
-  home(channels: readonly PublicChannel[], articles: readonly PublicArticle[], site: SiteInfo): Promise<string>;
+  home(channels: readonly PublicChannel[], articles: readonly PublicArticleSummary[], site: SiteInfo): Promise<string>;
   /**
    * Files under the build's client folder that the pages reference (the
    * stylesheet under `_astro/`): copy each `file` to `{output}/{path}`.
@@ -121,7 +121,7 @@ export async function createAstroRenderer(buildDir: string, options: AstroRender
       const input: ArticlePageInput = { page: 'article', article, language, site };
       return render('article', input);
     },
-    channel(channel: PublicChannel, language: string, articles: readonly PublicArticle[], site: SiteInfo) {
+    channel(channel: PublicChannel, language: string, articles: readonly PublicArticleSummary[], site: SiteInfo) {
       if (!channel.translations.some((t) => t.language === language)) {
         const have = channel.translations.map((t) => t.language).join(', ') || 'none';
         return Promise.reject(
@@ -134,7 +134,7 @@ export async function createAstroRenderer(buildDir: string, options: AstroRender
       const input: ChannelPageInput = { page: 'channel', channel, language, articles, site };
       return render('channel', input);
     },
-    home(channels: readonly PublicChannel[], articles: readonly PublicArticle[], site: SiteInfo) {
+    home(channels: readonly PublicChannel[], articles: readonly PublicArticleSummary[], site: SiteInfo) {
       const input: HomePageInput = { page: 'home', channels, articles, site };
       return render('home', input);
     },

@@ -27,19 +27,19 @@ import { Feed, type Extension } from 'feed';
 import { createPublicUrls } from '../urls/public-urls.ts';
 import { listArticlesFor, listedTranslation } from './article-list-json.ts';
 import { channelTranslationIn, channelVersion, compareText, summaryOf } from './public-select.ts';
-import type { PublicArticle, PublicChannel, PublicTranslation, SiteInfo } from './view-models.ts';
+import type { PublicArticleSummary, PublicChannel, PublicTranslationSummary, SiteInfo } from './view-models.ts';
 import { escapeXml, xmlChars } from './xml-text.ts';
 
 /** Most items in one feed: enough for a reader polling daily, small enough to fetch often. */
 export const FEED_MAX_ITEMS = 50;
 
 interface FeedEntry {
-  readonly article: PublicArticle;
-  readonly translation: PublicTranslation;
+  readonly article: PublicArticleSummary;
+  readonly translation: PublicTranslationSummary;
 }
 
 /** The items of a feed, in order, capped (see module doc). */
-export function feedEntries(articles: readonly PublicArticle[], language: string | null): FeedEntry[] {
+export function feedEntries(articles: readonly PublicArticleSummary[], language: string | null): FeedEntry[] {
   return listArticlesFor(articles, language)
     .slice(0, FEED_MAX_ITEMS)
     .map((article) => ({ article, translation: listedTranslation(article, language) }));
@@ -68,7 +68,7 @@ const cdataText = (text: string) => xmlChars(text).replace(/]]>/g, ']]&gt;');
 const htmlText = (text: string) => xmlChars(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** The per-item links to the full text (see module doc). xml-js writes attributes unescaped but for `"`. */
-function fullTextLinks(t: PublicTranslation): Extension {
+function fullTextLinks(t: PublicTranslationSummary): Extension {
   const link = (type: string, href: string) => ({ _attributes: { rel: 'alternate', type, hreflang: escapeXml(t.language), href: escapeXml(href) } });
   const links = [link('text/markdown', t.markdownUrl), link('application/json', t.jsonUrl)];
   // `Extension.objects` is typed as a record, but an array is what makes xml-js repeat the element.
@@ -79,7 +79,7 @@ function fullTextLinks(t: PublicTranslation): Extension {
  * Renders the RSS 2.0 feed of `channel`, unfiltered (`language` null) or in
  * exactly `language`. `articles` are the channel's public articles.
  */
-export function renderRss(channel: PublicChannel, articles: readonly PublicArticle[], language: string | null, site: SiteInfo): string {
+export function renderRss(channel: PublicChannel, articles: readonly PublicArticleSummary[], language: string | null, site: SiteInfo): string {
   const version = channelVersion(channel, language);
   const entries = feedEntries(articles, language);
   const self = feedUrls(channel, language, site).rss;
@@ -114,7 +114,7 @@ export function renderRss(channel: PublicChannel, articles: readonly PublicArtic
  */
 export function renderJsonFeed(
   channel: PublicChannel,
-  articles: readonly PublicArticle[],
+  articles: readonly PublicArticleSummary[],
   language: string | null,
   site: SiteInfo,
 ): string {

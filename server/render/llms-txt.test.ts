@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderLlmsTxt } from './llms-txt.ts';
+import { LLMS_RECENT_ARTICLES, renderChannelLlmsTxt, renderLlmsTxt } from './llms-txt.ts';
 import { buildArticle, buildChannel, SITE, standardFixtures } from './render-fixtures.ts';
 
 const { channel, articles } = standardFixtures();
@@ -45,5 +45,27 @@ describe('renderLlmsTxt', () => {
     expect(out).not.toContain('Empty channel');
     expect(out).toContain('- [a \\[b\\] c](https://news.example/api/public/v1/channels/journal/articles/odd.md?lang=en): line one line two (en, published 2025-01-01)');
     expect(renderLlmsTxt([channel, empty], [odd, ...articles].reverse(), SITE)).toBe(out);
+  });
+});
+
+describe('renderLlmsTxt with many articles, and renderChannelLlmsTxt', () => {
+  const many = Array.from({ length: LLMS_RECENT_ARTICLES + 5 }, (_, i) =>
+    buildArticle(channel, { id: 100 + i, slug: `n-${i}`, defaultLanguage: 'en', translations: [{ language: 'en', title: `N ${i}`, publishedAt: `2027-01-${String(i + 1).padStart(2, '0')}T00:00:00.000Z` }] }),
+  );
+
+  it('lists only each channel’s newest articles and links the channel’s own file', () => {
+    const text = renderLlmsTxt([channel], [...articles, ...many], SITE);
+    const items = text.split('\n').filter((l) => l.startsWith('- '));
+    expect(items).toHaveLength(LLMS_RECENT_ARTICLES);
+    expect(items[0]).toContain(`[N ${LLMS_RECENT_ARTICLES + 4}]`);
+    expect(text).toContain('(https://news.example/journal/llms.txt)');
+  });
+
+  it('lists every published translation of the channel in its own file', () => {
+    const text = renderChannelLlmsTxt(channel, [...articles, ...many], SITE);
+    expect(text.split('\n\n')[0]).toBe('# Pressroom Journal · Pressroom News');
+    expect(text.split('\n').filter((l) => l.startsWith('- '))).toHaveLength(4 + many.length);
+    expect(text).toContain('](https://news.example/api/public/v1/channels/journal/articles/hello-world.md?lang=ar)');
+    expect(text.endsWith('\n')).toBe(true);
   });
 });

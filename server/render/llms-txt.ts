@@ -1,8 +1,13 @@
 /**
  * llms.txt (llmstxt.org): a Markdown map of the site for language models and
  * agents: H1 site name, a blockquote summary, a paragraph on how to cite and
- * what access does and does not grant, then one H2 section per channel
- * listing its articles' Markdown documents.
+ * what access does and does not grant, then one H2 section per channel.
+ *
+ * Split so that a publish costs what it touches, not the site's size (a
+ * 10k-article site's full list is megabytes): `/llms.txt` gives each
+ * channel's `LLMS_RECENT_ARTICLES` newest articles and links the channel's
+ * own `/{channel}/llms.txt`, which lists every article of the channel and is
+ * rendered again only when that channel changes.
  *
  * - Every published translation gets its own line (agents should fetch the
  *   language they need, and the spec never substitutes one language for
@@ -18,7 +23,10 @@
  */
 import { listArticlesFor } from './article-list-json.ts';
 import { channelDefaultTranslation, summaryOf } from './public-select.ts';
-import type { PublicArticle, PublicChannel, PublicTranslation, SiteInfo } from './view-models.ts';
+import type { PublicArticleSummary, PublicChannel, PublicTranslationSummary, SiteInfo } from './view-models.ts';
+
+/** Articles of each channel listed in `/llms.txt` itself; the channel's own file lists them all. */
+export const LLMS_RECENT_ARTICLES = 10;
 
 // Headings and link text must stay on one line.
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
@@ -27,7 +35,7 @@ const linkText = (text: string) => oneLine(text).replace(/[\\[\]<>]/g, (c) => `\
 // Parentheses and spaces would end a Markdown link destination; addresses from public-urls.ts are already encoded.
 const linkUrl = (url: string) => url.replace(/[()\s]/g, (c) => encodeURIComponent(c));
 
-function articleLine(t: PublicTranslation): string {
+function articleLine(t: PublicTranslationSummary): string {
   const summary = summaryOf(t);
   const facts = `(${t.language}, published ${t.publishedAt.slice(0, 10)})`;
   return `- [${linkText(t.title)}](${linkUrl(t.markdownUrl)}): ${summary ? `${summary} ${facts}` : facts}`;
@@ -48,20 +56,49 @@ const CITATION =
   'version is its own document: cite the one you read. Public access grants no extra reuse or training rights; ' +
   'the terms of service and the Content-Signal line of robots.txt still apply.';
 
+/** Address of a channel's own llms.txt (`/{channel}/llms.txt`). */
+export const channelLlmsUrl = (channel: PublicChannel) => `${channel.htmlUrl}llms.txt`;
+
+/** The channel's articles among `articles`, newest first, as llms.txt lines. */
+const linesOf = (channel: PublicChannel, articles: readonly PublicArticleSummary[], max = Infinity) =>
+  listArticlesFor(
+    articles.filter((a) => a.channel.id === channel.id),
+    null,
+  )
+    .slice(0, max)
+    .flatMap((a) => a.translations.map(articleLine));
+
 /**
- * Renders llms.txt for every public channel and article (see module doc).
- * `articles` may span channels; each is listed under its own channel.
+ * Renders `/llms.txt` (see module doc). `articles` may span channels; each
+ * channel's newest are listed under it, with a link to its full list.
  */
-export function renderLlmsTxt(channels: readonly PublicChannel[], articles: readonly PublicArticle[], site: SiteInfo): string {
+export function renderLlmsTxt(channels: readonly PublicChannel[], articles: readonly PublicArticleSummary[], site: SiteInfo): string {
   const parts = [`# ${oneLine(site.name)}`, summary(site), CITATION];
-  for (const channel of [...channels].sort((a, b) => a.id - b.id)) {
-    const own = listArticlesFor(
-      articles.filter((a) => a.channel.id === channel.id),
-      null,
-    );
-    if (own.length === 0) continue;
-    const lines = own.flatMap((a) => a.translations.map(articleLine));
-    parts.push(`## ${oneLine(channelDefaultTranslation(channel).title)}`, lines.join('\n'));
+  const byChannel = new Map<number, PublicArticleSummary[]>();
+  for (const a of articles) {
+    const own = byChannel.get(a.channel.id);
+    if (own) own.push(a);
+    else byChannel.set(a.channel.id, [a]);
   }
+  for (const channel of [...channels].sort((a, b) => a.id - b.id)) {
+    const own = byChannel.get(channel.id) ?? [];
+    if (own.length === 0) continue;
+    const title = oneLine(channelDefaultTranslation(channel).title);
+    const all = `Every article of ${linkText(title)}, newest first: [${linkText(title)} llms.txt](${linkUrl(channelLlmsUrl(channel))}).`;
+    parts.push(`## ${title}`, all, linesOf(channel, own, LLMS_RECENT_ARTICLES).join('\n'));
+  }
+  return `${parts.join('\n\n')}\n`;
+}
+
+/**
+ * Renders `/{channel}/llms.txt`: the same header, then every published
+ * translation of the channel's articles (those of `articles` in it). A
+ * channel without public articles gets the header and an empty section.
+ */
+export function renderChannelLlmsTxt(channel: PublicChannel, articles: readonly PublicArticleSummary[], site: SiteInfo): string {
+  const title = oneLine(channelDefaultTranslation(channel).title);
+  const lines = linesOf(channel, articles);
+  const parts = [`# ${title} · ${oneLine(site.name)}`, summary(site), CITATION, `## ${title}`];
+  if (lines.length > 0) parts.push(lines.join('\n'));
   return `${parts.join('\n\n')}\n`;
 }

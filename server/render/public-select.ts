@@ -5,21 +5,21 @@
  * channel's address in this language" mean the same thing everywhere.
  * @module
  */
-import type { PublicArticle, PublicChannel, PublicChannelTranslation, PublicTranslation } from './view-models.ts';
+import type { PublicArticle, PublicArticleOf, PublicArticleSummary, PublicChannel, PublicChannelTranslation, PublicTranslationHead, PublicTranslationSummary } from './view-models.ts';
 
 /**
  * The article's primary translation: the one in its default language. The
  * model guarantees it is published and first; the fallback to the first
  * translation only guards against a model built by hand.
  */
-export function primaryTranslation(article: PublicArticle): PublicTranslation {
+export function primaryTranslation<T extends PublicTranslationHead>(article: PublicArticleOf<T>): T {
   const primary = article.translations.find((t) => t.language === article.defaultLanguage) ?? article.translations[0];
   if (!primary) throw new RangeError(`Article ${article.id} has no published translation.`);
   return primary;
 }
 
 /** The published translation in exactly `language`, or undefined (public API rule 1: never another language). */
-export function translationIn(article: PublicArticle, language: string): PublicTranslation | undefined {
+export function translationIn<T extends PublicTranslationHead>(article: PublicArticleOf<T>, language: string): T | undefined {
   return article.translations.find((t) => t.language === language);
 }
 
@@ -27,7 +27,7 @@ export function translationIn(article: PublicArticle, language: string): PublicT
  * The exact translation a document is rendered for.
  * @throws RangeError when it is not published: the caller answers 404 and must not ask a renderer for it.
  */
-export function requireTranslation(article: PublicArticle, language: string): PublicTranslation {
+export function requireTranslation<T extends PublicTranslationHead>(article: PublicArticleOf<T>, language: string): T {
   const translation = translationIn(article, language);
   if (!translation) throw new RangeError(`Article ${article.id} has no published "${language}" translation.`);
   return translation;
@@ -98,12 +98,35 @@ export function withLanguage(url: string, language: string): string {
 export const SUMMARY_MAX_CHARS = 300;
 
 /**
+ * How much of a body's text lists keep (`PublicTranslationSummary.textStart`),
+ * in code points: more than any summary cut from it needs (300 here, 200 on
+ * list pages), with room for the one trailing space trimming may remove.
+ */
+export const TEXT_START_CHARS = 400;
+
+/** The start of a body's plain text that lists keep (see `TEXT_START_CHARS`). */
+export function textStartOf(text: string): string {
+  if (text.length <= TEXT_START_CHARS) return text;
+  // Counted in code points so the cut never splits a surrogate pair.
+  return Array.from(text.slice(0, TEXT_START_CHARS * 2)).slice(0, TEXT_START_CHARS).join('');
+}
+
+/** The article as lists hold it: the same fields, bodies replaced by the start of their text. */
+export function summarizeArticle(article: PublicArticle): PublicArticleSummary {
+  return {
+    ...article,
+    translations: article.translations.map(({ markdown: _m, html: _h, text, ...head }) => ({ ...head, textStart: textStartOf(text) })),
+  };
+}
+
+/**
  * A one-paragraph description: the excerpt, else the start of the plain text
  * cut at a word boundary with an ellipsis. Whitespace is collapsed so the
- * value fits one line (llms.txt items, feed summaries).
+ * value fits one line (llms.txt items, feed summaries). Only the first
+ * `SUMMARY_MAX_CHARS` + 1 code points of the text matter, so `textStart` serves.
  */
-export function summaryOf(translation: PublicTranslation): string {
-  const source = (translation.excerpt ?? translation.text).replace(/\s+/g, ' ').trim();
+export function summaryOf(translation: Pick<PublicTranslationSummary, 'excerpt' | 'textStart'>): string {
+  const source = (translation.excerpt ?? translation.textStart).replace(/\s+/g, ' ').trim();
   // Counted in code points so a cut never splits a surrogate pair (invalid in XML).
   const chars = Array.from(source);
   if (translation.excerpt !== null || chars.length <= SUMMARY_MAX_CHARS) return source;

@@ -7,7 +7,8 @@
  */
 import { createPublicUrls } from '../urls/public-urls.ts';
 import { textDirection } from '../domain/language.ts';
-import type { PublicArticle, PublicChannel, PublicTranslation, SiteInfo } from './view-models.ts';
+import { textStartOf } from './public-select.ts';
+import type { PublicArticle, PublicArticleSummary, PublicChannel, PublicTranslation, PublicTranslationSummary, SiteInfo } from './view-models.ts';
 
 /** The site of every fixture. */
 export const SITE: SiteInfo = Object.freeze({
@@ -63,6 +64,9 @@ export interface TranslationInput {
   updatedAt?: string;
 }
 
+/** A fixture article is both kinds at once (bodies and `textStart`), so every renderer takes it. */
+export type FixtureArticle = PublicArticle & PublicArticleSummary;
+
 /** An article of `channel`; translations primary first as the model orders them. */
 export function buildArticle(
   channel: PublicChannel,
@@ -74,9 +78,10 @@ export function buildArticle(
     image?: { url: string; alt: string } | null;
     translations: readonly TranslationInput[];
   },
-): PublicArticle {
-  const translations: PublicTranslation[] = input.translations.map((t) => {
+): FixtureArticle {
+  const translations = input.translations.map((t): PublicTranslation & PublicTranslationSummary => {
     const markdown = t.markdown ?? `Body of ${t.title}.\n`;
+    const text = markdown.replace(/[#*_>`-]/g, '').replace(/\s+/g, ' ').trim();
     return {
       language: t.language,
       dir: textDirection(t.language),
@@ -86,7 +91,8 @@ export function buildArticle(
       seoDescription: null,
       markdown,
       html: `<p>${markdown.trim()}</p>`,
-      text: markdown.replace(/[#*_>`-]/g, '').replace(/\s+/g, ' ').trim(),
+      text,
+      textStart: textStartOf(text),
       publishedAt: t.publishedAt,
       updatedAt: t.updatedAt ?? t.publishedAt,
       htmlUrl: urls.articleHtml(channel.slug, input.slug, t.language),

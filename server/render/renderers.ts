@@ -12,9 +12,9 @@ import { renderArticleMarkdown } from './article-markdown.ts';
 import type { HtmlRenderer } from './astro-renderer.ts';
 import { renderChannelJson, renderChannelList } from './channel-json.ts';
 import { renderJsonFeed, renderRss } from './feeds.ts';
-import { renderLlmsTxt } from './llms-txt.ts';
+import { renderChannelLlmsTxt, renderLlmsTxt } from './llms-txt.ts';
 import { renderRobots } from './robots.ts';
-import { renderSitemap } from './sitemap.ts';
+import { renderChannelSitemap, renderHomeSitemap, renderSitemapIndex } from './sitemap.ts';
 
 /** The renderer set over an HTML renderer. */
 export function createRenderers(html: HtmlRenderer): Renderers {
@@ -29,9 +29,12 @@ export function createRenderers(html: HtmlRenderer): Renderers {
     articleList: renderArticleList,
     rss: renderRss,
     jsonFeed: renderJsonFeed,
-    sitemap: renderSitemap,
+    sitemapIndex: renderSitemapIndex,
+    homeSitemap: renderHomeSitemap,
+    channelSitemap: renderChannelSitemap,
     robots: renderRobots,
     llms: renderLlmsTxt,
+    channelLlms: renderChannelLlmsTxt,
     listArticles: listArticlesFor,
     cursorPosition,
   } satisfies Renderers);

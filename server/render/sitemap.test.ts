@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildArticle, buildChannel, SITE, standardFixtures } from './render-fixtures.ts';
 import { xmlProblems } from './xml-check.ts';
-import { renderSitemap } from './sitemap.ts';
+import { renderChannelSitemap, renderHomeSitemap, renderSitemapIndex } from './sitemap.ts';
 
 const { channel, articles } = standardFixtures();
 const entries = (xml: string) => [...xml.matchAll(/<url>([\s\S]*?)<\/url>/g)].map((m) => m[1]!);
@@ -9,8 +9,8 @@ const locOf = (entry: string) => /<loc>(.*)<\/loc>/.exec(entry)![1]!;
 const entryFor = (xml: string, loc: string) => entries(xml).find((e) => locOf(e) === loc)!;
 const alternates = (entry: string) => [...entry.matchAll(/hreflang="([^"]+)" href="([^"]+)"/g)].map((m) => [m[1], m[2]]);
 
-describe('renderSitemap', () => {
-  const xml = renderSitemap([channel], articles, SITE);
+describe('renderChannelSitemap', () => {
+  const xml = renderChannelSitemap(channel, articles);
 
   it('is a well-formed urlset with the xhtml namespace', () => {
     expect(xmlProblems(xml)).toEqual([]);
@@ -18,9 +18,8 @@ describe('renderSitemap', () => {
     expect(xml.endsWith('</urlset>\n')).toBe(true);
   });
 
-  it('lists homepage, channel pages and every article translation once, sorted by URL', () => {
+  it('lists the channel pages and every article translation once, sorted by URL, all under the channel folder', () => {
     expect(entries(xml).map(locOf)).toEqual([
-      'https://news.example/',
       'https://news.example/journal/',
       'https://news.example/journal/ar/',
       'https://news.example/journal/ar/arabic-only',
@@ -51,17 +50,36 @@ describe('renderSitemap', () => {
     expect(lastmod('https://news.example/journal/en/hello-world')).toBe('2026-02-03T10:00:00.000Z');
     expect(lastmod('https://news.example/journal/ar/hello-world')).toBe('2026-02-02T09:00:00.000Z');
     expect(lastmod('https://news.example/journal/')).toBe('2026-03-01T08:00:00.000Z');
-    expect(lastmod('https://news.example/')).toBe('2026-03-01T08:00:00.000Z');
   });
 
-  it('escapes URLs and stays the same whatever the input order', () => {
+  it('leaves out other channels’ articles and stays the same whatever the input order', () => {
     const other = buildChannel({ id: 2, slug: 'other', defaultLanguage: 'en', translations: [{ language: 'en', title: 'Other' }] });
-    const site = { ...SITE, baseUrl: 'https://news.example/a&b' };
-    const odd = renderSitemap([other, channel], [...articles].reverse(), site);
-    expect(xmlProblems(odd)).toEqual([]);
-    expect(odd).toContain('<loc>https://news.example/a&amp;b/</loc>');
-    expect(renderSitemap([channel, other], articles, site)).toBe(odd);
     const single = buildArticle(other, { id: 70, slug: 's', defaultLanguage: 'en', translations: [{ language: 'en', title: 'S', publishedAt: '2026-01-01T00:00:00.000Z' }] });
-    expect(renderSitemap([other], [single], SITE)).toBe(renderSitemap([other], [single], SITE));
+    expect(renderChannelSitemap(channel, [single, ...articles].reverse())).toBe(xml);
+    expect(entries(renderChannelSitemap(other, [...articles, single])).map(locOf)).toEqual(['https://news.example/other/', 'https://news.example/other/en/s']);
+  });
+});
+
+describe('renderHomeSitemap and renderSitemapIndex', () => {
+  it('lists the homepage, dated with the newest change of all', () => {
+    const xml = renderHomeSitemap([channel], articles, SITE);
+    expect(xmlProblems(xml)).toEqual([]);
+    expect(entries(xml).map(locOf)).toEqual(['https://news.example/']);
+    expect(xml).toContain('<lastmod>2026-03-01T08:00:00.000Z</lastmod>');
+  });
+
+  it('indexes the homepage sitemap and each channel sitemap, sorted, with lastmod, escaped', () => {
+    const other = buildChannel({ id: 2, slug: 'a-other', defaultLanguage: 'en', translations: [{ language: 'en', title: 'Other' }] });
+    const xml = renderSitemapIndex([channel, other], articles, SITE);
+    expect(xmlProblems(xml)).toEqual([]);
+    expect(xml).toContain('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
+    expect([...xml.matchAll(/<loc>(.*)<\/loc>/g)].map((m) => m[1])).toEqual([
+      'https://news.example/a-other/sitemap.xml',
+      'https://news.example/journal/sitemap.xml',
+      'https://news.example/sitemap-home.xml',
+    ]);
+    expect(xml).toContain('<loc>https://news.example/journal/sitemap.xml</loc>\n    <lastmod>2026-03-01T08:00:00.000Z</lastmod>');
+    expect(renderSitemapIndex([other, channel], [...articles].reverse(), SITE)).toBe(xml);
+    expect(renderSitemapIndex([channel], [], { ...SITE, baseUrl: 'https://news.example/a&b' })).toContain('<loc>https://news.example/a&amp;b/sitemap-home.xml</loc>');
   });
 });

@@ -14,12 +14,19 @@
  * - lastmod: article translation `updatedAt`; channel page the newest of the
  *   channel's and its articles' `updatedAt`; homepage the newest of all.
  * - Entries are sorted by URL (code units), so the bytes never depend on input order.
- * - One file holds at most 50,000 URLs (sitemaps.org); a bigger site needs a
- *   sitemap index, which is not written yet.
+ * - Split so that a change costs what it touches, not the site's size:
+ *   `sitemap.xml` is a sitemap index naming `sitemap-home.xml` (the homepage)
+ *   and one `/{channel}/sitemap.xml` per channel (its pages and articles),
+ *   which its channel owns and which is rendered again only when the channel
+ *   changes. A sitemap may list only URLs under its own folder
+ *   (sitemaps.org), which is why the homepage has a root file of its own.
+ *   Each index entry's lastmod is the newest of its sitemap's entries.
+ * - One file holds at most 50,000 URLs (sitemaps.org): per channel, that is
+ *   25,000 articles in two languages.
  * @module
  */
 import { compareText, primaryTranslation } from './public-select.ts';
-import type { PublicArticle, PublicChannel, SiteInfo } from './view-models.ts';
+import type { AnyPublicArticle, PublicChannel, SiteInfo } from './view-models.ts';
 import { escapeXml } from './xml-text.ts';
 
 interface Alternate {
@@ -37,12 +44,11 @@ const newest = (dates: readonly string[]): string | null =>
   dates.reduce<string | null>((a, b) => (a === null || compareText(b, a) > 0 ? b : a), null);
 
 /** The channel's pages, one per language, sharing one alternate set. */
-function channelEntries(channel: PublicChannel, articles: readonly PublicArticle[]): Entry[] {
+function channelEntries(channel: PublicChannel, articles: readonly AnyPublicArticle[]): Entry[] {
   const pageOf = (language: string, htmlUrl: string) => (language === channel.defaultLanguage ? channel.htmlUrl : htmlUrl);
   const alternates = channel.translations.map((t) => ({ hreflang: t.language, href: pageOf(t.language, t.htmlUrl) }));
   if (alternates.length > 1) alternates.push({ hreflang: 'x-default', href: channel.htmlUrl });
-  const own = articles.filter((a) => a.channel.id === channel.id).map((a) => a.updatedAt);
-  const lastmod = newest([channel.updatedAt, ...own]);
+  const lastmod = channelLastmod(channel, articles);
   return channel.translations.map((t) => ({
     loc: pageOf(t.language, t.htmlUrl),
     lastmod,
@@ -51,7 +57,7 @@ function channelEntries(channel: PublicChannel, articles: readonly PublicArticle
 }
 
 /** The article's translations, one per language, sharing one alternate set. */
-function articleEntries(article: PublicArticle): Entry[] {
+function articleEntries(article: AnyPublicArticle): Entry[] {
   const alternates = article.translations.map((t) => ({ hreflang: t.language, href: t.htmlUrl }));
   if (alternates.length > 1) alternates.push({ hreflang: 'x-default', href: primaryTranslation(article).htmlUrl });
   return article.translations.map((t) => ({
@@ -72,17 +78,14 @@ function writeEntry(entry: Entry): string {
   return lines.join('\n');
 }
 
-/**
- * Renders sitemap.xml for every public channel and article (see module doc).
- * Pure: the same models give the same bytes, whatever order they come in.
- */
-export function renderSitemap(channels: readonly PublicChannel[], articles: readonly PublicArticle[], site: SiteInfo): string {
-  const home: Entry = {
-    loc: `${site.baseUrl}/`,
-    lastmod: newest([...channels.map((c) => c.updatedAt), ...articles.map((a) => a.updatedAt)]),
-    alternates: [],
-  };
-  const entries = [home, ...channels.flatMap((c) => channelEntries(c, articles)), ...articles.flatMap(articleEntries)];
+/** Newest `updatedAt` of the channel and its articles among `articles`. */
+function channelLastmod(channel: PublicChannel, articles: readonly AnyPublicArticle[]): string | null {
+  let latest: string | null = channel.updatedAt;
+  for (const a of articles) if (a.channel.id === channel.id && (latest === null || compareText(a.updatedAt, latest) > 0)) latest = a.updatedAt;
+  return latest;
+}
+
+function urlset(entries: readonly Entry[]): string {
   // A URL appears once even if a model lists it twice (e.g. the same article passed in two lists).
   const unique = [...new Map(entries.map((e) => [e.loc, e])).values()].sort((a, b) => compareText(a.loc, b.loc));
   return [
@@ -92,4 +95,51 @@ export function renderSitemap(channels: readonly PublicChannel[], articles: read
     '</urlset>',
     '',
   ].join('\n');
+}
+
+/** Address of the homepage's sitemap (`sitemap-home.xml`). */
+export const homeSitemapUrl = (site: SiteInfo) => `${site.baseUrl}/sitemap-home.xml`;
+/** Address of a channel's sitemap (`/{channel}/sitemap.xml`), under the channel's own folder. */
+export const channelSitemapUrl = (channel: PublicChannel) => `${channel.htmlUrl}sitemap.xml`;
+
+/**
+ * Renders `/{channel}/sitemap.xml`: the channel's pages and every published
+ * translation of its articles (those of `articles` in this channel).
+ * Pure: the same models give the same bytes, whatever order they come in.
+ */
+export function renderChannelSitemap(channel: PublicChannel, articles: readonly AnyPublicArticle[]): string {
+  const own = articles.filter((a) => a.channel.id === channel.id);
+  return urlset([...channelEntries(channel, own), ...own.flatMap(articleEntries)]);
+}
+
+/** Renders `sitemap-home.xml`: the homepage, last changed with the newest channel or article. */
+export function renderHomeSitemap(channels: readonly PublicChannel[], articles: readonly AnyPublicArticle[], site: SiteInfo): string {
+  return urlset([{ loc: `${site.baseUrl}/`, lastmod: siteLastmod(channels, articles), alternates: [] }]);
+}
+
+/** Newest `updatedAt` of every channel and article (no spread: a big site has tens of thousands). */
+function siteLastmod(channels: readonly PublicChannel[], articles: readonly AnyPublicArticle[]): string | null {
+  let latest = newest(channels.map((c) => c.updatedAt));
+  for (const a of articles) if (latest === null || compareText(a.updatedAt, latest) > 0) latest = a.updatedAt;
+  return latest;
+}
+
+/**
+ * Renders `sitemap.xml`, the sitemap index: the homepage's sitemap and each
+ * channel's, sorted by URL, each with the newest lastmod of its entries.
+ */
+export function renderSitemapIndex(channels: readonly PublicChannel[], articles: readonly AnyPublicArticle[], site: SiteInfo): string {
+  const latest = new Map<number, string>(channels.map((c) => [c.id, c.updatedAt]));
+  for (const a of articles) {
+    const known = latest.get(a.channel.id);
+    if (known !== undefined && compareText(a.updatedAt, known) > 0) latest.set(a.channel.id, a.updatedAt);
+  }
+  const sitemaps = [
+    { loc: homeSitemapUrl(site), lastmod: siteLastmod(channels, articles) },
+    ...channels.map((c) => ({ loc: channelSitemapUrl(c), lastmod: latest.get(c.id) ?? null })),
+  ].sort((a, b) => compareText(a.loc, b.loc));
+  const lines = sitemaps.map((m) =>
+    [`  <sitemap>`, `    <loc>${escapeXml(m.loc)}</loc>`, ...(m.lastmod ? [`    <lastmod>${escapeXml(m.lastmod)}</lastmod>`] : []), `  </sitemap>`].join('\n'),
+  );
+  return ['<?xml version="1.0" encoding="UTF-8"?>', '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">', ...lines, '</sitemapindex>', ''].join('\n');
 }

@@ -44,20 +44,14 @@ export interface PublicChannel {
   readonly updatedAt: string;
 }
 
-/** One published translation of an article. */
-export interface PublicTranslation {
+/** What every output shows of a published translation, the body aside. */
+export interface PublicTranslationHead {
   readonly language: string;
   readonly dir: 'ltr' | 'rtl';
   readonly title: string;
   readonly excerpt: string | null;
   readonly seoTitle: string | null;
   readonly seoDescription: string | null;
-  /** The published body as Markdown. */
-  readonly markdown: string;
-  /** The published body rendered to safe HTML (`renderMarkdown`). */
-  readonly html: string;
-  /** Plain text of the body, for search and descriptions. */
-  readonly text: string;
   readonly publishedAt: string;
   /** When the public version last changed. */
   readonly updatedAt: string;
@@ -67,8 +61,32 @@ export interface PublicTranslation {
   readonly markdownUrl: string;
 }
 
-/** A public article: at least its primary translation is published. */
-export interface PublicArticle {
+/** One published translation of an article, with its body (article pages, JSON, Markdown, search). */
+export interface PublicTranslation extends PublicTranslationHead {
+  /** The published body as Markdown. */
+  readonly markdown: string;
+  /** The published body rendered to safe HTML (`renderMarkdown`). */
+  readonly html: string;
+  /** Plain text of the body, for search and descriptions. */
+  readonly text: string;
+}
+
+/**
+ * A published translation as lists show it (channel pages, homepage, feeds,
+ * llms.txt): no body, only the start of its text. Keeping every article of
+ * a 10k-article site in memory this way costs megabytes, not a gigabyte.
+ */
+export interface PublicTranslationSummary extends PublicTranslationHead {
+  /**
+   * The first `TEXT_START_CHARS` code points of `text` (all of it when
+   * shorter): every summary a list shows is cut from the start of the text,
+   * so it is the same whether cut from this or from the whole text.
+   */
+  readonly textStart: string;
+}
+
+/** A public article (at least its primary translation is published), with translations of type `T`. */
+export interface PublicArticleOf<T extends PublicTranslationHead> {
   readonly id: number;
   readonly slug: string;
   readonly channel: PublicChannel;
@@ -82,8 +100,17 @@ export interface PublicArticle {
   /** Whether the article is listed on the service homepage (`isOnHomepage`). */
   readonly onHomepage: boolean;
   /** Published translations only: primary first, then by language code. */
-  readonly translations: readonly PublicTranslation[];
+  readonly translations: readonly T[];
 }
+
+/** A public article with its bodies: what its own page, JSON and Markdown are rendered from. */
+export interface PublicArticle extends PublicArticleOf<PublicTranslation> {}
+
+/** A public article without bodies: what lists, feeds, sitemaps, llms.txt and the read API's state hold. */
+export interface PublicArticleSummary extends PublicArticleOf<PublicTranslationSummary> {}
+
+/** Either kind of article: renderers that show only heads (JSON lists, sitemaps) take both. */
+export type AnyPublicArticle = PublicArticleOf<PublicTranslationHead>;
 
 /** Site-wide settings the renderers need. */
 export interface SiteInfo {

@@ -33,7 +33,14 @@ export const staticFiles = Object.freeze({
   articleJson: (channel: string, article: string, lang?: string) => apiFile(`${api}/channels/${channel}/articles/${article}`, lang, 'json'),
   articleMarkdown: (channel: string, article: string, lang?: string) =>
     apiFile(`${api}/channels/${channel}/articles/${article}`, lang, 'md'),
+  /** The sitemap index. */
   sitemap: () => 'sitemap.xml',
+  /** The homepage's sitemap (a sitemap lists only URLs under its own folder, so the homepage needs a root one). */
+  homeSitemap: () => 'sitemap-home.xml',
+  /** A channel's sitemap: its pages and articles, at `/{channel}/sitemap.xml`. */
+  channelSitemap: (channel: string) => `${channel}/sitemap.xml`,
+  /** A channel's full llms.txt, at `/{channel}/llms.txt`, linked from `/llms.txt`. */
+  channelLlms: (channel: string) => `${channel}/llms.txt`,
   robots: () => 'robots.txt',
   llms: () => 'llms.txt',
 });

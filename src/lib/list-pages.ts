@@ -2,7 +2,7 @@
  * The channel page and the homepage as data, computed from the view models.
  * @module
  */
-import type { PublicArticle, PublicChannel, PublicChannelTranslation, SiteInfo } from '../../server/render/view-models.ts';
+import type { PublicArticleSummary, PublicChannel, PublicChannelTranslation, SiteInfo } from '../../server/render/view-models.ts';
 import { channelTranslation, type LanguageLink, type ShownDate } from './article-page.ts';
 import type { HeadData, HeadLink, HeadMeta } from './head.ts';
 import { absoluteUrl, localHref, newestFirst, truncateText } from './html-helpers.ts';
@@ -69,10 +69,10 @@ function exactChannelTranslation(channel: PublicChannel, language: string): Publ
   return found;
 }
 
-function listItem(article: PublicArticle, language: string, site: SiteInfo, withChannel: boolean): ArticleListItem | null {
+function listItem(article: PublicArticleSummary, language: string, site: SiteInfo, withChannel: boolean): ArticleListItem | null {
   const t = article.translations.find((x) => x.language === language);
   if (!t) return null;
-  const excerpt = t.excerpt?.trim() || t.seoDescription?.trim() || (t.text ? truncateText(t.text, 200) : '');
+  const excerpt = t.excerpt?.trim() || t.seoDescription?.trim() || (t.textStart ? truncateText(t.textStart, 200) : '');
   const channelText = withChannel ? channelTranslation(article.channel, language) : null;
   return {
     title: t.title,

@@ -8,7 +8,7 @@
  * own, and its build hash covers `src/**` only.
  * @module
  */
-import type { PublicArticle, PublicChannel, SiteInfo } from '../../server/render/view-models.ts';
+import type { PublicArticle, PublicArticleSummary, PublicChannel, SiteInfo } from '../../server/render/view-models.ts';
 
 /** Input of `src/pages/article.astro`: one article in one published language. */
 export interface ArticlePageInput {
@@ -24,8 +24,8 @@ export interface ChannelPageInput {
   readonly page: 'channel';
   readonly channel: PublicChannel;
   readonly language: string;
-  /** Candidate articles; only this channel's with a translation in `language` are listed. */
-  readonly articles: readonly PublicArticle[];
+  /** Candidate articles (no bodies); only this channel's with a translation in `language` are listed. */
+  readonly articles: readonly PublicArticleSummary[];
   readonly site: SiteInfo;
 }
 
@@ -33,8 +33,8 @@ export interface ChannelPageInput {
 export interface HomePageInput {
   readonly page: 'home';
   readonly channels: readonly PublicChannel[];
-  /** Candidate articles; only those with `onHomepage` are listed. */
-  readonly articles: readonly PublicArticle[];
+  /** Candidate articles (no bodies); only those with `onHomepage` are listed. */
+  readonly articles: readonly PublicArticleSummary[];
   readonly site: SiteInfo;
 }
 

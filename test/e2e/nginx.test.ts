@@ -156,7 +156,8 @@ http {
     [`${ARTICLE}.md`, 'text/markdown; charset=utf-8', 'language: "en"'],
     [`${ARTICLE}.md?lang=ar`, 'text/markdown; charset=utf-8', 'language: "ar"'],
     ['/api/public/v1/channels/pressroom-journal/articles?lang=ar', 'application/json; charset=utf-8', '"language": "ar"'],
-    ['/sitemap.xml', 'application/xml; charset=utf-8', '<urlset'],
+    ['/sitemap.xml', 'application/xml; charset=utf-8', '<sitemapindex'],
+    ['/pressroom-journal/sitemap.xml', 'application/xml; charset=utf-8', '<urlset'],
     ['/robots.txt', 'text/plain; charset=utf-8', 'Content-Signal:'],
     ['/llms.txt', 'text/plain; charset=utf-8', 'Pressroom Journal'],
   ])('%s', async (address, type, needle) => {

@@ -144,7 +144,9 @@ describe('incremental builds', () => {
         { language: 'ar', title: 'أخبار جديدة', content_markdown: '## جزء\n\nنص.' },
       ],
     });
-    expect(report.changedPaths).toEqual(expect.arrayContaining(['pressroom-journal/en/fresh.html', 'pressroom-journal/ar/fresh.html', 'sitemap.xml']));
+    // The channel's own sitemap lists it (sitemap.xml is the index of the per-channel sitemaps).
+    expect(report.changedPaths).toEqual(expect.arrayContaining(['pressroom-journal/en/fresh.html', 'pressroom-journal/ar/fresh.html', 'pressroom-journal/sitemap.xml']));
+    expect(fs.readFileSync(out('pressroom-journal/sitemap.xml'), 'utf8')).toContain('http://pressroom.test/pressroom-journal/ar/fresh');
     expect(fs.readFileSync(out('pressroom-journal/rss.xml'), 'utf8')).toContain('Fresh News');
     expect(fs.readFileSync(out('pressroom-journal/ar/rss.xml'), 'utf8')).toContain('أخبار جديدة');
     expect(fs.readFileSync(out('llms.txt'), 'utf8')).toContain('Fresh News');
