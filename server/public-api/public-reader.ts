@@ -18,7 +18,7 @@ import { cursorPosition, listArticlesFor, renderArticleList, type PageInfo } fro
 import { renderArticleJson } from '../render/article-json.ts';
 import { listChannelsFor, renderChannelList } from '../render/channel-json.ts';
 import { channelTranslationIn, translationIn } from '../render/public-select.ts';
-import type { PublicArticle, PublicChannel } from '../render/view-models.ts';
+import type { PublicArticle, PublicArticleSummary, PublicChannel } from '../render/view-models.ts';
 import { LIMIT } from './public-query.ts';
 
 /** A rendered answer and, where known, when what it shows last changed. */
@@ -58,14 +58,14 @@ export function requireChannel(state: PublicState, slug: string): PublicChannel 
 }
 
 /** The public articles of a channel, in no particular order. */
-export function articlesOfChannel(state: PublicState, channelId: number): PublicArticle[] {
-  const own: PublicArticle[] = [];
+export function articlesOfChannel(state: PublicState, channelId: number): PublicArticleSummary[] {
+  const own: PublicArticleSummary[] = [];
   for (const article of state.articles.values()) if (article.channel.id === channelId) own.push(article);
   return own;
 }
 
 /** The public article of a channel with this slug, or a 404 naming what is missing. */
-export function requireArticle(state: PublicState, channelSlug: string, articleSlug: string): PublicArticle {
+export function requireArticle(state: PublicState, channelSlug: string, articleSlug: string): PublicArticleSummary {
   const channel = requireChannel(state, channelSlug);
   for (const article of state.articles.values()) {
     if (article.channel.id === channel.id && article.slug === articleSlug) return article;

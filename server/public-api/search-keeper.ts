@@ -13,7 +13,7 @@
  */
 import type { Logger } from '../logger.ts';
 import type { PublicState } from '../publish/site-builder.ts';
-import type { PublicArticle } from '../render/view-models.ts';
+import type { AnyPublicArticle, PublicArticle } from '../render/view-models.ts';
 import type { Db } from '../store/database.ts';
 import { readSetting, writeSetting } from '../store/instance-setting.repository.ts';
 import {
@@ -52,7 +52,7 @@ export interface SearchKeeperDeps {
 }
 
 /** The version of a translation's document: changes whenever anything indexed or filtered on changes. */
-function versionOf(article: PublicArticle, language: string): string {
+function versionOf(article: AnyPublicArticle, language: string): string {
   const t = article.translations.find((x) => x.language === language)!;
   return [article.channel.id, article.channel.slug, article.slug, article.publishedAt, t.publishedAt, t.updatedAt].join('|');
 }
