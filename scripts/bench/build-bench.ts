@@ -2,7 +2,8 @@
  * Build benchmark: generates the corpus (in a child process, so its memory is
  * not counted), then measures in this process a cold full build of every
  * output, a warm full build (must write nothing), the search index, and the
- * latency from a publish to its files being in place. Prints a JSON array of
+ * latency from a publish to its files being in place, and from a publish to
+ * its Pagefind shard holding it (search fresh). Prints a JSON array of
  * results. Run by `npm run bench`; alone:
  * `tsx scripts/bench/build-bench.ts --articles N --languages L`.
  */
@@ -10,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { loadCursorCodec } from '../../server/bootstrap.ts';
 import { systemClock } from '../../server/clock.ts';
@@ -30,6 +32,23 @@ const arg = (name: string, fallback: string) => {
 const articles = Number(arg('articles', '200'));
 const languages = Number(arg('languages', '2'));
 const LATENCY_SAMPLES = 20;
+const SEARCH_SAMPLES = 3;
+
+/** Whether a Pagefind bundle holds `word`: its fragments are gzipped JSON with each page's content. */
+function shardHolds(bundle: string, word: string): boolean {
+  const dir = path.join(bundle, 'fragment');
+  if (!fs.existsSync(dir)) return false;
+  return fs.readdirSync(dir).some((f) => {
+    const bytes = fs.readFileSync(path.join(dir, f));
+    let text: Buffer;
+    try {
+      text = zlib.gunzipSync(bytes);
+    } catch {
+      text = bytes;
+    }
+    return text.includes(word);
+  });
+}
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-bench-build-'));
 const cleanup = () => fs.rmSync(dir, { recursive: true, force: true });
@@ -92,6 +111,28 @@ try {
     latencies.push(performance.now() - started);
   }
   latencies.sort((a, b) => a - b);
+
+  // Search fresh: from a publish to its Pagefind shard holding it (the shard rebuild runs as the service runs it,
+  // after the incremental build, from queue.onBuilt). Median of a few publishes with a word no other page has.
+  process.stderr.write('build bench: search fresh…\n');
+  const fresh: number[] = [];
+  for (let i = 0; i < SEARCH_SAMPLES; i++) {
+    const n = (i * 104729 + 13) % articles;
+    const word = `zqxfresh${i}x${n}`;
+    const started = performance.now();
+    await db.transaction().execute(async (trx) =>
+      writeArticle(trx, { clock }, await channelAccess(trx, principal, `channel-${n % 20}`), {
+        slug: `a-${n}`,
+        default_language: 'en',
+        translations: [{ language: 'en', title: `Article ${n}, fresh ${i}`, content_markdown: `${corpusBody(n, 'en')}\nThe word ${word}.\n` }],
+      }, { mode: 'trusted' }),
+    );
+    site.search.rebuildFor(await site.builder.applyEvents());
+    await site.search.idle();
+    if (!shardHolds(path.join(config.outputDir, 'pagefind', `channel-${n % 20}`, 'en'), word)) throw new Error(`search fresh: the shard does not hold "${word}"`);
+    fresh.push(performance.now() - started);
+  }
+  fresh.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
   await site.search.close();
   await db.destroy();
@@ -104,6 +145,7 @@ try {
       { name: `search-index (${corpus})`, wallMs: search.wallMs, cpuMs: search.cpuMs, peakRssMb: peakRssMb() },
       { name: `publish-to-files p50 (${corpus})`, wallMs: pct(50), cpuMs: 0, peakRssMb: peakRssMb() },
       { name: `publish-to-files p95 (${corpus})`, wallMs: pct(95), cpuMs: 0, peakRssMb: peakRssMb() },
+      { name: `search-fresh median (${corpus})`, wallMs: fresh[Math.floor(fresh.length / 2)]!, cpuMs: 0, peakRssMb: peakRssMb() },
     ])}\n`,
   );
 } finally {
