@@ -17,6 +17,7 @@ import { channelRoutes } from './http/routes/channels.ts';
 import { mediaFileRoutes } from './http/routes/media-files.ts';
 import { publicApiRoutes, type PublicApiDeps } from './http/routes/public-api.ts';
 import { siteFileRoutes } from './http/routes/site-files.ts';
+import { createOutputFileCache, type OutputFileCache } from './http/output-file-cache.ts';
 import { isMediaUploadPath, mediaRoutes } from './http/routes/media.ts';
 import { pageRoutes } from './http/routes/pages.ts';
 import type { Logger } from './logger.ts';
@@ -44,6 +45,8 @@ export interface AppDeps {
   readonly media: MediaKit;
   /** The public content API's read side; absent when the static build is off. */
   readonly publicApi?: PublicApiDeps;
+  /** The output folder's files as served (kept fresh by the build queue); with the static build. */
+  readonly outputFiles?: OutputFileCache;
 }
 
 /**
@@ -94,6 +97,8 @@ export function createApp(config: Config, deps: AppDeps): Hono {
   app.route('/api/v1', api);
   if (deps.publicApi) app.route('/api/public/v1', publicApiRoutes(deps.publicApi));
   // Everything else is the static output, as a static host would serve it.
-  if (config.staticBuild) app.route('/', siteFileRoutes(config.outputDir, { maxAgeSeconds: config.cacheMaxAgeSeconds }));
+  if (config.staticBuild) {
+    app.route('/', siteFileRoutes(deps.outputFiles ?? createOutputFileCache(config.outputDir), { maxAgeSeconds: config.cacheMaxAgeSeconds }));
+  }
   return app;
 }

@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serve, type ServerType } from '@hono/node-server';
+import http from 'node:http';
+import { getRequestListener } from '@hono/node-server';
 import YAML from 'yaml';
 import { createApp } from './app.ts';
 import { ensureLocalAccount, loadCursorCodec } from './bootstrap.ts';
@@ -23,6 +24,8 @@ import { createStaticSite, type StaticSite } from './publish/static-site.ts';
 import { createPublicModel } from './publish/public-model.ts';
 import { createSearchKeeper, type SearchKeeper } from './public-api/search-keeper.ts';
 import type { PublicApiDeps } from './http/routes/public-api.ts';
+import { createOutputFileCache, type OutputFileCache } from './http/output-file-cache.ts';
+import { createStaticFastPath } from './http/static-fast-path.ts';
 import type { PublicUrls } from './urls/public-urls.ts';
 import { scheduleMediaCleanup } from './media/cleanup.ts';
 import { createMediaKit } from './media/media-kit.ts';
@@ -101,7 +104,10 @@ export async function startService(
     else staticSite.search.rebuildFor(report);
     staticSite.queue.start(100);
   }
-  const publicApi = staticSite ? await createPublicReadSide({ db, urls, cursors, config, staticSite, log }) : null;
+  const outputFiles = staticSite ? createOutputFileCache(config.outputDir) : null;
+  // What a build writes or deletes is served fresh at once.
+  if (staticSite && outputFiles) staticSite.queue.onBuilt((report) => outputFiles.invalidate(report.changedPaths));
+  const publicApi = staticSite && outputFiles ? await createPublicReadSide({ db, urls, cursors, config, staticSite, files: outputFiles, log }) : null;
   if (publicApi && options.syncSearchIndex !== false) void publicApi.search.syncAll();
   const app = createApp(config, {
     db,
@@ -113,6 +119,7 @@ export async function startService(
     jobs: worker,
     media,
     ...(publicApi ? { publicApi: publicApi.deps } : {}),
+    ...(outputFiles ? { outputFiles } : {}),
   });
   // Jobs left by a previous run (a crash, or schedules that came due while down) run now.
   await worker.recover();
@@ -120,9 +127,32 @@ export async function startService(
   // Editors' saves to content/ are imported as they happen; the build queue picks up their events.
   const contentWatcher =
     config.importContent && config.watchContent ? watchContent({ db, clock, log: log.child('content') }, config.contentDir, local.accountId) : null;
-  const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(s));
-    s.once('error', reject);
+  const appListener = getRequestListener(app.fetch);
+  const httpLog = log.child('http');
+  const fastPath = outputFiles
+    ? createStaticFastPath({
+        files: outputFiles,
+        policy: { maxAgeSeconds: config.cacheMaxAgeSeconds },
+        apiRateLimited: config.rateLimitContent > 0,
+        onAnswered: (method, path, status, ms) => httpLog.info('request', { method, path, status, ms: Math.round(ms * 10) / 10 }),
+      })
+    : null;
+  const server = http.createServer((req, res) => {
+    if (!fastPath) return void appListener(req, res);
+    fastPath(req, res).then(
+      (answered) => {
+        if (!answered) void appListener(req, res);
+      },
+      (error: unknown) => {
+        // A failed read: the app answers (and logs) as it would without the fast path.
+        httpLog.debug('fast path failed', { error: error instanceof Error ? error.message : String(error) });
+        void appListener(req, res);
+      },
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -160,6 +190,7 @@ async function createPublicReadSide(deps: {
   cursors: CursorCodec;
   config: Config;
   staticSite: StaticSite;
+  files: OutputFileCache;
   log: Logger;
 }): Promise<{ deps: PublicApiDeps; search: SearchKeeper }> {
   const { db, config, staticSite } = deps;
@@ -171,7 +202,7 @@ async function createPublicReadSide(deps: {
     search,
     deps: {
       db,
-      outputDir: config.outputDir,
+      files: deps.files,
       cache: { maxAgeSeconds: config.cacheMaxAgeSeconds },
       cursors: deps.cursors,
       urls: deps.urls,

@@ -13,13 +13,17 @@ export function etagOf(bytes: Uint8Array | string): string {
   return `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
 }
 
-/** True when the request's validators say the client's copy is current. */
-export function isNotModified(c: Context, etag: string, lastModified: Date | null): boolean {
-  const ifNoneMatch = c.req.header('if-none-match');
+/** True when the validators a client sent (header values, or undefined) say its copy is current. */
+export function validatorsMatch(ifNoneMatch: string | undefined, ifModifiedSince: string | undefined, etag: string, lastModified: Date | null): boolean {
   if (ifNoneMatch !== undefined) return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*');
   if (!lastModified) return false;
-  const since = Date.parse(c.req.header('if-modified-since') ?? '');
+  const since = Date.parse(ifModifiedSince ?? '');
   return Number.isFinite(since) && Math.floor(lastModified.getTime() / 1000) * 1000 <= since;
+}
+
+/** True when the request's validators say the client's copy is current. */
+export function isNotModified(c: Context, etag: string, lastModified: Date | null): boolean {
+  return validatorsMatch(c.req.header('if-none-match'), c.req.header('if-modified-since'), etag, lastModified);
 }
 
 /** A response to send with validators. */
@@ -32,9 +36,9 @@ export interface ConditionalBody {
   readonly headers?: Record<string, string>;
 }
 
-/** Answers 304, a bodiless 200 for HEAD, or the full 200. */
-export function respondConditionally(c: Context, body: ConditionalBody): Response {
-  const headers: Record<string, string> = {
+/** Every header of a response with validators. */
+export function conditionalHeaders(body: Omit<ConditionalBody, 'bytes'>): Record<string, string> {
+  return {
     'Content-Type': body.contentType,
     'Cache-Control': body.cacheControl,
     ETag: body.etag,
@@ -42,6 +46,11 @@ export function respondConditionally(c: Context, body: ConditionalBody): Respons
     ...(body.lastModified ? { 'Last-Modified': body.lastModified.toUTCString() } : {}),
     ...body.headers,
   };
+}
+
+/** Answers 304, a bodiless 200 for HEAD, or the full 200. */
+export function respondConditionally(c: Context, body: ConditionalBody): Response {
+  const headers = conditionalHeaders(body);
   if (isNotModified(c, body.etag, body.lastModified)) return c.body(null, 304, headers);
   if (c.req.method === 'HEAD') return c.body(null, 200, headers);
   return c.body(body.bytes, 200, headers);

@@ -21,12 +21,14 @@ import { fileForRequest } from '../../urls/static-files.ts';
 import { etagOf, respondConditionally } from '../conditional-get.ts';
 import { errorBody } from '../error-body.ts';
 import { perClientRateLimit } from '../middleware/rate-limit.ts';
+import type { OutputFileCache } from '../output-file-cache.ts';
 import { cacheControlOf, serveOutputFile, type CachePolicy } from './site-files.ts';
 
 /** What the public API needs. */
 export interface PublicApiDeps {
   readonly db: Db;
-  readonly outputDir: string;
+  /** The output folder's files, as the site routes read them. */
+  readonly files: OutputFileCache;
   readonly cache: CachePolicy;
   readonly cursors: CursorCodec;
   readonly urls: PublicUrls;
@@ -64,7 +66,7 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
   /** Serves the static file of a default form, or resolves null when there is none. */
   const staticFile = async (c: Context, lang: string | undefined): Promise<Response | null> => {
     const mapped = fileForRequest(new URL(c.req.url).pathname, lang ?? null);
-    return 'file' in mapped ? serveOutputFile(c, deps.outputDir, mapped.file, deps.cache) : null;
+    return 'file' in mapped ? serveOutputFile(c, deps.files, mapped.file, deps.cache) : null;
   };
   // The state has it but its file is not (yet) written: the build is catching up.
   const rebuilding = (c: Context) => c.json(errorBody('NOT_FOUND', 'This document is being rebuilt. Try again in a moment.'), 404);

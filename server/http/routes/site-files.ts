@@ -8,11 +8,10 @@
  * the resolved path is checked once more against the folder.
  * @module
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import { articleAlternates, articleLinkHeader, articleOfHtmlFile, fileForRequest, staticFiles } from '../../urls/static-files.ts';
-import { etagOf, respondConditionally } from '../conditional-get.ts';
+import { respondConditionally, type ConditionalBody } from '../conditional-get.ts';
+import type { CachedFile, OutputFileCache } from '../output-file-cache.ts';
 import { errorBody } from '../error-body.ts';
 
 const TYPES: Readonly<Record<string, string>> = {
@@ -48,24 +47,52 @@ export function cacheControlOf(file: string, policy: CachePolicy): string {
   return file.startsWith('_astro/') ? 'public, max-age=31536000, immutable' : `public, max-age=${policy.maxAgeSeconds}, must-revalidate`;
 }
 
-// Content hashes by file, valid while size and mtime are unchanged (the builder never rewrites equal bytes).
-const etags = new Map<string, { key: string; etag: string }>();
-
-function cachedEtag(file: string, bytes: Buffer, stat: fs.Stats): string {
-  const key = `${stat.size}:${stat.mtimeMs}`;
-  const cached = etags.get(file);
-  if (cached?.key === key) return cached.etag;
-  const etag = etagOf(bytes);
-  if (etags.size > 50_000) etags.clear();
-  etags.set(file, { key, etag });
-  return etag;
-}
-
 function notFound(c: Context): Response {
   return c.json(
     errorBody('NOT_FOUND', `Nothing is published at ${new URL(c.req.url).pathname}. It does not exist, or it is not published (any more).`),
     404,
   );
+}
+
+/** A file of the output and the headers it is served with, besides the validators. */
+export interface OutputAnswer {
+  /** Relative path of the file that answers. */
+  readonly file: string;
+  /** Link, Vary and Content-Location on article pages. */
+  readonly headers: Record<string, string>;
+}
+
+/**
+ * Which output file answers a GET for `pathname` (raw) with `lang` and an
+ * `Accept` header, or null when no file can (a 404). Shared by the routes
+ * and the server's fast path so both answer alike.
+ */
+export function resolveOutputRequest(pathname: string, lang: string | null, accept: string | undefined): OutputAnswer | null {
+  const mapped = fileForRequest(pathname, lang);
+  if ('reason' in mapped) return null;
+  const page = articleOfHtmlFile(mapped.file);
+  if (!page) return { file: mapped.file, headers: {} };
+  // Agents that ask for Markdown on an article's page get the exact Markdown document.
+  const wantsMarkdown = /(^|,)\s*text\/markdown/i.test(accept ?? '');
+  const headers: Record<string, string> = {
+    Link: articleLinkHeader(page),
+    // The page and its Markdown share an address: caches must keep them apart.
+    Vary: 'Accept',
+  };
+  if (!wantsMarkdown) return { file: mapped.file, headers };
+  headers['Content-Location'] = articleAlternates(page).markdown;
+  return { file: staticFiles.articleMarkdown(page.channel, page.article, page.lang ?? undefined), headers };
+}
+
+/** The validator headers and content headers of a cached output file. */
+export function outputFileHeaders(relative: string, file: CachedFile, policy: CachePolicy, extra: Record<string, string> = {}): Omit<ConditionalBody, 'bytes'> {
+  return {
+    contentType: contentTypeOf(relative),
+    cacheControl: cacheControlOf(relative, policy),
+    etag: file.etag,
+    lastModified: file.mtime,
+    headers: extra,
+  };
 }
 
 /**
@@ -74,45 +101,23 @@ function notFound(c: Context): Response {
  */
 export async function serveOutputFile(
   c: Context,
-  outputDir: string,
+  files: OutputFileCache,
   relative: string,
   policy: CachePolicy,
   headers: Record<string, string> = {},
 ): Promise<Response | null> {
-  const root = path.resolve(outputDir);
-  const file = path.resolve(root, relative);
-  if (!file.startsWith(root + path.sep)) return null;
-  const stat = await fs.promises.stat(file).catch(() => undefined);
-  if (!stat?.isFile()) return null;
-  const bytes = await fs.promises.readFile(file);
-  return respondConditionally(c, {
-    bytes: new Uint8Array(bytes),
-    contentType: contentTypeOf(relative),
-    cacheControl: cacheControlOf(relative, policy),
-    etag: cachedEtag(file, bytes, stat),
-    lastModified: stat.mtime,
-    headers,
-  });
+  const file = await files.get(relative);
+  if (!file) return null;
+  return respondConditionally(c, { bytes: file.bytes, ...outputFileHeaders(relative, file, policy, headers) });
 }
 
-/** GET and HEAD for every public address of the static output in `outputDir`. */
-export function siteFileRoutes(outputDir: string, policy: CachePolicy): Hono {
+/** GET and HEAD for every public address of the static output, read through `files`. */
+export function siteFileRoutes(files: OutputFileCache, policy: CachePolicy): Hono {
   const serve = async (c: Context): Promise<Response> => {
     const url = new URL(c.req.url);
-    const mapped = fileForRequest(url.pathname, url.searchParams.get('lang'));
-    if ('reason' in mapped) return notFound(c);
-    const page = articleOfHtmlFile(mapped.file);
-    // Agents that ask for Markdown on an article's page get the exact Markdown document.
-    const wantsMarkdown = page !== null && /(^|,)\s*text\/markdown/i.test(c.req.header('accept') ?? '');
-    const served = wantsMarkdown ? staticFiles.articleMarkdown(page.channel, page.article, page.lang ?? undefined) : mapped.file;
-    const headers: Record<string, string> = {};
-    if (page) {
-      headers['Link'] = articleLinkHeader(page);
-      // The page and its Markdown share an address: caches must keep them apart.
-      headers['Vary'] = 'Accept';
-      if (wantsMarkdown) headers['Content-Location'] = articleAlternates(page).markdown;
-    }
-    return (await serveOutputFile(c, outputDir, served, policy, headers)) ?? notFound(c);
+    const answer = resolveOutputRequest(url.pathname, url.searchParams.get('lang'), c.req.header('accept'));
+    if (!answer) return notFound(c);
+    return (await serveOutputFile(c, files, answer.file, policy, answer.headers)) ?? notFound(c);
   };
   return new Hono().get('/*', serve);
 }
