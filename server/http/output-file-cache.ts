@@ -21,6 +21,8 @@ export interface CachedFile {
   /** Strong ETag from the content. */
   readonly etag: string;
   readonly mtime: Date;
+  /** `mtime` as an HTTP date, made once. */
+  readonly lastModified: string;
 }
 
 /** The cache's operations. */
@@ -30,6 +32,8 @@ export interface OutputFileCache {
    * null when it does not exist or would resolve outside the folder.
    */
   get(relative: string): Promise<CachedFile | null>;
+  /** The file at `relative` when it is in memory and fresh, without touching the disk; otherwise null (use `get`). */
+  peek(relative: string): CachedFile | null;
   /** Forgets files a build wrote or deleted (paths relative to the folder). */
   invalidate(paths: readonly string[]): void;
 }
@@ -51,7 +55,7 @@ export function createOutputFileCache(
   const maxFileBytes = options.maxFileBytes ?? 1024 * 1024;
   const revalidateMs = options.revalidateMs ?? 1000;
   const now = options.now ?? (() => performance.now());
-  // Map order is recency order: a hit moves its entry to the end.
+  // Keyed by the relative path as asked. Map order is recency order: a hit moves its entry to the end.
   const entries = new Map<string, Entry>();
   let bytes = 0;
 
@@ -62,12 +66,19 @@ export function createOutputFileCache(
     entries.delete(file);
   };
 
-  async function load(file: string, stat: fs.Stats): Promise<CachedFile> {
+  async function load(relative: string, file: string, stat: fs.Stats): Promise<CachedFile> {
     const content = new Uint8Array(await fs.promises.readFile(file));
-    const loaded: Entry = { bytes: content, etag: etagOf(content), mtime: stat.mtime, identity: identityOf(stat), checkedAt: now() };
-    forget(file);
+    const loaded: Entry = {
+      bytes: content,
+      etag: etagOf(content),
+      mtime: stat.mtime,
+      lastModified: stat.mtime.toUTCString(),
+      identity: identityOf(stat),
+      checkedAt: now(),
+    };
+    forget(relative);
     if (content.byteLength <= maxFileBytes) {
-      entries.set(file, loaded);
+      entries.set(relative, loaded);
       bytes += content.byteLength;
       for (const [oldest] of entries) {
         if (bytes <= maxBytes) break;
@@ -77,29 +88,36 @@ export function createOutputFileCache(
     return loaded;
   }
 
+  /** A fresh entry, moved to the most recent end; only paths that were confined when loaded are keys. */
+  function fresh(relative: string): Entry | null {
+    const entry = entries.get(relative);
+    if (!entry || now() - entry.checkedAt >= revalidateMs) return null;
+    entries.delete(relative);
+    entries.set(relative, entry);
+    return entry;
+  }
+
   return {
+    peek: fresh,
     async get(relative) {
+      const hit = fresh(relative);
+      if (hit) return hit;
       const file = path.resolve(root, relative);
       if (!file.startsWith(root + path.sep)) return null;
-      const entry = entries.get(file);
-      if (entry && now() - entry.checkedAt < revalidateMs) {
-        entries.delete(file);
-        entries.set(file, entry);
-        return entry;
-      }
+      const entry = entries.get(relative);
       const stat = await fs.promises.stat(file).catch(() => undefined);
       if (!stat?.isFile()) {
-        forget(file);
+        forget(relative);
         return null;
       }
       if (entry && entry.identity === identityOf(stat)) {
         entry.checkedAt = now();
         return entry;
       }
-      return load(file, stat);
+      return load(relative, file, stat);
     },
     invalidate(paths) {
-      for (const p of paths) forget(path.resolve(root, p));
+      for (const p of paths) forget(p);
     },
   };
 }

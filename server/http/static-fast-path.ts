@@ -17,9 +17,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PUBLIC_API_PREFIX } from '../urls/public-urls.ts';
-import { conditionalHeaders, validatorsMatch } from './conditional-get.ts';
+import { validatorsMatch } from './conditional-get.ts';
 import type { OutputFileCache } from './output-file-cache.ts';
-import { outputFileHeaders, resolveOutputRequest, type CachePolicy } from './routes/site-files.ts';
+import { cacheControlOf, contentTypeOf, resolveOutputRequest, type CachePolicy } from './routes/site-files.ts';
 
 /** What the fast path needs. */
 export interface StaticFastPathDeps {
@@ -34,51 +34,81 @@ export interface StaticFastPathDeps {
 /** Paths the app alone answers. */
 const APP_ONLY = /^\/(?:api\/v1(?:\/|$)|media\/)/;
 
+/** How a request URL resolves: the file and the headers that do not depend on its bytes; null when the app must answer. */
+interface Route {
+  readonly file: string;
+  /** Content-Type, Cache-Control, X-Content-Type-Options, Link, Vary, Content-Location, flattened. */
+  readonly fixed: readonly string[];
+}
+
+// Resolving a URL costs more than sending the file; the answer depends only on the URL and on
+// whether Markdown is asked for, so it is remembered (bounded: cleared when full).
+const MAX_ROUTES = 20_000;
+
 /**
  * Creates the fast path: resolves true when it answered the request, false
  * when the caller must hand it to the app.
  */
 export function createStaticFastPath(deps: StaticFastPathDeps): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
-  return async (req, res) => {
-    const started = performance.now();
-    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-    const raw = req.url ?? '/';
+  const routes = new Map<string, Route | null>();
+
+  function route(raw: string, wantsMarkdown: boolean): Route | null {
     const q = raw.indexOf('?');
     const pathname = q < 0 ? raw : raw.slice(0, q);
-    if (APP_ONLY.test(pathname)) return false;
+    if (APP_ONLY.test(pathname)) return null;
     const query = q < 0 ? '' : raw.slice(q + 1);
     let lang: string | null = null;
     if (pathname === PUBLIC_API_PREFIX || pathname.startsWith(`${PUBLIC_API_PREFIX}/`)) {
-      if (deps.apiRateLimited) return false;
+      if (deps.apiRateLimited) return null;
       if (query !== '') {
         const params = new URLSearchParams(query);
         const names = [...params.keys()];
-        if (names.length !== 1 || names[0] !== 'lang') return false;
+        if (names.length !== 1 || names[0] !== 'lang') return null;
         lang = params.get('lang');
       }
     } else if (query !== '') {
       lang = new URLSearchParams(query).get('lang');
     }
-    const accept = req.headers.accept;
-    const answer = resolveOutputRequest(pathname, lang, Array.isArray(accept) ? accept.join(',') : accept);
-    if (!answer) return false;
-    const file = await deps.files.get(answer.file);
-    if (!file) return false;
-    const headers = conditionalHeaders(outputFileHeaders(answer.file, file, deps.policy, answer.headers));
-    const header = (name: string) => {
-      const value = req.headers[name];
-      return Array.isArray(value) ? value.join(',') : value;
+    const answer = resolveOutputRequest(pathname, lang, wantsMarkdown ? 'text/markdown' : undefined);
+    if (!answer) return null;
+    const fixed: Record<string, string> = {
+      'Content-Type': contentTypeOf(answer.file),
+      'Cache-Control': cacheControlOf(answer.file, deps.policy),
+      'X-Content-Type-Options': 'nosniff',
+      ...answer.headers,
     };
-    let status = 200;
-    if (validatorsMatch(header('if-none-match'), header('if-modified-since'), file.etag, file.mtime)) {
-      status = 304;
+    return { file: answer.file, fixed: Object.entries(fixed).flat() };
+  }
+
+  return async (req, res) => {
+    const started = performance.now();
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const raw = req.url ?? '/';
+    const accept = req.headers.accept;
+    const wantsMarkdown = accept !== undefined && /(^|,)\s*text\/markdown/i.test(accept);
+    const key = wantsMarkdown ? `md:${raw}` : raw;
+    let found = routes.get(key);
+    if (found === undefined) {
+      found = route(raw, wantsMarkdown);
+      if (routes.size >= MAX_ROUTES) routes.clear();
+      routes.set(key, found);
+    }
+    if (!found) return false;
+    const file = deps.files.peek(found.file) ?? (await deps.files.get(found.file));
+    if (!file) return false;
+    const ifNoneMatch = req.headers['if-none-match'];
+    const ifModifiedSince = req.headers['if-modified-since'];
+    const notModified = (ifNoneMatch !== undefined || ifModifiedSince !== undefined) && validatorsMatch(ifNoneMatch, ifModifiedSince, file.etag, file.mtime);
+    const headers = [...found.fixed, 'ETag', file.etag, 'Last-Modified', file.lastModified];
+    if (notModified) {
       res.writeHead(304, headers);
       res.end();
     } else {
-      res.writeHead(200, { ...headers, 'Content-Length': String(file.bytes.byteLength) });
+      headers.push('Content-Length', String(file.bytes.byteLength));
+      res.writeHead(200, headers);
       res.end(req.method === 'HEAD' ? undefined : file.bytes);
     }
-    deps.onAnswered?.(req.method, pathname, status, performance.now() - started);
+    deps.onAnswered?.(req.method, raw, notModified ? 304 : 200, performance.now() - started);
     return true;
   };
 }
