@@ -4,6 +4,7 @@
  * Every setting is documented in README.md ("Configuration").
  * @module
  */
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -41,6 +42,7 @@ const envSchema = z.object({
   PRESSROOM_RATE_LIMIT_CONTENT: z.coerce.number().int().min(0).max(1_000_000).default(120),
   PRESSROOM_RATE_LIMIT_SEARCH: z.coerce.number().int().min(0).max(1_000_000).default(60),
   PRESSROOM_TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  PRESSROOM_BUILD_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
 });
 
 /** The validated, frozen configuration. */
@@ -90,6 +92,8 @@ export interface Config {
    * 0 uses the connection's address; n uses the n-th address from the right.
    */
   readonly trustProxyHops: number;
+  /** Worker threads that render a full build (0: render on the main thread only). */
+  readonly buildWorkers: number;
   /** Least severe log level printed. */
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
 }
@@ -144,5 +148,6 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     rateLimitContent: e.PRESSROOM_RATE_LIMIT_CONTENT,
     rateLimitSearch: e.PRESSROOM_RATE_LIMIT_SEARCH,
     trustProxyHops: e.PRESSROOM_TRUST_PROXY_HOPS,
+    buildWorkers: e.PRESSROOM_BUILD_WORKERS ?? Math.max(1, os.availableParallelism()),
   });
 }

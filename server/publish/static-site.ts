@@ -79,15 +79,21 @@ export async function createStaticSite(deps: {
     log: deps.log,
     assets: async () => (await html.clientAssets()).map((a) => ({ path: a.path, render: () => fs.readFileSync(a.file) })),
     renderFingerprint: `${renderCodeFingerprint()}:${html.buildHash}`,
-    renderPool: () =>
-      createRenderPool({
-        databaseFile: deps.config.databaseFile,
-        publicUrl: deps.config.publicUrl,
-        dashboardUrl: deps.config.dashboardUrl,
-        astroBuildDir: buildDir,
-        outputDir: deps.config.outputDir,
-        site,
-      }),
+    renderPool:
+      deps.config.buildWorkers > 0
+        ? () =>
+            createRenderPool(
+              {
+                databaseFile: deps.config.databaseFile,
+                publicUrl: deps.config.publicUrl,
+                dashboardUrl: deps.config.dashboardUrl,
+                astroBuildDir: buildDir,
+                outputDir: deps.config.outputDir,
+                site,
+              },
+              deps.config.buildWorkers,
+            )
+        : undefined,
   });
   const queue = createBuildQueue(builder, deps.log);
   const search = createSiteSearch(createSearchIndexer({ outputDir: deps.config.outputDir, log: deps.log }), model, deps.config.outputDir, deps.log);
