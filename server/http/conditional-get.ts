@@ -52,6 +52,7 @@ export function conditionalHeaders(body: Omit<ConditionalBody, 'bytes'>): Record
 export function respondConditionally(c: Context, body: ConditionalBody): Response {
   const headers = conditionalHeaders(body);
   if (isNotModified(c, body.etag, body.lastModified)) return c.body(null, 304, headers);
-  if (c.req.method === 'HEAD') return c.body(null, 200, headers);
+  // HEAD carries the length the GET would have.
+  if (c.req.method === 'HEAD') return c.body(null, 200, { ...headers, 'Content-Length': String(body.bytes.byteLength) });
   return c.body(body.bytes, 200, headers);
 }
