@@ -93,7 +93,8 @@ describe('the fast path answers as the app does', () => {
     expect(fast.status).toBe(200);
     expect(fast).toEqual(app);
     // Conditional requests too.
-    for (const conditional of [{ 'if-none-match': app.headers['etag']! }, { 'if-modified-since': app.headers['last-modified']! }]) {
+    const conditionals: Array<Record<string, string>> = [{ 'if-none-match': app.headers['etag']! }, { 'if-modified-since': app.headers['last-modified']! }];
+    for (const conditional of conditionals) {
       const headers = { ...(init.headers as Record<string, string>), ...conditional };
       const fast304 = await answer(fastUrl, address, { ...init, headers });
       expect(fast304.status).toBe(304);

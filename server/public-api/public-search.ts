@@ -16,7 +16,7 @@ import { matchDocuments } from '../store/search-document.repository.ts';
 import type { PublicQuery } from './public-query.ts';
 import { LIMIT } from './public-query.ts';
 import { pageUrl, type ReadAnswer } from './public-reader.ts';
-import { compareSearchPositions, searchPosition, searchScope, toFtsExpression, type SearchPosition } from './search-query.ts';
+import { searchPosition, searchScope, toFtsExpression, type SearchPosition } from './search-query.ts';
 
 /** What a search needs. */
 export interface SearchDeps {
@@ -42,14 +42,14 @@ export async function searchArticles(state: PublicState, query: PublicQuery<'sea
   const scope = searchScope(query.q, language, channel);
   const after = query.cursor ? (deps.cursors.decode(scope, query.cursor) as unknown as SearchPosition) : null;
   const expression = toFtsExpression(query.q);
-  const matches = expression ? await matchDocuments(deps.db, { match: expression, language, channelSlug: channel }) : [];
-  const ordered = matches
-    .map((m) => ({ m, position: searchPosition(m) }))
-    .filter(({ position }) => after === null || compareSearchPositions(position, after) > 0)
-    .sort((a, b) => compareSearchPositions(a.position, b.position));
+  // A few rows beyond the page: a match whose translation left the public state since the last sync is skipped.
+  const SLACK = 10;
+  const matches = expression
+    ? await matchDocuments(deps.db, { match: expression, language, channelSlug: channel, after, limit: limit + 1 + SLACK })
+    : [];
   const shown: Array<{ summary: Record<string, unknown>; position: SearchPosition }> = [];
   let more = false;
-  for (const { m, position } of ordered) {
+  for (const m of matches) {
     const article = state.articles.get(m.articleId);
     const translation = article ? translationIn(article, m.language) : undefined;
     // The index can trail the public state by one sync: only what is public now is shown.
@@ -58,7 +58,7 @@ export async function searchArticles(state: PublicState, query: PublicQuery<'sea
       more = true;
       break;
     }
-    shown.push({ summary: articleSummary(article, translation), position });
+    shown.push({ summary: articleSummary(article, translation), position: searchPosition(m) });
   }
   const nextCursor = more ? deps.cursors.encode(scope, { ...shown[shown.length - 1]!.position }) : null;
   const extra: Record<string, string> = { q: query.q };

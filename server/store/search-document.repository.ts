@@ -102,22 +102,42 @@ export interface SearchMatch {
   readonly inTitle: boolean;
 }
 
+/** A result position in search order (see `server/public-api/search-query.ts`). */
+export interface SearchKeyset {
+  /** 0 when the title matches, 1 otherwise. */
+  readonly t: number;
+  readonly p: string;
+  readonly id: number;
+  readonly l: string;
+}
+
 /**
- * Every document matching the FTS5 expression `match`, narrowed by language
- * and channel slug; `inTitle` tells whether the title alone matches it.
- * Ordering is the caller's (it is part of the cursor contract).
+ * The first `limit` documents matching the FTS5 expression `match` after the
+ * keyset position `after`, narrowed by language and channel slug, in search
+ * order: title matches first, then newest article, higher id, language.
+ * Sorting and paging happen in SQLite, so a common word costs a sort of row
+ * ids, not a row object per match.
  */
 export async function matchDocuments(
   db: Executor,
-  query: { match: string; language: string | null; channelSlug: string | null },
+  query: { match: string; language: string | null; channelSlug: string | null; after: SearchKeyset | null; limit: number },
 ): Promise<SearchMatch[]> {
   const titleMatch = `title : (${query.match})`;
-  const rows = await sql<{ article_id: number; language: string; published_at: string; in_title: number }>`
-    SELECT d.article_id, d.language, d.published_at,
-      d.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ${titleMatch}) AS in_title
-    FROM search_fts JOIN search_documents d ON d.id = search_fts.rowid
-    WHERE search_fts MATCH ${query.match}
-      AND (${query.language} IS NULL OR d.language = ${query.language})
-      AND (${query.channelSlug} IS NULL OR d.channel_slug = ${query.channelSlug})`.execute(db);
-  return rows.rows.map((r) => ({ articleId: r.article_id, language: r.language, publishedAt: r.published_at, inTitle: r.in_title === 1 }));
+  const a = query.after;
+  const rows = await sql<{ article_id: number; language: string; published_at: string; t: number }>`
+    SELECT article_id, language, published_at, t FROM (
+      SELECT d.article_id, d.language, d.published_at,
+        CASE WHEN d.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ${titleMatch}) THEN 0 ELSE 1 END AS t
+      FROM search_fts JOIN search_documents d ON d.id = search_fts.rowid
+      WHERE search_fts MATCH ${query.match}
+        AND (${query.language} IS NULL OR d.language = ${query.language})
+        AND (${query.channelSlug} IS NULL OR d.channel_slug = ${query.channelSlug})
+    )
+    WHERE ${a === null ? 1 : 0} OR t > ${a?.t ?? 0}
+      OR (t = ${a?.t ?? 0} AND (published_at < ${a?.p ?? ''}
+        OR (published_at = ${a?.p ?? ''} AND (article_id < ${a?.id ?? 0}
+          OR (article_id = ${a?.id ?? 0} AND language > ${a?.l ?? ''})))))
+    ORDER BY t, published_at DESC, article_id DESC, language
+    LIMIT ${query.limit}`.execute(db);
+  return rows.rows.map((r) => ({ articleId: r.article_id, language: r.language, publishedAt: r.published_at, inTitle: r.t === 0 }));
 }
