@@ -209,6 +209,7 @@ async function createPublicReadSide(deps: {
       state,
       loadArticle: async (id) => (await model.articles({ ids: [id] }))[0] ?? null,
       searchReady: search.ready,
+      searchVersion: search.version,
       openApi: loadPublicOpenApi(),
       limits: { content: config.rateLimitContent, search: config.rateLimitSearch, trustProxyHops: config.trustProxyHops },
     },

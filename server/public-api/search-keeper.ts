@@ -31,6 +31,11 @@ const BATCH = 100;
 
 /** The keeper's operations; syncs run one at a time, in order. */
 export interface SearchKeeper {
+  /**
+   * A number that changes whenever a sync is asked for and when it finishes:
+   * search answers remembered under one version are valid until it changes.
+   */
+  version(): number;
   /** Whether the index may be queried (a complete sync has finished, now or in an earlier run). */
   ready(): boolean;
   /** Compares every document with the public state and fixes the differences. */
@@ -74,6 +79,7 @@ function documentsOf(article: PublicArticle): SearchDocument[] {
 /** Creates the keeper; call `syncAll()` once at start. */
 export async function createSearchKeeper(deps: SearchKeeperDeps): Promise<SearchKeeper> {
   let complete = (await readSetting(deps.db, COMPLETE_SETTING)) === '1';
+  let version = 0;
   let chain: Promise<void> = Promise.resolve();
   const serial = (work: () => Promise<void>): Promise<void> => {
     const next = chain.then(work).catch((error: unknown) => {
@@ -81,6 +87,18 @@ export async function createSearchKeeper(deps: SearchKeeperDeps): Promise<Search
     });
     chain = next;
     return next;
+  };
+
+  /** Runs a sync in order, changing the version when it is asked for and when it is done. */
+  const versioned = (work: () => Promise<void>): Promise<void> => {
+    version++;
+    return serial(async () => {
+      try {
+        await work();
+      } finally {
+        version++;
+      }
+    });
   };
 
   /** Writes the documents of `ids` (loaded with bodies) in batches. */
@@ -140,8 +158,9 @@ export async function createSearchKeeper(deps: SearchKeeperDeps): Promise<Search
 
   return {
     ready: () => complete,
-    syncAll: () => serial(syncAll),
-    syncArticles: (ids) => serial(() => syncArticles(ids)),
+    version: () => version,
+    syncAll: () => versioned(syncAll),
+    syncArticles: (ids) => versioned(() => syncArticles(ids)),
     idle: async () => {
       let seen: Promise<void>;
       do {

@@ -38,10 +38,15 @@ export interface PublicApiDeps {
   readonly loadArticle: (id: number) => Promise<PublicArticle | null>;
   /** Whether the search index may be queried. */
   readonly searchReady: () => boolean;
+  /** Changes whenever the search index or the public state may have changed (see SearchKeeper.version). */
+  readonly searchVersion: () => number;
   /** The OpenAPI document of this API. */
   readonly openApi: unknown;
   readonly limits: { readonly content: number; readonly search: number; readonly trustProxyHops: number };
 }
+
+/** Search answers remembered at most (cleared when full). */
+const SEARCH_CACHE_ENTRIES = 2_000;
 
 /** Seconds a client is asked to wait while the search index is first built. */
 const SEARCH_RETRY_AFTER_SECONDS = 5;
@@ -118,13 +123,32 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
     return answer(c, articleDocument(full, q.lang, true));
   });
 
+  // Answers by query string, valid while the index and the state are unchanged: readers repeat
+  // popular searches, and a common word costs a sort of every document it matches.
+  const remembered = new Map<string, ReadAnswer>();
+  let rememberedVersion = -1;
   app.get('/search', async (c) => {
     const q = parsePublicQuery('searchPublicArticles', query(c));
     if (!deps.searchReady()) {
       c.header('Retry-After', String(SEARCH_RETRY_AFTER_SECONDS));
       return c.json(errorBody('SEARCH_UNAVAILABLE'), 503);
     }
-    return answer(c, await searchArticles(await deps.state(), q, { db: deps.db, cursors: deps.cursors, searchUrl: deps.urls.search(), ready: deps.searchReady }));
+    const version = deps.searchVersion();
+    if (version !== rememberedVersion) {
+      remembered.clear();
+      rememberedVersion = version;
+    }
+    const key = new URL(c.req.url).search;
+    let read = remembered.get(key);
+    if (!read) {
+      read = await searchArticles(await deps.state(), q, { db: deps.db, cursors: deps.cursors, searchUrl: deps.urls.search(), ready: deps.searchReady });
+      // The version may have moved while the index was read: remember only what is still current.
+      if (deps.searchVersion() === version) {
+        if (remembered.size >= SEARCH_CACHE_ENTRIES) remembered.clear();
+        remembered.set(key, read);
+      }
+    }
+    return answer(c, read);
   });
 
   app.all('/*', (c) =>
