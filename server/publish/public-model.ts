@@ -7,6 +7,12 @@
  * primary translation has a published revision; each translation shown has a
  * published revision of its own (`isTranslationPublic`). Text comes from the
  * published revision, never from the current (possibly unmoderated) content.
+ *
+ * Bodies are rendered when a revision is saved and stored with it
+ * (`revisions.content_html`, `content_text`); this model renders only rows
+ * without a stored body of the current `BODY_RENDER_VERSION` (rows older
+ * than migration 0006, or after the renderer changed) and, when asked to
+ * (`storeBodies`), stores what it rendered so the next read does not.
  * @module
  */
 import { sql } from 'kysely';
@@ -15,7 +21,7 @@ import type { ArticleRow } from '../store/article.table.ts';
 import type { ChannelRow } from '../store/channel.table.ts';
 import { isTranslationPublic } from '../domain/article/article-lifecycle.ts';
 import { isOnHomepage } from '../domain/article/homepage.ts';
-import { renderMarkdownBody } from '../domain/body/index.ts';
+import { BODY_RENDER_VERSION, renderMarkdownBody } from '../domain/body/index.ts';
 import { textDirection } from '../domain/language.ts';
 import type { PublicUrls } from '../urls/public-urls.ts';
 import type { AnyPublicArticle, PublicArticle, PublicArticleSummary, PublicChannel, PublicTranslation, PublicTranslationSummary } from '../render/view-models.ts';
@@ -42,6 +48,17 @@ export interface PublicModel {
   heads(filter: ArticleFilter): Promise<ArticleHead[]>;
   /** Public articles with their heads (for the builder, which keeps both). */
   articlesWithHeads(filter: ArticleFilter): Promise<Array<{ article: PublicArticle; head: ArticleHead }>>;
+  /**
+   * Public articles with each translation's plain text but neither its
+   * Markdown nor its HTML (the search index's records): reads the stored
+   * text, a third of a body's bytes, and renders nothing for current rows.
+   */
+  texts(filter: ArticleFilter): Promise<PublicArticleText[]>;
+}
+
+/** A public article with each translation's plain text (see `PublicModel.texts`). */
+export interface PublicArticleText extends Omit<PublicArticleSummary, 'translations'> {
+  readonly translations: ReadonlyArray<Omit<PublicTranslationSummary, 'textStart'> & { readonly text: string }>;
 }
 
 /** Which articles to read: of one channel, or the given ids; all without either. */
@@ -63,6 +80,7 @@ export interface ArticleHead {
 
 /** A published translation's row, as read for the model. */
 interface PublishedRow {
+  revision_id: number;
   language: string;
   published_at: string | null;
   title: string;
@@ -73,16 +91,24 @@ interface PublishedRow {
   content_hash: string;
   decided_at: string | null;
   created_at: string;
+  content_html: string | null;
+  content_text: string | null;
+  body_version: string | null;
 }
+
+/** What `load` reads of each body: nothing (heads), the text only, or everything. */
+type BodyRead = 'none' | 'text' | 'full';
 
 const byPrimaryThenCode = (primary: string) => (a: { language: string }, b: { language: string }) =>
   a.language === primary ? -1 : b.language === primary ? 1 : a.language < b.language ? -1 : a.language > b.language ? 1 : 0;
 
 /**
  * Creates the reader.
- * @param cache rendered bodies by content hash, shared across builds so unchanged bodies are not rendered again.
+ * @param cache bodies this model had to render (rows without a current stored body), by content hash.
+ * @param storeBodies store the bodies it had to render in their revisions (the builder and its workers;
+ *   the read API only reads), so an older database is rendered once, not on every build.
  */
-export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: BodyCache }): PublicModel {
+export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: BodyCache; storeBodies?: boolean }): PublicModel {
   const { db, urls } = deps;
   const cache = deps.cache ?? createBodyCache();
 
@@ -137,7 +163,7 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
     }));
   }
 
-  async function load(filter: ArticleFilter, bodies: boolean): Promise<Array<{ head: ArticleHead; article: PublicArticle | null }>> {
+  async function load(filter: ArticleFilter, bodies: BodyRead): Promise<Array<{ head: ArticleHead; visible: readonly PublishedRow[] }>> {
     let query = db.selectFrom('articles').selectAll().where('status', '!=', 'archived').where('published_at', 'is not', null);
     if (filter.channelId !== undefined) query = query.where('channel_id', '=', filter.channelId);
     if (filter.ids) query = query.where('id', 'in', filter.ids.length > 0 ? filter.ids : [-1]);
@@ -146,17 +172,23 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
     const activeRows = await activeChannelRows([...new Set(rows.map((r) => r.channel_id))]);
     const channelRows = new Map(activeRows.map((c) => [c.id, c]));
     const channels = new Map((await toPublicChannels(activeRows)).map((c) => [c.id, c]));
+    // Bodies are most of the bytes: read only what the caller needs. The Markdown is read for text alone only
+    // when no current text is stored (it must then be rendered).
+    const current = sql<boolean>`revisions.body_version = ${BODY_RENDER_VERSION} AND revisions.content_text IS NOT NULL AND revisions.content_html IS NOT NULL`;
     const published = await db
       .selectFrom('article_translations')
       .innerJoin('revisions', 'revisions.id', 'article_translations.published_revision_id')
       .select([
+        'revisions.id as revision_id',
         'article_translations.article_id',
         'article_translations.language',
         'article_translations.published_at',
         'revisions.title',
         'revisions.excerpt',
-        // Bodies are most of the bytes: read them only when rendering.
-        bodies ? 'revisions.content_markdown' : sql<string>`''`.as('content_markdown'),
+        bodies === 'full' ? 'revisions.content_markdown' : bodies === 'text' ? sql<string>`CASE WHEN ${current} THEN '' ELSE revisions.content_markdown END`.as('content_markdown') : sql<string>`''`.as('content_markdown'),
+        bodies === 'full' ? 'revisions.content_html' : sql<string | null>`NULL`.as('content_html'),
+        bodies === 'none' ? sql<string | null>`NULL`.as('content_text') : 'revisions.content_text',
+        bodies === 'none' ? sql<string | null>`NULL`.as('body_version') : sql<string | null>`CASE WHEN ${current} THEN revisions.body_version END`.as('body_version'),
         'revisions.seo_title',
         'revisions.seo_description',
         'revisions.content_hash',
@@ -171,7 +203,7 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
       if (own) own.push(t);
       else byArticle.set(t.article_id, [t]);
     }
-    const loaded: Array<{ head: ArticleHead; article: PublicArticle | null }> = [];
+    const loaded: Array<{ head: ArticleHead; visible: readonly PublishedRow[] }> = [];
     for (const row of rows) {
       const channel = channels.get(row.channel_id);
       const channelRow = channelRows.get(row.channel_id);
@@ -187,8 +219,7 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
         }),
       );
       if (visible.length === 0) continue;
-      const head = toHead(row, channel, channelRow, visible);
-      loaded.push({ head, article: bodies ? toArticle(head, visible) : null });
+      loaded.push({ head: toHead(row, channel, channelRow, visible), visible });
     }
     return loaded.sort((a, b) => newestFirst(a.head.summary, b.head.summary));
   }
@@ -223,21 +254,66 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
     return { summary, contentHashes: Object.fromEntries(visible.map((t) => [t.language, t.content_hash])) };
   }
 
-  /** The full article: the head's fields, each translation with its body. */
-  function toArticle(head: ArticleHead, visible: readonly PublishedRow[]): PublicArticle {
-    const translations: PublicTranslation[] = head.summary.translations.map(({ textStart: _none, ...t }) => {
-      const row = visible.find((v) => v.language === t.language)!;
-      const body = cache.get(row.content_hash, row.content_markdown, renderMarkdownBody);
-      return { ...t, markdown: row.content_markdown, html: body.html, text: body.text };
+  /**
+   * The rendered body of each visible row: the stored one when current,
+   * else rendered now (and, with `storeBodies`, stored in one transaction).
+   */
+  async function bodiesOf(rows: ReadonlyArray<{ visible: readonly PublishedRow[] }>): Promise<Map<PublishedRow, { html: string; text: string }>> {
+    const bodies = new Map<PublishedRow, { html: string; text: string }>();
+    const rendered: Array<{ id: number; html: string; text: string }> = [];
+    for (const { visible } of rows) {
+      for (const row of visible) {
+        if (row.body_version !== null) {
+          bodies.set(row, { html: row.content_html ?? '', text: row.content_text! });
+          continue;
+        }
+        const body = cache.get(row.content_hash, row.content_markdown, renderMarkdownBody);
+        bodies.set(row, body);
+        rendered.push({ id: row.revision_id, ...body });
+      }
+    }
+    if (deps.storeBodies && rendered.length > 0) {
+      await db.transaction().execute(async (trx) => {
+        for (const r of rendered) {
+          await trx.updateTable('revisions').set({ content_html: r.html, content_text: r.text, body_version: BODY_RENDER_VERSION }).where('id', '=', r.id).execute();
+        }
+      });
+    }
+    return bodies;
+  }
+
+  /** The full articles: the heads' fields, each translation with its body. */
+  async function toArticles(loaded: ReadonlyArray<{ head: ArticleHead; visible: readonly PublishedRow[] }>): Promise<PublicArticle[]> {
+    const bodies = await bodiesOf(loaded);
+    return loaded.map(({ head, visible }) => {
+      const translations: PublicTranslation[] = head.summary.translations.map(({ textStart: _none, ...t }) => {
+        const row = visible.find((v) => v.language === t.language)!;
+        const body = bodies.get(row)!;
+        return { ...t, markdown: row.content_markdown, html: body.html, text: body.text };
+      });
+      return { ...head.summary, translations };
     });
-    return { ...head.summary, translations };
+  }
+
+  async function texts(filter: ArticleFilter): Promise<PublicArticleText[]> {
+    const loaded = await load(filter, 'text');
+    const bodies = await bodiesOf(loaded);
+    return loaded.map(({ head, visible }) => ({
+      ...head.summary,
+      translations: head.summary.translations.map(({ textStart: _none, ...t }) => ({ ...t, text: bodies.get(visible.find((v) => v.language === t.language)!)!.text })),
+    }));
   }
 
   return {
     channels: () => loadChannels(),
     channel: async (id) => (await loadChannels([id]))[0] ?? null,
-    articles: async (filter) => (await load(filter, true)).map((x) => x.article!),
-    heads: async (filter) => (await load(filter, false)).map((x) => x.head),
-    articlesWithHeads: async (filter) => (await load(filter, true)).map((x) => ({ article: x.article!, head: x.head })),
+    articles: async (filter) => toArticles(await load(filter, 'full')),
+    heads: async (filter) => (await load(filter, 'none')).map((x) => x.head),
+    articlesWithHeads: async (filter) => {
+      const loaded = await load(filter, 'full');
+      const articles = await toArticles(loaded);
+      return loaded.map((x, i) => ({ article: articles[i]!, head: x.head }));
+    },
+    texts,
   };
 }

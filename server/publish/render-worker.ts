@@ -20,8 +20,9 @@ const port = parentPort!;
 try {
   const db = openDatabase(data.databaseFile);
   const context = {
-    // No body cache: a worker renders each body once, and a cache would hold every body of the site.
-    model: createPublicModel({ db, urls: createPublicUrls(data.publicUrl, data.dashboardUrl), cache: createBodyCache(0) }),
+    // Bodies come rendered from the store; one without a current stored body is rendered once and stored,
+    // so no cache (it would hold every body of the site).
+    model: createPublicModel({ db, urls: createPublicUrls(data.publicUrl, data.dashboardUrl), cache: createBodyCache(0), storeBodies: true }),
     renderers: createRenderers(await createAstroRenderer(data.astroBuildDir)),
     site: data.site,
     outputDir: data.outputDir,

@@ -17,12 +17,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as pagefind from 'pagefind';
 import type { Logger } from '../logger.ts';
-import type { PublicArticle } from '../render/view-models.ts';
 
 /** One index: the public articles of one channel in one language. */
 export interface Shard {
   readonly channel: string;
   readonly language: string;
+}
+
+/** What a record is made from: a public article's channel and its translations' texts (`PublicModel.texts`). */
+export interface SearchableArticle {
+  readonly channel: { readonly slug: string };
+  readonly translations: ReadonlyArray<{ readonly language: string; readonly htmlUrl: string; readonly title: string; readonly text: string }>;
 }
 
 /** One searchable page. */
@@ -86,7 +91,7 @@ function check<T extends { errors: string[] }>(what: string, response: T): T {
  * of the given (public) articles. URLs lose the origin, so the index works
  * on any host.
  */
-export function searchRecords(articles: readonly PublicArticle[], shard: Shard): SearchRecord[] {
+export function searchRecords(articles: readonly SearchableArticle[], shard: Shard): SearchRecord[] {
   const records: SearchRecord[] = [];
   for (const article of articles) {
     if (article.channel.slug !== shard.channel) continue;

@@ -18,7 +18,7 @@ import type { Db } from '../store/database.ts';
 import type { PublicUrls } from '../urls/public-urls.ts';
 import { createBodyCache } from './body-cache.ts';
 import { createBuildQueue, type BuildQueue } from './build-queue.ts';
-import { createPublicModel, type PublicModel } from './public-model.ts';
+import { createPublicModel, type PublicArticleText, type PublicModel } from './public-model.ts';
 import { createSearchIndexer, SEARCH_FOLDER, searchRecords, type SearchIndexer, type Shard } from './search-index.ts';
 import { renderCodeFingerprint } from './owner-inputs.ts';
 import { createRenderPool } from './render-pool.ts';
@@ -66,7 +66,9 @@ export async function createStaticSite(deps: {
   const { buildDir } = await ensureSiteBuild(deps.projectRoot, { log: (line: string) => deps.log.info(line) });
   const html = await createAstroRenderer(buildDir);
   const site: SiteInfo = Object.freeze({ baseUrl: deps.config.publicUrl, name: deps.config.siteName, contentSignal: deps.config.contentSignal });
-  const model = createPublicModel({ db: deps.db, urls: deps.urls, cache: createBodyCache() });
+  // Bodies are stored rendered with their revisions; the few this model must render (older rows) are stored back,
+  // so a small cache suffices.
+  const model = createPublicModel({ db: deps.db, urls: deps.urls, cache: createBodyCache(1000), storeBodies: true });
   const builder = createSiteBuilder({
     db: deps.db,
     clock: deps.clock,
@@ -112,23 +114,28 @@ function createSiteSearch(indexer: SearchIndexer, model: PublicModel, outputDir:
   let closed = false;
 
   async function once(shards: Shard[], all: boolean): Promise<void> {
-    // Public articles by channel slug, read once per rebuild; only public translations reach the index.
+    // Only public translations reach the index. Texts are read one channel at a time (the shards are taken
+    // channel by channel) and only the current channel's are kept, so a rebuild holds one channel's texts,
+    // not the site's.
     const channels = new Map((await model.channels()).map((c) => [c.slug, c.id]));
-    const articles = new Map<string, Awaited<ReturnType<PublicModel['articles']>>>();
-    const articlesOf = async (slug: string) => {
+    let held: { slug: string; articles: PublicArticleText[] } | null = null;
+    const articlesOf = async (slug: string): Promise<PublicArticleText[]> => {
       const id = channels.get(slug);
       if (id === undefined) return [];
-      if (!articles.has(slug)) articles.set(slug, await model.articles({ channelId: id }));
-      return articles.get(slug)!;
+      if (held?.slug !== slug) held = { slug, articles: await model.texts({ channelId: id }) };
+      return held.articles;
     };
     const list = new Map(shards.map((s) => [key(s), s]));
     if (all) {
       for (const s of indexer.existingShards()) list.set(key(s), s);
-      for (const slug of channels.keys()) {
-        for (const a of await articlesOf(slug)) for (const t of a.translations) list.set(`${slug}/${t.language}`, { channel: slug, language: t.language });
+      // Which languages each channel has: the heads say so without reading a text.
+      for (const head of await model.heads({})) {
+        for (const t of head.summary.translations) list.set(`${head.summary.channel.slug}/${t.language}`, { channel: head.summary.channel.slug, language: t.language });
       }
     }
-    const report = await indexer.rebuildShards([...list.values()], async (s) => searchRecords(await articlesOf(s.channel), s));
+    const byChannel = (a: Shard, b: Shard) => (a.channel !== b.channel ? (a.channel < b.channel ? -1 : 1) : a.language < b.language ? -1 : a.language > b.language ? 1 : 0);
+    const ordered = [...list.values()].sort(byChannel);
+    const report = await indexer.rebuildShards(ordered, async (s) => searchRecords(await articlesOf(s.channel), s));
     log.info(all ? 'search index built' : 'search shards rebuilt', { ...report, msPerShard: report.shards ? Math.round(report.ms / report.shards) : 0 });
   }
 

@@ -61,6 +61,12 @@ export interface RevisionTable {
   moderation_reason: string | null;
   created_at: string;
   decided_at: string | null;
+  /** The body rendered to sanitised HTML when the revision was saved; null on rows older than migration 0006. */
+  content_html: string | null;
+  /** The body's plain text (search, summaries), made with `content_html`. */
+  content_text: string | null;
+  /** `BODY_RENDER_VERSION` of the renderer that made both; other values are rendered again when read. */
+  body_version: string | null;
 }
 
 export type ArticleRow = Selectable<ArticleTable>;

@@ -14,6 +14,7 @@ import { insertPublicationEvent } from '../../store/publication-event.repository
 import type { ArticleRow, RevisionRow, TranslationRow } from '../../store/article.table.ts';
 import { articleStatusFor, nextTranslationState, type LifecycleEffect, type LifecycleEvent, type TranslationState } from './article-lifecycle.ts';
 import type { ModerationState } from './article-status.ts';
+import { BODY_RENDER_VERSION, renderMarkdownBody } from '../body/index.ts';
 
 /** Job kind that moderates one revision. */
 export const MODERATION_JOB = 'moderate_revision';
@@ -97,6 +98,8 @@ export async function applyTranslationEvents(
       case 'moderate': {
         await articles.supersedePendingRevisions(trx, row.id, ctx.now);
         const trusted = ctx.mode === 'trusted';
+        // Rendered once here, where the body is saved, rather than by every build and search rebuild that reads it.
+        const body = renderMarkdownBody(next.content_markdown);
         const revision = await articles.insertRevision(trx, {
           translation_id: row.id,
           title: next.title,
@@ -105,6 +108,9 @@ export async function applyTranslationEvents(
           seo_title: next.seo_title,
           seo_description: next.seo_description,
           content_hash: contentHash(next),
+          content_html: body.html,
+          content_text: body.text,
+          body_version: BODY_RENDER_VERSION,
           moderation_state: trusted ? 'passed' : 'pending',
           moderation_reason: trusted ? 'trusted_source' : null,
           created_at: ctx.now,

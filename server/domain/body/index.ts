@@ -10,4 +10,4 @@
 
 export { BODY_WARNING_CODES, type BodyWarning, type BodyWarningCode } from './warnings.ts';
 export { prepareBody, type PrepareBodyInput, type PreparedBody } from './prepare.ts';
-export { markdownToPlainText, renderMarkdown, renderMarkdownBody } from './render.ts';
+export { BODY_RENDER_VERSION, markdownToPlainText, renderMarkdown, renderMarkdownBody } from './render.ts';

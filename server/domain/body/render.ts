@@ -81,6 +81,16 @@ export function markdownToPlainText(markdown: string): string {
 }
 
 /**
+ * Names the output of this renderer. Revisions store their rendered body
+ * with it (`revisions.body_version`), and a stored body of another version
+ * is rendered again when read, so bump it whenever a change here, in the
+ * plugins, the schema or the remark/rehype versions can change any byte of
+ * the HTML or the text. `render-version.test.ts` fails when the output of
+ * its samples changes while this stays the same.
+ */
+export const BODY_RENDER_VERSION = '1';
+
+/**
  * Both renderings of a body from one parse: the same values as
  * `renderMarkdown` and `markdownToPlainText`, at half the cost. Parsing is
  * most of a static build's time, and every published body needs both.

@@ -9,6 +9,7 @@ import * as publicationEvents from './0002-publication-events.ts';
 import * as media from './0003-media.ts';
 import * as outputFiles from './0004-output-files.ts';
 import * as searchDocuments from './0005-search-documents.ts';
+import * as revisionBodies from './0006-revision-bodies.ts';
 
 /** Every migration by name, applied in name order. */
 export const migrations: Record<string, Migration> = {
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0003-media': media,
   '0004-output-files': outputFiles,
   '0005-search-documents': searchDocuments,
+  '0006-revision-bodies': revisionBodies,
 };

@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { BODY_RENDER_VERSION, renderMarkdownBody } from './index.ts';
+
+/** Bodies that touch every part of the pipeline: GFM, raw HTML, bidi, headings, footnotes, code, autolinks. */
+const SAMPLES = [
+  '# Title\n\nSee [other](./other-article-slug) and ~~old~~, `code`, https://example.com/a?b=1 and desk@example.com.\n',
+  '## Section\n\n- one\n- two\n\n1. first\n2. second\n\n```ts\nconst x = 1;\n```\n\n> quoted *em* **strong**\n',
+  'مرحبا بالعالم `npm test` [read more](https://example.com)\n\n| a | b |\n| - | - |\n| 1 | 2 |\n',
+  'Raw <span onclick="x()">html</span> <script>alert(1)</script><table><tr><td>a</td><td>b</td></tr></table>\u202Ebidi\u202C\n',
+  'Text with a footnote[^1] and <div dir="rtl" id="name">block</div>.\n\n[^1]: The note.\n\n![alt](https://example.com/i.png "title")\n',
+];
+
+/**
+ * The rendering of the samples when BODY_RENDER_VERSION was last set. When
+ * this test fails, the renderer's output changed: bump BODY_RENDER_VERSION
+ * (so stored bodies are rendered again) and record the new pair here.
+ */
+const RECORDED: Record<string, string> = {
+  '1': '8fc8d8013d3c3decaa1c934efe2a95c8a6afe9ec41c554604ef3046a9ea00e29',
+};
+
+describe('BODY_RENDER_VERSION', () => {
+  it('changes whenever the rendered bytes change', () => {
+    const hash = createHash('sha256');
+    for (const sample of SAMPLES) {
+      const { html, text } = renderMarkdownBody(sample);
+      hash.update(html).update('\0').update(text).update('\0');
+    }
+    expect({ version: BODY_RENDER_VERSION, output: hash.digest('hex') }).toEqual({ version: BODY_RENDER_VERSION, output: RECORDED[BODY_RENDER_VERSION] });
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * The public model reads bodies rendered at save time, renders (and, when
+ * asked, stores) the bodies of rows without a current stored body, and
+ * gives the same values either way.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../clock.ts';
+import { channelAccess } from '../domain/account/access.ts';
+import { ensureAccount } from '../domain/account/account.service.ts';
+import { writeArticle } from '../domain/article/article-save.ts';
+import { BODY_RENDER_VERSION, renderMarkdownBody } from '../domain/body/index.ts';
+import { insertChannelFor } from '../domain/channel/channel.service.ts';
+import { migrateToLatest, openDatabase, type Db } from '../store/database.ts';
+import { createPublicUrls } from '../urls/public-urls.ts';
+import { createPublicModel } from './public-model.ts';
+
+const urls = createPublicUrls('http://pressroom.test', 'http://pressroom.test/dashboard');
+const BODY = '## Heading\n\nSome *text* with [a link](https://example.com) and `code`.\n';
+let dir: string;
+let db: Db;
+
+beforeEach(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-model-'));
+  db = openDatabase(path.join(dir, 'pressroom.db'));
+  await migrateToLatest(db);
+  const account = (await ensureAccount(db, systemClock, 'test', 'pro')).account;
+  const principal = { accountId: account.id, accountName: account.name, plan: 'pro' as const, keyId: 0 };
+  await db.transaction().execute(async (trx) => {
+    await insertChannelFor(trx, systemClock, principal, { slug: 'news', default_language: 'en', translations: [{ language: 'en', title: 'News' }] });
+    await writeArticle(trx, { clock: systemClock }, await channelAccess(trx, principal, 'news'), {
+      slug: 'one',
+      default_language: 'en',
+      translations: [{ language: 'en', title: 'One', content_markdown: BODY, status: 'published' }],
+    }, { mode: 'trusted' });
+  });
+});
+afterEach(async () => {
+  await db.destroy();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const stored = () => db.selectFrom('revisions').select(['content_html', 'content_text', 'body_version']).executeTakeFirstOrThrow();
+
+describe('public model bodies', () => {
+  it('saving a revision stores its rendered body', async () => {
+    const expected = renderMarkdownBody(BODY);
+    expect(await stored()).toEqual({ content_html: expected.html, content_text: expected.text, body_version: BODY_RENDER_VERSION });
+  });
+
+  it('reads the stored body: what the revision holds is what readers get', async () => {
+    await db.updateTable('revisions').set({ content_html: '<p>stored</p>', content_text: 'stored' }).execute();
+    const [article] = await createPublicModel({ db, urls }).articles({});
+    expect(article!.translations[0]).toMatchObject({ markdown: BODY, html: '<p>stored</p>', text: 'stored' });
+    const [texts] = await createPublicModel({ db, urls }).texts({});
+    expect(texts!.translations[0]).toMatchObject({ language: 'en', title: 'One', text: 'stored' });
+  });
+
+  it.each([null, 'an older renderer'])('renders a body stored by version %s, and stores it back only when asked', async (version) => {
+    await db.updateTable('revisions').set({ content_html: version && '<p>old</p>', content_text: version && 'old', body_version: version }).execute();
+    const expected = renderMarkdownBody(BODY);
+    const [read] = await createPublicModel({ db, urls }).articles({});
+    expect(read!.translations[0]).toMatchObject({ html: expected.html, text: expected.text });
+    expect((await stored()).body_version).toBe(version);
+    const [text] = await createPublicModel({ db, urls, storeBodies: true }).texts({});
+    expect(text!.translations[0]!.text).toBe(expected.text);
+    expect(await stored()).toEqual({ content_html: expected.html, content_text: expected.text, body_version: BODY_RENDER_VERSION });
+  });
+});
