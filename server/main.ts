@@ -134,7 +134,10 @@ export async function startService(
         files: outputFiles,
         policy: { maxAgeSeconds: config.cacheMaxAgeSeconds },
         apiRateLimited: config.rateLimitContent > 0,
-        onAnswered: (method, path, status, ms) => httpLog.info('request', { method, path, status, ms: Math.round(ms * 10) / 10 }),
+        // The request log line, as the app writes it; nothing is built per request when the level hides it.
+        ...(config.logLevel === 'debug' || config.logLevel === 'info'
+          ? { onAnswered: (method: string, path: string, status: number, ms: number) => httpLog.info('request', { method, path, status, ms: Math.round(ms * 10) / 10 }) }
+          : {}),
       })
     : null;
   const server = http.createServer((req, res) => {

@@ -18,7 +18,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PUBLIC_API_PREFIX } from '../urls/public-urls.ts';
 import { validatorsMatch } from './conditional-get.ts';
-import type { OutputFileCache } from './output-file-cache.ts';
+import type { CachedFile, OutputFileCache } from './output-file-cache.ts';
 import { cacheControlOf, contentTypeOf, resolveOutputRequest, type CachePolicy } from './routes/site-files.ts';
 
 /** What the fast path needs. */
@@ -39,6 +39,8 @@ interface Route {
   readonly file: string;
   /** Content-Type, Cache-Control, X-Content-Type-Options, Link, Vary, Content-Location, flattened. */
   readonly fixed: readonly string[];
+  /** The full 200 headers for the file version last served, made once per version. */
+  last?: { readonly file: CachedFile; readonly ok: string[]; readonly notModified: string[] };
 }
 
 // Resolving a URL costs more than sending the file; the answer depends only on the URL and on
@@ -99,13 +101,15 @@ export function createStaticFastPath(deps: StaticFastPathDeps): (req: IncomingMe
     const ifNoneMatch = req.headers['if-none-match'];
     const ifModifiedSince = req.headers['if-modified-since'];
     const notModified = (ifNoneMatch !== undefined || ifModifiedSince !== undefined) && validatorsMatch(ifNoneMatch, ifModifiedSince, file.etag, file.mtime);
-    const headers = [...found.fixed, 'ETag', file.etag, 'Last-Modified', file.lastModified];
+    if (found.last?.file !== file) {
+      const notModifiedHeaders = [...found.fixed, 'ETag', file.etag, 'Last-Modified', file.lastModified];
+      found.last = { file, notModified: notModifiedHeaders, ok: [...notModifiedHeaders, 'Content-Length', String(file.bytes.byteLength)] };
+    }
     if (notModified) {
-      res.writeHead(304, headers);
+      res.writeHead(304, found.last.notModified);
       res.end();
     } else {
-      headers.push('Content-Length', String(file.bytes.byteLength));
-      res.writeHead(200, headers);
+      res.writeHead(200, found.last.ok);
       res.end(req.method === 'HEAD' ? undefined : file.bytes);
     }
     deps.onAnswered?.(req.method, raw, notModified ? 304 : 200, performance.now() - started);
