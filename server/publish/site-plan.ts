@@ -28,7 +28,7 @@ export interface Renderers {
   llms(channels: readonly PublicChannel[], articles: readonly PublicArticleSummary[], site: SiteInfo): string;
   channelLlms(channel: PublicChannel, articles: readonly PublicArticleSummary[], site: SiteInfo): string;
   /** Orders and filters a channel's articles for a list in `language` (null: one version per article). */
-  listArticles<A extends AnyPublicArticle>(articles: readonly A[], language: string | null): A[];
+  listArticles<A extends AnyPublicArticle>(articles: readonly A[], language: string | null): readonly A[];
   /** The keyset position of an article in a list, for cursors. */
   cursorPosition(article: AnyPublicArticle): Record<string, string | number>;
 }
@@ -119,7 +119,13 @@ export function planChannel(
     const nextUrl = cursor ? `${selfUrl}${language ? '&' : '?'}cursor=${encodeURIComponent(cursor)}` : null;
     return { limit: DEFAULT_LIST_LIMIT, nextCursor: cursor, selfUrl, nextUrl };
   };
-  const shown = (language: string) => newestIn(articles, language);
+  // The default page and the default language's page show the same list: sorted once.
+  const shownBy = new Map<string, PublicArticleSummary[]>();
+  const shown = (language: string) => {
+    let list = shownBy.get(language);
+    if (!list) shownBy.set(language, (list = newestIn(articles, language)));
+    return list;
+  };
   files.push({ path: staticFiles.channelHtml(c), render: () => renderers.channelHtml(channel, channel.defaultLanguage, shown(channel.defaultLanguage), site) });
   files.push({ path: staticFiles.channelJson(c), render: () => renderers.channelJson(channel, channel.defaultLanguage) });
   files.push({ path: staticFiles.channelArticlesJson(c), render: () => renderers.articleList(channel, articles, null, page(null)) });

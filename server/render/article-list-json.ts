@@ -32,11 +32,25 @@ export interface PageInfo {
  * doc). The paginator slices this and encodes `cursorPosition` of a page's
  * last item, so pages and cursors use exactly this order.
  */
-export function listArticlesFor<A extends AnyPublicArticle>(articles: readonly A[], language: string | null): A[] {
-  return articles
-    .filter((a) => language === null || translationIn(a, language) !== undefined)
-    .sort((a, b) => compareText(b.publishedAt, a.publishedAt) || b.id - a.id);
+export function listArticlesFor<A extends AnyPublicArticle>(articles: readonly A[], language: string | null): readonly A[] {
+  // One build renders a channel's lists, feeds and pages from the same array: each language is
+  // filtered and sorted once per array (arrays given to renderers are never changed afterwards).
+  let byLanguage = listed.get(articles);
+  if (!byLanguage) listed.set(articles, (byLanguage = new Map()));
+  const key = language ?? '';
+  let result = byLanguage.get(key) as readonly A[] | undefined;
+  if (!result) {
+    result = Object.freeze(
+      articles
+        .filter((a) => language === null || translationIn(a, language) !== undefined)
+        .sort((a, b) => compareText(b.publishedAt, a.publishedAt) || b.id - a.id),
+    );
+    byLanguage.set(key, result);
+  }
+  return result;
 }
+
+const listed = new WeakMap<readonly AnyPublicArticle[], Map<string, readonly AnyPublicArticle[]>>();
 
 /** The version of `article` a list or feed in `language` shows: the exact translation, or the primary without a language. */
 export function listedTranslation<A extends AnyPublicArticle>(article: A, language: string | null): A['translations'][number] {

@@ -14,8 +14,13 @@ export function xmlChars(text: string): string {
   return text.replace(NOT_XML_CHAR, '');
 }
 
+// Anything escapeXml changes: markup characters or characters XML cannot carry.
+const NEEDS_ESCAPE = /[&<>"']|[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
+
 /** Escapes text for an XML element or a double- or single-quoted attribute. */
 export function escapeXml(text: string): string {
+  // Most URLs and dates need nothing: one test instead of six replacements (sitemaps hold thousands).
+  if (!NEEDS_ESCAPE.test(text)) return text;
   return xmlChars(text)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
