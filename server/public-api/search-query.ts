@@ -9,7 +9,9 @@
  *
  * Ranking: translations whose title contains every word first, then the
  * rest; within each group, newest article first (then higher id, then
- * language code). The order depends only on the documents themselves, not on
+ * language code). The order is applied in SQLite (`matchDocuments` in
+ * `server/store/search-document.repository.ts`); `searchPosition` gives a
+ * result's place in it, which the cursor carries. The order depends only on the documents themselves, not on
  * corpus statistics, so it is a stable keyset: a search cursor walks the
  * results without duplicates or skips while other articles are published or
  * removed.
@@ -45,14 +47,6 @@ export interface SearchPosition {
 /** The position of a match in the result order. */
 export function searchPosition(m: SearchMatch): SearchPosition {
   return { t: m.inTitle ? 0 : 1, p: m.publishedAt, id: m.articleId, l: m.language };
-}
-
-/** Compares two positions in result order (negative: `a` comes first). */
-export function compareSearchPositions(a: SearchPosition, b: SearchPosition): number {
-  if (a.t !== b.t) return a.t - b.t;
-  if (a.p !== b.p) return a.p > b.p ? -1 : 1;
-  if (a.id !== b.id) return b.id - a.id;
-  return a.l < b.l ? -1 : a.l > b.l ? 1 : 0;
 }
 
 /**

@@ -22,7 +22,7 @@ import { etagOf, respondConditionally } from '../conditional-get.ts';
 import { errorBody } from '../error-body.ts';
 import { perClientRateLimit } from '../middleware/rate-limit.ts';
 import type { OutputFileCache } from '../output-file-cache.ts';
-import { cacheControlOf, serveOutputFile, type CachePolicy } from './site-files.ts';
+import { documentCacheControl, serveOutputFile, type CachePolicy } from './site-files.ts';
 
 /** What the public API needs. */
 export interface PublicApiDeps {
@@ -63,7 +63,7 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
     respondConditionally(c, {
       bytes: new TextEncoder().encode(read.body),
       contentType: 'application/json; charset=utf-8',
-      cacheControl: cacheControlOf('api', deps.cache),
+      cacheControl: documentCacheControl(deps.cache),
       etag: etagOf(read.body),
       lastModified: read.lastModified ? new Date(read.lastModified) : null,
     });

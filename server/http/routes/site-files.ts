@@ -42,9 +42,14 @@ export interface CachePolicy {
   readonly maxAgeSeconds: number;
 }
 
-/** Cache-Control: hashed assets forever; everything else briefly, since a publish may change it. */
+/** Cache-Control of a published document (a page, a JSON or Markdown answer, a feed): a publish may change it. */
+export function documentCacheControl(policy: CachePolicy): string {
+  return `public, max-age=${policy.maxAgeSeconds}, must-revalidate`;
+}
+
+/** Cache-Control of an output file: hashed assets forever, everything else as a published document. */
 export function cacheControlOf(file: string, policy: CachePolicy): string {
-  return file.startsWith('_astro/') ? 'public, max-age=31536000, immutable' : `public, max-age=${policy.maxAgeSeconds}, must-revalidate`;
+  return file.startsWith('_astro/') ? 'public, max-age=31536000, immutable' : documentCacheControl(policy);
 }
 
 function notFound(c: Context): Response {
