@@ -5,7 +5,7 @@
  */
 import type { ArticleRow, RevisionRow, TranslationRow } from '../../store/article.table.ts';
 import type { PublicUrls } from '../../urls/public-urls.ts';
-import { renderMarkdown } from '../body/index.ts';
+import { BODY_RENDER_VERSION, renderMarkdown } from '../body/index.ts';
 import type { ArticleStatus, HomepageMode, ModerationState, TranslationStatus } from './article-status.ts';
 import { summarizeTranslations, type TranslationStatusSummary } from './translation-summary.ts';
 
@@ -105,6 +105,19 @@ function pendingRevision(row: TranslationRow, revisions: ReadonlyMap<number, Rev
 }
 
 /**
+ * The translation's body as HTML: the current revision's stored rendering
+ * when it is of this content and of the current renderer, otherwise rendered
+ * now (same bytes either way).
+ */
+function bodyHtml(t: TranslationRow, revisions: ReadonlyMap<number, RevisionRow>): string {
+  const revision = t.current_revision_id === null ? undefined : revisions.get(t.current_revision_id);
+  if (revision?.content_html && revision.body_version === BODY_RENDER_VERSION && revision.content_markdown === t.content_markdown) {
+    return revision.content_html;
+  }
+  return renderMarkdown(t.content_markdown);
+}
+
+/**
  * Builds the full article response.
  * @param revisions revisions referenced by the translations, by id.
  */
@@ -140,7 +153,7 @@ export function toArticleView(input: {
       title: t.title,
       excerpt: t.excerpt,
       content_markdown: t.content_markdown,
-      content_html: renderMarkdown(t.content_markdown),
+      content_html: bodyHtml(t, input.revisions),
       seo_title: t.seo_title,
       seo_description: t.seo_description,
       status: t.status,
