@@ -199,7 +199,7 @@ async function createPublicReadSide(deps: {
   const { db, config, staticSite } = deps;
   const model = createPublicModel({ db, urls: deps.urls });
   const state = () => staticSite.builder.publicState();
-  const search = await createSearchKeeper({ db, state, loadArticles: (ids) => model.articles({ ids }), log: deps.log.child('search') });
+  const search = await createSearchKeeper({ db, state, loadTexts: (ids) => model.texts({ ids }), log: deps.log.child('search') });
   staticSite.queue.onBuilt((report) => void (report.full ? search.syncAll() : search.syncArticles(report.articleIds)));
   return {
     search,

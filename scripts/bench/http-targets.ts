@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { renderNginxConfig } from '../../server/hosting/nginx-config.ts';
+import { renderNginxConfig, renderStandaloneNginxConfig } from '../../server/hosting/nginx-config.ts';
 
 /** Where Debian's nginx package puts the binary. */
 export const NGINX = '/usr/sbin/nginx';
@@ -117,27 +117,7 @@ export async function startNginx(options: { outputDir: string; prefix: string; r
   const file = (name: string) => path.join(options.prefix, name);
   fs.mkdirSync(options.prefix, { recursive: true });
   fs.writeFileSync(file('pressroom.conf'), renderNginxConfig({ root: path.resolve(options.outputDir), listen: `127.0.0.1:${port}` }));
-  fs.writeFileSync(
-    file('nginx.conf'),
-    `daemon off;
-master_process off;
-worker_processes 1;
-pid ${file('nginx.pid')};
-error_log ${file('error.log')} warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  client_body_temp_path ${file('client_body')};
-  proxy_temp_path ${file('proxy')};
-  fastcgi_temp_path ${file('fastcgi')};
-  uwsgi_temp_path ${file('uwsgi')};
-  scgi_temp_path ${file('scgi')};
-  include ${file('pressroom.conf')};
-}
-`,
-  );
+  fs.writeFileSync(file('nginx.conf'), renderStandaloneNginxConfig({ prefix: options.prefix, include: file('pressroom.conf') }));
   const child = spawn(NGINX, ['-c', file('nginx.conf'), '-p', options.prefix], { stdio: ['ignore', 'pipe', 'pipe'] });
   const log = capture(child);
   const base = `http://127.0.0.1:${port}`;

@@ -14,6 +14,7 @@
  * The result is an `http`-context include: a few `map` blocks and one `server` block.
  * @module
  */
+import path from 'node:path';
 import { PUBLIC_API_PREFIX } from '../urls/public-urls.ts';
 
 /** Options of {@link renderNginxConfig}. */
@@ -236,6 +237,37 @@ ${headers(SHORT_CACHE, [`add_header Link ${q(linkHeader('$pressroom_c', '$pressr
     try_files $uri $uri.html =404;
 ${headers(SHORT_CACHE)}
   }
+}
+`;
+}
+
+/**
+ * A whole `nginx.conf` that runs the generated server block (the file at
+ * `include`) from a private folder: pid, error log and temp paths inside
+ * `prefix`, in the foreground as one process (`daemon off`, no master, one
+ * worker), with Debian's defaults otherwise (`sendfile on`) and no access
+ * log. For tests and benchmarks on loopback, and for trying a generated
+ * configuration without touching the system's nginx:
+ * `nginx -c {prefix}/nginx.conf -p {prefix}`.
+ */
+export function renderStandaloneNginxConfig(options: { prefix: string; include: string }): string {
+  const at = (name: string) => path.join(options.prefix, name);
+  return `daemon off;
+master_process off;
+worker_processes 1;
+pid ${at('nginx.pid')};
+error_log ${at('error.log')} warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  client_body_temp_path ${at('client_body')};
+  proxy_temp_path ${at('proxy')};
+  fastcgi_temp_path ${at('fastcgi')};
+  uwsgi_temp_path ${at('uwsgi')};
+  scgi_temp_path ${at('scgi')};
+  include ${options.include};
 }
 `;
 }

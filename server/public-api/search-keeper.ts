@@ -13,7 +13,8 @@
  */
 import type { Logger } from '../logger.ts';
 import type { PublicState } from '../publish/site-builder.ts';
-import type { AnyPublicArticle, PublicArticle } from '../render/view-models.ts';
+import type { PublicArticleText } from '../publish/public-model.ts';
+import type { AnyPublicArticle } from '../render/view-models.ts';
 import type { Db } from '../store/database.ts';
 import { readSetting, writeSetting } from '../store/instance-setting.repository.ts';
 import {
@@ -51,18 +52,18 @@ export interface SearchKeeperDeps {
   readonly db: Db;
   /** The public state the output was last built from (summaries). */
   readonly state: () => Promise<PublicState>;
-  /** Loads public articles with their bodies. */
-  readonly loadArticles: (ids: readonly number[]) => Promise<PublicArticle[]>;
+  /** Loads public articles with each translation's plain text (no Markdown, no HTML). */
+  readonly loadTexts: (ids: readonly number[]) => Promise<PublicArticleText[]>;
   readonly log: Logger;
 }
 
 /** The version of a translation's document: changes whenever anything indexed or filtered on changes. */
-function versionOf(article: AnyPublicArticle, language: string): string {
+function versionOf(article: AnyPublicArticle | PublicArticleText, language: string): string {
   const t = article.translations.find((x) => x.language === language)!;
   return [article.channel.id, article.channel.slug, article.slug, article.publishedAt, t.publishedAt, t.updatedAt].join('|');
 }
 
-function documentsOf(article: PublicArticle): SearchDocument[] {
+function documentsOf(article: PublicArticleText): SearchDocument[] {
   return article.translations.map((t) => ({
     articleId: article.id,
     language: t.language,
@@ -101,11 +102,11 @@ export async function createSearchKeeper(deps: SearchKeeperDeps): Promise<Search
     });
   };
 
-  /** Writes the documents of `ids` (loaded with bodies) in batches. */
+  /** Writes the documents of `ids` (loaded with their text) in batches. */
   async function writeArticles(ids: readonly number[]): Promise<number> {
     let written = 0;
     for (let i = 0; i < ids.length; i += BATCH) {
-      const articles = await deps.loadArticles(ids.slice(i, i + BATCH));
+      const articles = await deps.loadTexts(ids.slice(i, i + BATCH));
       await deps.db.transaction().execute(async (trx) => {
         for (const article of articles) {
           for (const doc of documentsOf(article)) {

@@ -10,7 +10,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderNginxConfig } from '../../server/hosting/nginx-config.ts';
+import { renderNginxConfig, renderStandaloneNginxConfig } from '../../server/hosting/nginx-config.ts';
 import { PROJECT_ROOT } from '../../server/main.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
@@ -94,26 +94,7 @@ suite(`nginx serving dist/${reason}`, () => {
     base = `http://127.0.0.1:${port}`;
     fs.writeFileSync(path.join(dir, 'pressroom.conf'), renderNginxConfig({ root: path.resolve(t.config.outputDir), listen: `127.0.0.1:${port}` }));
     const tmp = (name: string) => path.join(dir, name);
-    fs.writeFileSync(
-      tmp('nginx.conf'),
-      `daemon off;
-master_process off;
-worker_processes 1;
-pid ${tmp('nginx.pid')};
-error_log ${tmp('error.log')} warn;
-events { worker_connections 64; }
-http {
-  include /etc/nginx/mime.types;
-  access_log off;
-  client_body_temp_path ${tmp('client_body')};
-  proxy_temp_path ${tmp('proxy')};
-  fastcgi_temp_path ${tmp('fastcgi')};
-  uwsgi_temp_path ${tmp('uwsgi')};
-  scgi_temp_path ${tmp('scgi')};
-  include ${tmp('pressroom.conf')};
-}
-`,
-    );
+    fs.writeFileSync(tmp('nginx.conf'), renderStandaloneNginxConfig({ prefix: dir, include: tmp('pressroom.conf') }));
     // Validate first, for a readable error when the generated config is wrong.
     nginx = spawn(NGINX, ['-t', '-q', '-c', tmp('nginx.conf'), '-p', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
     let check = '';
