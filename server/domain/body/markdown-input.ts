@@ -13,6 +13,7 @@ import { toString as hastToString } from 'hast-util-to-string';
 import type { Heading, Html, Root, RootContent } from 'mdast';
 import { stripBidiControls, stripBidiInTree } from './bidi.ts';
 import { headingRepeatsTitle, isHeadingElement } from './headings.ts';
+import { keepParsedBody } from './parsed-bodies.ts';
 import { parseHtmlFragment, parseMarkdown, stringifyMarkdown } from './processors.ts';
 import { eachNode } from './tree-walk.ts';
 import type { BodyChanges } from './warnings.ts';
@@ -91,5 +92,8 @@ export function normaliseMarkdownBody(markdown: string, title: string, changes: 
 
   if (encodedBidi > 0 || titleRemoved || demoted > 0) return stringifyMarkdown(tree);
   const trimmed = raw.text.trimEnd();
-  return trimmed === '' ? '' : `${trimmed}\n`;
+  const stored = trimmed === '' ? '' : `${trimmed}\n`;
+  // The tree is the parse of exactly what is stored only when nothing was trimmed.
+  if (stored === raw.text) keepParsedBody(stored, tree);
+  return stored;
 }

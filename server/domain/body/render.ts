@@ -21,6 +21,7 @@ import {
   rehypeRawIfNeeded,
   rehypeStripBidi,
 } from './rehype-plugins.ts';
+import { takeParsedBody } from './parsed-bodies.ts';
 import { ARTICLE_SCHEMA } from './schema.ts';
 
 // Built once: setting up this chain costs far more than running it.
@@ -41,7 +42,8 @@ const renderer = unified()
   .freeze();
 
 function renderTree(markdown: string): Root {
-  return renderer.runSync(renderer.parse(markdown));
+  // remark-parse + remark-gfm with default options, as `parseMarkdown`: a kept tree is the same parse.
+  return renderer.runSync(takeParsedBody(markdown) ?? renderer.parse(markdown));
 }
 
 /** Renders stored Markdown to safe HTML (for API responses and public pages). */

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { prepareBody, renderMarkdownBody } from './index.ts';
+import { keepParsedBody, takeParsedBody } from './parsed-bodies.ts';
+import { parseMarkdown } from './processors.ts';
+
+const BODIES = [
+  'See [other](./other-slug) and ~~old~~, `code`, https://example.com/a?b=1 and desk@example.com.\n',
+  '## Section\n\n- one\n- two\n\n```ts\nconst x = 1;\n```\n\n> quoted *em* **strong**\n',
+  'مرحبا بالعالم `npm test` [read more](https://example.com)\n\n| a | b |\n| - | - |\n| 1 | 2 |\n',
+  'Raw <span onclick="x()">html</span> <script>alert(1)</script>\n\nA footnote[^1].\n\n[^1]: The note.\n',
+  'Ends in an open fence\n\n```\ncode\n',
+];
+
+describe('a save renders the tree it parsed', () => {
+  it.each(BODIES)('gives the bytes of a fresh render (%#)', (body) => {
+    const fresh = renderMarkdownBody(body);
+    const prepared = prepareBody({ title: 'Unrelated', contentMarkdown: body });
+    expect(prepared.markdown).toBe(body);
+    expect(renderMarkdownBody(prepared.markdown)).toEqual(fresh);
+  });
+
+  it('keeps the parse only when the stored Markdown is exactly the parsed text', () => {
+    prepareBody({ title: 'T', contentMarkdown: 'Kept as is.\n' });
+    expect(takeParsedBody('Kept as is.\n')).toBeDefined();
+    expect(takeParsedBody('Kept as is.\n')).toBeUndefined(); // taken once
+    prepareBody({ title: 'T', contentMarkdown: 'Trailing space.  \n\n' });
+    expect(takeParsedBody('Trailing space.\n')).toBeUndefined();
+    prepareBody({ title: 'T', contentMarkdown: '# Demoted\n' });
+    expect(takeParsedBody('## Demoted\n')).toBeUndefined();
+  });
+
+  it('keeps only the last few trees', () => {
+    for (let i = 0; i < 20; i++) keepParsedBody(`body ${i}\n`, parseMarkdown(`body ${i}\n`));
+    expect(takeParsedBody('body 0\n')).toBeUndefined();
+    expect(takeParsedBody('body 19\n')).toBeDefined();
+  });
+});
