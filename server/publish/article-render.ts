@@ -9,7 +9,7 @@
  */
 import { textStartOf } from '../render/public-select.ts';
 import type { SiteInfo } from '../render/view-models.ts';
-import { hashContent, writeIfChanged } from './output-writer.ts';
+import { hashContent, outputBytes, writeIfChanged } from './output-writer.ts';
 import type { ArticleHead, PublicModel } from './public-model.ts';
 import { planArticle, type Renderers } from './site-plan.ts';
 
@@ -51,7 +51,7 @@ export async function renderArticles(
     }
     const files: Array<{ path: string; hash: string; written: boolean }> = [];
     for (const file of planArticle(found.article, ctx.renderers, ctx.site)) {
-      const content = await file.render();
+      const content = outputBytes(await file.render());
       const hash = hashContent(content);
       files.push({ path: file.path, hash, written: writeIfChanged(ctx.outputDir, file.path, content, known(file.path), hash) });
     }

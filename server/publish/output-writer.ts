@@ -9,6 +9,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** The bytes of a rendered file (UTF-8 for text): encoded once, then hashed and written. */
+export function outputBytes(content: string | Uint8Array): Uint8Array {
+  return typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+}
+
 /** Content hash used in the manifest. */
 export function hashContent(content: string | Uint8Array): string {
   return createHash('sha256').update(content).digest('hex');
@@ -32,7 +37,7 @@ export function resolveOutputPath(outputDir: string, relative: string): string {
  */
 export function writeIfChanged(outputDir: string, relative: string, content: string | Uint8Array, knownHash?: string, hash?: string): boolean {
   const target = resolveOutputPath(outputDir, relative);
-  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+  const bytes = outputBytes(content);
   if (knownHash !== undefined && knownHash === (hash ?? hashContent(bytes)) && fs.existsSync(target)) return false;
   try {
     const existing = fs.readFileSync(target);

@@ -35,7 +35,7 @@ import { listUnprocessedEvents, markEventsProcessed, type PublicationEvent } fro
 import { UNMANAGED_OUTPUT_FOLDERS } from '../urls/static-files.ts';
 import { renderArticles, type RenderedArticle } from './article-render.ts';
 import { createManifestBatch, type ManifestBatch } from './manifest-batch.ts';
-import { hashContent, removeOutput, writeIfChanged } from './output-writer.ts';
+import { hashContent, outputBytes, removeOutput, resolveOutputPath, writeIfChanged } from './output-writer.ts';
 import { articleInputHash, renderCodeFingerprint } from './owner-inputs.ts';
 import { newestFirst, type ArticleHead, type PublicModel } from './public-model.ts';
 import type { RenderPool } from './render-pool.ts';
@@ -122,7 +122,40 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
   let index: Map<number, PublicArticleSummary> | null = null;
   let channelList: readonly PublicChannel[] | null = null;
   const ready = ensureBuildOwners(deps.db);
-  const indexed = (filter: (a: PublicArticleSummary) => boolean = () => true) => [...index!.values()].filter(filter).sort(newestFirst);
+  // Each channel's public articles, newest first, as the channel and site files are rendered from them. A
+  // group is rebuilt only when one of its articles changed: an unchanged channel hands the renderers the
+  // same array again, so what they remember per array (sorted lists, newest dates) still holds.
+  const groups = new Map<number, readonly PublicArticleSummary[]>();
+  const staleGroups = new Set<number>();
+  let allGroupsStale = true;
+
+  /** Sets or removes an article of the index, marking the groups it leaves and joins. */
+  function setIndexed(id: number, summary: PublicArticleSummary | null): void {
+    const before = index!.get(id);
+    if (before) staleGroups.add(before.channel.id);
+    if (summary) {
+      staleGroups.add(summary.channel.id);
+      index!.set(id, summary);
+    } else index!.delete(id);
+  }
+
+  /** The groups, rebuilding the stale ones in one pass over the index. */
+  function channelGroups(): ReadonlyMap<number, readonly PublicArticleSummary[]> {
+    if (!allGroupsStale && staleGroups.size === 0) return groups;
+    const rebuilt = new Map<number, PublicArticleSummary[]>();
+    for (const a of index!.values()) {
+      if (!allGroupsStale && !staleGroups.has(a.channel.id)) continue;
+      const group = rebuilt.get(a.channel.id);
+      if (group) group.push(a);
+      else rebuilt.set(a.channel.id, [a]);
+    }
+    if (allGroupsStale) groups.clear();
+    for (const id of staleGroups) groups.delete(id);
+    for (const [id, group] of rebuilt) groups.set(id, Object.freeze(group.sort(newestFirst)));
+    staleGroups.clear();
+    allGroupsStale = false;
+    return groups;
+  }
 
   let chain: Promise<unknown> = Promise.resolve();
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
@@ -131,14 +164,34 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
     return next;
   };
 
-  /** Renders an owner's planned files here and applies them. */
+  // The inputs and hash of each channel and site file's last render (`PlannedFile.inputs`).
+  const rendered = new Map<string, { inputs: readonly unknown[]; hash: string }>();
+  // Channels as last read, so an unchanged channel is the same object in the next build's inputs.
+  const channelObjects = new Map<number, { json: string; channel: PublicChannel }>();
+  const sameChannel = (fresh: PublicChannel): PublicChannel => {
+    const json = JSON.stringify(fresh);
+    const known = channelObjects.get(fresh.id);
+    if (known?.json === json) return known.channel;
+    channelObjects.set(fresh.id, { json, channel: fresh });
+    return fresh;
+  };
+
+  /** Renders an owner's planned files here and applies them; a file whose inputs are as last rendered is left as it is. */
   async function applyOwner(owner: string, planned: readonly PlannedFile[], report: BuildReport, batch: ManifestBatch): Promise<void> {
     const previous = await manifest.filesOfOwners(deps.db, [owner]);
     const files: Array<{ path: string; hash: string; written: boolean }> = [];
     for (const file of planned) {
-      const content = await file.render();
+      const recorded = previous.get(file.path)?.hash;
+      const last = rendered.get(file.path);
+      if (file.inputs && last && last.hash === recorded && sameInputs(last.inputs, file.inputs) && fs.existsSync(resolveOutputPath(deps.outputDir, file.path))) {
+        files.push({ path: file.path, hash: last.hash, written: false });
+        continue;
+      }
+      const content = outputBytes(await file.render());
       const hash = hashContent(content);
-      files.push({ path: file.path, hash, written: writeIfChanged(deps.outputDir, file.path, content, previous.get(file.path)?.hash, hash) });
+      files.push({ path: file.path, hash, written: writeIfChanged(deps.outputDir, file.path, content, recorded, hash) });
+      if (file.inputs) rendered.set(file.path, { inputs: file.inputs, hash });
+      else rendered.delete(file.path);
     }
     batch.apply(owner, files, previous, report);
   }
@@ -150,10 +203,10 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
       batch.apply(owner, r.files, previous.get(owner) ?? new Map(), report);
       if (r.head) {
         batch.setOwnerState(owner, { inputHash: articleInputHash(r.head, deps.site, fingerprint), textStarts: r.textStarts });
-        index!.set(r.id, withTextStarts(r.head, r.textStarts));
+        setIndexed(r.id, withTextStarts(r.head, r.textStarts));
       } else {
         batch.setOwnerState(owner, null);
-        index!.delete(r.id);
+        setIndexed(r.id, null);
       }
     }
   }
@@ -161,14 +214,15 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
   /** Channel and site owners, from the index. */
   async function applyListOwners(channelIds: Iterable<number>, report: BuildReport, batch: ManifestBatch): Promise<void> {
     for (const channelId of channelIds) {
-      const channel = await deps.model.channel(channelId);
-      const own = channel ? indexed((a) => a.channel.id === channelId) : [];
+      const found = await deps.model.channel(channelId);
+      const channel = found && sameChannel(found);
+      const own = channel ? (channelGroups().get(channelId) ?? []) : [];
       await applyOwner(channelOwner(channelId), channel ? planChannel(channel, own, deps.renderers, deps.cursors, deps.site) : [], report, batch);
     }
-    const channels = await deps.model.channels();
+    const channels = (await deps.model.channels()).map(sameChannel);
     const assets = deps.assets ? await deps.assets() : [];
     channelList = channels;
-    await applyOwner(SITE_OWNER, planSite(channels, indexed(), deps.renderers, deps.cursors, deps.site, deps.channelsUrl, assets), report, batch);
+    await applyOwner(SITE_OWNER, planSite(channels, channelGroups(), deps.renderers, deps.cursors, deps.site, deps.channelsUrl, assets), report, batch);
   }
 
   /**
@@ -178,6 +232,7 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
    */
   async function loadIndex(heads: readonly ArticleHead[], states: ReadonlyMap<string, BuildOwnerState>): Promise<number[]> {
     index = new Map();
+    allGroupsStale = true;
     const stale: number[] = [];
     for (const head of heads) {
       const state = states.get(articleOwner(head.summary.id));
@@ -327,6 +382,11 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
     applyEvents: () => serial(applyEvents),
     publicState,
   };
+}
+
+/** Whether two input lists hold identical values, in order. */
+function sameInputs(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((value, i) => Object.is(value, b[i]));
 }
 
 /** The head as lists hold it, with each translation's text start. */

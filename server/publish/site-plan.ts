@@ -5,7 +5,8 @@
  * @module
  */
 import type { CursorCodec } from '../domain/cursor.ts';
-import type { AnyPublicArticle, PublicArticle, PublicArticleSummary, PublicChannel, SiteInfo } from '../render/view-models.ts';
+import type { AnyPublicArticle, ArticlesByChannel, PublicArticle, PublicArticleSummary, PublicChannel, SiteInfo } from '../render/view-models.ts';
+import { FEED_MAX_ITEMS } from '../render/feeds.ts';
 import { staticFiles } from '../urls/static-files.ts';
 
 /** The renderers, one per output kind (bound in `renderers.ts`). Lists take articles without bodies. */
@@ -21,11 +22,11 @@ export interface Renderers {
   rss(channel: PublicChannel, articles: readonly PublicArticleSummary[], language: string | null, site: SiteInfo): string;
   jsonFeed(channel: PublicChannel, articles: readonly PublicArticleSummary[], language: string | null, site: SiteInfo): string;
   /** `sitemap.xml`: the index of the homepage's and every channel's sitemap. */
-  sitemapIndex(channels: readonly PublicChannel[], articles: readonly AnyPublicArticle[], site: SiteInfo): string;
-  homeSitemap(channels: readonly PublicChannel[], articles: readonly AnyPublicArticle[], site: SiteInfo): string;
+  sitemapIndex(channels: readonly PublicChannel[], articles: ArticlesByChannel<AnyPublicArticle>, site: SiteInfo): string;
+  homeSitemap(channels: readonly PublicChannel[], articles: ArticlesByChannel<AnyPublicArticle>, site: SiteInfo): string;
   channelSitemap(channel: PublicChannel, articles: readonly AnyPublicArticle[]): string;
   robots(site: SiteInfo): string;
-  llms(channels: readonly PublicChannel[], articles: readonly PublicArticleSummary[], site: SiteInfo): string;
+  llms(channels: readonly PublicChannel[], articles: ArticlesByChannel, site: SiteInfo): string;
   channelLlms(channel: PublicChannel, articles: readonly PublicArticleSummary[], site: SiteInfo): string;
   /** Orders and filters a channel's articles for a list in `language` (null: one version per article). */
   listArticles<A extends AnyPublicArticle>(articles: readonly A[], language: string | null): readonly A[];
@@ -45,6 +46,14 @@ export interface PageInfo {
 export interface PlannedFile {
   readonly path: string;
   readonly render: () => Promise<string | Uint8Array> | string | Uint8Array;
+  /**
+   * Everything `render` reads, when the plan can name it: built models are
+   * never changed (a change makes new objects), so when every value is
+   * identical (`Object.is`) to the last render of this path and the file is
+   * still as then written, the builder skips the render. Without it, the
+   * file is always rendered.
+   */
+  readonly inputs?: readonly unknown[];
 }
 
 /**
@@ -101,7 +110,12 @@ export function planArticle(article: PublicArticle, renderers: Renderers, site: 
   return files;
 }
 
-/** Everything a channel produces: pages, JSON, first list pages and feeds, in each of its languages and by default. */
+/**
+ * Everything a channel produces: pages, JSON, first list pages and feeds, in
+ * each of its languages and by default. Each list file is given only the
+ * articles it shows, which are also its inputs, so a publish that leaves a
+ * list's items as they were does not render it again.
+ */
 export function planChannel(
   channel: PublicChannel,
   articles: readonly PublicArticleSummary[],
@@ -111,36 +125,44 @@ export function planChannel(
 ): PlannedFile[] {
   const c = channel.slug;
   const files: PlannedFile[] = [];
-  const page = (language: string | null): PageInfo => {
+  const lists = (language: string | null) => {
     const listed = renderers.listArticles(articles, language);
     const more = listed.length > DEFAULT_LIST_LIMIT;
     const cursor = more ? cursors.encode(articleListScope(channel.id, language), renderers.cursorPosition(listed[DEFAULT_LIST_LIMIT - 1]!)) : null;
     const selfUrl = language ? `${channel.articlesJsonUrl}?lang=${encodeURIComponent(language)}` : channel.articlesJsonUrl;
     const nextUrl = cursor ? `${selfUrl}${language ? '&' : '?'}cursor=${encodeURIComponent(cursor)}` : null;
-    return { limit: DEFAULT_LIST_LIMIT, nextCursor: cursor, selfUrl, nextUrl };
+    const page: PageInfo = { limit: DEFAULT_LIST_LIMIT, nextCursor: cursor, selfUrl, nextUrl };
+    return { page, firstPage: listed.slice(0, DEFAULT_LIST_LIMIT), inFeed: listed.slice(0, FEED_MAX_ITEMS) };
   };
-  // The default page and the default language's page show the same list: sorted once.
+  const listFiles = (language: string | null): PlannedFile[] => {
+    const { page, firstPage, inFeed } = lists(language);
+    const lang = language ?? undefined;
+    return [
+      { path: staticFiles.channelJson(c, lang), inputs: [channel, language], render: () => renderers.channelJson(channel, language ?? channel.defaultLanguage) },
+      { path: staticFiles.channelArticlesJson(c, lang), inputs: [channel, language, page.nextCursor, ...firstPage], render: () => renderers.articleList(channel, firstPage, language, page) },
+      { path: staticFiles.rss(c, lang), inputs: [channel, language, ...inFeed], render: () => renderers.rss(channel, inFeed, language, site) },
+      { path: staticFiles.jsonFeed(c, lang), inputs: [channel, language, ...inFeed], render: () => renderers.jsonFeed(channel, inFeed, language, site) },
+    ];
+  };
+  const pageFile = (path: string, language: string, render: () => Promise<string>): PlannedFile => ({ path, inputs: [channel, language, ...shown(language)], render });
+  // The default page and the default language's page show the same list: sorted and rendered once.
   const shownBy = new Map<string, PublicArticleSummary[]>();
   const shown = (language: string) => {
     let list = shownBy.get(language);
     if (!list) shownBy.set(language, (list = newestIn(articles, language)));
     return list;
   };
-  files.push({ path: staticFiles.channelHtml(c), render: () => renderers.channelHtml(channel, channel.defaultLanguage, shown(channel.defaultLanguage), site) });
-  files.push({ path: staticFiles.channelJson(c), render: () => renderers.channelJson(channel, channel.defaultLanguage) });
-  files.push({ path: staticFiles.channelArticlesJson(c), render: () => renderers.articleList(channel, articles, null, page(null)) });
-  files.push({ path: staticFiles.rss(c), render: () => renderers.rss(channel, articles, null, site) });
-  files.push({ path: staticFiles.jsonFeed(c), render: () => renderers.jsonFeed(channel, articles, null, site) });
+  const defaultPage = once(() => renderers.channelHtml(channel, channel.defaultLanguage, shown(channel.defaultLanguage), site));
+  files.push(pageFile(staticFiles.channelHtml(c), channel.defaultLanguage, defaultPage));
+  files.push(...listFiles(null));
   for (const t of channel.translations) {
     const lang = t.language;
-    files.push({ path: staticFiles.channelHtml(c, lang), render: () => renderers.channelHtml(channel, lang, shown(lang), site) });
-    files.push({ path: staticFiles.channelJson(c, lang), render: () => renderers.channelJson(channel, lang) });
-    files.push({ path: staticFiles.channelArticlesJson(c, lang), render: () => renderers.articleList(channel, articles, lang, page(lang)) });
-    files.push({ path: staticFiles.rss(c, lang), render: () => renderers.rss(channel, articles, lang, site) });
-    files.push({ path: staticFiles.jsonFeed(c, lang), render: () => renderers.jsonFeed(channel, articles, lang, site) });
+    const render = lang === channel.defaultLanguage ? defaultPage : () => renderers.channelHtml(channel, lang, shown(lang), site);
+    files.push(pageFile(staticFiles.channelHtml(c, lang), lang, render));
+    files.push(...listFiles(lang));
   }
-  files.push({ path: staticFiles.channelSitemap(c), render: () => renderers.channelSitemap(channel, articles) });
-  files.push({ path: staticFiles.channelLlms(c), render: () => renderers.channelLlms(channel, articles, site) });
+  files.push({ path: staticFiles.channelSitemap(c), inputs: [channel, articles], render: () => renderers.channelSitemap(channel, articles) });
+  files.push({ path: staticFiles.channelLlms(c), inputs: [channel, articles], render: () => renderers.channelLlms(channel, articles, site) });
   return files;
 }
 
@@ -159,14 +181,34 @@ function newestIn(articles: readonly PublicArticleSummary[], language: string): 
 }
 
 /**
+ * The homepage's articles: the `PAGE_MAX_ARTICLES` newest listed on it, in
+ * list order. Taken from each channel's own newest (its list is sorted once
+ * per group), so a publish does not sort the whole site.
+ */
+export function homeArticles(articles: ArticlesByChannel, renderers: Pick<Renderers, 'listArticles'>): readonly PublicArticleSummary[] {
+  const candidates: PublicArticleSummary[] = [];
+  for (const group of articles.values()) {
+    let taken = 0;
+    for (const a of renderers.listArticles(group, null)) {
+      if (!a.onHomepage) continue;
+      candidates.push(a);
+      if (++taken === PAGE_MAX_ARTICLES) break;
+    }
+  }
+  return renderers.listArticles(candidates, null).slice(0, PAGE_MAX_ARTICLES);
+}
+
+/**
  * Site-wide files: homepage, channel list, sitemap index and the homepage's
  * sitemap, robots.txt, llms.txt, and the site's client assets (`_astro/`).
  * Each is small whatever the site's size (the newest articles, one line per
- * channel), so re-planning them at every publish stays cheap.
+ * channel), and is rendered from the channels' groups (`articles`), whose
+ * per-group work is remembered while a group is unchanged, so re-planning
+ * them at every publish stays cheap.
  */
 export function planSite(
   channels: readonly PublicChannel[],
-  articles: readonly PublicArticleSummary[],
+  articles: ArticlesByChannel,
   renderers: Renderers,
   cursors: CursorCodec,
   site: SiteInfo,
@@ -181,16 +223,15 @@ export function planSite(
     selfUrl: channelsUrl,
     nextUrl: cursor ? `${channelsUrl}?cursor=${encodeURIComponent(cursor)}` : null,
   };
+  const home = homeArticles(articles, renderers);
+  const groups = [...articles.values()];
   return [
-    {
-      path: staticFiles.home(),
-      render: () => renderers.homeHtml(channels, renderers.listArticles(articles.filter((a) => a.onHomepage), null).slice(0, PAGE_MAX_ARTICLES), site),
-    },
-    { path: staticFiles.channelsJson(), render: () => renderers.channelList(channels.slice(0, DEFAULT_LIST_LIMIT), channelPage) },
-    { path: staticFiles.sitemap(), render: () => renderers.sitemapIndex(channels, articles, site) },
-    { path: staticFiles.homeSitemap(), render: () => renderers.homeSitemap(channels, articles, site) },
-    { path: staticFiles.robots(), render: () => renderers.robots(site) },
-    { path: staticFiles.llms(), render: () => renderers.llms(channels, articles, site) },
+    { path: staticFiles.home(), inputs: [channels.length, ...channels, ...home], render: () => renderers.homeHtml(channels, home, site) },
+    { path: staticFiles.channelsJson(), inputs: [cursor, ...channels.slice(0, DEFAULT_LIST_LIMIT)], render: () => renderers.channelList(channels.slice(0, DEFAULT_LIST_LIMIT), channelPage) },
+    { path: staticFiles.sitemap(), inputs: [channels.length, ...channels, ...groups], render: () => renderers.sitemapIndex(channels, articles, site) },
+    { path: staticFiles.homeSitemap(), inputs: [channels.length, ...channels, ...groups], render: () => renderers.homeSitemap(channels, articles, site) },
+    { path: staticFiles.robots(), inputs: [], render: () => renderers.robots(site) },
+    { path: staticFiles.llms(), inputs: [channels.length, ...channels, ...groups], render: () => renderers.llms(channels, articles, site) },
     ...assets,
   ];
 }

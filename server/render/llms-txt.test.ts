@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { LLMS_RECENT_ARTICLES, renderChannelLlmsTxt, renderLlmsTxt } from './llms-txt.ts';
+import { groupByChannel } from './public-select.ts';
 import { buildArticle, buildChannel, SITE, standardFixtures } from './render-fixtures.ts';
 
 const { channel, articles } = standardFixtures();
 
 describe('renderLlmsTxt', () => {
-  const text = renderLlmsTxt([channel], articles, SITE);
+  const text = renderLlmsTxt([channel], groupByChannel(articles), SITE);
 
   it('has the llms.txt shape: H1, blockquote summary, citation note, one H2 per channel', () => {
     const blocks = text.split('\n\n');
@@ -41,10 +42,10 @@ describe('renderLlmsTxt', () => {
       defaultLanguage: 'en',
       translations: [{ language: 'en', title: 'a [b]\nc', excerpt: 'line one\nline two', publishedAt: '2025-01-01T00:00:00.000Z' }],
     });
-    const out = renderLlmsTxt([empty, channel], [...articles, odd], SITE);
+    const out = renderLlmsTxt([empty, channel], groupByChannel([...articles, odd]), SITE);
     expect(out).not.toContain('Empty channel');
     expect(out).toContain('- [a \\[b\\] c](https://news.example/api/public/v1/channels/journal/articles/odd.md?lang=en): line one line two (en, published 2025-01-01)');
-    expect(renderLlmsTxt([channel, empty], [odd, ...articles].reverse(), SITE)).toBe(out);
+    expect(renderLlmsTxt([channel, empty], groupByChannel([odd, ...articles].reverse()), SITE)).toBe(out);
   });
 });
 
@@ -54,7 +55,7 @@ describe('renderLlmsTxt with many articles, and renderChannelLlmsTxt', () => {
   );
 
   it('lists only each channel’s newest articles and links the channel’s own file', () => {
-    const text = renderLlmsTxt([channel], [...articles, ...many], SITE);
+    const text = renderLlmsTxt([channel], groupByChannel([...articles, ...many]), SITE);
     const items = text.split('\n').filter((l) => l.startsWith('- '));
     expect(items).toHaveLength(LLMS_RECENT_ARTICLES);
     expect(items[0]).toContain(`[N ${LLMS_RECENT_ARTICLES + 4}]`);

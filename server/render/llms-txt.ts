@@ -22,8 +22,8 @@
  * @module
  */
 import { listArticlesFor } from './article-list-json.ts';
-import { channelDefaultTranslation, summaryOf } from './public-select.ts';
-import type { PublicArticleSummary, PublicChannel, PublicTranslationSummary, SiteInfo } from './view-models.ts';
+import { channelDefaultTranslation, ofChannel, summaryOf } from './public-select.ts';
+import type { ArticlesByChannel, PublicArticleSummary, PublicChannel, PublicTranslationSummary, SiteInfo } from './view-models.ts';
 
 /** Articles of each channel listed in `/llms.txt` itself; the channel's own file lists them all. */
 export const LLMS_RECENT_ARTICLES = 10;
@@ -35,10 +35,19 @@ const linkText = (text: string) => oneLine(text).replace(/[\\[\]<>]/g, (c) => `\
 // Parentheses and spaces would end a Markdown link destination; addresses from public-urls.ts are already encoded.
 const linkUrl = (url: string) => url.replace(/[()\s]/g, (c) => encodeURIComponent(c));
 
+// A line depends on its translation alone, and built models are never changed (a change makes new
+// objects), so a channel's file re-writes only the lines of the articles that changed.
+const writtenLines = new WeakMap<PublicTranslationSummary, string>();
+
 function articleLine(t: PublicTranslationSummary): string {
-  const summary = summaryOf(t);
-  const facts = `(${t.language}, published ${t.publishedAt.slice(0, 10)})`;
-  return `- [${linkText(t.title)}](${linkUrl(t.markdownUrl)}): ${summary ? `${summary} ${facts}` : facts}`;
+  let line = writtenLines.get(t);
+  if (line === undefined) {
+    const summary = summaryOf(t);
+    const facts = `(${t.language}, published ${t.publishedAt.slice(0, 10)})`;
+    line = `- [${linkText(t.title)}](${linkUrl(t.markdownUrl)}): ${summary ? `${summary} ${facts}` : facts}`;
+    writtenLines.set(t, line);
+  }
+  return line;
 }
 
 /** The summary blockquote. SiteInfo has no description, so it is written from the site name. */
@@ -61,27 +70,18 @@ export const channelLlmsUrl = (channel: PublicChannel) => `${channel.htmlUrl}llm
 
 /** The channel's articles among `articles`, newest first, as llms.txt lines. */
 const linesOf = (channel: PublicChannel, articles: readonly PublicArticleSummary[], max = Infinity) =>
-  listArticlesFor(
-    articles.filter((a) => a.channel.id === channel.id),
-    null,
-  )
+  listArticlesFor(ofChannel(channel.id, articles), null)
     .slice(0, max)
     .flatMap((a) => a.translations.map(articleLine));
 
 /**
- * Renders `/llms.txt` (see module doc). `articles` may span channels; each
- * channel's newest are listed under it, with a link to its full list.
+ * Renders `/llms.txt` (see module doc): each channel's newest articles
+ * (`articles` by channel id) under it, with a link to its full list.
  */
-export function renderLlmsTxt(channels: readonly PublicChannel[], articles: readonly PublicArticleSummary[], site: SiteInfo): string {
+export function renderLlmsTxt(channels: readonly PublicChannel[], articles: ArticlesByChannel, site: SiteInfo): string {
   const parts = [`# ${oneLine(site.name)}`, summary(site), CITATION];
-  const byChannel = new Map<number, PublicArticleSummary[]>();
-  for (const a of articles) {
-    const own = byChannel.get(a.channel.id);
-    if (own) own.push(a);
-    else byChannel.set(a.channel.id, [a]);
-  }
   for (const channel of [...channels].sort((a, b) => a.id - b.id)) {
-    const own = byChannel.get(channel.id) ?? [];
+    const own = articles.get(channel.id) ?? [];
     if (own.length === 0) continue;
     const title = oneLine(channelDefaultTranslation(channel).title);
     const all = `Every article of ${linkText(title)}, newest first: [${linkText(title)} llms.txt](${linkUrl(channelLlmsUrl(channel))}).`;

@@ -5,7 +5,7 @@
  * channel's address in this language" mean the same thing everywhere.
  * @module
  */
-import type { PublicArticle, PublicArticleOf, PublicArticleSummary, PublicChannel, PublicChannelTranslation, PublicTranslationHead, PublicTranslationSummary } from './view-models.ts';
+import type { AnyPublicArticle, ArticlesByChannel, PublicArticle, PublicArticleOf, PublicArticleSummary, PublicChannel, PublicChannelTranslation, PublicTranslationHead, PublicTranslationSummary } from './view-models.ts';
 
 /**
  * The article's primary translation: the one in its default language. The
@@ -140,3 +140,28 @@ export function summaryOf(translation: Pick<PublicTranslationSummary, 'excerpt' 
 export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** `articles` grouped by channel id, in their order (for site-wide renderers; the builder keeps its own groups). */
+export function groupByChannel<A extends AnyPublicArticle>(articles: readonly A[]): ArticlesByChannel<A> {
+  const groups = new Map<number, A[]>();
+  for (const a of articles) {
+    const group = groups.get(a.channel.id);
+    if (group) group.push(a);
+    else groups.set(a.channel.id, [a]);
+  }
+  return groups;
+}
+
+/**
+ * The articles of `channel` among `articles`: the array itself when every
+ * article is of the channel (a builder's group), so per-array memos hold.
+ */
+export function ofChannel<A extends AnyPublicArticle>(channelId: number, articles: readonly A[]): readonly A[] {
+  if (channelOfArray.get(articles) === channelId) return articles;
+  if (!articles.every((a) => a.channel.id === channelId)) return articles.filter((a) => a.channel.id === channelId);
+  channelOfArray.set(articles, channelId);
+  return articles;
+}
+
+// Arrays found to hold one channel's articles only (a builder passes an unchanged group again).
+const channelOfArray = new WeakMap<readonly AnyPublicArticle[], number>();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildArticle, buildChannel, SITE, standardFixtures } from './render-fixtures.ts';
 import { xmlProblems } from './xml-check.ts';
+import { groupByChannel } from './public-select.ts';
 import { renderChannelSitemap, renderHomeSitemap, renderSitemapIndex } from './sitemap.ts';
 
 const { channel, articles } = standardFixtures();
@@ -62,7 +63,7 @@ describe('renderChannelSitemap', () => {
 
 describe('renderHomeSitemap and renderSitemapIndex', () => {
   it('lists the homepage, dated with the newest change of all', () => {
-    const xml = renderHomeSitemap([channel], articles, SITE);
+    const xml = renderHomeSitemap([channel], groupByChannel(articles), SITE);
     expect(xmlProblems(xml)).toEqual([]);
     expect(entries(xml).map(locOf)).toEqual(['https://news.example/']);
     expect(xml).toContain('<lastmod>2026-03-01T08:00:00.000Z</lastmod>');
@@ -70,7 +71,7 @@ describe('renderHomeSitemap and renderSitemapIndex', () => {
 
   it('indexes the homepage sitemap and each channel sitemap, sorted, with lastmod, escaped', () => {
     const other = buildChannel({ id: 2, slug: 'a-other', defaultLanguage: 'en', translations: [{ language: 'en', title: 'Other' }] });
-    const xml = renderSitemapIndex([channel, other], articles, SITE);
+    const xml = renderSitemapIndex([channel, other], groupByChannel(articles), SITE);
     expect(xmlProblems(xml)).toEqual([]);
     expect(xml).toContain('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
     expect([...xml.matchAll(/<loc>(.*)<\/loc>/g)].map((m) => m[1])).toEqual([
@@ -79,7 +80,7 @@ describe('renderHomeSitemap and renderSitemapIndex', () => {
       'https://news.example/sitemap-home.xml',
     ]);
     expect(xml).toContain('<loc>https://news.example/journal/sitemap.xml</loc>\n    <lastmod>2026-03-01T08:00:00.000Z</lastmod>');
-    expect(renderSitemapIndex([other, channel], [...articles].reverse(), SITE)).toBe(xml);
-    expect(renderSitemapIndex([channel], [], { ...SITE, baseUrl: 'https://news.example/a&b' })).toContain('<loc>https://news.example/a&amp;b/sitemap-home.xml</loc>');
+    expect(renderSitemapIndex([other, channel], groupByChannel([...articles].reverse()), SITE)).toBe(xml);
+    expect(renderSitemapIndex([channel], groupByChannel([]), { ...SITE, baseUrl: 'https://news.example/a&b' })).toContain('<loc>https://news.example/a&amp;b/sitemap-home.xml</loc>');
   });
 });

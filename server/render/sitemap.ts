@@ -25,8 +25,8 @@
  *   25,000 articles in two languages.
  * @module
  */
-import { compareText, primaryTranslation } from './public-select.ts';
-import type { AnyPublicArticle, PublicChannel, SiteInfo } from './view-models.ts';
+import { compareText, ofChannel, primaryTranslation } from './public-select.ts';
+import type { AnyPublicArticle, ArticlesByChannel, PublicChannel, SiteInfo } from './view-models.ts';
 import { escapeXml } from './xml-text.ts';
 
 interface Alternate {
@@ -40,15 +40,17 @@ interface Entry {
   readonly alternates: readonly Alternate[];
 }
 
-const newest = (dates: readonly string[]): string | null =>
-  dates.reduce<string | null>((a, b) => (a === null || compareText(b, a) > 0 ? b : a), null);
+/** One `<url>` entry, written. */
+interface Written {
+  readonly loc: string;
+  readonly xml: string;
+}
 
 /** The channel's pages, one per language, sharing one alternate set. */
-function channelEntries(channel: PublicChannel, articles: readonly AnyPublicArticle[]): Entry[] {
+function channelEntries(channel: PublicChannel, lastmod: string | null): Entry[] {
   const pageOf = (language: string, htmlUrl: string) => (language === channel.defaultLanguage ? channel.htmlUrl : htmlUrl);
   const alternates = channel.translations.map((t) => ({ hreflang: t.language, href: pageOf(t.language, t.htmlUrl) }));
   if (alternates.length > 1) alternates.push({ hreflang: 'x-default', href: channel.htmlUrl });
-  const lastmod = channelLastmod(channel, articles);
   return channel.translations.map((t) => ({
     loc: pageOf(t.language, t.htmlUrl),
     lastmod,
@@ -56,15 +58,23 @@ function channelEntries(channel: PublicChannel, articles: readonly AnyPublicArti
   }));
 }
 
-/** The article's translations, one per language, sharing one alternate set. */
-function articleEntries(article: AnyPublicArticle): Entry[] {
-  const alternates = article.translations.map((t) => ({ hreflang: t.language, href: t.htmlUrl }));
-  if (alternates.length > 1) alternates.push({ hreflang: 'x-default', href: primaryTranslation(article).htmlUrl });
-  return article.translations.map((t) => ({
-    loc: t.htmlUrl,
-    lastmod: t.updatedAt,
-    alternates: alternates.length > 1 ? alternates : [],
-  }));
+// An article's entries depend on the article alone, and articles are never changed once built (a change
+// makes a new object), so a channel's sitemap re-writes only the entries of the articles that changed.
+const writtenArticles = new WeakMap<AnyPublicArticle, readonly Written[]>();
+
+/** The article's translations, one per language, sharing one alternate set, written. */
+function articleEntries(article: AnyPublicArticle): readonly Written[] {
+  let written = writtenArticles.get(article);
+  if (!written) {
+    const alternates = article.translations.map((t) => ({ hreflang: t.language, href: t.htmlUrl }));
+    if (alternates.length > 1) alternates.push({ hreflang: 'x-default', href: primaryTranslation(article).htmlUrl });
+    written = article.translations.map((t) => {
+      const entry = { loc: t.htmlUrl, lastmod: t.updatedAt, alternates: alternates.length > 1 ? alternates : [] };
+      return { loc: entry.loc, xml: writeEntry(entry) };
+    });
+    writtenArticles.set(article, written);
+  }
+  return written;
 }
 
 function writeEntry(entry: Entry): string {
@@ -78,20 +88,29 @@ function writeEntry(entry: Entry): string {
   return lines.join('\n');
 }
 
-/** Newest `updatedAt` of the channel and its articles among `articles`. */
-function channelLastmod(channel: PublicChannel, articles: readonly AnyPublicArticle[]): string | null {
-  let latest: string | null = channel.updatedAt;
-  for (const a of articles) if (a.channel.id === channel.id && (latest === null || compareText(a.updatedAt, latest) > 0)) latest = a.updatedAt;
+const newerOf = (a: string | null, b: string | null): string | null => (a === null || (b !== null && compareText(b, a) > 0) ? b : a);
+
+// Newest `updatedAt` of each array of articles: a builder passes an unchanged channel's group again.
+const newestOfArray = new WeakMap<readonly AnyPublicArticle[], string | null>();
+
+/** Newest `updatedAt` among `articles` (null when empty). */
+function newestUpdate(articles: readonly AnyPublicArticle[]): string | null {
+  let latest = newestOfArray.get(articles);
+  if (latest === undefined) {
+    latest = null;
+    for (const a of articles) latest = newerOf(latest, a.updatedAt);
+    newestOfArray.set(articles, latest);
+  }
   return latest;
 }
 
-function urlset(entries: readonly Entry[]): string {
+function urlset(entries: readonly Written[]): string {
   // A URL appears once even if a model lists it twice (e.g. the same article passed in two lists).
   const unique = [...new Map(entries.map((e) => [e.loc, e])).values()].sort((a, b) => compareText(a.loc, b.loc));
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
-    ...unique.map(writeEntry),
+    ...unique.map((e) => e.xml),
     '</urlset>',
     '',
   ].join('\n');
@@ -108,19 +127,22 @@ export const channelSitemapUrl = (channel: PublicChannel) => `${channel.htmlUrl}
  * Pure: the same models give the same bytes, whatever order they come in.
  */
 export function renderChannelSitemap(channel: PublicChannel, articles: readonly AnyPublicArticle[]): string {
-  const own = articles.filter((a) => a.channel.id === channel.id);
-  return urlset([...channelEntries(channel, own), ...own.flatMap(articleEntries)]);
+  const own = ofChannel(channel.id, articles);
+  const pages = channelEntries(channel, newerOf(channel.updatedAt, newestUpdate(own))).map((e) => ({ loc: e.loc, xml: writeEntry(e) }));
+  return urlset([...pages, ...own.flatMap(articleEntries)]);
 }
 
 /** Renders `sitemap-home.xml`: the homepage, last changed with the newest channel or article. */
-export function renderHomeSitemap(channels: readonly PublicChannel[], articles: readonly AnyPublicArticle[], site: SiteInfo): string {
-  return urlset([{ loc: `${site.baseUrl}/`, lastmod: siteLastmod(channels, articles), alternates: [] }]);
+export function renderHomeSitemap(channels: readonly PublicChannel[], articles: ArticlesByChannel<AnyPublicArticle>, site: SiteInfo): string {
+  const entry = { loc: `${site.baseUrl}/`, lastmod: siteLastmod(channels, articles), alternates: [] };
+  return urlset([{ loc: entry.loc, xml: writeEntry(entry) }]);
 }
 
-/** Newest `updatedAt` of every channel and article (no spread: a big site has tens of thousands). */
-function siteLastmod(channels: readonly PublicChannel[], articles: readonly AnyPublicArticle[]): string | null {
-  let latest = newest(channels.map((c) => c.updatedAt));
-  for (const a of articles) if (latest === null || compareText(a.updatedAt, latest) > 0) latest = a.updatedAt;
+/** Newest `updatedAt` of every channel and article. */
+function siteLastmod(channels: readonly PublicChannel[], articles: ArticlesByChannel<AnyPublicArticle>): string | null {
+  let latest: string | null = null;
+  for (const c of channels) latest = newerOf(latest, c.updatedAt);
+  for (const group of articles.values()) latest = newerOf(latest, newestUpdate(group));
   return latest;
 }
 
@@ -128,15 +150,10 @@ function siteLastmod(channels: readonly PublicChannel[], articles: readonly AnyP
  * Renders `sitemap.xml`, the sitemap index: the homepage's sitemap and each
  * channel's, sorted by URL, each with the newest lastmod of its entries.
  */
-export function renderSitemapIndex(channels: readonly PublicChannel[], articles: readonly AnyPublicArticle[], site: SiteInfo): string {
-  const latest = new Map<number, string>(channels.map((c) => [c.id, c.updatedAt]));
-  for (const a of articles) {
-    const known = latest.get(a.channel.id);
-    if (known !== undefined && compareText(a.updatedAt, known) > 0) latest.set(a.channel.id, a.updatedAt);
-  }
+export function renderSitemapIndex(channels: readonly PublicChannel[], articles: ArticlesByChannel<AnyPublicArticle>, site: SiteInfo): string {
   const sitemaps = [
     { loc: homeSitemapUrl(site), lastmod: siteLastmod(channels, articles) },
-    ...channels.map((c) => ({ loc: channelSitemapUrl(c), lastmod: latest.get(c.id) ?? null })),
+    ...channels.map((c) => ({ loc: channelSitemapUrl(c), lastmod: newerOf(c.updatedAt, newestUpdate(articles.get(c.id) ?? [])) })),
   ].sort((a, b) => compareText(a.loc, b.loc));
   const lines = sitemaps.map((m) =>
     [`  <sitemap>`, `    <loc>${escapeXml(m.loc)}</loc>`, ...(m.lastmod ? [`    <lastmod>${escapeXml(m.lastmod)}</lastmod>`] : []), `  </sitemap>`].join('\n'),

@@ -112,6 +112,14 @@ export interface PublicArticleSummary extends PublicArticleOf<PublicTranslationS
 /** Either kind of article: renderers that show only heads (JSON lists, sitemaps) take both. */
 export type AnyPublicArticle = PublicArticleOf<PublicTranslationHead>;
 
+/**
+ * Public articles grouped by channel id, for the site-wide files. The builder
+ * passes a channel's group as the same array for as long as none of its
+ * articles changes, so per-array memos (`listArticlesFor`, a sitemap's
+ * newest date) carry over from one build to the next.
+ */
+export type ArticlesByChannel<A extends AnyPublicArticle = PublicArticleSummary> = ReadonlyMap<number, readonly A[]>;
+
 /** Site-wide settings the renderers need. */
 export interface SiteInfo {
   /** Base of every absolute URL, no trailing slash. */

@@ -13,6 +13,7 @@ import { createLogger } from '../../server/logger.ts';
 import { PROJECT_ROOT } from '../../server/main.ts';
 import { createPublicModel } from '../../server/publish/public-model.ts';
 import { createSiteBuilder, type SiteBuilder } from '../../server/publish/site-builder.ts';
+import { DEFAULT_LIST_LIMIT, type Renderers } from '../../server/publish/site-plan.ts';
 import { createAstroRenderer } from '../../server/render/astro-renderer.ts';
 import { createRenderers } from '../../server/render/renderers.ts';
 import { ensureSiteBuild } from '../../server/render/site-build.ts';
@@ -25,6 +26,8 @@ let t: TestService;
 let key: string;
 let builder: SiteBuilder;
 let renderers: ReturnType<typeof createRenderers>;
+/** Renders per renderer name, counted by the wrapper `makeBuilder` gives each builder. */
+const renderCalls = new Map<string, number>();
 const site: SiteInfo = { baseUrl: 'http://pressroom.test', name: 'Pressroom', contentSignal: 'search=yes, ai-train=no' };
 const log = createLogger('silent');
 
@@ -34,13 +37,25 @@ function makeBuilder(db: Db, outputDir: string): SiteBuilder {
     db,
     clock: t.clock,
     model: createPublicModel({ db, urls }),
-    renderers,
+    renderers: countingRenderers(renderers),
     cursors: t.service.cursors,
     outputDir,
     site,
     channelsUrl: urls.channelsJson(),
     log,
   });
+}
+
+/** `real`, counting each renderer's calls in `renderCalls`. */
+function countingRenderers(real: Renderers): Renderers {
+  const counted = { ...real };
+  for (const [name, fn] of Object.entries(real)) {
+    (counted as Record<string, unknown>)[name] = (...args: unknown[]) => {
+      renderCalls.set(name, (renderCalls.get(name) ?? 0) + 1);
+      return (fn as (...a: unknown[]) => unknown)(...args);
+    };
+  }
+  return counted;
 }
 
 /** Every file of a folder, relative path → bytes. */
@@ -164,6 +179,35 @@ describe('incremental builds', () => {
     expect(fs.existsSync(out('pressroom-journal/en/fresh.html'))).toBe(false);
   });
 
+  it('renders a channel or site file again only when what it shows changed', async () => {
+    // One more article than the first page of the JSON list shows; the oldest is only on later pages.
+    const channel = { slug: 'many-news', default_language: 'en', translations: [{ language: 'en', title: 'Many News' }] };
+    expect((await t.request('POST', '/api/v1/channels', { key, body: channel })).status).toBe(201);
+    const writeMany = async (slug: string, title: string) => {
+      const res = await t.request('POST', '/api/v1/channels/many-news/pages', { key, body: { slug, default_language: 'en', status: 'published', translations: [{ language: 'en', title, content_markdown: `${title}.` }] } });
+      expect(res.status, res.text).toBeLessThan(300);
+    };
+    for (let i = 0; i <= DEFAULT_LIST_LIMIT; i++) await writeMany(`many-${i}`, `Many ${i}`);
+    await t.service.worker.runDue();
+    await builder.applyEvents();
+
+    renderCalls.clear();
+    await writeMany('many-0', 'Many 0, revised');
+    await t.service.worker.runDue();
+    const report = await builder.applyEvents();
+    // Its own files, the channel's page, feeds and full lists show it; the first page of the JSON list and the
+    // other channels' files do not, and are not rendered again.
+    expect(report.changedPaths).toEqual(expect.arrayContaining(['many-news/en/many-0.html', 'many-news/index.html', 'many-news/rss.xml', 'many-news/llms.txt', 'index.html']));
+    expect(renderCalls.get('articleList')).toBeUndefined();
+    expect(renderCalls.get('channelJson')).toBeUndefined();
+    expect(renderCalls.get('channelList')).toBeUndefined();
+    expect(renderCalls.get('robots')).toBeUndefined();
+    // The default page and the default language's page are one rendering.
+    expect(renderCalls.get('channelHtml')).toBe(1);
+    expect(fs.readFileSync(out('many-news/index.html'), 'utf8')).toContain('Many 0, revised');
+    expect(fs.readFileSync(out('many-news/en/index.html'), 'utf8')).toContain('Many 0, revised');
+  });
+
   it('after any sequence of writes, the output equals a fresh full build byte for byte', async () => {
     await write({ slug: 'seq-a', status: 'published', translations: [{ language: 'en', title: 'Seq A', content_markdown: 'A.' }] });
     await write({ slug: 'seq-b', status: 'published', translations: [{ language: 'en', title: 'Seq B', content_markdown: 'B.' }, { language: 'ar', title: 'ب', content_markdown: 'ب.' }] });
@@ -173,6 +217,10 @@ describe('incremental builds', () => {
     // Public changes without new content must reach the output too: a new channel, and a new byline.
     expect((await t.request('POST', '/api/v1/channels', { key, body: { slug: 'empty-news', default_language: 'en', translations: [{ language: 'en', title: 'Empty News' }] } })).status).toBe(201);
     await write({ slug: 'seq-a', author: { name: 'Ada Byline' }, translations: [{ language: 'en', title: 'Seq A v2', content_markdown: 'A two.' }] });
+    // Homepage visibility changes what the homepage shows and nothing an article's own files say.
+    expect((await t.request('PATCH', '/api/v1/channels/pressroom-journal/pages/seq-a/settings', { key, body: { homepage_mode: 'hide' } })).status).toBe(200);
+    await builder.applyEvents();
+    expect((await t.request('PATCH', '/api/v1/channels/many-news', { key, body: { homepage_enabled: false } })).status).toBe(200);
     await t.service.worker.runDue();
     await builder.applyEvents();
     const incremental = snapshot(t.config.outputDir);
