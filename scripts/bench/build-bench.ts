@@ -1,9 +1,11 @@
 /**
  * Build benchmark: generates the corpus (in a child process, so its memory is
  * not counted), then measures in this process a cold full build of every
- * output, a warm full build (must write nothing), the search index, and the
- * latency from a publish to its files being in place, and from a publish to
- * its Pagefind shard holding it (search fresh). Prints a JSON array of
+ * output, a warm full build (must write nothing), the search index, the
+ * latency from a publish to its files being in place (a new revision of an
+ * existing article, and a new article in every corpus language, which goes
+ * to the top of every list and feed of its channel and of the homepage), and
+ * from a publish to its Pagefind shard holding it (search fresh). Prints a JSON array of
  * results. Run by `npm run bench`; alone:
  * `tsx scripts/bench/build-bench.ts --articles N --languages L`.
  */
@@ -23,7 +25,7 @@ import { PROJECT_ROOT } from '../../server/main.ts';
 import { createStaticSite } from '../../server/publish/static-site.ts';
 import { migrateToLatest, openDatabase } from '../../server/store/database.ts';
 import { createPublicUrls } from '../../server/urls/public-urls.ts';
-import { corpusBody } from './corpus.ts';
+import { corpusBody, corpusLanguages } from './corpus.ts';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -115,6 +117,24 @@ try {
   }
   latencies.sort((a, b) => a - b);
 
+  process.stderr.write(`build bench: ${LATENCY_SAMPLES} new articles…\n`);
+  const newLatencies: number[] = [];
+  for (let i = 0; i < LATENCY_SAMPLES; i++) {
+    const n = (i * 7919) % articles;
+    const started = performance.now();
+    await db.transaction().execute(async (trx) =>
+      writeArticle(trx, { clock }, await channelAccess(trx, principal, `channel-${n % 20}`), {
+        slug: `new-${i}`,
+        default_language: 'en',
+        status: 'published',
+        translations: corpusLanguages(languages).map((language) => ({ language, title: `New article ${i} in ${language}`, content_markdown: corpusBody(articles + i, language) })),
+      }, { mode: 'trusted' }),
+    );
+    await site.builder.applyEvents();
+    newLatencies.push(performance.now() - started);
+  }
+  newLatencies.sort((a, b) => a - b);
+
   // Search fresh: from a publish to its Pagefind shard holding it (the shard rebuild runs as the service runs it,
   // after the incremental build, from queue.onBuilt). Median of a few publishes with a word no other page has.
   process.stderr.write('build bench: search fresh…\n');
@@ -136,7 +156,7 @@ try {
     fresh.push(performance.now() - started);
   }
   fresh.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
+  const pct = (p: number, sorted = latencies) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
   await site.search.close();
   await db.destroy();
 
@@ -148,6 +168,8 @@ try {
       { name: `search-index (${corpus})`, wallMs: search.wallMs, cpuMs: search.cpuMs, peakRssMb: peakRssMb() },
       { name: `publish-to-files p50 (${corpus})`, wallMs: pct(50), cpuMs: 0, peakRssMb: peakRssMb() },
       { name: `publish-to-files p95 (${corpus})`, wallMs: pct(95), cpuMs: 0, peakRssMb: peakRssMb() },
+      { name: `new-article-to-files p50 (${corpus})`, wallMs: pct(50, newLatencies), cpuMs: 0, peakRssMb: peakRssMb() },
+      { name: `new-article-to-files p95 (${corpus})`, wallMs: pct(95, newLatencies), cpuMs: 0, peakRssMb: peakRssMb() },
       { name: `search-fresh median (${corpus})`, wallMs: fresh[Math.floor(fresh.length / 2)]!, cpuMs: 0, peakRssMb: peakRssMb() },
     ])}\n`,
   );
