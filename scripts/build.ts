@@ -48,7 +48,7 @@ try {
   const searchStarted = performance.now();
   site.search.rebuildAll();
   await site.search.idle();
-  await site.search.close();
+  await site.close();
   await db.destroy();
   process.stdout.write(
     `Built ${config.outputDir}: ${report.written} written, ${report.unchanged} unchanged, ${report.removed} removed in ${report.ms} ms; search index in ${Math.round(performance.now() - searchStarted)} ms.\n`,

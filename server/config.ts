@@ -92,7 +92,7 @@ export interface Config {
    * 0 uses the connection's address; n uses the n-th address from the right.
    */
   readonly trustProxyHops: number;
-  /** Worker threads that render a full build (0: render on the main thread only). */
+  /** Worker threads that render a full build; above 0, also one thread for the builder's writes (0: render and write on the main thread only). */
   readonly buildWorkers: number;
   /** Least severe log level printed. */
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';

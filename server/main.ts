@@ -174,7 +174,7 @@ export async function startService(
       await contentWatcher?.close();
       await worker.stop();
       await staticSite?.queue.stop();
-      await staticSite?.search.close();
+      await staticSite?.close();
       await publicApi?.search.idle();
       await db.destroy();
     },

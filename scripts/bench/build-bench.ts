@@ -157,7 +157,7 @@ try {
   }
   fresh.sort((a, b) => a - b);
   const pct = (p: number, sorted = latencies) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-  await site.search.close();
+  await site.close();
   await db.destroy();
 
   const corpus = `${articles}×${languages}`;

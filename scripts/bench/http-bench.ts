@@ -95,7 +95,7 @@ async function buildSite(): Promise<void> {
   await site.builder.fullBuild();
   site.search.rebuildAll();
   await site.search.idle();
-  await site.search.close();
+  await site.close();
   await db.destroy();
 }
 

@@ -1,7 +1,8 @@
 /**
  * Renders and writes the files of article owners: reads the articles (with
  * bodies) from the store, renders each planned file, writes the ones whose
- * bytes changed (temp + rename) and reports every file's hash. The builder
+ * bytes changed (temp + rename; in the builder's thread through its output
+ * queue) and reports every file's hash. The builder
  * records the manifest from the report. The same function runs in the
  * builder's thread (incremental builds, small sites) and in the render
  * workers (cold full builds), so both produce the same bytes.
@@ -9,6 +10,7 @@
  */
 import { textStartOf } from '../render/public-select.ts';
 import type { SiteInfo } from '../render/view-models.ts';
+import type { OutputQueue } from './output-queue.ts';
 import { hashContent, outputBytes, writeIfChanged } from './output-writer.ts';
 import type { ArticleHead, PublicModel } from './public-model.ts';
 import { planArticle, type Renderers } from './site-plan.ts';
@@ -30,6 +32,8 @@ export interface ArticleRenderContext {
   readonly renderers: Renderers;
   readonly site: SiteInfo;
   readonly outputDir: string;
+  /** Where the files go; without it, each is written at once in this thread (the render workers). */
+  readonly files?: OutputQueue;
 }
 
 /**
@@ -53,7 +57,8 @@ export async function renderArticles(
     for (const file of planArticle(found.article, ctx.renderers, ctx.site)) {
       const content = outputBytes(await file.render());
       const hash = hashContent(content);
-      files.push({ path: file.path, hash, written: writeIfChanged(ctx.outputDir, file.path, content, known(file.path), hash) });
+      const written = ctx.files ? ctx.files.write(file.path, content, known(file.path), hash) : writeIfChanged(ctx.outputDir, file.path, content, known(file.path), hash);
+      files.push({ path: file.path, hash, written });
     }
     const textStarts = Object.fromEntries(found.article.translations.map((t) => [t.language, textStartOf(t.text)]));
     results.push({ id, head: found.head, textStarts, files });

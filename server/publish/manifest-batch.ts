@@ -3,9 +3,9 @@
  * folder: files an owner no longer produces are deleted, changed hashes are
  * recorded. Rows are collected and written in one transaction per batch,
  * since one transaction per owner was most of a cold build's database time.
- * Files are always in place before their rows are written, so a crash leaves
- * at worst files the manifest does not know yet; the next full build records
- * or removes them.
+ * Files are always in place before their rows are written (`flush()` waits
+ * for the output queue first), so a crash leaves at worst files the manifest
+ * does not know yet; the next full build records or removes them.
  * @module
  */
 import type { Clock } from '../clock.ts';
@@ -13,7 +13,7 @@ import { isoNow } from '../clock.ts';
 import type { Db } from '../store/database.ts';
 import { forgetBuildOwners, writeBuildOwners, type BuildOwnerState } from '../store/build-owner.repository.ts';
 import * as manifest from '../store/output-file.repository.ts';
-import { removeOutput } from './output-writer.ts';
+import type { OutputQueue } from './output-queue.ts';
 
 /** What applying owners did, added to the build's report. */
 export interface ApplyCounts {
@@ -37,21 +37,21 @@ export interface ManifestBatch {
   ): void;
   /** Remembers (or, with null, forgets) what an article owner was rendered from. */
   setOwnerState(owner: string, state: BuildOwnerState | null): void;
-  /** Writes everything collected in one transaction. */
+  /** Waits for the output queue, then writes everything collected in one transaction. */
   flush(): Promise<void>;
   /** Rows waiting for `flush()`. */
   readonly pending: number;
 }
 
-/** Creates a batch over the output folder and the store. */
-export function createManifestBatch(db: Db, clock: Clock, outputDir: string): ManifestBatch {
+/** Creates a batch over the output folder (through `files`, the builder's output queue) and the store. */
+export function createManifestBatch(db: Db, clock: Clock, files: OutputQueue): ManifestBatch {
   let records: Array<{ path: string; owner: string; hash: string }> = [];
   let gone: string[] = [];
   let states = new Map<string, BuildOwnerState | null>();
   return {
-    apply(owner, files, previous, counts) {
+    apply(owner, produced, previous, counts) {
       const seen = new Set<string>();
-      for (const file of files) {
+      for (const file of produced) {
         seen.add(file.path);
         if (file.written) {
           counts.written++;
@@ -63,7 +63,7 @@ export function createManifestBatch(db: Db, clock: Clock, outputDir: string): Ma
       for (const p of previous.keys()) {
         if (seen.has(p)) continue;
         gone.push(p);
-        if (removeOutput(outputDir, p)) {
+        if (files.remove(p)) {
           counts.removed++;
           counts.changedPaths.push(p);
         }
@@ -73,6 +73,7 @@ export function createManifestBatch(db: Db, clock: Clock, outputDir: string): Ma
       states.set(owner, state);
     },
     async flush() {
+      await files.settled();
       if (records.length + gone.length + states.size === 0) return;
       const [r, g, s] = [records, gone, states];
       records = [];

@@ -30,21 +30,25 @@ export function resolveOutputPath(outputDir: string, relative: string): string {
 }
 
 /**
- * Writes `content` to `relative` unless the file already holds exactly these bytes.
- * @param knownHash the manifest's hash of the file, when recorded.
- * @param hash `hashContent(content)`, when the caller has it already.
- * @returns true when the file was written.
+ * Whether `bytes` must be written to `relative`: false when the file already
+ * holds exactly these bytes (the manifest's `knownHash` says so and the file
+ * is there, or its bytes are equal).
+ * @param hash `hashContent(bytes)`, when the caller has it already.
  */
-export function writeIfChanged(outputDir: string, relative: string, content: string | Uint8Array, knownHash?: string, hash?: string): boolean {
+export function needsWrite(outputDir: string, relative: string, bytes: Uint8Array, knownHash?: string, hash?: string): boolean {
   const target = resolveOutputPath(outputDir, relative);
-  const bytes = outputBytes(content);
   if (knownHash !== undefined && knownHash === (hash ?? hashContent(bytes)) && fs.existsSync(target)) return false;
   try {
-    const existing = fs.readFileSync(target);
-    if (existing.equals(bytes)) return false;
+    // A file of another size differs: only one of the same size is read and compared.
+    return fs.statSync(target).size !== bytes.byteLength || !fs.readFileSync(target).equals(bytes);
   } catch {
-    // Missing: write it.
+    return true; // missing
   }
+}
+
+/** Writes `bytes` to `relative` through a temporary name in the same folder and a rename. */
+export function writeAtomically(outputDir: string, relative: string, bytes: Uint8Array): void {
+  const target = resolveOutputPath(outputDir, relative);
   const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     try {
@@ -60,6 +64,18 @@ export function writeIfChanged(outputDir: string, relative: string, content: str
     fs.rmSync(temp, { force: true });
     throw error;
   }
+}
+
+/**
+ * Writes `content` to `relative` unless the file already holds exactly these bytes.
+ * @param knownHash the manifest's hash of the file, when recorded.
+ * @param hash `hashContent(content)`, when the caller has it already.
+ * @returns true when the file was written.
+ */
+export function writeIfChanged(outputDir: string, relative: string, content: string | Uint8Array, knownHash?: string, hash?: string): boolean {
+  const bytes = outputBytes(content);
+  if (!needsWrite(outputDir, relative, bytes, knownHash, hash)) return false;
+  writeAtomically(outputDir, relative, bytes);
   return true;
 }
 

@@ -60,8 +60,8 @@ export async function createRenderPool(data: RenderWorkerData, size = defaultWor
 
   const workers = await Promise.all(
     Array.from({ length: Math.max(1, size) }, async () => {
-      // The workers run the TypeScript sources, as the rest of the service does (see render-worker-boot.mjs).
-      const worker = new Worker(new URL('./render-worker-boot.mjs', import.meta.url), { workerData: data });
+      // The workers run the TypeScript sources, as the rest of the service does (see worker-boot.mjs).
+      const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: { ...data, entry: new URL('./render-worker.ts', import.meta.url).href } });
       await new Promise<void>((resolve, reject) => {
         worker.once('message', (m: { ready?: boolean; error?: string }) => (m.ready ? resolve() : reject(new Error(m.error))));
         worker.once('error', reject);

@@ -35,7 +35,8 @@ import { listUnprocessedEvents, markEventsProcessed, type PublicationEvent } fro
 import { UNMANAGED_OUTPUT_FOLDERS } from '../urls/static-files.ts';
 import { renderArticles, type RenderedArticle } from './article-render.ts';
 import { createManifestBatch, type ManifestBatch } from './manifest-batch.ts';
-import { hashContent, outputBytes, removeOutput, resolveOutputPath, writeIfChanged } from './output-writer.ts';
+import { createSyncOutputQueue, type OutputQueue } from './output-queue.ts';
+import { hashContent, outputBytes, removeOutput, resolveOutputPath } from './output-writer.ts';
 import { articleInputHash, renderCodeFingerprint } from './owner-inputs.ts';
 import { newestFirst, type ArticleHead, type PublicModel } from './public-model.ts';
 import type { RenderPool } from './render-pool.ts';
@@ -102,6 +103,11 @@ export interface SiteBuilderDeps {
    * `POOL_MIN_ARTICLES` articles; without it, every article renders here.
    */
   readonly renderPool?: () => Promise<RenderPool>;
+  /**
+   * Where the files this thread renders go (`output-queue.ts`). Default: each
+   * is written at once, in this thread.
+   */
+  readonly output?: OutputQueue;
 }
 
 /** Below this many articles to render, starting workers costs more than it saves. */
@@ -116,7 +122,8 @@ const emptyReport = (): BuildReport => ({ written: 0, unchanged: 0, removed: 0, 
 /** Creates the builder. Builds never overlap: each waits for the previous one. */
 export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
   const fingerprint = deps.renderFingerprint ?? renderCodeFingerprint();
-  const context = { model: deps.model, renderers: deps.renderers, site: deps.site, outputDir: deps.outputDir };
+  const output = deps.output ?? createSyncOutputQueue(deps.outputDir);
+  const context = { model: deps.model, renderers: deps.renderers, site: deps.site, outputDir: deps.outputDir, files: output };
   // Every public article by id, without bodies. The outbox names every change to what is public, so after
   // the first load only the articles an event names are read again.
   let index: Map<number, PublicArticleSummary> | null = null;
@@ -179,21 +186,21 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
   /** Renders an owner's planned files here and applies them; a file whose inputs are as last rendered is left as it is. */
   async function applyOwner(owner: string, planned: readonly PlannedFile[], report: BuildReport, batch: ManifestBatch): Promise<void> {
     const previous = await manifest.filesOfOwners(deps.db, [owner]);
-    const files: Array<{ path: string; hash: string; written: boolean }> = [];
+    const produced: Array<{ path: string; hash: string; written: boolean }> = [];
     for (const file of planned) {
       const recorded = previous.get(file.path)?.hash;
       const last = rendered.get(file.path);
       if (file.inputs && last && last.hash === recorded && sameInputs(last.inputs, file.inputs) && fs.existsSync(resolveOutputPath(deps.outputDir, file.path))) {
-        files.push({ path: file.path, hash: last.hash, written: false });
+        produced.push({ path: file.path, hash: last.hash, written: false });
         continue;
       }
       const content = outputBytes(await file.render());
       const hash = hashContent(content);
-      files.push({ path: file.path, hash, written: writeIfChanged(deps.outputDir, file.path, content, recorded, hash) });
+      produced.push({ path: file.path, hash, written: output.write(file.path, content, recorded, hash) });
       if (file.inputs) rendered.set(file.path, { inputs: file.inputs, hash });
       else rendered.delete(file.path);
     }
-    batch.apply(owner, files, previous, report);
+    batch.apply(owner, produced, previous, report);
   }
 
   /** Applies rendered article owners: manifest, owner state, index. */
@@ -269,7 +276,7 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
     report.full = true;
     await ready;
     const highWater = await lastEventId(deps.db);
-    const batch = createManifestBatch(deps.db, deps.clock, deps.outputDir);
+    const batch = createManifestBatch(deps.db, deps.clock, output);
     const onDisk = listOutput(deps.outputDir);
     const recorded = await manifest.allFiles(deps.db);
     const byOwner = new Map<string, Map<string, { owner: string; hash: string }>>();
@@ -343,7 +350,7 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
     if (events.length === 0) return emptyReport();
     const started = performance.now();
     const report = emptyReport();
-    const batch = createManifestBatch(deps.db, deps.clock, deps.outputDir);
+    const batch = createManifestBatch(deps.db, deps.clock, output);
     await ensureIndex(report, batch);
     const { articleIds, channelIds } = affected(events);
     // A channel change shows in every page of its articles (publisher name, links).
@@ -368,7 +375,7 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
   async function publicState(): Promise<PublicState> {
     if (!index || !channelList) {
       await serial(async () => {
-        const batch = createManifestBatch(deps.db, deps.clock, deps.outputDir);
+        const batch = createManifestBatch(deps.db, deps.clock, output);
         await ensureIndex(emptyReport(), batch);
         await batch.flush();
         channelList ??= await deps.model.channels();

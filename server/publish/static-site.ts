@@ -21,6 +21,7 @@ import { createBuildQueue, type BuildQueue } from './build-queue.ts';
 import { createPublicModel, type PublicArticleText, type PublicModel } from './public-model.ts';
 import { createSearchIndexer, SEARCH_FOLDER, searchRecords, type SearchIndexer, type Shard } from './search-index.ts';
 import { renderCodeFingerprint } from './owner-inputs.ts';
+import { createSyncOutputQueue, createThreadOutputQueue } from './output-queue.ts';
 import { createRenderPool } from './render-pool.ts';
 import { createSiteBuilder, type BuildReport, type SiteBuilder } from './site-builder.ts';
 
@@ -29,6 +30,8 @@ export interface StaticSite {
   readonly builder: SiteBuilder;
   readonly queue: BuildQueue;
   readonly search: SiteSearch;
+  /** Waits for the running search rebuild, then stops Pagefind and the output writer thread (stop the queue first). */
+  close(): Promise<void>;
 }
 
 /**
@@ -69,6 +72,8 @@ export async function createStaticSite(deps: {
   // Bodies are stored rendered with their revisions; the few this model must render (older rows) are stored back,
   // so a small cache suffices.
   const model = createPublicModel({ db: deps.db, urls: deps.urls, cache: createBodyCache(1000), storeBodies: true });
+  // With worker threads allowed, the builder's own writes go to a thread of their own, overlapping its renders.
+  const output = deps.config.buildWorkers > 0 ? createThreadOutputQueue(deps.config.outputDir) : createSyncOutputQueue(deps.config.outputDir);
   const builder = createSiteBuilder({
     db: deps.db,
     clock: deps.clock,
@@ -81,6 +86,7 @@ export async function createStaticSite(deps: {
     log: deps.log,
     assets: async () => (await html.clientAssets()).map((a) => ({ path: a.path, render: () => fs.readFileSync(a.file) })),
     renderFingerprint: `${renderCodeFingerprint()}:${html.buildHash}`,
+    output,
     renderPool:
       deps.config.buildWorkers > 0
         ? () =>
@@ -100,7 +106,15 @@ export async function createStaticSite(deps: {
   const queue = createBuildQueue(builder, deps.log);
   const search = createSiteSearch(createSearchIndexer({ outputDir: deps.config.outputDir, log: deps.log }), model, deps.config.outputDir, deps.log);
   queue.onBuilt((report) => search.rebuildFor(report));
-  return { builder, queue, search };
+  return {
+    builder,
+    queue,
+    search,
+    async close() {
+      await search.close();
+      await output.close();
+    },
+  };
 }
 
 function createSiteSearch(indexer: SearchIndexer, model: PublicModel, outputDir: string, log: Logger): SiteSearch {
