@@ -126,6 +126,15 @@ export function summarizeArticle(article: PublicArticle): PublicArticleSummary {
  * `SUMMARY_MAX_CHARS` + 1 code points of the text matter, so `textStart` serves.
  */
 export function summaryOf(translation: Pick<PublicTranslationSummary, 'excerpt' | 'textStart'>): string {
+  // Feeds, JSON feeds and llms.txt each ask for the same translations' summaries at every build.
+  let summary = summaries.get(translation);
+  if (summary === undefined) summaries.set(translation, (summary = summarize(translation)));
+  return summary;
+}
+
+const summaries = new WeakMap<Pick<PublicTranslationSummary, 'excerpt' | 'textStart'>, string>();
+
+function summarize(translation: Pick<PublicTranslationSummary, 'excerpt' | 'textStart'>): string {
   const source = (translation.excerpt ?? translation.textStart).replace(/\s+/g, ' ').trim();
   // Counted in code points so a cut never splits a surrogate pair (invalid in XML).
   const chars = Array.from(source);
