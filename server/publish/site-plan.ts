@@ -7,6 +7,8 @@
 import type { CursorCodec } from '../domain/cursor.ts';
 import type { AnyPublicArticle, ArticlesByChannel, PublicArticle, PublicArticleSummary, PublicChannel, SiteInfo } from '../render/view-models.ts';
 import { FEED_MAX_ITEMS } from '../render/feeds.ts';
+import { LLMS_CHANNEL_ARTICLES } from '../render/llms-txt.ts';
+import { articleParts } from '../render/public-select.ts';
 import { staticFiles } from '../urls/static-files.ts';
 
 /** The renderers, one per output kind (bound in `renderers.ts`). Lists take articles without bodies. */
@@ -24,10 +26,15 @@ export interface Renderers {
   /** `sitemap.xml`: the index of the homepage's and every channel's sitemap. */
   sitemapIndex(channels: readonly PublicChannel[], articles: ArticlesByChannel<AnyPublicArticle>, site: SiteInfo): string;
   homeSitemap(channels: readonly PublicChannel[], articles: ArticlesByChannel<AnyPublicArticle>, site: SiteInfo): string;
+  /** `/{channel}/sitemap.xml`: the channel's pages. */
   channelSitemap(channel: PublicChannel, articles: readonly AnyPublicArticle[]): string;
+  /** `/{channel}/sitemap-{n}.xml`: the articles of one part (`articleParts`). */
+  channelSitemapPart(channel: PublicChannel, part: readonly AnyPublicArticle[]): string;
   robots(site: SiteInfo): string;
   llms(channels: readonly PublicChannel[], articles: ArticlesByChannel, site: SiteInfo): string;
   channelLlms(channel: PublicChannel, articles: readonly PublicArticleSummary[], site: SiteInfo): string;
+  /** `/{channel}/llms-{n}.txt`: the articles of part `n` (`articleParts`). */
+  channelLlmsPart(channel: PublicChannel, part: readonly PublicArticleSummary[], n: number, site: SiteInfo): string;
   /** Orders and filters a channel's articles for a list in `language` (null: one version per article). */
   listArticles<A extends AnyPublicArticle>(articles: readonly A[], language: string | null): readonly A[];
   /** The keyset position of an article in a list, for cursors. */
@@ -161,8 +168,16 @@ export function planChannel(
     files.push(pageFile(staticFiles.channelHtml(c, lang), lang, render));
     files.push(...listFiles(lang));
   }
+  // The complete lists come in parts (one publish re-renders its article's part); the channel's own files
+  // hold its pages and newest articles, and the number of parts.
+  const parts = articleParts(articles);
+  const newest = renderers.listArticles(articles, null).slice(0, LLMS_CHANNEL_ARTICLES);
   files.push({ path: staticFiles.channelSitemap(c), inputs: [channel, articles], render: () => renderers.channelSitemap(channel, articles) });
-  files.push({ path: staticFiles.channelLlms(c), inputs: [channel, articles], render: () => renderers.channelLlms(channel, articles, site) });
+  files.push({ path: staticFiles.channelLlms(c), inputs: [channel, parts.length, ...newest], render: () => renderers.channelLlms(channel, articles, site) });
+  parts.forEach((part, i) => {
+    files.push({ path: staticFiles.channelSitemapPart(c, i + 1), inputs: [channel, ...part], render: () => renderers.channelSitemapPart(channel, part) });
+    files.push({ path: staticFiles.channelLlmsPart(c, i + 1), inputs: [channel, ...part], render: () => renderers.channelLlmsPart(channel, part, i + 1, site) });
+  });
   return files;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LLMS_RECENT_ARTICLES, renderChannelLlmsTxt, renderLlmsTxt } from './llms-txt.ts';
-import { groupByChannel } from './public-select.ts';
+import { LLMS_CHANNEL_ARTICLES, LLMS_RECENT_ARTICLES, renderChannelLlmsPart, renderChannelLlmsTxt, renderLlmsTxt } from './llms-txt.ts';
+import { articleParts, groupByChannel } from './public-select.ts';
 import { buildArticle, buildChannel, SITE, standardFixtures } from './render-fixtures.ts';
 
 const { channel, articles } = standardFixtures();
@@ -62,11 +62,25 @@ describe('renderLlmsTxt with many articles, and renderChannelLlmsTxt', () => {
     expect(text).toContain('(https://news.example/journal/llms.txt)');
   });
 
-  it('lists every published translation of the channel in its own file', () => {
+  it('lists the channel’s newest in its own file and links every part, whose lines cover every translation', () => {
     const text = renderChannelLlmsTxt(channel, [...articles, ...many], SITE);
     expect(text.split('\n\n')[0]).toBe('# Pressroom Journal · Pressroom News');
-    expect(text.split('\n').filter((l) => l.startsWith('- '))).toHaveLength(4 + many.length);
+    expect(text.split('\n').filter((l) => l.startsWith('- [') && l.includes('.md'))).toHaveLength(4 + many.length);
     expect(text).toContain('](https://news.example/api/public/v1/channels/journal/articles/hello-world.md?lang=ar)');
+    expect(text).toContain('- [Pressroom Journal, part 1](https://news.example/journal/llms-1.txt)');
     expect(text.endsWith('\n')).toBe(true);
+    const part = renderChannelLlmsPart(channel, articleParts([...articles, ...many])[0]!, 1, SITE);
+    expect(part.split('\n\n')[0]).toBe('# Pressroom Journal, part 1 · Pressroom News');
+    expect(part.split('\n').filter((l) => l.startsWith('- '))).toHaveLength(4 + many.length);
+  });
+
+  it('keeps the channel’s own file to its newest articles', () => {
+    const lots = Array.from({ length: LLMS_CHANNEL_ARTICLES + 120 }, (_, i) =>
+      buildArticle(channel, { id: 500 + i, slug: `l-${i}`, defaultLanguage: 'en', translations: [{ language: 'en', title: `L ${i}`, publishedAt: '2027-02-01T00:00:00.000Z' }] }),
+    );
+    const text = renderChannelLlmsTxt(channel, lots, SITE);
+    expect(text.split('\n').filter((l) => l.includes('.md'))).toHaveLength(LLMS_CHANNEL_ARTICLES);
+    expect(text).toContain('(https://news.example/journal/llms-2.txt)');
+    expect(text).not.toContain('llms-3.txt');
   });
 });

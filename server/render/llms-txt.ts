@@ -6,8 +6,11 @@
  * Split so that a publish costs what it touches, not the site's size (a
  * 10k-article site's full list is megabytes): `/llms.txt` gives each
  * channel's `LLMS_RECENT_ARTICLES` newest articles and links the channel's
- * own `/{channel}/llms.txt`, which lists every article of the channel and is
- * rendered again only when that channel changes.
+ * own `/{channel}/llms.txt`, which gives its `LLMS_CHANNEL_ARTICLES` newest
+ * and links `/{channel}/llms-{n}.txt`, one per part of its articles
+ * (`articleParts`: 100 each, in id order). Together the parts list every
+ * article of the channel; a publish re-renders only its article's part (and
+ * the channel's file when the article is among its newest).
  *
  * - Every published translation gets its own line (agents should fetch the
  *   language they need, and the spec never substitutes one language for
@@ -22,11 +25,13 @@
  * @module
  */
 import { listArticlesFor } from './article-list-json.ts';
-import { channelDefaultTranslation, ofChannel, summaryOf } from './public-select.ts';
+import { articleParts, channelDefaultTranslation, ofChannel, summaryOf } from './public-select.ts';
 import type { ArticlesByChannel, PublicArticleSummary, PublicChannel, PublicTranslationSummary, SiteInfo } from './view-models.ts';
 
-/** Articles of each channel listed in `/llms.txt` itself; the channel's own file lists them all. */
+/** Articles of each channel listed in `/llms.txt` itself. */
 export const LLMS_RECENT_ARTICLES = 10;
+/** Articles listed in a channel's own `/{channel}/llms.txt`; its parts list them all. */
+export const LLMS_CHANNEL_ARTICLES = 50;
 
 // Headings and link text must stay on one line.
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
@@ -67,6 +72,8 @@ const CITATION =
 
 /** Address of a channel's own llms.txt (`/{channel}/llms.txt`). */
 export const channelLlmsUrl = (channel: PublicChannel) => `${channel.htmlUrl}llms.txt`;
+/** Address of part `n` (from 1) of a channel's complete list (`/{channel}/llms-{n}.txt`). */
+export const channelLlmsPartUrl = (channel: PublicChannel, n: number) => `${channel.htmlUrl}llms-${n}.txt`;
 
 /** The channel's articles among `articles`, newest first, as llms.txt lines. */
 const linesOf = (channel: PublicChannel, articles: readonly PublicArticleSummary[], max = Infinity) =>
@@ -84,21 +91,41 @@ export function renderLlmsTxt(channels: readonly PublicChannel[], articles: Arti
     const own = articles.get(channel.id) ?? [];
     if (own.length === 0) continue;
     const title = oneLine(channelDefaultTranslation(channel).title);
-    const all = `Every article of ${linkText(title)}, newest first: [${linkText(title)} llms.txt](${linkUrl(channelLlmsUrl(channel))}).`;
+    const all = `More of ${linkText(title)}, and links to every article: [${linkText(title)} llms.txt](${linkUrl(channelLlmsUrl(channel))}).`;
     parts.push(`## ${title}`, all, linesOf(channel, own, LLMS_RECENT_ARTICLES).join('\n'));
   }
   return `${parts.join('\n\n')}\n`;
 }
 
 /**
- * Renders `/{channel}/llms.txt`: the same header, then every published
- * translation of the channel's articles (those of `articles` in it). A
- * channel without public articles gets the header and an empty section.
+ * Renders `/{channel}/llms.txt`: the same header, the channel's
+ * `LLMS_CHANNEL_ARTICLES` newest articles (of `articles`, those in it), then
+ * a link to each part of its complete list. A channel without public
+ * articles gets the header and an empty section.
  */
 export function renderChannelLlmsTxt(channel: PublicChannel, articles: readonly PublicArticleSummary[], site: SiteInfo): string {
   const title = oneLine(channelDefaultTranslation(channel).title);
-  const lines = linesOf(channel, articles);
+  const own = ofChannel(channel.id, articles);
+  const lines = linesOf(channel, own, LLMS_CHANNEL_ARTICLES);
   const parts = [`# ${title} · ${oneLine(site.name)}`, summary(site), CITATION, `## ${title}`];
+  if (lines.length > 0) parts.push(lines.join('\n'));
+  const count = articleParts(own).length;
+  if (count > 0) {
+    const links = Array.from({ length: count }, (_, i) => `- [${linkText(title)}, part ${i + 1}](${linkUrl(channelLlmsPartUrl(channel, i + 1))})`);
+    parts.push('## Every article', `Every article of ${linkText(title)}, in parts of up to 100, oldest articles first:`, links.join('\n'));
+  }
+  return `${parts.join('\n\n')}\n`;
+}
+
+/**
+ * Renders `/{channel}/llms-{n}.txt`: the same header, then every published
+ * translation of the articles of part `n` (`part`, those of it in the
+ * channel), newest first.
+ */
+export function renderChannelLlmsPart(channel: PublicChannel, part: readonly PublicArticleSummary[], n: number, site: SiteInfo): string {
+  const title = oneLine(channelDefaultTranslation(channel).title);
+  const lines = linesOf(channel, part);
+  const parts = [`# ${title}, part ${n} · ${oneLine(site.name)}`, summary(site), CITATION, `## ${title}, part ${n}`];
   if (lines.length > 0) parts.push(lines.join('\n'));
   return `${parts.join('\n\n')}\n`;
 }

@@ -174,3 +174,30 @@ export function ofChannel<A extends AnyPublicArticle>(channelId: number, article
 
 // Arrays found to hold one channel's articles only (a builder passes an unchanged group again).
 const channelOfArray = new WeakMap<readonly AnyPublicArticle[], number>();
+
+/**
+ * Articles per part of a channel's complete lists (its sitemaps and llms
+ * files beyond the first): a publish re-renders the part that holds the
+ * article, never the whole channel.
+ */
+export const ARTICLES_PER_PART = 100;
+
+/**
+ * The parts of a channel's complete lists: its articles in id order (oldest
+ * first), `ARTICLES_PER_PART` each, so an article stays in its part while
+ * newer ones are added (only unpublishing one moves the later ones). Part 1
+ * is `parts[0]`. Remembered per array (a builder's group).
+ */
+export function articleParts<A extends AnyPublicArticle>(articles: readonly A[]): ReadonlyArray<readonly A[]> {
+  let parts = partsOfArray.get(articles) as ReadonlyArray<readonly A[]> | undefined;
+  if (!parts) {
+    const byId = [...articles].sort((a, b) => a.id - b.id);
+    const cut: A[][] = [];
+    for (let i = 0; i < byId.length; i += ARTICLES_PER_PART) cut.push(byId.slice(i, i + ARTICLES_PER_PART));
+    parts = cut;
+    partsOfArray.set(articles, parts);
+  }
+  return parts;
+}
+
+const partsOfArray = new WeakMap<readonly AnyPublicArticle[], ReadonlyArray<readonly AnyPublicArticle[]>>();

@@ -12,9 +12,9 @@ import { renderArticleMarkdown } from './article-markdown.ts';
 import type { HtmlRenderer } from './astro-renderer.ts';
 import { renderChannelJson, renderChannelList } from './channel-json.ts';
 import { renderJsonFeed, renderRss } from './feeds.ts';
-import { renderChannelLlmsTxt, renderLlmsTxt } from './llms-txt.ts';
+import { renderChannelLlmsPart, renderChannelLlmsTxt, renderLlmsTxt } from './llms-txt.ts';
 import { renderRobots } from './robots.ts';
-import { renderChannelSitemap, renderHomeSitemap, renderSitemapIndex } from './sitemap.ts';
+import { renderChannelSitemap, renderChannelSitemapPart, renderHomeSitemap, renderSitemapIndex } from './sitemap.ts';
 
 /** The renderer set over an HTML renderer. */
 export function createRenderers(html: HtmlRenderer): Renderers {
@@ -32,9 +32,11 @@ export function createRenderers(html: HtmlRenderer): Renderers {
     sitemapIndex: renderSitemapIndex,
     homeSitemap: renderHomeSitemap,
     channelSitemap: renderChannelSitemap,
+    channelSitemapPart: renderChannelSitemapPart,
     robots: renderRobots,
     llms: renderLlmsTxt,
     channelLlms: renderChannelLlmsTxt,
+    channelLlmsPart: renderChannelLlmsPart,
     listArticles: listArticlesFor,
     cursorPosition,
   } satisfies Renderers);

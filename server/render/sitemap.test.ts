@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildArticle, buildChannel, SITE, standardFixtures } from './render-fixtures.ts';
 import { xmlProblems } from './xml-check.ts';
-import { groupByChannel } from './public-select.ts';
-import { renderChannelSitemap, renderHomeSitemap, renderSitemapIndex } from './sitemap.ts';
+import { ARTICLES_PER_PART, articleParts, groupByChannel } from './public-select.ts';
+import { renderChannelSitemap, renderChannelSitemapPart, renderHomeSitemap, renderSitemapIndex } from './sitemap.ts';
 
 const { channel, articles } = standardFixtures();
 const entries = (xml: string) => [...xml.matchAll(/<url>([\s\S]*?)<\/url>/g)].map((m) => m[1]!);
@@ -10,19 +10,21 @@ const locOf = (entry: string) => /<loc>(.*)<\/loc>/.exec(entry)![1]!;
 const entryFor = (xml: string, loc: string) => entries(xml).find((e) => locOf(e) === loc)!;
 const alternates = (entry: string) => [...entry.matchAll(/hreflang="([^"]+)" href="([^"]+)"/g)].map((m) => [m[1], m[2]]);
 
-describe('renderChannelSitemap', () => {
-  const xml = renderChannelSitemap(channel, articles);
+describe('renderChannelSitemap and renderChannelSitemapPart', () => {
+  const pages = renderChannelSitemap(channel, articles);
+  const xml = renderChannelSitemapPart(channel, articles);
 
-  it('is a well-formed urlset with the xhtml namespace', () => {
-    expect(xmlProblems(xml)).toEqual([]);
-    expect(xml).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">');
-    expect(xml.endsWith('</urlset>\n')).toBe(true);
+  it('are well-formed urlsets with the xhtml namespace', () => {
+    for (const file of [pages, xml]) {
+      expect(xmlProblems(file)).toEqual([]);
+      expect(file).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">');
+      expect(file.endsWith('</urlset>\n')).toBe(true);
+    }
   });
 
-  it('lists the channel pages and every article translation once, sorted by URL, all under the channel folder', () => {
+  it('list the channel pages, and every article translation of the part once, sorted by URL, all under the channel folder', () => {
+    expect(entries(pages).map(locOf)).toEqual(['https://news.example/journal/', 'https://news.example/journal/ar/']);
     expect(entries(xml).map(locOf)).toEqual([
-      'https://news.example/journal/',
-      'https://news.example/journal/ar/',
       'https://news.example/journal/ar/arabic-only',
       'https://news.example/journal/ar/hello-world',
       'https://news.example/journal/en/english-only',
@@ -30,7 +32,7 @@ describe('renderChannelSitemap', () => {
     ]);
   });
 
-  it('links sibling translations with hreflang, itself and x-default included', () => {
+  it('link sibling translations with hreflang, itself and x-default included', () => {
     const en = entryFor(xml, 'https://news.example/journal/en/hello-world');
     expect(alternates(en)).toEqual([
       ['ar', 'https://news.example/journal/ar/hello-world'],
@@ -38,7 +40,7 @@ describe('renderChannelSitemap', () => {
       ['x-default', 'https://news.example/journal/en/hello-world'],
     ]);
     expect(alternates(entryFor(xml, 'https://news.example/journal/ar/hello-world'))).toEqual(alternates(en));
-    expect(alternates(entryFor(xml, 'https://news.example/journal/ar/'))).toEqual([
+    expect(alternates(entryFor(pages, 'https://news.example/journal/ar/'))).toEqual([
       ['ar', 'https://news.example/journal/ar/'],
       ['en', 'https://news.example/journal/'],
       ['x-default', 'https://news.example/journal/'],
@@ -46,18 +48,39 @@ describe('renderChannelSitemap', () => {
     expect(alternates(entryFor(xml, 'https://news.example/journal/en/english-only'))).toEqual([]);
   });
 
-  it('dates entries from the models', () => {
-    const lastmod = (loc: string) => /<lastmod>(.*)<\/lastmod>/.exec(entryFor(xml, loc))![1];
-    expect(lastmod('https://news.example/journal/en/hello-world')).toBe('2026-02-03T10:00:00.000Z');
-    expect(lastmod('https://news.example/journal/ar/hello-world')).toBe('2026-02-02T09:00:00.000Z');
-    expect(lastmod('https://news.example/journal/')).toBe('2026-03-01T08:00:00.000Z');
+  it('date entries from the models', () => {
+    const lastmod = (file: string, loc: string) => /<lastmod>(.*)<\/lastmod>/.exec(entryFor(file, loc))![1];
+    expect(lastmod(xml, 'https://news.example/journal/en/hello-world')).toBe('2026-02-03T10:00:00.000Z');
+    expect(lastmod(xml, 'https://news.example/journal/ar/hello-world')).toBe('2026-02-02T09:00:00.000Z');
+    expect(lastmod(pages, 'https://news.example/journal/')).toBe('2026-03-01T08:00:00.000Z');
   });
 
-  it('leaves out other channels’ articles and stays the same whatever the input order', () => {
+  it('leave out other channels’ articles and stay the same whatever the input order', () => {
     const other = buildChannel({ id: 2, slug: 'other', defaultLanguage: 'en', translations: [{ language: 'en', title: 'Other' }] });
     const single = buildArticle(other, { id: 70, slug: 's', defaultLanguage: 'en', translations: [{ language: 'en', title: 'S', publishedAt: '2026-01-01T00:00:00.000Z' }] });
-    expect(renderChannelSitemap(channel, [single, ...articles].reverse())).toBe(xml);
-    expect(entries(renderChannelSitemap(other, [...articles, single])).map(locOf)).toEqual(['https://news.example/other/', 'https://news.example/other/en/s']);
+    expect(renderChannelSitemapPart(channel, [single, ...articles].reverse())).toBe(xml);
+    expect(renderChannelSitemap(channel, [single, ...articles].reverse())).toBe(pages);
+    expect(entries(renderChannelSitemap(other, [...articles, single])).map(locOf)).toEqual(['https://news.example/other/']);
+    expect(entries(renderChannelSitemapPart(other, [...articles, single])).map(locOf)).toEqual(['https://news.example/other/en/s']);
+  });
+
+  it('cut a channel into parts of 100 articles in id order, each its own sitemap named in the index', () => {
+    const many = Array.from({ length: 2 * ARTICLES_PER_PART + 50 }, (_, i) =>
+      buildArticle(channel, { id: 1000 - i, slug: `m-${i}`, defaultLanguage: 'en', translations: [{ language: 'en', title: `M ${i}`, publishedAt: '2026-01-01T00:00:00.000Z' }] }),
+    );
+    const parts = articleParts(many);
+    expect(parts.map((p) => p.length)).toEqual([100, 100, 50]);
+    expect(parts[0]![0]!.id).toBe(751);
+    expect(parts[2]![49]!.id).toBe(1000);
+    expect(entries(renderChannelSitemapPart(channel, parts[1]!))).toHaveLength(100);
+    const index = renderSitemapIndex([channel], groupByChannel(many), SITE);
+    expect([...index.matchAll(/<loc>(.*)<\/loc>/g)].map((m) => m[1])).toEqual([
+      'https://news.example/journal/sitemap-1.xml',
+      'https://news.example/journal/sitemap-2.xml',
+      'https://news.example/journal/sitemap-3.xml',
+      'https://news.example/journal/sitemap.xml',
+      'https://news.example/sitemap-home.xml',
+    ]);
   });
 });
 
@@ -76,6 +99,7 @@ describe('renderHomeSitemap and renderSitemapIndex', () => {
     expect(xml).toContain('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
     expect([...xml.matchAll(/<loc>(.*)<\/loc>/g)].map((m) => m[1])).toEqual([
       'https://news.example/a-other/sitemap.xml',
+      'https://news.example/journal/sitemap-1.xml',
       'https://news.example/journal/sitemap.xml',
       'https://news.example/sitemap-home.xml',
     ]);

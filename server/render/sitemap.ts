@@ -15,17 +15,20 @@
  *   channel's and its articles' `updatedAt`; homepage the newest of all.
  * - Entries are sorted by URL (code units), so the bytes never depend on input order.
  * - Split so that a change costs what it touches, not the site's size:
- *   `sitemap.xml` is a sitemap index naming `sitemap-home.xml` (the homepage)
- *   and one `/{channel}/sitemap.xml` per channel (its pages and articles),
- *   which its channel owns and which is rendered again only when the channel
- *   changes. A sitemap may list only URLs under its own folder
- *   (sitemaps.org), which is why the homepage has a root file of its own.
- *   Each index entry's lastmod is the newest of its sitemap's entries.
- * - One file holds at most 50,000 URLs (sitemaps.org): per channel, that is
- *   25,000 articles in two languages.
+ *   `sitemap.xml` is a sitemap index naming `sitemap-home.xml` (the
+ *   homepage), and per channel `/{channel}/sitemap.xml` (its pages) and
+ *   `/{channel}/sitemap-{n}.xml`, one per part of its articles
+ *   (`articleParts`: 100 articles each, in id order, so an article stays in
+ *   its part as newer ones are added). A publish re-renders its article's
+ *   part, the channel's small pages sitemap and the index. A sitemap may
+ *   list only URLs under its own folder (sitemaps.org), which is why the
+ *   homepage has a root file of its own. Each index entry's lastmod is the
+ *   newest of its sitemap's entries.
+ * - One file holds at most 50,000 URLs (sitemaps.org): a part holds 100
+ *   articles, so up to 500 languages each.
  * @module
  */
-import { compareText, ofChannel, primaryTranslation } from './public-select.ts';
+import { articleParts, compareText, ofChannel, primaryTranslation } from './public-select.ts';
 import type { AnyPublicArticle, ArticlesByChannel, PublicChannel, SiteInfo } from './view-models.ts';
 import { escapeXml } from './xml-text.ts';
 
@@ -118,18 +121,28 @@ function urlset(entries: readonly Written[]): string {
 
 /** Address of the homepage's sitemap (`sitemap-home.xml`). */
 export const homeSitemapUrl = (site: SiteInfo) => `${site.baseUrl}/sitemap-home.xml`;
-/** Address of a channel's sitemap (`/{channel}/sitemap.xml`), under the channel's own folder. */
+/** Address of a channel's sitemap of its own pages (`/{channel}/sitemap.xml`), under the channel's own folder. */
 export const channelSitemapUrl = (channel: PublicChannel) => `${channel.htmlUrl}sitemap.xml`;
+/** Address of part `n` (from 1) of a channel's article sitemaps (`/{channel}/sitemap-{n}.xml`). */
+export const channelSitemapPartUrl = (channel: PublicChannel, n: number) => `${channel.htmlUrl}sitemap-${n}.xml`;
 
 /**
- * Renders `/{channel}/sitemap.xml`: the channel's pages and every published
- * translation of its articles (those of `articles` in this channel).
- * Pure: the same models give the same bytes, whatever order they come in.
+ * Renders `/{channel}/sitemap.xml`: the channel's pages, last changed with
+ * the newest of the channel and its articles (those of `articles` in it).
  */
 export function renderChannelSitemap(channel: PublicChannel, articles: readonly AnyPublicArticle[]): string {
   const own = ofChannel(channel.id, articles);
-  const pages = channelEntries(channel, newerOf(channel.updatedAt, newestUpdate(own))).map((e) => ({ loc: e.loc, xml: writeEntry(e) }));
-  return urlset([...pages, ...own.flatMap(articleEntries)]);
+  return urlset(channelEntries(channel, newerOf(channel.updatedAt, newestUpdate(own))).map((e) => ({ loc: e.loc, xml: writeEntry(e) })));
+}
+
+/**
+ * Renders `/{channel}/sitemap-{n}.xml`: every published translation of one
+ * part of the channel's articles (`articleParts`; those of `part` in the
+ * channel). Pure: the same models give the same bytes, whatever order they
+ * come in.
+ */
+export function renderChannelSitemapPart(channel: PublicChannel, part: readonly AnyPublicArticle[]): string {
+  return urlset(ofChannel(channel.id, part).flatMap(articleEntries));
 }
 
 /** Renders `sitemap-home.xml`: the homepage, last changed with the newest channel or article. */
@@ -147,14 +160,18 @@ function siteLastmod(channels: readonly PublicChannel[], articles: ArticlesByCha
 }
 
 /**
- * Renders `sitemap.xml`, the sitemap index: the homepage's sitemap and each
- * channel's, sorted by URL, each with the newest lastmod of its entries.
+ * Renders `sitemap.xml`, the sitemap index: the homepage's sitemap, and per
+ * channel its pages' sitemap and one sitemap per part of its articles,
+ * sorted by URL, each with the newest lastmod of its entries.
  */
 export function renderSitemapIndex(channels: readonly PublicChannel[], articles: ArticlesByChannel<AnyPublicArticle>, site: SiteInfo): string {
-  const sitemaps = [
-    { loc: homeSitemapUrl(site), lastmod: siteLastmod(channels, articles) },
-    ...channels.map((c) => ({ loc: channelSitemapUrl(c), lastmod: newerOf(c.updatedAt, newestUpdate(articles.get(c.id) ?? [])) })),
-  ].sort((a, b) => compareText(a.loc, b.loc));
+  const sitemaps: Array<{ loc: string; lastmod: string | null }> = [{ loc: homeSitemapUrl(site), lastmod: siteLastmod(channels, articles) }];
+  for (const c of channels) {
+    const own = articles.get(c.id) ?? [];
+    sitemaps.push({ loc: channelSitemapUrl(c), lastmod: newerOf(c.updatedAt, newestUpdate(own)) });
+    articleParts(own).forEach((part, i) => sitemaps.push({ loc: channelSitemapPartUrl(c, i + 1), lastmod: newestUpdate(part) }));
+  }
+  sitemaps.sort((a, b) => compareText(a.loc, b.loc));
   const lines = sitemaps.map((m) =>
     [`  <sitemap>`, `    <loc>${escapeXml(m.loc)}</loc>`, ...(m.lastmod ? [`    <lastmod>${escapeXml(m.lastmod)}</lastmod>`] : []), `  </sitemap>`].join('\n'),
   );

@@ -37,10 +37,14 @@ export const staticFiles = Object.freeze({
   sitemap: () => 'sitemap.xml',
   /** The homepage's sitemap (a sitemap lists only URLs under its own folder, so the homepage needs a root one). */
   homeSitemap: () => 'sitemap-home.xml',
-  /** A channel's sitemap: its pages and articles, at `/{channel}/sitemap.xml`. */
+  /** A channel's sitemap of its pages, at `/{channel}/sitemap.xml`. */
   channelSitemap: (channel: string) => `${channel}/sitemap.xml`,
-  /** A channel's full llms.txt, at `/{channel}/llms.txt`, linked from `/llms.txt`. */
+  /** Part `n` (from 1) of a channel's article sitemaps, at `/{channel}/sitemap-{n}.xml`. */
+  channelSitemapPart: (channel: string, n: number) => `${channel}/sitemap-${n}.xml`,
+  /** A channel's llms.txt (its newest articles, links to the parts), at `/{channel}/llms.txt`, linked from `/llms.txt`. */
   channelLlms: (channel: string) => `${channel}/llms.txt`,
+  /** Part `n` (from 1) of a channel's complete llms list, at `/{channel}/llms-{n}.txt`. */
+  channelLlmsPart: (channel: string, n: number) => `${channel}/llms-${n}.txt`,
   robots: () => 'robots.txt',
   llms: () => 'llms.txt',
 });

@@ -38,8 +38,11 @@ describe('public addresses', () => {
     ['/api/public/v1/channels/pressroom-journal/articles/welcome.md?lang=ar', 'text/markdown; charset=utf-8', 'language: "ar"'],
     ['/sitemap.xml', 'application/xml; charset=utf-8', '<sitemapindex'],
     ['/pressroom-journal/sitemap.xml', 'application/xml; charset=utf-8', '<urlset'],
+    ['/pressroom-journal/sitemap-1.xml', 'application/xml; charset=utf-8', '/pressroom-journal/ar/welcome</loc>'],
     ['/robots.txt', 'text/plain; charset=utf-8', 'Content-Signal:'],
     ['/llms.txt', 'text/plain; charset=utf-8', 'Pressroom Journal'],
+    ['/pressroom-journal/llms.txt', 'text/plain; charset=utf-8', '/pressroom-journal/llms-1.txt)'],
+    ['/pressroom-journal/llms-1.txt', 'text/plain; charset=utf-8', 'welcome.md?lang=ar)'],
   ])('%s', async (address, type, needle) => {
     const res = await get(address);
     expect(res.status).toBe(200);

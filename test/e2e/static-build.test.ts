@@ -100,6 +100,10 @@ describe('full build of the sample content', () => {
       'sitemap.xml',
       'robots.txt',
       'llms.txt',
+      'pressroom-journal/sitemap.xml',
+      'pressroom-journal/sitemap-1.xml',
+      'pressroom-journal/llms.txt',
+      'pressroom-journal/llms-1.txt',
       'api/public/v1/channels.json',
       'pressroom-journal/index.html',
       'pressroom-journal/ar/index.html',
@@ -159,9 +163,10 @@ describe('incremental builds', () => {
         { language: 'ar', title: 'أخبار جديدة', content_markdown: '## جزء\n\nنص.' },
       ],
     });
-    // The channel's own sitemap lists it (sitemap.xml is the index of the per-channel sitemaps).
-    expect(report.changedPaths).toEqual(expect.arrayContaining(['pressroom-journal/en/fresh.html', 'pressroom-journal/ar/fresh.html', 'pressroom-journal/sitemap.xml']));
-    expect(fs.readFileSync(out('pressroom-journal/sitemap.xml'), 'utf8')).toContain('http://pressroom.test/pressroom-journal/ar/fresh');
+    // The channel's sitemap part and llms part list it (sitemap.xml is the index of the channels' sitemaps).
+    expect(report.changedPaths).toEqual(expect.arrayContaining(['pressroom-journal/en/fresh.html', 'pressroom-journal/ar/fresh.html', 'pressroom-journal/sitemap-1.xml', 'pressroom-journal/llms-1.txt']));
+    expect(fs.readFileSync(out('pressroom-journal/sitemap-1.xml'), 'utf8')).toContain('http://pressroom.test/pressroom-journal/ar/fresh');
+    expect(fs.readFileSync(out('pressroom-journal/llms-1.txt'), 'utf8')).toContain('Fresh News');
     expect(fs.readFileSync(out('pressroom-journal/rss.xml'), 'utf8')).toContain('Fresh News');
     expect(fs.readFileSync(out('pressroom-journal/ar/rss.xml'), 'utf8')).toContain('أخبار جديدة');
     expect(fs.readFileSync(out('llms.txt'), 'utf8')).toContain('Fresh News');
@@ -197,7 +202,7 @@ describe('incremental builds', () => {
     const report = await builder.applyEvents();
     // Its own files, the channel's page, feeds and full lists show it; the first page of the JSON list and the
     // other channels' files do not, and are not rendered again.
-    expect(report.changedPaths).toEqual(expect.arrayContaining(['many-news/en/many-0.html', 'many-news/index.html', 'many-news/rss.xml', 'many-news/llms.txt', 'index.html']));
+    expect(report.changedPaths).toEqual(expect.arrayContaining(['many-news/en/many-0.html', 'many-news/index.html', 'many-news/rss.xml', 'many-news/llms.txt', 'many-news/llms-1.txt', 'index.html']));
     expect(renderCalls.get('articleList')).toBeUndefined();
     expect(renderCalls.get('channelJson')).toBeUndefined();
     expect(renderCalls.get('channelList')).toBeUndefined();
