@@ -21,6 +21,7 @@
  * finished at the next start.
  * @module
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../clock.ts';
@@ -30,6 +31,7 @@ import type { Logger } from '../logger.ts';
 import type { PublicArticleSummary, PublicChannel, SiteInfo } from '../render/view-models.ts';
 import { ensureBuildOwners, readBuildOwners, type BuildOwnerState } from '../store/build-owner.repository.ts';
 import type { Db } from '../store/database.ts';
+import { readSetting, writeSetting } from '../store/instance-setting.repository.ts';
 import * as manifest from '../store/output-file.repository.ts';
 import { listUnprocessedEvents, markEventsProcessed, type PublicationEvent } from '../store/publication-event.repository.ts';
 import { UNMANAGED_OUTPUT_FOLDERS } from '../urls/static-files.ts';
@@ -116,6 +118,14 @@ export const POOL_MIN_ARTICLES = 200;
 const POOL_BATCH = 16;
 /** Manifest rows collected before a transaction writes them. */
 const FLUSH_ROWS = 5000;
+/**
+ * Setting naming the last full build (a new value each time). A full build in
+ * another process (`npm run build` while the server runs) processes the
+ * events itself, so this builder would never read what they changed: when
+ * the value is not the one it knows, it drops what it remembers and reads the
+ * public state again.
+ */
+const FULL_BUILD_SETTING = 'last_full_build';
 
 const emptyReport = (): BuildReport => ({ written: 0, unchanged: 0, removed: 0, changedPaths: [], full: false, articleIds: [], ms: 0 });
 
@@ -162,6 +172,22 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
     staleGroups.clear();
     allGroupsStale = false;
     return groups;
+  }
+
+  // The last full build this builder knows of (`FULL_BUILD_SETTING`).
+  let knownFullBuild: string | undefined;
+
+  /** Forgets the index and the last renders when another process built the whole site since. */
+  async function followOtherBuilds(): Promise<void> {
+    const last = await readSetting(deps.db, FULL_BUILD_SETTING);
+    if (last === knownFullBuild) return;
+    if (knownFullBuild !== undefined || index !== null) {
+      index = null;
+      channelList = null;
+      rendered.clear();
+      channelObjects.clear();
+    }
+    knownFullBuild = last;
   }
 
   let chain: Promise<unknown> = Promise.resolve();
@@ -341,11 +367,14 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
     const known2 = new Set((await manifest.allFiles(deps.db)).keys());
     for (const p of onDisk) if (!known2.has(p) && removeOutput(deps.outputDir, p)) report.removed++;
     await markEventsProcessed(deps.db, highWater, isoNow(deps.clock));
+    knownFullBuild = randomUUID();
+    await writeSetting(deps.db, FULL_BUILD_SETTING, knownFullBuild);
     report.ms = Math.round(performance.now() - started);
     return report;
   }
 
   async function applyEvents(): Promise<BuildReport> {
+    await followOtherBuilds();
     const events = await listUnprocessedEvents(deps.db);
     if (events.length === 0) return emptyReport();
     const started = performance.now();

@@ -213,6 +213,26 @@ describe('incremental builds', () => {
     expect(fs.readFileSync(out('many-news/en/index.html'), 'utf8')).toContain('Many 0, revised');
   });
 
+  it('follows a full build made meanwhile by another process (npm run build while the server runs)', async () => {
+    const publish = async (slug: string, title: string) => {
+      const res = await t.request('POST', '/api/v1/channels/many-news/pages', { key, body: { slug, default_language: 'en', status: 'published', translations: [{ language: 'en', title, content_markdown: `${title}.` }] } });
+      expect(res.status, res.text).toBeLessThan(300);
+      await t.service.worker.runDue();
+    };
+    // The other process's builder takes the pending events itself: this builder never sees them.
+    await publish('built-elsewhere', 'Built Elsewhere');
+    await makeBuilder(t.service.db, t.config.outputDir).fullBuild();
+    expect(fs.readFileSync(out('many-news/index.html'), 'utf8')).toContain('Built Elsewhere');
+    // A later publish in the same channel, built here, must not drop it from the lists it re-renders.
+    await publish('after-elsewhere', 'After Elsewhere');
+    await builder.applyEvents();
+    for (const file of ['many-news/index.html', 'many-news/rss.xml', 'many-news/llms.txt', 'index.html']) {
+      const text = fs.readFileSync(out(file), 'utf8');
+      expect(text, file).toContain('Built Elsewhere');
+      expect(text, file).toContain('After Elsewhere');
+    }
+  });
+
   it('after any sequence of writes, the output equals a fresh full build byte for byte', async () => {
     await write({ slug: 'seq-a', status: 'published', translations: [{ language: 'en', title: 'Seq A', content_markdown: 'A.' }] });
     await write({ slug: 'seq-b', status: 'published', translations: [{ language: 'en', title: 'Seq B', content_markdown: 'B.' }, { language: 'ar', title: 'ب', content_markdown: 'ب.' }] });
