@@ -37,7 +37,7 @@ export function createBuildQueue(builder: SiteBuilder, log: Logger): BuildQueue 
       again = false;
       try {
         const report = await builder.applyEvents();
-        if (report.written + report.removed > 0) for (const l of listeners) l(report);
+        if (report.full || report.written + report.removed > 0) for (const l of listeners) l(report);
       } catch (error) {
         // The events stay unprocessed, so the next kick (or the next start) retries them.
         log.error('incremental build failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });

@@ -51,7 +51,11 @@ export interface BuildReport {
   removed: number;
   /** Paths written or removed, for tests and purge lists. */
   changedPaths: string[];
-  /** Whether this was a full build (every article was considered). */
+  /**
+   * Whether every article was considered: a full build, or an incremental one
+   * that read the whole public state again after another process's full
+   * build (listeners then re-sync everything).
+   */
   full: boolean;
   /** Articles whose public state was re-read (incremental builds; empty for a full build). */
   articleIds: number[];
@@ -177,17 +181,23 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
   // The last full build this builder knows of (`FULL_BUILD_SETTING`).
   let knownFullBuild: string | undefined;
 
-  /** Forgets the index and the last renders when another process built the whole site since. */
-  async function followOtherBuilds(): Promise<void> {
+  /**
+   * Forgets the index and the last renders when another process built the
+   * whole site since. @returns true when it did (what was read from the
+   * public state before is stale).
+   */
+  async function followOtherBuilds(): Promise<boolean> {
     const last = await readSetting(deps.db, FULL_BUILD_SETTING);
-    if (last === knownFullBuild) return;
-    if (knownFullBuild !== undefined || index !== null) {
+    if (last === knownFullBuild) return false;
+    const stale = knownFullBuild !== undefined || index !== null;
+    if (stale) {
       index = null;
       channelList = null;
       rendered.clear();
       channelObjects.clear();
     }
     knownFullBuild = last;
+    return stale;
   }
 
   let chain: Promise<unknown> = Promise.resolve();
@@ -374,11 +384,13 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
   }
 
   async function applyEvents(): Promise<BuildReport> {
-    await followOtherBuilds();
+    // After another process's full build, the report says the whole public state was read again (`full`).
+    const reread = await followOtherBuilds();
     const events = await listUnprocessedEvents(deps.db);
-    if (events.length === 0) return emptyReport();
+    if (events.length === 0) return { ...emptyReport(), full: reread };
     const started = performance.now();
     const report = emptyReport();
+    report.full = reread;
     const batch = createManifestBatch(deps.db, deps.clock, output);
     await ensureIndex(report, batch);
     const { articleIds, channelIds } = affected(events);
