@@ -20,6 +20,7 @@ import { systemClock } from '../../server/clock.ts';
 import { loadConfig } from '../../server/config.ts';
 import { channelAccess } from '../../server/domain/account/access.ts';
 import { writeArticle } from '../../server/domain/article/article-save.ts';
+import type { ArticleWriteInput } from '../../server/domain/article/article.schema.ts';
 import { createLogger } from '../../server/logger.ts';
 import { PROJECT_ROOT } from '../../server/main.ts';
 import { createStaticSite } from '../../server/publish/static-site.ts';
@@ -103,41 +104,31 @@ try {
   // The cold build left ~1 GB of new files for the kernel to write back; a service publishes long after
   // that, so the latency is measured once the disk is quiet again (sync waits for the write-back).
   spawnSync('sync', { stdio: 'ignore' });
-  process.stderr.write(`build bench: ${LATENCY_SAMPLES} publishes…\n`);
-  const latencies: number[] = [];
   const principal = { accountId: 1, accountName: 'bench', plan: 'pro' as const, keyId: 0 };
-  for (let i = 0; i < LATENCY_SAMPLES; i++) {
-    const n = (i * 7919) % articles;
-    const started = performance.now();
-    await db.transaction().execute(async (trx) =>
-      writeArticle(trx, { clock }, await channelAccess(trx, principal, `channel-${n % 20}`), {
-        slug: `a-${n}`,
-        default_language: 'en',
-        translations: [{ language: 'en', title: `Article ${n}, revised ${i}`, content_markdown: `${corpusBody(n, 'en')}\nRevision ${i}.\n` }],
-      }, { mode: 'trusted' }),
-    );
-    await site.builder.applyEvents();
-    latencies.push(performance.now() - started);
-  }
-  latencies.sort((a, b) => a - b);
-
-  process.stderr.write(`build bench: ${LATENCY_SAMPLES} new articles…\n`);
-  const newLatencies: number[] = [];
-  for (let i = 0; i < LATENCY_SAMPLES; i++) {
-    const n = (i * 7919) % articles;
-    const started = performance.now();
-    await db.transaction().execute(async (trx) =>
-      writeArticle(trx, { clock }, await channelAccess(trx, principal, `channel-${n % 20}`), {
-        slug: `new-${i}`,
-        default_language: 'en',
-        status: 'published',
-        translations: corpusLanguages(languages).map((language) => ({ language, title: `New article ${i} in ${language}`, content_markdown: corpusBody(articles + i, language) })),
-      }, { mode: 'trusted' }),
-    );
-    await site.builder.applyEvents();
-    newLatencies.push(performance.now() - started);
-  }
-  newLatencies.sort((a, b) => a - b);
+  /** Times `LATENCY_SAMPLES` writes from the save to their files in place; `input(i, n)` is write i, into article n's channel. */
+  const timePublishes = async (what: string, input: (i: number, n: number) => ArticleWriteInput): Promise<number[]> => {
+    process.stderr.write(`build bench: ${LATENCY_SAMPLES} ${what}…\n`);
+    const times: number[] = [];
+    for (let i = 0; i < LATENCY_SAMPLES; i++) {
+      const n = (i * 7919) % articles;
+      const started = performance.now();
+      await db.transaction().execute(async (trx) => writeArticle(trx, { clock }, await channelAccess(trx, principal, `channel-${n % 20}`), input(i, n), { mode: 'trusted' }));
+      await site.builder.applyEvents();
+      times.push(performance.now() - started);
+    }
+    return times.sort((a, b) => a - b);
+  };
+  const latencies = await timePublishes('publishes', (i, n) => ({
+    slug: `a-${n}`,
+    default_language: 'en',
+    translations: [{ language: 'en', title: `Article ${n}, revised ${i}`, content_markdown: `${corpusBody(n, 'en')}\nRevision ${i}.\n` }],
+  }));
+  const newLatencies = await timePublishes('new articles', (i) => ({
+    slug: `new-${i}`,
+    default_language: 'en',
+    status: 'published',
+    translations: corpusLanguages(languages).map((language) => ({ language, title: `New article ${i} in ${language}`, content_markdown: corpusBody(articles + i, language) })),
+  }));
 
   // Search fresh: from a publish to its Pagefind shard holding it (the shard rebuild runs as the service runs it,
   // after the incremental build, from queue.onBuilt). Median of a few publishes with a word no other page has.
