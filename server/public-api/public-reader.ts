@@ -12,7 +12,7 @@
  */
 import type { CursorCodec } from '../domain/cursor.ts';
 import { PressroomError } from '../domain/errors.ts';
-import { CHANNEL_LIST_SCOPE, articleListScope } from '../publish/site-plan.ts';
+import { articleListScope, channelListScope } from '../publish/site-plan.ts';
 import type { PublicState } from '../publish/site-builder.ts';
 import { cursorPosition, listArticlesFor, renderArticleList, type PageInfo } from '../render/article-list-json.ts';
 import { renderArticleJson } from '../render/article-json.ts';
@@ -98,7 +98,7 @@ function latest(values: readonly string[]): string | null {
 /** One page of the ChannelCollection (`listPublicChannels`), in `lang` when given. */
 export function channelListPage(state: PublicState, query: ListQuery, deps: { cursors: CursorCodec; channelsUrl: string }): ReadAnswer {
   const limit = query.limit ?? LIMIT.default;
-  const scope = query.lang ? `${CHANNEL_LIST_SCOPE}:${query.lang}` : CHANNEL_LIST_SCOPE;
+  const scope = channelListScope(query.lang ?? null);
   const position = query.cursor ? deps.cursors.decode(scope, query.cursor) : null;
   const listed = listChannelsFor(state.channels).filter((c) => !query.lang || channelTranslationIn(c, query.lang));
   const rest = after(listed, (c) => c.id > Number(position?.id), position !== null);

@@ -19,7 +19,8 @@ export interface Renderers {
   articleJson(article: PublicArticle, language: string): string;
   articleMarkdown(article: PublicArticle, language: string): string;
   channelJson(channel: PublicChannel, language: string): string;
-  channelList(channels: readonly PublicChannel[], page: PageInfo): string;
+  /** A page of the channel list: each channel in `language` (null: its default language). */
+  channelList(channels: readonly PublicChannel[], page: PageInfo, language: string | null): string;
   articleList(channel: PublicChannel, articles: readonly AnyPublicArticle[], language: string | null, page: PageInfo): string;
   rss(channel: PublicChannel, articles: readonly PublicArticleSummary[], language: string | null, site: SiteInfo): string;
   jsonFeed(channel: PublicChannel, articles: readonly PublicArticleSummary[], language: string | null, site: SiteInfo): string;
@@ -79,8 +80,10 @@ export function articleListScope(channelId: number, language: string | null): st
   return `public-articles:${channelId}:${language ?? ''}`;
 }
 
-/** Cursor scope of the public channel list. */
-export const CHANNEL_LIST_SCOPE = 'public-channels';
+/** Cursor scope of the public channel list, in one language or in all (null); the public API decodes with the same scope. */
+export function channelListScope(language: string | null): string {
+  return language ? `public-channels:${language}` : 'public-channels';
+}
 
 /** Owner key of an article's files in the manifest. */
 export const articleOwner = (id: number) => `article:${id}`;
@@ -196,6 +199,24 @@ function newestIn(articles: readonly PublicArticleSummary[], language: string): 
 }
 
 /**
+ * The first page of the channel list, in every language and in each language
+ * some channel has (`?lang=`: only the channels with that language, shown in
+ * it), so a static host answers both without the bundled server.
+ */
+function channelListFiles(channels: readonly PublicChannel[], renderers: Renderers, cursors: CursorCodec, channelsUrl: string): PlannedFile[] {
+  const byId = [...channels].sort((a, b) => a.id - b.id);
+  const languages = [...new Set(byId.flatMap((c) => c.translations.map((t) => t.language)))].sort();
+  return [null, ...languages].map((language) => {
+    const listed = language ? byId.filter((c) => c.translations.some((t) => t.language === language)) : byId;
+    const shown = listed.slice(0, DEFAULT_LIST_LIMIT);
+    const cursor = listed.length > DEFAULT_LIST_LIMIT ? cursors.encode(channelListScope(language), { id: shown[shown.length - 1]!.id }) : null;
+    const selfUrl = language ? `${channelsUrl}?lang=${encodeURIComponent(language)}` : channelsUrl;
+    const page: PageInfo = { limit: DEFAULT_LIST_LIMIT, nextCursor: cursor, selfUrl, nextUrl: cursor ? `${selfUrl}${language ? '&' : '?'}cursor=${encodeURIComponent(cursor)}` : null };
+    return { path: staticFiles.channelsJson(language ?? undefined), inputs: [language, cursor, ...shown], render: () => renderers.channelList(shown, page, language) };
+  });
+}
+
+/**
  * The homepage's articles: the `PAGE_MAX_ARTICLES` newest listed on it, in
  * list order. Taken from each channel's own newest (its list is sorted once
  * per group), so a publish does not sort the whole site.
@@ -230,19 +251,11 @@ export function planSite(
   channelsUrl: string,
   assets: readonly PlannedFile[] = [],
 ): PlannedFile[] {
-  const more = channels.length > DEFAULT_LIST_LIMIT;
-  const cursor = more ? cursors.encode(CHANNEL_LIST_SCOPE, { id: channels[DEFAULT_LIST_LIMIT - 1]!.id }) : null;
-  const channelPage: PageInfo = {
-    limit: DEFAULT_LIST_LIMIT,
-    nextCursor: cursor,
-    selfUrl: channelsUrl,
-    nextUrl: cursor ? `${channelsUrl}?cursor=${encodeURIComponent(cursor)}` : null,
-  };
   const home = homeArticles(articles, renderers);
   const groups = [...articles.values()];
   return [
     { path: staticFiles.home(), inputs: [channels.length, ...channels, ...home], render: () => renderers.homeHtml(channels, home, site) },
-    { path: staticFiles.channelsJson(), inputs: [cursor, ...channels.slice(0, DEFAULT_LIST_LIMIT)], render: () => renderers.channelList(channels.slice(0, DEFAULT_LIST_LIMIT), channelPage) },
+    ...channelListFiles(channels, renderers, cursors, channelsUrl),
     { path: staticFiles.sitemap(), inputs: [channels.length, ...channels, ...groups], render: () => renderers.sitemapIndex(channels, articles, site) },
     { path: staticFiles.homeSitemap(), inputs: [channels.length, ...channels, ...groups], render: () => renderers.homeSitemap(channels, articles, site) },
     { path: staticFiles.robots(), inputs: [], render: () => renderers.robots(site) },

@@ -137,6 +137,7 @@ suite(`nginx serving dist/${reason}`, () => {
     [`${ARTICLE}.md`, 'text/markdown; charset=utf-8', 'language: "en"'],
     [`${ARTICLE}.md?lang=ar`, 'text/markdown; charset=utf-8', 'language: "ar"'],
     ['/api/public/v1/channels/pressroom-journal/articles?lang=ar', 'application/json; charset=utf-8', '"language": "ar"'],
+    ['/api/public/v1/channels?lang=ar', 'application/json; charset=utf-8', '"language": "ar"'],
     ['/sitemap.xml', 'application/xml; charset=utf-8', '<sitemapindex'],
     ['/pressroom-journal/sitemap.xml', 'application/xml; charset=utf-8', '<urlset'],
     ['/pressroom-journal/sitemap-1.xml', 'application/xml; charset=utf-8', '/pressroom-journal/ar/welcome</loc>'],

@@ -119,6 +119,7 @@ afterAll(async () => t?.stop());
 describe('default forms come from the static files, byte for byte', () => {
   it.each([
     `${API}/channels`,
+    `${API}/channels?lang=ar`,
     `${API}/channels/wire`,
     `${API}/channels/wire?lang=ar`,
     `${API}/channels/wire/articles`,
@@ -140,6 +141,7 @@ describe('default forms come from the static files, byte for byte', () => {
       [`${API}/channels/wire/articles?limit=20`, 'api/public/v1/channels/wire/articles.json'],
       [`${API}/channels/wire/articles?lang=ar&limit=20`, 'api/public/v1/channels/wire/articles/_lang/ar.json'],
       [`${API}/channels?limit=20`, 'api/public/v1/channels.json'],
+      [`${API}/channels?lang=ar&limit=20`, 'api/public/v1/channels/_lang/ar.json'],
     ] as const) {
       const res = await get(variant);
       expect(res.status).toBe(200);

@@ -84,7 +84,12 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
   // Only a miss consults the public state, to say exactly what is missing.
   app.get('/channels', async (c) => {
     const q = parsePublicQuery('listPublicChannels', query(c));
-    if (isDefaultForm(q) && !q.lang) return (await staticFile(c, undefined)) ?? rebuilding(c);
+    if (isDefaultForm(q)) {
+      // There is a file per language some channel has; a language none has is an empty list, rendered.
+      const file = await staticFile(c, q.lang);
+      if (file) return file;
+      if (!q.lang) return rebuilding(c);
+    }
     return answer(c, channelListPage(await deps.state(), q, { cursors: deps.cursors, channelsUrl: deps.urls.channelsJson() }));
   });
 
