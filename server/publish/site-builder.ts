@@ -36,12 +36,14 @@ import * as manifest from '../store/output-file.repository.ts';
 import { listUnprocessedEvents, markEventsProcessed, type PublicationEvent } from '../store/publication-event.repository.ts';
 import { UNMANAGED_OUTPUT_FOLDERS } from '../urls/static-files.ts';
 import { renderArticles, type RenderedArticle } from './article-render.ts';
+import { createArticleIndex, type ArticleIndex } from './article-index.ts';
 import { createManifestBatch, type ManifestBatch } from './manifest-batch.ts';
 import { createSyncOutputQueue, type OutputQueue } from './output-queue.ts';
 import { hashContent, outputBytes, removeOutput, resolveOutputPath } from './output-writer.ts';
 import { articleInputHash, renderCodeFingerprint } from './owner-inputs.ts';
-import { newestFirst, type ArticleHead, type PublicModel } from './public-model.ts';
+import type { ArticleHead, PublicModel } from './public-model.ts';
 import type { RenderPool } from './render-pool.ts';
+import { createRenderMemo } from './render-memo.ts';
 import { articleOwner, channelOwner, planChannel, planSite, SITE_OWNER, type PlannedFile, type Renderers } from './site-plan.ts';
 
 /** What one build did. */
@@ -138,46 +140,12 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
   const fingerprint = deps.renderFingerprint ?? renderCodeFingerprint();
   const output = deps.output ?? createSyncOutputQueue(deps.outputDir);
   const context = { model: deps.model, renderers: deps.renderers, site: deps.site, outputDir: deps.outputDir, files: output };
-  // Every public article by id, without bodies. The outbox names every change to what is public, so after
-  // the first load only the articles an event names are read again.
-  let index: Map<number, PublicArticleSummary> | null = null;
+  // Every public article by id, without bodies, and each channel's group (`article-index.ts`). The outbox
+  // names every change to what is public, so after the first load only the articles an event names are read again.
+  let index: ArticleIndex | null = null;
   let channelList: readonly PublicChannel[] | null = null;
   const ready = ensureBuildOwners(deps.db);
-  // Each channel's public articles, newest first, as the channel and site files are rendered from them. A
-  // group is rebuilt only when one of its articles changed: an unchanged channel hands the renderers the
-  // same array again, so what they remember per array (sorted lists, newest dates) still holds.
-  const groups = new Map<number, readonly PublicArticleSummary[]>();
-  const staleGroups = new Set<number>();
-  let allGroupsStale = true;
-
-  /** Sets or removes an article of the index, marking the groups it leaves and joins. */
-  function setIndexed(id: number, summary: PublicArticleSummary | null): void {
-    const before = index!.get(id);
-    if (before) staleGroups.add(before.channel.id);
-    if (summary) {
-      staleGroups.add(summary.channel.id);
-      index!.set(id, summary);
-    } else index!.delete(id);
-  }
-
-  /** The groups, rebuilding the stale ones in one pass over the index. */
-  function channelGroups(): ReadonlyMap<number, readonly PublicArticleSummary[]> {
-    if (!allGroupsStale && staleGroups.size === 0) return groups;
-    const rebuilt = new Map<number, PublicArticleSummary[]>();
-    for (const a of index!.values()) {
-      if (!allGroupsStale && !staleGroups.has(a.channel.id)) continue;
-      const group = rebuilt.get(a.channel.id);
-      if (group) group.push(a);
-      else rebuilt.set(a.channel.id, [a]);
-    }
-    if (allGroupsStale) groups.clear();
-    for (const id of staleGroups) groups.delete(id);
-    for (const [id, group] of rebuilt) groups.set(id, Object.freeze(group.sort(newestFirst)));
-    staleGroups.clear();
-    allGroupsStale = false;
-    return groups;
-  }
-
+  const memo = createRenderMemo();
   // The last full build this builder knows of (`FULL_BUILD_SETTING`).
   let knownFullBuild: string | undefined;
 
@@ -193,8 +161,7 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
     if (stale) {
       index = null;
       channelList = null;
-      rendered.clear();
-      channelObjects.clear();
+      memo.clear();
     }
     knownFullBuild = last;
     return stale;
@@ -207,34 +174,21 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
     return next;
   };
 
-  // The inputs and hash of each channel and site file's last render (`PlannedFile.inputs`).
-  const rendered = new Map<string, { inputs: readonly unknown[]; hash: string }>();
-  // Channels as last read, so an unchanged channel is the same object in the next build's inputs.
-  const channelObjects = new Map<number, { json: string; channel: PublicChannel }>();
-  const sameChannel = (fresh: PublicChannel): PublicChannel => {
-    const json = JSON.stringify(fresh);
-    const known = channelObjects.get(fresh.id);
-    if (known?.json === json) return known.channel;
-    channelObjects.set(fresh.id, { json, channel: fresh });
-    return fresh;
-  };
-
   /** Renders an owner's planned files here and applies them; a file whose inputs are as last rendered is left as it is. */
   async function applyOwner(owner: string, planned: readonly PlannedFile[], report: BuildReport, batch: ManifestBatch): Promise<void> {
     const previous = await manifest.filesOfOwners(deps.db, [owner]);
     const produced: Array<{ path: string; hash: string; written: boolean }> = [];
     for (const file of planned) {
       const recorded = previous.get(file.path)?.hash;
-      const last = rendered.get(file.path);
-      if (file.inputs && last && last.hash === recorded && sameInputs(last.inputs, file.inputs) && fs.existsSync(resolveOutputPath(deps.outputDir, file.path))) {
-        produced.push({ path: file.path, hash: last.hash, written: false });
+      const same = memo.unchanged(file, recorded);
+      if (same !== null && fs.existsSync(resolveOutputPath(deps.outputDir, file.path))) {
+        produced.push({ path: file.path, hash: same, written: false });
         continue;
       }
       const content = outputBytes(await file.render());
       const hash = hashContent(content);
       produced.push({ path: file.path, hash, written: output.write(file.path, content, recorded, hash) });
-      if (file.inputs) rendered.set(file.path, { inputs: file.inputs, hash });
-      else rendered.delete(file.path);
+      memo.remember(file, hash);
     }
     batch.apply(owner, produced, previous, report);
   }
@@ -246,10 +200,10 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
       batch.apply(owner, r.files, previous.get(owner) ?? new Map(), report);
       if (r.head) {
         batch.setOwnerState(owner, { inputHash: articleInputHash(r.head, deps.site, fingerprint), textStarts: r.textStarts });
-        setIndexed(r.id, withTextStarts(r.head, r.textStarts));
+        index!.set(r.id, withTextStarts(r.head, r.textStarts));
       } else {
         batch.setOwnerState(owner, null);
-        setIndexed(r.id, null);
+        index!.set(r.id, null);
       }
     }
   }
@@ -258,14 +212,14 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
   async function applyListOwners(channelIds: Iterable<number>, report: BuildReport, batch: ManifestBatch): Promise<void> {
     for (const channelId of channelIds) {
       const found = await deps.model.channel(channelId);
-      const channel = found && sameChannel(found);
-      const own = channel ? (channelGroups().get(channelId) ?? []) : [];
+      const channel = found && memo.sameChannel(found);
+      const own = channel ? (index!.groups().get(channelId) ?? []) : [];
       await applyOwner(channelOwner(channelId), channel ? planChannel(channel, own, deps.renderers, deps.cursors, deps.site) : [], report, batch);
     }
-    const channels = (await deps.model.channels()).map(sameChannel);
+    const channels = (await deps.model.channels()).map(memo.sameChannel);
     const assets = deps.assets ? await deps.assets() : [];
     channelList = channels;
-    await applyOwner(SITE_OWNER, planSite(channels, channelGroups(), deps.renderers, deps.cursors, deps.site, deps.channelsUrl, assets), report, batch);
+    await applyOwner(SITE_OWNER, planSite(channels, index!.groups(), deps.renderers, deps.cursors, deps.site, deps.channelsUrl, assets), report, batch);
   }
 
   /**
@@ -274,15 +228,15 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
    * state is missing or stale (their owners must be rendered).
    */
   async function loadIndex(heads: readonly ArticleHead[], states: ReadonlyMap<string, BuildOwnerState>): Promise<number[]> {
-    index = new Map();
-    allGroupsStale = true;
+    const known: PublicArticleSummary[] = [];
     const stale: number[] = [];
     for (const head of heads) {
       const state = states.get(articleOwner(head.summary.id));
       const current = state?.inputHash === articleInputHash(head, deps.site, fingerprint);
-      if (current && head.summary.translations.every((t) => t.language in state.textStarts)) index.set(head.summary.id, withTextStarts(head, state.textStarts));
+      if (current && head.summary.translations.every((t) => t.language in state.textStarts)) known.push(withTextStarts(head, state.textStarts));
       else stale.push(head.summary.id);
     }
+    index = createArticleIndex(known);
     return stale;
   }
 
@@ -422,7 +376,7 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
         channelList ??= await deps.model.channels();
       });
     }
-    return { channels: channelList!, articles: index! };
+    return { channels: channelList!, articles: index!.articles };
   }
 
   return {
@@ -430,11 +384,6 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
     applyEvents: () => serial(applyEvents),
     publicState,
   };
-}
-
-/** Whether two input lists hold identical values, in order. */
-function sameInputs(a: readonly unknown[], b: readonly unknown[]): boolean {
-  return a.length === b.length && a.every((value, i) => Object.is(value, b[i]));
 }
 
 /** The head as lists hold it, with each translation's text start. */
