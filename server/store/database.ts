@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import { SQLite } from './sqlite-binding.ts';
 import { Kysely, Migrator, SqliteDialect, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
 import { migrations } from './migrations/index.ts';
