@@ -17,7 +17,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../store/database.ts';
-import type { ArticleRow } from '../store/article.table.ts';
+import type { ArticleRow, RevisionRow, TranslationRow } from '../store/article.table.ts';
 import type { ChannelRow } from '../store/channel.table.ts';
 import { isTranslationPublic } from '../domain/article/article-lifecycle.ts';
 import { isOnHomepage } from '../domain/article/homepage.ts';
@@ -78,23 +78,11 @@ export interface ArticleHead {
   readonly contentHashes: Readonly<Record<string, string>>;
 }
 
-/** A published translation's row, as read for the model. */
-interface PublishedRow {
-  revision_id: number;
-  language: string;
-  published_at: string | null;
-  title: string;
-  excerpt: string | null;
-  content_markdown: string;
-  seo_title: string | null;
-  seo_description: string | null;
-  content_hash: string;
-  decided_at: string | null;
-  created_at: string;
-  content_html: string | null;
-  content_text: string | null;
-  body_version: string | null;
-}
+/** A published translation's row, as read for the model: its translation's language and date, its published revision. */
+type PublishedRow = Pick<TranslationRow, 'language' | 'published_at'> &
+  Pick<RevisionRow, 'title' | 'excerpt' | 'content_markdown' | 'seo_title' | 'seo_description' | 'content_hash' | 'decided_at' | 'created_at' | 'content_html' | 'content_text' | 'body_version'> & {
+    revision_id: number;
+  };
 
 /** What `load` reads of each body: nothing (heads), the text only, or everything. */
 type BodyRead = 'none' | 'text' | 'full';
