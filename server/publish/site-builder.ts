@@ -357,7 +357,8 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
     report.articleIds = [...articleIds];
     const ids = [...articleIds];
     const previous = await ownerFiles(ids);
-    const known = (p: string) => [...previous.values()].find((files) => files.has(p))?.get(p)?.hash;
+    const hashes = new Map([...previous.values()].flatMap((files) => [...files].map(([p, f]) => [p, f.hash] as const)));
+    const known = (p: string) => hashes.get(p);
     applyArticles(await renderArticles(context, ids, known), previous, report, batch);
     await applyListOwners(channelIds, report, batch);
     await batch.flush();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LLMS_CHANNEL_ARTICLES, LLMS_RECENT_ARTICLES, renderChannelLlmsPart, renderChannelLlmsTxt, renderLlmsTxt } from './llms-txt.ts';
-import { articleParts, groupByChannel } from './public-select.ts';
-import { buildArticle, buildChannel, SITE, standardFixtures } from './render-fixtures.ts';
+import { articleParts } from './public-select.ts';
+import { buildArticle, buildChannel, groupByChannel, SITE, standardFixtures } from './render-fixtures.ts';
 
 const { channel, articles } = standardFixtures();
 

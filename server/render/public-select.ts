@@ -5,7 +5,7 @@
  * channel's address in this language" mean the same thing everywhere.
  * @module
  */
-import type { AnyPublicArticle, ArticlesByChannel, PublicArticle, PublicArticleOf, PublicArticleSummary, PublicChannel, PublicChannelTranslation, PublicTranslationHead, PublicTranslationSummary } from './view-models.ts';
+import type { AnyPublicArticle, PublicArticle, PublicArticleOf, PublicArticleSummary, PublicChannel, PublicChannelTranslation, PublicTranslationHead, PublicTranslationSummary } from './view-models.ts';
 
 /**
  * The article's primary translation: the one in its default language. The
@@ -148,17 +148,6 @@ function summarize(translation: Pick<PublicTranslationSummary, 'excerpt' | 'text
 /** Code-unit comparison, the same in every locale, for sorting keys. */
 export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** `articles` grouped by channel id, in their order (for site-wide renderers; the builder keeps its own groups). */
-export function groupByChannel<A extends AnyPublicArticle>(articles: readonly A[]): ArticlesByChannel<A> {
-  const groups = new Map<number, A[]>();
-  for (const a of articles) {
-    const group = groups.get(a.channel.id);
-    if (group) group.push(a);
-    else groups.set(a.channel.id, [a]);
-  }
-  return groups;
 }
 
 /**

@@ -8,7 +8,7 @@
 import { createPublicUrls } from '../urls/public-urls.ts';
 import { textDirection } from '../domain/language.ts';
 import { textStartOf } from './public-select.ts';
-import type { PublicArticle, PublicArticleSummary, PublicChannel, PublicTranslation, PublicTranslationSummary, SiteInfo } from './view-models.ts';
+import type { AnyPublicArticle, ArticlesByChannel, PublicArticle, PublicArticleSummary, PublicChannel, PublicTranslation, PublicTranslationSummary, SiteInfo } from './view-models.ts';
 
 /** The site of every fixture. */
 export const SITE: SiteInfo = Object.freeze({
@@ -178,4 +178,15 @@ export function standardFixtures() {
     translations: [{ language: 'ar', title: 'بالعربية فقط', publishedAt: '2026-03-01T08:00:00.000Z' }],
   });
   return { site: SITE, channel, bilingual, englishOnly, arabicOnly, articles: [bilingual, englishOnly, arabicOnly] as const };
+}
+
+/** `articles` grouped by channel id, in their order as the site-wide renderers take them (the builder keeps its own groups, `article-index.ts`). */
+export function groupByChannel<A extends AnyPublicArticle>(articles: readonly A[]): ArticlesByChannel<A> {
+  const groups = new Map<number, A[]>();
+  for (const a of articles) {
+    const group = groups.get(a.channel.id);
+    if (group) group.push(a);
+    else groups.set(a.channel.id, [a]);
+  }
+  return groups;
 }
