@@ -135,6 +135,11 @@ export const ERROR_CATALOGUE = {
     status: 503,
     message: 'Search is not available yet: its index is being built for the first time. Wait the number of seconds in the Retry-After header, then try again.',
   },
+  DATABASE_BUSY: {
+    status: 503,
+    message:
+      'The database is busy with another process\'s write (for example a site build) and the change was not saved. Wait the number of seconds in the Retry-After header, then send the same request again.',
+  },
 } as const satisfies Record<string, ErrorDefinition>;
 
 /** A permanent error code. */

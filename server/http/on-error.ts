@@ -1,7 +1,8 @@
 /**
  * The one place where errors become HTTP responses. Domain errors carry their
- * code; anything else is a bug: logged with its stack, answered with a generic
- * 500 that reveals nothing.
+ * code; a database still locked by another process after the busy timeout is
+ * 503 `DATABASE_BUSY` with `Retry-After`; anything else is a bug: logged with
+ * its stack, answered with a generic 500 that reveals nothing.
  * @module
  */
 import type { Context } from 'hono';
@@ -9,6 +10,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ERROR_CATALOGUE, PressroomError } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
+import { DATABASE_BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from '../store/busy-error.ts';
 import { errorBody } from './error-body.ts';
 
 /** Creates the app's error handler. */
@@ -21,6 +23,12 @@ export function createErrorHandler(log: Logger) {
     if (err instanceof HTTPException && err.status < 500) {
       const code = err.status === 413 ? 'PAYLOAD_TOO_LARGE' : err.status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST';
       return c.json(errorBody(code), ERROR_CATALOGUE[code].status as ContentfulStatusCode);
+    }
+    if (isDatabaseBusy(err)) {
+      // Another process held the write lock past busy_timeout; the transaction rolled back, so a retry is safe.
+      log.warn('database busy', { method: c.req.method, path: c.req.path, error: String(err) });
+      c.header('Retry-After', String(DATABASE_BUSY_RETRY_AFTER_SECONDS));
+      return c.json(errorBody('DATABASE_BUSY'), 503);
     }
     log.error('unhandled error', { method: c.req.method, path: c.req.path, error: err.stack ?? String(err) });
     return c.json(errorBody('INTERNAL'), 500);

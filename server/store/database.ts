@@ -1,15 +1,22 @@
 /**
  * Opens the SQLite database through kysely and runs the migrations.
  * WAL mode lets readers (the builder, the public server) read while the write
- * service writes; foreign keys are enforced.
+ * service writes; foreign keys are enforced. Transactions begin as writes
+ * (`immediate-dialect.ts`) and wait up to {@link BUSY_TIMEOUT_MS} for another
+ * process's write to finish, so a concurrent `npm run build` or admin command
+ * delays a write instead of failing it.
  * @module
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { SQLite } from './sqlite-binding.ts';
-import { Kysely, Migrator, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, Migrator, type Transaction } from 'kysely';
+import { ImmediateSqliteDialect } from './immediate-dialect.ts';
 import type { Database } from './schema.ts';
 import { migrations } from './migrations/index.ts';
+
+/** How long a statement waits for another connection's write lock before SQLITE_BUSY. */
+export const BUSY_TIMEOUT_MS = 5000;
 
 /** The database handle passed to every repository. */
 export type Db = Kysely<Database>;
@@ -26,9 +33,9 @@ export function openDatabase(file: string): Db {
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   sqlite.pragma('synchronous = NORMAL');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
 }
 
 /**
