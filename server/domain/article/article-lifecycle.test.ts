@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   articleStatusFor,
   isTranslationPublic,
+  mayChangePrimary,
   mayPublishSecondary,
+  mayPublishTranslationAlone,
   NEW_DRAFT,
   nextTranslationState,
   type LifecycleEffect,
@@ -119,5 +121,43 @@ describe('publishing rule 1: no secondary before the primary', () => {
     expect(isTranslationPublic({ ...base, articleStatus: 'archived' })).toBe(false);
     expect(isTranslationPublic({ ...base, channelActive: false })).toBe(false);
     expect(isTranslationPublic({ ...base, translation: { hasPublicVersion: false } })).toBe(false);
+  });
+});
+
+// Issue 18, item 9: the publishing API never reports `published` for something that is not public.
+describe('reported status is public status: into and out of archived', () => {
+  it.each([
+    ['draft', true],
+    ['moderation_review', true],
+    ['scheduled', true],
+    ['published', true],
+    ['archived', false],
+  ] as const)('article %s → one translation may be published on its own: %s', (articleStatus, allowed) => {
+    expect(mayPublishTranslationAlone(articleStatus)).toBe(allowed);
+  });
+
+  it('archive leaves every translation a draft with no public version, so none reads published', () => {
+    for (const from of [published, publishedWithRevision, scheduled, review, blocked]) {
+      const { state } = nextTranslationState(from, { type: 'archive' }, NOW);
+      expect(state).toMatchObject({ status: 'draft', hasPublicVersion: false, pendingRevision: false });
+      expect(articleStatusFor(state.status, true)).toBe('archived');
+    }
+  });
+});
+
+describe('reported status is public status: changing the primary language', () => {
+  it.each([
+    ['published', ['published', 'draft'], true],
+    ['published', ['scheduled'], true],
+    ['draft', ['draft', 'moderation_blocked'], true],
+    ['draft', ['moderation_review'], true], // a secondary that passes waits for the primary (moderation_review)
+    ['draft', ['published'], false],
+    ['draft', ['scheduled'], false],
+    ['moderation_review', ['published'], false],
+    ['scheduled', ['published'], false],
+    ['moderation_blocked', ['published'], false],
+    ['draft', [], true],
+  ] as const)('new primary %s, others %j → allowed: %s', (newPrimary, others, allowed) => {
+    expect(mayChangePrimary(newPrimary, others)).toBe(allowed);
   });
 });

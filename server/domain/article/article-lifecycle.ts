@@ -187,6 +187,30 @@ export function mayPublishSecondary(primary: TranslationStatus): boolean {
 }
 
 /**
+ * Whether one translation may be asked to publish (or schedule) on its own,
+ * without an article-level status change. Not while the article is archived:
+ * the translation would read `published` while nothing of the article is
+ * public. Leaving `archived` is an article-level request (`PATCH …/status`, or
+ * an upsert with `status`), as entering it is.
+ */
+export function mayPublishTranslationAlone(articleStatus: ArticleStatus): boolean {
+  return articleStatus !== 'archived';
+}
+
+/**
+ * Whether the primary language may become `newPrimary` (a translation with
+ * that status) while the other translations have `others`. A secondary
+ * translation is public only while the primary is, so a published or
+ * scheduled translation must never end up under a primary that is not
+ * published: it would read `published` (or become so at its time) while
+ * readers get a 404. Switching is therefore allowed to a published
+ * translation, or while no other translation is published or scheduled.
+ */
+export function mayChangePrimary(newPrimary: TranslationStatus, others: readonly TranslationStatus[]): boolean {
+  return newPrimary === 'published' || others.every((status) => status !== 'published' && status !== 'scheduled');
+}
+
+/**
  * Whether a translation is visible to readers right now. A secondary
  * translation is public only while the primary one is, and nothing of an
  * archived article or a hidden channel is public.

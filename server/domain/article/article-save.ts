@@ -17,7 +17,7 @@ import type { MediaKit } from '../../media/media-kit.ts';
 import type { ChannelAccess } from '../account/access.ts';
 import { prepareBody } from '../body/index.ts';
 import { validationError } from '../errors.ts';
-import { nextTranslationState, type LifecycleEvent } from './article-lifecycle.ts';
+import { mayChangePrimary, nextTranslationState, type LifecycleEvent } from './article-lifecycle.ts';
 import { assertSecondaryMayPublish, eventFor, resolveStatusRequest, type StatusRequest } from './article-request.ts';
 import type { ArticleWriteInput } from './article.schema.ts';
 import type { WriteWarning } from './article-view.ts';
@@ -176,6 +176,19 @@ export async function writeArticle(
   const request = resolveStatusRequest(input.status ?? primaryItemStatus, input.scheduled_at, now, access.ownerPlan.scheduling);
   const fallback: StatusRequest = existing ? { kind: 'none' } : { kind: 'draft' };
   const articleRequest = request.kind === 'none' ? fallback : request;
+
+  // A published or scheduled translation must never be left under a primary that is not public (it would read
+  // "published" while readers get a 404), unless this request takes the whole article out of view anyway.
+  if (existing && input.default_language !== existing.default_language && articleRequest.kind !== 'draft' && articleRequest.kind !== 'archive') {
+    const newPrimary = existingTranslations.find((t) => t.language === input.default_language);
+    const others = existingTranslations.filter((t) => t.language !== input.default_language);
+    if (!mayChangePrimary(newPrimary?.status ?? 'draft', others.map((t) => t.status))) {
+      const out = others.filter((t) => t.status === 'published' || t.status === 'scheduled').map((t) => `"${t.language}" (${t.status})`);
+      throw validationError({
+        default_language: `The primary language cannot become "${input.default_language}" while it is not published (status: ${newPrimary?.status ?? 'new'}) and ${out.join(', ')} ${out.length === 1 ? 'is' : 'are'}: a translation is public only while the primary one is. Publish the "${input.default_language}" translation first and switch once it is published, or send status "draft" to unpublish the article while switching.`,
+      });
+    }
+  }
 
   let article =
     existing ??

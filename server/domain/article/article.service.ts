@@ -17,7 +17,7 @@ import { channelAccess, requireApiPublishing, requireArticleWrite } from '../acc
 import type { Principal } from '../account/account.service.ts';
 import type { CursorCodec } from '../cursor.ts';
 import { PressroomError, validationError } from '../errors.ts';
-import type { LifecycleEvent } from './article-lifecycle.ts';
+import { mayPublishTranslationAlone, type LifecycleEvent } from './article-lifecycle.ts';
 import { eventFor, resolveStatusRequest } from './article-request.ts';
 import type { ArticleListQuery, ArticleWriteInput, SettingsChangeInput, StatusChangeInput, TranslationPutInput } from './article.schema.ts';
 import { toArticleListItem, toArticleView, type ArticleListItem, type ArticleView, type WriteWarning } from './article-view.ts';
@@ -134,6 +134,11 @@ export async function putTranslation(
     const { row, changed, created } = await upsertContent(trx, now, article.id, before, content);
     const events: LifecycleEvent[] = changed && before ? [{ type: 'revise' }] : [];
     if (input.status !== undefined) {
+      if ((input.status === 'published' || input.status === 'scheduled') && !mayPublishTranslationAlone(article.status)) {
+        throw validationError({
+          status: `The article is archived, so its "${language}" translation cannot be ${input.status === 'published' ? 'published' : 'scheduled'} on its own: nothing of an archived article is public. Bring the article back with PATCH …/pages/{page}/status {"status": "${input.status}"} (or "draft" to keep it private), or send this translation without status.`,
+        });
+      }
       const at = input.status === 'scheduled' ? article.scheduled_at : null;
       if (input.status === 'scheduled' && at === null) {
         throw validationError({ status: 'The article is not scheduled, so this translation cannot be. Schedule the article with PATCH …/status first.' });
