@@ -26,6 +26,7 @@ import { createSearchKeeper, type SearchKeeper } from './public-api/search-keepe
 import type { PublicApiDeps } from './http/routes/public-api.ts';
 import { createOutputFileCache, type OutputFileCache } from './http/output-file-cache.ts';
 import { createStaticFastPath } from './http/static-fast-path.ts';
+import { answerClientError } from './http/client-error.ts';
 import type { PublicUrls } from './urls/public-urls.ts';
 import { scheduleMediaCleanup } from './media/cleanup.ts';
 import { createMediaKit } from './media/media-kit.ts';
@@ -153,6 +154,7 @@ export async function startService(
       },
     );
   });
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());

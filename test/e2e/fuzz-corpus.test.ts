@@ -1,0 +1,81 @@
+/**
+ * The fuzz corpus (`test/corpora/fuzz-requests.ts`, ~850 requests) against
+ * every route of both APIs over real HTTP: no answer is ≥ 500, and every
+ * JSON error has the documented shape (issue 18: "0 answers ≥ 500").
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { errorShapeProblems } from '../corpora/error-shape.ts';
+import { fuzzRequests, type FuzzFixture } from '../corpora/fuzz-requests.ts';
+import { rawClient } from '../helpers/raw-http.ts';
+import { startTestService, type TestService } from '../helpers/test-service.ts';
+
+/**
+ * Corpus entries that fail today for reasons owned by other parts of issue 18,
+ * by name. Remove an entry when its fix is merged; the test fails when an entry
+ * listed here passes, so the list cannot go stale.
+ */
+export const KNOWN_FAILURES_OTHER_SLICES: ReadonlyMap<string, string> = new Map(
+  [
+    'POST /api/v1/channels',
+    'PATCH /api/v1/channels/fz',
+    'POST /api/v1/channels/fz/pages',
+    'PUT /api/v1/channels/fz/pages/fz-article/translations/en',
+    'PATCH /api/v1/channels/fz/pages/fz-article/status',
+    'PATCH /api/v1/channels/fz/pages/fz-article/settings',
+  ].map((route) => [`${route} __proto__ key`, 'issue 18 item 10 (input safety): a top-level __proto__ key gives a 422 with empty details']),
+);
+
+let t: TestService;
+let fixture: FuzzFixture;
+
+beforeAll(async () => {
+  t = await startTestService({ PRESSROOM_STATIC_BUILD: 'true', PRESSROOM_RATE_LIMIT_CONTENT: '0', PRESSROOM_RATE_LIMIT_SEARCH: '0' });
+  const key = await t.key('fuzzer', 'pro');
+  const ch = await t.request('POST', '/api/v1/channels', { key, body: { slug: 'fz', default_language: 'en', translations: [{ language: 'en', title: 'Fuzz' }] } });
+  expect(ch.status, ch.text).toBe(201);
+  const article = await t.request('POST', '/api/v1/channels/fz/pages', {
+    key,
+    body: { slug: 'fz-article', default_language: 'en', status: 'published', translations: [{ language: 'en', title: 'Fuzzed', content_markdown: 'Body.' }] },
+  });
+  expect(article.status, article.text).toBe(201);
+  await t.service.worker.runDue();
+  t.service.staticSite!.queue.kick();
+  await t.service.staticSite!.queue.idle();
+  fixture = { key, channel: 'fz', article: 'fz-article', articleId: article.json.id };
+});
+afterAll(async () => t?.stop());
+
+it('answers every fuzzed request below 500, with the documented error body', async () => {
+  const requests = fuzzRequests(fixture);
+  expect(requests.length).toBeGreaterThan(750);
+  const client = rawClient(t.url, 6);
+  const responses = await client.sendAll(requests);
+  client.close();
+  const failures: string[] = [];
+  const knownSeen = new Set<string>();
+  responses.forEach((res, i) => {
+    const request = requests[i]!;
+    const problems: string[] = [];
+    if (res instanceof Error) problems.push(`no answer: ${res.message}`);
+    else {
+      if (res.status >= 500) problems.push(`status ${res.status}: ${res.body.toString('utf8').slice(0, 200)}`);
+      const isApi = request.path.startsWith('/api/');
+      if (res.status >= 400 && isApi && request.method !== 'HEAD') {
+        let body: unknown;
+        try {
+          body = JSON.parse(res.body.toString('utf8'));
+        } catch {
+          problems.push(`a ${res.status} without a JSON body: ${res.body.toString('utf8').slice(0, 100)}`);
+        }
+        if (body !== undefined) problems.push(...errorShapeProblems(res.status, body).map((p) => `${res.status}: ${p}`));
+      }
+    }
+    if (KNOWN_FAILURES_OTHER_SLICES.has(request.name)) {
+      if (problems.length) knownSeen.add(request.name);
+      return;
+    }
+    if (problems.length) failures.push(`${request.name} → ${problems.join('; ')}`);
+  });
+  expect(failures).toEqual([]);
+  expect([...KNOWN_FAILURES_OTHER_SLICES.keys()].filter((name) => !knownSeen.has(name)), 'listed as known failures but passing now: remove them from the list').toEqual([]);
+}, 120_000);
