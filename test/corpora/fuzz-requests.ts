@@ -189,7 +189,7 @@ export function fuzzRequests(f: FuzzFixture, seed = 18): RawRequest[] {
       ['X-API-Key empty', { 'x-api-key': '' }],
       ['X-API-Key twice', { 'x-api-key': [f.key, 'other'] }],
       ['both headers, one wrong', { authorization: 'Bearer wrong', 'x-api-key': f.key }],
-    ] as const) {
+    ] as Array<[string, Record<string, string | string[]>]>) {
       add(`${route.method} ${route.path} ${label}`, route.method, route.path, { 'content-type': 'application/json', ...headers }, render(route.body, []));
     }
   }
