@@ -132,3 +132,32 @@ describe('switching default_language on an upsert', () => {
     await expectReportedIsPublic('switch-draft');
   });
 });
+
+describe('unpublishing the primary language alone', () => {
+  it('PATCH …/status draft with publish_translations false withdraws the secondaries too', async () => {
+    await publishedArticle('primary-off', [en('Primary off'), fr('Primaire')]);
+    const res = await t.request('PATCH', `${page('primary-off')}/status`, { key, body: { status: 'draft', publish_translations: false } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.translation_status_summary).toMatchObject({ published: [], draft: ['en', 'fr'] });
+    await settle();
+    await expectReportedIsPublic('primary-off');
+  });
+
+  it('PUT …/translations/{primary} with status draft withdraws the secondaries too', async () => {
+    await publishedArticle('primary-put', [en('Primary put'), fr('Primaire')]);
+    const res = await t.request('PUT', `${page('primary-put')}/translations/en`, { key, body: { title: 'Primary put', content_markdown: 'Primary put.', status: 'draft' } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.translation_status_summary.published).toEqual([]);
+    await settle();
+    await expectReportedIsPublic('primary-put');
+  });
+
+  it('unpublishing a secondary alone leaves the primary public', async () => {
+    await publishedArticle('secondary-off', [en('Secondary off'), fr('Secondaire')]);
+    const res = await t.request('PUT', `${page('secondary-off')}/translations/fr`, { key, body: { title: 'Secondaire', content_markdown: 'Secondaire.', status: 'draft' } });
+    expect(res.status, res.text).toBe(200);
+    await settle();
+    expect((await read('secondary-off')).translation_status_summary).toMatchObject({ published: ['en'], draft: ['fr'] });
+    await expectReportedIsPublic('secondary-off');
+  });
+});

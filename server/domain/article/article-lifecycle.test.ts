@@ -5,6 +5,7 @@ import {
   mayChangePrimary,
   mayPublishSecondary,
   mayPublishTranslationAlone,
+  mustWithdrawWithPrimary,
   NEW_DRAFT,
   nextTranslationState,
   type LifecycleEffect,
@@ -159,5 +160,17 @@ describe('reported status is public status: changing the primary language', () =
     ['draft', [], true],
   ] as const)('new primary %s, others %j → allowed: %s', (newPrimary, others, allowed) => {
     expect(mayChangePrimary(newPrimary, others)).toBe(allowed);
+  });
+});
+
+describe('reported status is public status: unpublishing the primary language', () => {
+  it.each([
+    ['published', true],
+    ['scheduled', true],
+    ['moderation_review', false], // keeps waiting; released when the primary is out again
+    ['moderation_blocked', false],
+    ['draft', false],
+  ] as const)('secondary %s is withdrawn with the primary: %s', (status, withdrawn) => {
+    expect(mustWithdrawWithPrimary(status)).toBe(withdrawn);
   });
 });

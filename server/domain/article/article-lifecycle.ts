@@ -211,6 +211,17 @@ export function mayChangePrimary(newPrimary: TranslationStatus, others: readonly
 }
 
 /**
+ * Whether a secondary translation in `status` must be withdrawn (saved as a
+ * draft) when the primary language is unpublished. A secondary is public only
+ * while the primary is, so a published or scheduled one would otherwise read
+ * `published` (or become so at its time) while readers get a 404. One waiting
+ * in moderation keeps waiting, and is released when the primary is out again.
+ */
+export function mustWithdrawWithPrimary(status: TranslationStatus): boolean {
+  return status === 'published' || status === 'scheduled';
+}
+
+/**
  * Whether a translation is visible to readers right now. A secondary
  * translation is public only while the primary one is, and nothing of an
  * archived article or a hidden channel is public.

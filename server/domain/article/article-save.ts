@@ -17,7 +17,7 @@ import type { MediaKit } from '../../media/media-kit.ts';
 import type { ChannelAccess } from '../account/access.ts';
 import { prepareBody } from '../body/index.ts';
 import { validationError } from '../errors.ts';
-import { mayChangePrimary, nextTranslationState, type LifecycleEvent } from './article-lifecycle.ts';
+import { mayChangePrimary, mustWithdrawWithPrimary, nextTranslationState, type LifecycleEvent } from './article-lifecycle.ts';
 import { assertSecondaryMayPublish, eventFor, resolveStatusRequest, type StatusRequest } from './article-request.ts';
 import type { ArticleWriteInput } from './article.schema.ts';
 import type { WriteWarning } from './article-view.ts';
@@ -110,6 +110,14 @@ export async function applyPlan(
 ): Promise<ArticleRow> {
   const primaryEntry = plan.get(article.default_language);
   const all = await articles.listTranslations(trx, [article.id]);
+  // Unpublishing the primary language unpublishes the article: a secondary is public only while the primary is,
+  // so a published or scheduled secondary left alone would read "published" while readers get a 404.
+  if (primaryEntry?.events.some((e) => e.type === 'save_draft')) {
+    for (const t of all) {
+      if (t.language === article.default_language || plan.has(t.language)) continue;
+      if (mustWithdrawWithPrimary(t.status)) plan.set(t.language, { row: t, events: [{ type: 'save_draft' }], field: 'status' });
+    }
+  }
   const primaryRow = primaryEntry?.row ?? all.find((t) => t.language === article.default_language);
   if (!primaryRow) throw new Error(`article ${article.id} has no primary translation`);
   const primaryAfter = primaryStatusAfter(primaryRow, primaryEntry?.events ?? [], ctx.now, primaryRow.published_revision_id !== null);
