@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../config.ts';
-import { runAdmin, type OpenedAdmin } from './run-admin.ts';
+import { describeFailure, runAdmin, type OpenedAdmin } from './run-admin.ts';
 import { openTestDeps, type TestDeps } from './test-deps.ts';
 
 let t: TestDeps;
@@ -58,5 +58,14 @@ describe('runAdmin', () => {
       throw new Error('disk full');
     });
     expect(broken).toMatchObject({ exitCode: 1, stderr: expect.stringContaining('Unexpected error: Error: disk full') });
+  });
+});
+
+describe('describeFailure', () => {
+  it('says a busy database is temporary and the command can be run again, without a stack', () => {
+    const busy = Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+    const { stderr, exitCode } = describeFailure(busy);
+    expect(exitCode).toBe(1);
+    expect(stderr).toMatch(/^Error: The database stayed busy.*Run the command again\.\n$/);
   });
 });

@@ -6,6 +6,7 @@
  */
 import { ConfigError } from '../config.ts';
 import { PressroomError } from '../domain/errors.ts';
+import { isDatabaseBusy } from '../store/busy-error.ts';
 import { UsageError } from './args.ts';
 import type { AdminDeps } from './admin-common.ts';
 import { resolveInvocation } from './dispatch.ts';
@@ -51,6 +52,12 @@ export async function runAdmin(argv: readonly string[], open: () => Promise<Open
 export function describeFailure(error: unknown): { stderr: string; exitCode: AdminExitCode } {
   if (error instanceof UsageError || error instanceof ConfigError) return { stderr: `${error.message}\n`, exitCode: 2 };
   if (error instanceof PressroomError) return { stderr: `Error: ${error.message}\n`, exitCode: 1 };
+  if (isDatabaseBusy(error)) {
+    return {
+      stderr: 'Error: The database stayed busy with another process\'s write (the server or a build) for longer than the busy timeout; nothing was changed. Run the command again.\n',
+      exitCode: 1,
+    };
+  }
   // Anything else is a bug or an environment problem (disk, permissions): keep the stack for the report.
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
   return { stderr: `Unexpected error: ${detail}\n`, exitCode: 1 };
