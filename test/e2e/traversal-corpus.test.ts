@@ -51,6 +51,10 @@ beforeAll(async () => {
   expect((await t.request('PATCH', '/api/v1/channels/fz/pages/withdrawn/status', { key, body: { status: 'draft' } })).status).toBe(200);
   await settle();
   expect((await t.request('GET', '/fz/fz-article')).status).toBe(200);
+  // Controls: the markers are really there to be found, so an absence means something.
+  expect((await t.request('GET', '/api/v1/channels/fz/pages/secret-draft', { key })).text).toContain(DRAFT);
+  expect(fs.readFileSync(path.join(t.dir, 'secret.html'), 'utf8')).toContain(SECRET);
+  expect(fs.readFileSync(t.config.databaseFile).subarray(0, 15).toString('latin1')).toBe('SQLite format 3');
 });
 afterAll(async () => t?.stop());
 
