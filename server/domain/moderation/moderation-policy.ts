@@ -43,7 +43,7 @@ export interface ModerationPolicy {
   /**
    * Judges texts that go public without a revision to hold them (channel
    * title and description, the byline) and names the field a decision is
-   * about (null on a pass or a decision about the whole).
+   * about (for a link flood, the first field with a link; null on a pass).
    */
   evaluateFields(fields: readonly ModerationField[]): ModerationDecision & { readonly field: string | null };
 }
@@ -143,7 +143,8 @@ export function createRulePolicy(rules: ModerationRules): ModerationPolicy {
     if (accountReviewRequired) return { outcome: 'manual', reason: 'account_flagged_for_review', field: null };
     const links = fields.reduce((n, f) => n + f.hosts.length, 0);
     if (links > rules.max_external_links) {
-      return { outcome: 'manual', reason: `too_many_external_links: ${links} > ${rules.max_external_links}`, field: null };
+      const first = fields.find((f) => f.hosts.length > 0)!;
+      return { outcome: 'manual', reason: `too_many_external_links: ${links} > ${rules.max_external_links}`, field: first.name };
     }
     const flagged = firstTerm(review, fields);
     if (flagged) return { outcome: 'manual', reason: `review_term: "${flagged.term}" in ${flagged.field}`, field: flagged.field };
