@@ -28,8 +28,8 @@ export function normaliseText(text: string): string {
   // Removed before and after NFKC: removal can bring composable characters together,
   // and compatibility mappings can, in principle, yield ignorable ones.
   const visible = text.replace(INVISIBLE, '').normalize('NFKC').replace(INVISIBLE, '').replace(CONTROL, '');
-  // Upper then lower approximates full case folding (ß → ss, ς → σ) beyond toLowerCase.
-  return visible.replace(WHITESPACE, ' ').trim().toUpperCase().toLowerCase();
+  // Upper then lower approximates full case folding (ß → ss, ς → σ) beyond toLowerCase; ẞ lowers to ß.
+  return visible.replace(WHITESPACE, ' ').trim().toUpperCase().toLowerCase().replace(/ß/g, 'ss');
 }
 
 /** Markdown's inline formatting markers, removed for a second look at run-together words. */
