@@ -24,6 +24,7 @@ import type { Logger } from './logger.ts';
 import type { MediaKit } from './media/media-kit.ts';
 import type { Db } from './store/database.ts';
 import type { PublicUrls } from './urls/public-urls.ts';
+import type { ModerationPolicy } from './domain/moderation/moderation-policy.ts';
 
 /** A byte count for messages: "20 MB", "10 KB". */
 function formatBytes(bytes: number): string {
@@ -41,6 +42,8 @@ export interface AppDeps {
   readonly publishingOpenApi: unknown;
   /** The job worker, woken after writes so moderation starts at once. */
   readonly jobs: { wake(): void };
+  /** The moderation policy: the worker's judge of revisions, and the request's judge of texts public at once. */
+  readonly moderation: ModerationPolicy;
   /** The media folder, image processor and upload limits. */
   readonly media: MediaKit;
   /** The public content API's read side; absent when the static build is off. */

@@ -118,6 +118,7 @@ export async function startService(
     log,
     publishingOpenApi: loadPublishingOpenApi(),
     jobs: worker,
+    moderation: policy,
     media,
     ...(publicApi ? { publicApi: publicApi.deps } : {}),
     ...(outputFiles ? { outputFiles } : {}),

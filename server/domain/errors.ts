@@ -120,6 +120,11 @@ export const ERROR_CATALOGUE = {
     status: 422,
     message: 'The image is in a format the service does not accept for upload (for example SVG or PDF). Send a JPEG, PNG, WebP, GIF, AVIF or TIFF image instead.',
   },
+  CONTENT_REFUSED: {
+    status: 422,
+    message:
+      "A text that goes public without moderation (a channel's title or description, an article's byline) breaks the site's moderation rules. Change the field named in error.details.fields; ask the site's administrator if you think the rule is wrong.",
+  },
   // 429
   RATE_LIMITED: {
     status: 429,

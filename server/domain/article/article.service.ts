@@ -23,6 +23,8 @@ import type { ArticleListQuery, ArticleWriteInput, SettingsChangeInput, StatusCh
 import { toArticleListItem, toArticleView, type ArticleListItem, type ArticleView, type WriteWarning } from './article-view.ts';
 import { setHomepageMode } from './article-write.ts';
 import { applyPlan, prepare, takeOverFromContent, upsertContent, writeArticle, type LanguagePlan } from './article-save.ts';
+import type { ModerationPolicy } from '../moderation/moderation-policy.ts';
+import { assertPublicFieldsAllowed } from '../moderation/public-fields.ts';
 
 /** What the article service needs. */
 export interface ArticleDeps {
@@ -32,6 +34,8 @@ export interface ArticleDeps {
   readonly cursors: CursorCodec;
   /** Media folder: draft image references are attached and rewritten on write. Absent in tools that only import text. */
   readonly media?: MediaKit;
+  /** Judges the byline, which goes public without a revision to hold it. */
+  readonly moderation: ModerationPolicy;
 }
 
 /** Finds an article by numeric id or slug (digits are tried as an id first). */
@@ -67,6 +71,8 @@ export async function upsertArticle(
   return deps.db.transaction().execute(async (trx) => {
     const access = await channelAccess(trx, principal, channelSlug);
     requireArticleWrite(access);
+    // A new byline shows on the published pages at once, so it cannot wait for the moderation job.
+    if (input.author) assertPublicFieldsAllowed(deps.moderation, [{ name: 'author.name', value: input.author.name }]);
     const { article, created, warnings } = await writeArticle(trx, deps, access, input);
     return { view: await viewOf(deps, trx, article, channelSlug, warnings), created };
   });

@@ -14,6 +14,17 @@ import type { ModerationDecision, ModerationPolicy } from '../moderation/moderat
 import type { LifecycleEvent } from './article-lifecycle.ts';
 import { applyTranslationEvents, secondaryMustWait, syncArticleRecord } from './article-write.ts';
 
+/** A revision waiting for a decision, with everything of it that readers would get. */
+export interface ReviewSubject {
+  revision: { title: string; excerpt: string | null; markdown: string; seoTitle: string | null; seoDescription: string | null };
+  /** The article's byline, as it is now: it is public beside the revision once that passes. */
+  authorName: string | null;
+  language: string;
+  channelSlug: string;
+  accountReviewRequired: boolean;
+  state: 'pending' | 'manual_review';
+}
+
 /** What happened to a revision. */
 export type ModerationOutcome = 'passed' | 'blocked' | 'manual_review' | 'skipped';
 
@@ -32,7 +43,7 @@ const EVENT: Record<ModerationDecision['outcome'], LifecycleEvent> = {
 export async function decideRevision(
   deps: { db: Db; clock: Clock },
   revisionId: number,
-  decide: (subject: { revision: { title: string; excerpt: string | null; markdown: string }; language: string; channelSlug: string; accountReviewRequired: boolean; state: 'pending' | 'manual_review' }) => ModerationDecision | null,
+  decide: (subject: ReviewSubject) => ModerationDecision | null,
 ): Promise<ModerationOutcome> {
   return deps.db.transaction().execute(async (trx) => {
     const now = isoNow(deps.clock);
@@ -47,7 +58,14 @@ export async function decideRevision(
     const channel = await findChannelById(trx, article.channel_id);
     const owner = channel ? await findAccountById(trx, channel.owner_account_id) : undefined;
     const decision = decide({
-      revision: { title: revision.title, excerpt: revision.excerpt, markdown: revision.content_markdown },
+      revision: {
+        title: revision.title,
+        excerpt: revision.excerpt,
+        markdown: revision.content_markdown,
+        seoTitle: revision.seo_title,
+        seoDescription: revision.seo_description,
+      },
+      authorName: article.author_name,
       language: translation.language,
       channelSlug: channel?.slug ?? '',
       accountReviewRequired: owner?.review_required === 1,
@@ -93,6 +111,9 @@ export function moderateRevision(deps: { db: Db; clock: Clock; policy: Moderatio
           title: s.revision.title,
           excerpt: s.revision.excerpt,
           markdown: s.revision.markdown,
+          seoTitle: s.revision.seoTitle,
+          seoDescription: s.revision.seoDescription,
+          authorName: s.authorName,
           channelSlug: s.channelSlug,
           accountReviewRequired: s.accountReviewRequired,
         }),

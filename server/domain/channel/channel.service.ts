@@ -21,6 +21,8 @@ import { toPlanId, type Principal } from '../account/account.service.ts';
 import { planFeatures } from '../account/plans.ts';
 import { PressroomError, validationError } from '../errors.ts';
 import { firstFreeSlug, RESERVED_CHANNEL_SLUGS, slugify } from '../slug.ts';
+import type { ModerationField, ModerationPolicy } from '../moderation/moderation-policy.ts';
+import { assertPublicFieldsAllowed } from '../moderation/public-fields.ts';
 import type { ChannelCreateInput, ChannelUpdateInput } from './channel.schema.ts';
 import { toChannelView, type ChannelView } from './channel-view.ts';
 
@@ -29,6 +31,19 @@ export interface ChannelDeps {
   readonly db: Db;
   readonly clock: Clock;
   readonly urls: PublicUrls;
+  /** Judges the channel's public texts, which go public as they are written. */
+  readonly moderation: ModerationPolicy;
+}
+
+/** The texts of a channel write that readers see, named as in the request. */
+function publicFields(input: ChannelCreateInput | ChannelUpdateInput): ModerationField[] {
+  const fields: ModerationField[] = (input.translations ?? []).flatMap((t, i) => [
+    { name: `translations.${i}.title`, value: t.title },
+    { name: `translations.${i}.description`, value: t.description },
+  ]);
+  if ('title' in input) fields.push({ name: 'title', value: input.title });
+  if ('description' in input) fields.push({ name: 'description', value: input.description });
+  return fields;
 }
 
 async function mediaNames(db: Executor, channel: ChannelRow): Promise<{ avatar: string | null; cover: string | null }> {
@@ -114,9 +129,11 @@ async function chooseSlug(db: Executor, input: ChannelCreateInput): Promise<stri
 /**
  * Creates a channel owned by the caller, in one transaction.
  * @throws PressroomError CHANNEL_LIMIT_REACHED when the plan's channel limit is reached.
+ * @throws PressroomError CONTENT_REFUSED when a title or description breaks the moderation rules.
  */
 export async function createChannel(deps: ChannelDeps, principal: Principal, input: ChannelCreateInput): Promise<ChannelView> {
   requireApiPublishing(principal);
+  assertPublicFieldsAllowed(deps.moderation, publicFields(input));
   return deps.db.transaction().execute(async (trx) => {
     const channel = await insertChannelFor(trx, deps.clock, principal, input);
     return viewFor(deps, trx, principal, channel.slug);
@@ -174,6 +191,7 @@ export async function insertChannelFor(
  * Updates a channel; omitted fields keep their value. Translations are merged
  * by language (a language not sent is kept). `title`/`description` change the
  * default language's translation.
+ * @throws PressroomError CONTENT_REFUSED when a title or description breaks the moderation rules.
  */
 export async function updateChannel(
   deps: ChannelDeps,
@@ -185,6 +203,7 @@ export async function updateChannel(
   return deps.db.transaction().execute(async (trx) => {
     const access = await channelAccess(trx, principal, slug);
     requireChannelManage(access);
+    assertPublicFieldsAllowed(deps.moderation, publicFields(input));
     await applyChannelUpdate(trx, deps.clock, access.channel, input);
     return viewFor(deps, trx, principal, slug);
   });
