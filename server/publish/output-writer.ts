@@ -30,6 +30,21 @@ export function resolveOutputPath(outputDir: string, relative: string): string {
 }
 
 /**
+ * The real path of `file` when it exists and, with every symbolic link
+ * followed, is still inside the real `root`; otherwise null. Readers of the
+ * output folder (the server, the media files) use it so a link in `dist/`
+ * never serves a file from elsewhere (`path.resolve` alone does not see links).
+ */
+export async function realFileInside(root: string, file: string): Promise<string | null> {
+  try {
+    const [realRoot, real] = await Promise.all([fs.promises.realpath(root), fs.promises.realpath(file)]);
+    return real.startsWith(realRoot + path.sep) ? real : null;
+  } catch {
+    return null; // missing, or a dangling link
+  }
+}
+
+/**
  * Whether `bytes` must be written to `relative`: false when the file already
  * holds exactly these bytes (the manifest's `knownHash` says so and the file
  * is there, or its bytes are equal).

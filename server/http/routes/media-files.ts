@@ -45,7 +45,7 @@ export function mediaFileRoutes(storage: MediaStorage): Hono {
   return new Hono().get('/*', async (c) => {
     const name = mediaNameFromPath(new URL(c.req.url).pathname);
     const type = name ? CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)] : undefined;
-    const file = name && type ? storage.resolve(name) : null;
+    const file = name && type ? await storage.resolveExisting(name) : null;
     if (!file || !type) return notFound(c);
     const stat = await fs.promises.stat(file).catch(() => undefined);
     if (!stat?.isFile()) return notFound(c);
