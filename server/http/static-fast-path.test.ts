@@ -128,6 +128,24 @@ describe('the fast path answers as the app does', () => {
   });
 });
 
+describe('security headers (issue 18)', () => {
+  it.each([
+    ['/', true],
+    ['/news/', true],
+    ['/news/hello', true],
+    ['/api/public/v1/channels', false],
+    ['/news/rss.xml', false],
+  ])('%s: CSP, X-Frame-Options and Referrer-Policy on pages only; nosniff everywhere', async (address, page) => {
+    for (const base of [fastUrl, appUrl]) {
+      const { headers } = await answer(base, address);
+      expect(headers['x-content-type-options']).toBe('nosniff');
+      expect(headers['content-security-policy'] !== undefined, base).toBe(page);
+      expect(headers['x-frame-options']).toBe(page ? 'DENY' : undefined);
+      expect(headers['referrer-policy']).toBe(page ? 'strict-origin-when-cross-origin' : undefined);
+    }
+  });
+});
+
 describe('with rate limits on', () => {
   it('leaves the public API to the app, where the limiter is, and still serves pages', async () => {
     const limited = createStaticFastPath({ files: createOutputFileCache(dir), policy: { maxAgeSeconds: 60 }, apiRateLimited: true });
