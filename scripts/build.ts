@@ -11,6 +11,7 @@ import { importContent } from '../server/content/import-content.ts';
 import { createLogger } from '../server/logger.ts';
 import { PROJECT_ROOT } from '../server/main.ts';
 import { createStaticSite } from '../server/publish/static-site.ts';
+import { removeStaleTempFiles } from '../server/publish/output-writer.ts';
 import { migrateToLatest, openDatabase } from '../server/store/database.ts';
 import { createPublicUrls } from '../server/urls/public-urls.ts';
 import { parseScriptArgs, wantsHelp } from './lib/cli.ts';
@@ -42,6 +43,8 @@ try {
     log.info('content imported', report.counts);
   }
   const urls = createPublicUrls(config.publicUrl, config.dashboardUrl);
+  // A build's output is what gets deployed: no temporary file a killed writer left goes with it.
+  removeStaleTempFiles(config.outputDir);
   const site = await createStaticSite({ db, clock, urls, cursors: await loadCursorCodec(db), config, projectRoot: PROJECT_ROOT, log });
   const report = await site.builder.fullBuild();
   // The search index (one Pagefind shard per channel and language) is part of the site.

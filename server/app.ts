@@ -12,6 +12,7 @@ import type { CursorCodec } from './domain/cursor.ts';
 import { PressroomError } from './domain/errors.ts';
 import { createErrorHandler, notFound } from './http/on-error.ts';
 import { requireApiKey, type AuthEnv } from './http/middleware/auth.ts';
+import { canonicalGetPath, refuseUnsafePaths } from './http/middleware/canonical-path.ts';
 import { requestLog } from './http/middleware/request-log.ts';
 import { channelRoutes } from './http/routes/channels.ts';
 import { mediaFileRoutes } from './http/routes/media-files.ts';
@@ -57,10 +58,12 @@ export interface AppDeps {
  * @example const app = createApp(config, deps); serve({ fetch: app.fetch, port: config.port });
  */
 export function createApp(config: Config, deps: AppDeps): Hono {
-  const app = new Hono();
+  // One spelling per address for routes and rate limits (server/urls/request-path.ts).
+  const app = new Hono({ getPath: canonicalGetPath });
   app.onError(createErrorHandler(deps.log.child('http')));
   app.notFound(notFound);
   app.use('*', requestLog(deps.log.child('http')));
+  app.use('*', refuseUnsafePaths());
 
   if (!config.staticBuild) {
     app.get('/', (c) =>

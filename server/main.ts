@@ -20,6 +20,7 @@ import { createRulePolicy } from './domain/moderation/moderation-policy.ts';
 import { createJobHandlers } from './jobs/handlers.ts';
 import { createWorker, type Worker } from './jobs/worker.ts';
 import type { CursorCodec } from './domain/cursor.ts';
+import { removeStaleTempFiles } from './publish/output-writer.ts';
 import { createStaticSite, type StaticSite } from './publish/static-site.ts';
 import { createPublicModel } from './publish/public-model.ts';
 import { createSearchKeeper, type SearchKeeper } from './public-api/search-keeper.ts';
@@ -87,6 +88,9 @@ export async function startService(
     const report = await importContent({ db, clock, log: log.child('content') }, config.contentDir, local.accountId);
     log.info('content imported', { dir: config.contentDir, ...report.counts });
   }
+  // Temporary files a killed build or upload left behind are never served; they go now.
+  const stale = removeStaleTempFiles(config.outputDir);
+  if (stale.length > 0) log.info('stale temporary files removed', { dir: config.outputDir, count: stale.length });
   const media = createMediaKit(config);
   const worker = createWorker({ db, clock, log: log.child('jobs') }, createJobHandlers({ db, clock, policy, log: log.child('jobs'), media }));
   // Hourly from now on; the job re-enqueues itself, so only the first run is queued here.

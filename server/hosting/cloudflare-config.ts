@@ -11,6 +11,7 @@
  */
 import { PUBLIC_API_PREFIX } from '../urls/public-urls.ts';
 import { IMMUTABLE_CACHE } from './nginx-config.ts';
+import { HTML_SECURITY_HEADERS } from './security-headers.ts';
 
 /** Cloudflare Pages `_headers` (all matching rules apply; `! Name` detaches a header set by an earlier rule). */
 export function renderCloudflareHeaders(): string {
@@ -21,6 +22,7 @@ export function renderCloudflareHeaders(): string {
 # Pages sends an ETag (304 on If-None-Match) and revalidating Cache-Control by default.
 /*
   X-Content-Type-Options: nosniff
+${Object.entries(HTML_SECURITY_HEADERS).map(([name, value]) => `  ${name}: ${value}`).join('\n')}
 
 /_astro/*
   Cache-Control: ${IMMUTABLE_CACHE}

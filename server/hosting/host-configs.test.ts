@@ -10,6 +10,7 @@ import { contentTypeOf } from '../http/routes/site-files.ts';
 import { renderCloudflareHeaders, renderCloudflareRedirects } from './cloudflare-config.ts';
 import { listSite, renderNetlifyHeaders, renderNetlifyRedirects, type SiteListing } from './netlify-config.ts';
 import { CHARSET_TYPES, NGINX_TYPES, renderNginxConfig } from './nginx-config.ts';
+import { CONTENT_SECURITY_POLICY } from './security-headers.ts';
 
 const nginx = renderNginxConfig({ root: '/srv/pressroom/dist', listen: '127.0.0.1:8080', serverName: 'news.example.org' });
 const site: SiteListing = {
@@ -122,5 +123,38 @@ describe('Cloudflare Pages', () => {
     expect(r).not.toMatch(/lang=:lang/);
     expect(r).toContain('/api/public/v1/channels/:channel/articles/:article  /api/public/v1/channels/:channel/articles/:article.json  200');
     expect(r.indexOf(':article.md  ')).toBeLessThan(r.indexOf(':article  /api'));
+  });
+});
+
+describe('security headers (issue 18: pages had no CSP, X-Frame-Options or Referrer-Policy)', () => {
+  const csp = CONTENT_SECURITY_POLICY;
+
+  it('the policy allows the site\'s own scripts and Pagefind\'s WebAssembly, and nothing inline', () => {
+    expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).not.toMatch(/'unsafe-eval'/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+  });
+
+  it('nginx sends them with every answer, and refuses temporary files and foreign symbolic links', () => {
+    expect(nginx).toContain(`add_header Content-Security-Policy "${csp}" always;`);
+    expect(nginx).toContain('add_header X-Frame-Options "DENY" always;');
+    expect(nginx).toContain('add_header Referrer-Policy "strict-origin-when-cross-origin" always;');
+    // Every location that sets headers sets all of them (add_header does not inherit).
+    const count = (text: string) => nginx.split(text).length - 1;
+    expect(count('add_header Content-Security-Policy')).toBe(count('add_header X-Content-Type-Options nosniff always;') - 1); // the 404 location is JSON
+    expect(nginx).toContain('if ($uri ~ "\\.tmp$") { return 404; }');
+    expect(nginx).toContain('disable_symlinks if_not_owner from=$document_root;');
+  });
+
+  it('Netlify and Cloudflare Pages send them on every path', () => {
+    for (const headers of [renderNetlifyHeaders(site), renderCloudflareHeaders()]) {
+      const all = headers.slice(headers.indexOf('/*\n'), headers.indexOf('\n\n', headers.indexOf('/*\n')));
+      expect(all).toContain(`  Content-Security-Policy: ${csp}`);
+      expect(all).toContain('  X-Frame-Options: DENY');
+      expect(all).toContain('  Referrer-Policy: strict-origin-when-cross-origin');
+      expect(all).toContain('  X-Content-Type-Options: nosniff');
+    }
   });
 });

@@ -51,6 +51,28 @@ describe('output file cache', () => {
     expect(await cache.get('missing.json')).toBeNull();
   });
 
+  it('never follows a symbolic link out of the folder (issue 18), but follows one inside it', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-outside-'));
+    try {
+      fs.writeFileSync(path.join(outside, 'secret.json'), '{"secret":true}');
+      fs.symlinkSync(path.join(outside, 'secret.json'), path.join(dir, 'a/leak.json'));
+      fs.symlinkSync(outside, path.join(dir, 'linked-folder'));
+      fs.symlinkSync(path.join(dir, 'a/one.json'), path.join(dir, 'a/alias.json'));
+      const cache = createOutputFileCache(dir, { now });
+      expect(await cache.get('a/leak.json')).toBeNull();
+      expect(await cache.get('linked-folder/secret.json')).toBeNull();
+      expect(text((await cache.get('a/alias.json'))?.bytes)).toBe('{"v":1}');
+      // A file replaced by a link later is refused at its next check.
+      expect(text((await cache.get('a/one.json'))?.bytes)).toBe('{"v":1}');
+      fs.rmSync(path.join(dir, 'a/one.json'));
+      fs.symlinkSync(path.join(outside, 'secret.json'), path.join(dir, 'a/one.json'));
+      clock += 5000;
+      expect(await cache.get('a/one.json')).toBeNull();
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it('evicts the least recently used entries beyond maxBytes and skips large files', async () => {
     fs.writeFileSync(path.join(dir, 'a/two.json'), 'x'.repeat(10));
     fs.writeFileSync(path.join(dir, 'a/big.json'), 'x'.repeat(100));

@@ -13,6 +13,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { realFileInside } from '../publish/output-writer.ts';
 import { etagOf } from './conditional-get.ts';
 
 /** One file as served. */
@@ -102,10 +103,12 @@ export function createOutputFileCache(
     async get(relative) {
       const hit = fresh(relative);
       if (hit) return hit;
-      const file = path.resolve(root, relative);
-      if (!file.startsWith(root + path.sep)) return null;
+      const resolved = path.resolve(root, relative);
+      if (!resolved.startsWith(root + path.sep)) return null;
+      // Symbolic links are followed only while they stay inside the folder.
+      const file = await realFileInside(root, resolved);
       const entry = entries.get(relative);
-      const stat = await fs.promises.stat(file).catch(() => undefined);
+      const stat = file === null ? undefined : await fs.promises.stat(file).catch(() => undefined);
       if (!stat?.isFile()) {
         forget(relative);
         return null;
@@ -114,7 +117,7 @@ export function createOutputFileCache(
         entry.checkedAt = now();
         return entry;
       }
-      return load(relative, file, stat);
+      return load(relative, file!, stat);
     },
     invalidate(paths) {
       for (const p of paths) forget(p);

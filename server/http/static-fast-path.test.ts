@@ -87,6 +87,8 @@ describe('the fast path answers as the app does', () => {
     ['/api/public/v1/channels/news/articles/hello?lang=ar', {}],
     ['/api/public/v1/channels/news/articles/hello.md?lang=ar', {}],
     ['/api/public/v1/channels/news/articles/hello', { method: 'HEAD' }],
+    ['/%61pi/public/v1/channels/news/articles/hell%6F?lang=ar', {}],
+    ['/n%65ws/hello', {}],
   ] as Array<[string, RequestInit]>)('%s %j', async (address, init) => {
     const fast = await answer(fastUrl, address, init);
     const app = await answer(appUrl, address, init);
@@ -110,12 +112,37 @@ describe('the fast path answers as the app does', () => {
     '/api/public/v1/channels/news/articles/hello?lang=ar&include=html',
     '/api/public/v1/channels/news/articles/hello?lang=xx',
     '/news/%2e%2e/%2e%2e/etc/passwd',
+    // Other spellings of API addresses follow the API's rules, not a page's (issue 18).
+    '/%61pi/public/v1/channels?limit=1',
+    '/api/public/v1/%63hannels/news/articles?cursor=abc',
+    '/%61pi/v1/channels',
+    '/%6Dedia/x.webp',
+    '/API/public/v1/channels',
+    '/news/hello.html.0123456789ab.tmp',
   ])('leaves %s to the app', async (address) => {
     expect((await answer(fastUrl, address)).status).toBe(599);
   });
 
   it('leaves POST to the app', async () => {
     expect((await answer(fastUrl, '/api/public/v1/channels', { method: 'POST' })).status).toBe(599);
+  });
+});
+
+describe('security headers (issue 18)', () => {
+  it.each([
+    ['/', true],
+    ['/news/', true],
+    ['/news/hello', true],
+    ['/api/public/v1/channels', false],
+    ['/news/rss.xml', false],
+  ])('%s: CSP, X-Frame-Options and Referrer-Policy on pages only; nosniff everywhere', async (address, page) => {
+    for (const base of [fastUrl, appUrl]) {
+      const { headers } = await answer(base, address);
+      expect(headers['x-content-type-options']).toBe('nosniff');
+      expect(headers['content-security-policy'] !== undefined, base).toBe(page);
+      expect(headers['x-frame-options']).toBe(page ? 'DENY' : undefined);
+      expect(headers['referrer-policy']).toBe(page ? 'strict-origin-when-cross-origin' : undefined);
+    }
   });
 });
 
@@ -131,6 +158,10 @@ describe('with rate limits on', () => {
       });
     });
     expect((await answer(url, '/api/public/v1/channels')).status).toBe(599);
+    // Every spelling of it (issue 18: the encoded one was answered here, past the limiter).
+    for (const spelling of ['/%61pi/public/v1/channels', '/api/%70ublic/v1/channels', '/api/public/v1/channel%73']) {
+      expect((await answer(url, spelling)).status).toBe(599);
+    }
     expect((await answer(url, '/news/hello')).status).toBe(200);
   });
 });

@@ -12,11 +12,14 @@
  * requests while a content rate limit is on (the limiter lives in the app);
  * public API requests with any query parameter other than a single `lang`
  * (variants, and the 422s of bad parameters); requests that map to no file
- * (the app answers the 404 with the right error code).
+ * (the app answers the 404 with the right error code). Every decision is
+ * taken on the path's canonical spelling (`normalizeRequestPath`), the one
+ * the app routes and rate-limits on.
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PUBLIC_API_PREFIX } from '../urls/public-urls.ts';
+import { normalizeRequestPath } from '../urls/request-path.ts';
 import { validatorsMatch } from './conditional-get.ts';
 import type { CachedFile, OutputFileCache } from './output-file-cache.ts';
 import { cacheControlOf, contentTypeOf, resolveOutputRequest, type CachePolicy } from './routes/site-files.ts';
@@ -56,8 +59,10 @@ export function createStaticFastPath(deps: StaticFastPathDeps): (req: IncomingMe
 
   function route(raw: string, wantsMarkdown: boolean): Route | null {
     const q = raw.indexOf('?');
-    const pathname = q < 0 ? raw : raw.slice(0, q);
-    if (APP_ONLY.test(pathname)) return null;
+    // Decisions are taken on the canonical spelling, as the app's router and limiter take them:
+    // `/%61pi/public/v1/…` is a public API request. Refused spellings are the app's 404.
+    const pathname = normalizeRequestPath(q < 0 ? raw : raw.slice(0, q));
+    if (pathname === null || APP_ONLY.test(pathname)) return null;
     const query = q < 0 ? '' : raw.slice(q + 1);
     let lang: string | null = null;
     if (pathname === PUBLIC_API_PREFIX || pathname.startsWith(`${PUBLIC_API_PREFIX}/`)) {

@@ -5,7 +5,8 @@
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { createSharpProcessor, ImageInputError, type ProcessOptions } from './image-processor.ts';
+import { planImage } from './focus-crop.ts';
+import { createSharpProcessor, ImageInputError, type ImageShape, type ProcessOptions } from './image-processor.ts';
 
 const images = createSharpProcessor({ maxPixels: 24_000_000 });
 const ARTICLE: ProcessOptions = { shape: { kind: 'fit', maxSide: 1600 }, watermark: null };
@@ -82,6 +83,41 @@ describe('focus crops', () => {
     expect(await meanColour(right.data)).toEqual([expect.toSatisfy((r: number) => r < 15), expect.any(Number), expect.toSatisfy((b: number) => b > 240)]);
     const [r, , b] = await meanColour(centre.data);
     expect(Math.abs(r! - b!)).toBeLessThan(20);
+  });
+});
+
+describe('odd aspect ratios (issue 18: a 1 × 1600 avatar used to be scaled to 512 × 819,200 first)', () => {
+  const kinds: Record<string, ImageShape> = {
+    avatar: { kind: 'crop', width: 512, height: 512, focus: { x: 50, y: 50 }, upscale: true },
+    cover: { kind: 'crop', width: 1600, height: 900, focus: { x: 30, y: 70 }, upscale: false },
+    article: { kind: 'fit', maxSide: 1600 },
+  };
+  const sizes = [[1, 1600], [1600, 1], [1, 800], [800, 1], [1, 1], [3, 60_000], [60_000, 3]] as const;
+  const cases = Object.entries(kinds).flatMap(([kind, shape]) => sizes.map(([width, height]) => ({ kind, shape, width, height })));
+
+  it.each(cases)('$kind from $width × $height: the planned size, no larger than the target', async ({ shape, width, height }) => {
+    const input = await solid(width, height).png().toBuffer();
+    const out = await images.process(input, { shape, watermark: null });
+    const plan = planImage({ width, height }, shape);
+    const meta = await sharp(out.data).metadata();
+    expect([meta.width, meta.height]).toEqual([plan.output.width, plan.output.height]);
+    expect([out.width, out.height]).toEqual([plan.output.width, plan.output.height]);
+    const box = shape.kind === 'fit' ? { width: shape.maxSide, height: shape.maxSide } : shape;
+    expect(out.width).toBeLessThanOrEqual(box.width);
+    expect(out.height).toBeLessThanOrEqual(box.height);
+    if (shape.kind === 'crop' && shape.upscale) expect([out.width, out.height]).toEqual([box.width, box.height]);
+  });
+
+  it('crop windows are taken in the oriented picture', async () => {
+    // 300 × 200 turned a quarter (orientation 6) is 200 × 300 with the red half on top.
+    const input = await (await halves(300, 200)).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+    const shape = (y: number): ProcessOptions => ({ shape: { kind: 'crop', width: 512, height: 512, focus: { x: 50, y }, upscale: true }, watermark: null });
+    const top = await images.process(input, shape(0));
+    const bottom = await images.process(input, shape(100));
+    expect([top.width, top.height]).toEqual([512, 512]);
+    const region = { left: 0, top: 0, width: 512, height: 200 };
+    expect((await meanColour(top.data, region))[0]).toBeGreaterThan(200);
+    expect((await meanColour(bottom.data, { ...region, top: 312 }))[2]).toBeGreaterThan(200);
   });
 });
 

@@ -5,12 +5,17 @@
  *
  * Every output is WebP with EXIF orientation applied and all metadata
  * stripped. The pixel limit is checked from the header before any pixel is
- * decoded, so a small file that expands to gigapixels costs nothing.
+ * decoded, so a small file that expands to gigapixels costs nothing. Every
+ * step then follows `planImage`: the kept window is cut out of the source
+ * before it is scaled, so no intermediate is larger than the source or the
+ * output, whatever the aspect ratio.
  * @module
  */
 import sharp from 'sharp';
-import { planFocusCrop } from './focus-crop.ts';
+import { planImage, type ImagePlan, type ImageShape, type Size } from './focus-crop.ts';
 import { watermarkOverlay } from './watermark.ts';
+
+export type { ImageShape } from './focus-crop.ts';
 
 /** Why an input was refused. */
 export type ImageInputProblem = 'unreadable' | 'unsupported_format' | 'too_many_pixels';
@@ -26,11 +31,6 @@ export class ImageInputError extends Error {
     this.name = 'ImageInputError';
   }
 }
-
-/** The output's shape: fit in a square (never enlarged), or a focus-point crop to an exact size. */
-export type ImageShape =
-  | { readonly kind: 'fit'; readonly maxSide: number }
-  | { readonly kind: 'crop'; readonly width: number; readonly height: number; readonly focus: { x: number; y: number }; readonly upscale: boolean };
 
 /** What to make of one input. */
 export interface ProcessOptions {
@@ -69,6 +69,9 @@ export interface SharpProcessorOptions {
   /** WebP quality, 1–100. */
   readonly quality?: number;
 }
+
+const coversSource = (window: ImagePlan['window'], source: Size) =>
+  window.left === 0 && window.top === 0 && window.width === source.width && window.height === source.height;
 
 /** A counting semaphore: at most `limit` tasks run at once, the rest wait in order. */
 function limiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
@@ -116,15 +119,16 @@ export function createSharpProcessor(options: SharpProcessorOptions): ImageProce
 
   async function render(input: Uint8Array, opts: ProcessOptions): Promise<ProcessedImage> {
     const source = await probe(input);
+    const plan = planImage(source, opts.shape);
     // failOn 'truncated' refuses cut-off uploads but tolerates the harmless warnings many cameras produce.
-    const decoder = sharp(input, { limitInputPixels: options.maxPixels, failOn: 'truncated' }).rotate();
-    const crop = opts.shape.kind === 'crop' ? planFocusCrop(source, opts.shape, opts.shape.focus, opts.shape.upscale) : null;
-    const scaled =
-      opts.shape.kind === 'fit'
-        ? decoder.resize({ width: opts.shape.maxSide, height: opts.shape.maxSide, fit: 'inside', withoutEnlargement: true })
-        : decoder.resize({ width: crop!.resize.width, height: crop!.resize.height, fit: 'fill' });
+    // Orientation first, then the window (in oriented pixels), then the scale: sharp runs them in that order.
+    let decoder = sharp(input, { limitInputPixels: options.maxPixels, failOn: 'truncated' }).rotate();
+    if (!coversSource(plan.window, source)) decoder = decoder.extract(plan.window);
+    if (plan.output.width !== plan.window.width || plan.output.height !== plan.window.height) {
+      decoder = decoder.resize({ ...plan.output, fit: 'fill' });
+    }
     // Raw pixels in between: the second step then knows the exact size to place the watermark on.
-    const { data, info } = await scaled
+    const { data, info } = await decoder
       .raw()
       .toBuffer({ resolveWithObject: true })
       .catch((error: Error) => {
@@ -132,13 +136,11 @@ export function createSharpProcessor(options: SharpProcessorOptions): ImageProce
         if (/pixel limit/i.test(error.message)) throw new ImageInputError('too_many_pixels', error.message);
         throw new ImageInputError('unreadable', `the image could not be decoded (${error.message})`, { format: source.format });
       });
-    let encoder = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
-    let size = { width: info.width, height: info.height };
-    if (crop) {
-      encoder = encoder.extract(crop.extract);
-      size = { width: crop.extract.width, height: crop.extract.height };
+    if (info.width !== plan.output.width || info.height !== plan.output.height) {
+      throw new Error(`image pipeline produced ${info.width}×${info.height}, planned ${plan.output.width}×${plan.output.height}`);
     }
-    const overlay = opts.watermark === null ? null : watermarkOverlay(size.width, size.height, opts.watermark);
+    let encoder = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
+    const overlay = opts.watermark === null ? null : watermarkOverlay(info.width, info.height, opts.watermark);
     if (overlay) encoder = encoder.composite([{ input: Buffer.from(overlay.svg), left: overlay.left, top: overlay.top }]);
     const out = await encoder.webp({ quality, effort: 4 }).toBuffer({ resolveWithObject: true });
     return { data: out.data, format: 'webp', width: out.info.width, height: out.info.height, sourceFormat: source.format, watermarked: overlay !== null };

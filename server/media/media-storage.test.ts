@@ -69,3 +69,18 @@ describe('createMediaStorage', () => {
     expect(await storage.sweep('nobody/_drafts', Date.now(), async () => false)).toBe(0);
   });
 });
+
+describe('resolveExisting', () => {
+  it('follows no symbolic link out of the media folder (issue 18)', async () => {
+    await storage.write('news/a.webp', bytes('one'));
+    fs.writeFileSync(path.join(dir, 'secret.webp'), 'SECRET');
+    fs.symlinkSync(path.join(dir, 'secret.webp'), path.join(dir, 'media/news/leak.webp'));
+    fs.symlinkSync(dir, path.join(dir, 'media/up'));
+    fs.symlinkSync(path.join(dir, 'media/news/a.webp'), path.join(dir, 'media/news/alias.webp'));
+    expect(await storage.resolveExisting('news/leak.webp')).toBeNull();
+    expect(await storage.resolveExisting('up/secret.webp')).toBeNull();
+    expect(await storage.resolveExisting('news/missing.webp')).toBeNull();
+    expect(await storage.resolveExisting('news/a.webp')).toBe(fs.realpathSync(path.join(dir, 'media/news/a.webp')));
+    expect(await storage.resolveExisting('news/alias.webp')).toBe(fs.realpathSync(path.join(dir, 'media/news/a.webp')));
+  });
+});

@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { realFileInside } from '../publish/output-writer.ts';
 
 /** Files under the media folder, by name relative to it (`chan/_drafts/abc.webp`). */
 export interface MediaStorage {
@@ -32,6 +33,11 @@ export interface MediaStorage {
   sweep(folder: string, beforeMs: number, keep: (fileName: string) => Promise<boolean>): Promise<number>;
   /** Absolute path of a file, or null when the name is not a valid media name. */
   resolve(name: string): string | null;
+  /**
+   * Real path of an existing file, or null when the name is not valid, the file
+   * is missing, or a symbolic link leads outside the media folder.
+   */
+  resolveExisting(name: string): Promise<string | null>;
 }
 
 // A segment starts with a letter, digit or underscore: no dot files (temporaries), no "..".
@@ -134,5 +140,9 @@ export function createMediaStorage(root: string): MediaStorage {
       return removed;
     },
     resolve: (name) => safeMediaPath(base, name),
+    async resolveExisting(name) {
+      const full = safeMediaPath(base, name);
+      return full === null ? null : realFileInside(base, full);
+    },
   } satisfies MediaStorage);
 }

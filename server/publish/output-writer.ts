@@ -30,6 +30,21 @@ export function resolveOutputPath(outputDir: string, relative: string): string {
 }
 
 /**
+ * The real path of `file` when it exists and, with every symbolic link
+ * followed, is still inside the real `root`; otherwise null. Readers of the
+ * output folder (the server, the media files) use it so a link in `dist/`
+ * never serves a file from elsewhere (`path.resolve` alone does not see links).
+ */
+export async function realFileInside(root: string, file: string): Promise<string | null> {
+  try {
+    const [realRoot, real] = await Promise.all([fs.promises.realpath(root), fs.promises.realpath(file)]);
+    return real.startsWith(realRoot + path.sep) ? real : null;
+  } catch {
+    return null; // missing, or a dangling link
+  }
+}
+
+/**
  * Whether `bytes` must be written to `relative`: false when the file already
  * holds exactly these bytes (the manifest's `knownHash` says so and the file
  * is there, or its bytes are equal).
@@ -96,4 +111,32 @@ export function removeOutput(outputDir: string, relative: string): boolean {
     }
   }
   return true;
+}
+
+/** The temporary names of the output's writers: `{name}.{12 hex}.tmp` here and in the search index, `.{name}.{pid}.{12 hex}.tmp` in the media folder. */
+const TEMP_NAME = /\.[0-9a-f]{12}\.tmp$/;
+
+/**
+ * Deletes temporary files a killed writer left in the output folder (media and
+ * search shards included), so they are never served or deployed. Only files
+ * older than `minAgeMs` go: a build in another process may be writing one now.
+ * @returns the relative paths deleted.
+ */
+export function removeStaleTempFiles(outputDir: string, minAgeMs = 60_000, now = Date.now()): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(outputDir, { recursive: true, encoding: 'utf8' });
+  } catch {
+    return []; // no output yet
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    if (!TEMP_NAME.test(name)) continue;
+    const file = path.join(outputDir, name);
+    const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+    if (!stat?.isFile() || now - stat.mtimeMs < minAgeMs) continue;
+    fs.rmSync(file, { force: true });
+    removed.push(name.split(path.sep).join('/'));
+  }
+  return removed;
 }

@@ -263,8 +263,8 @@ describe('article page', () => {
     // Text is escaped; inside quoted attribute values only & and " need escaping, and are.
     expect(html).toContain('<title>Tags &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot; · Tech Desk</title>');
     expect(html).toContain('>Tags &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;</h1>');
-    // The only script elements: JSON-LD, pagefind-ui.js and its initialisation.
-    expect(tags(html, 'script')).toEqual([{ type: 'application/ld+json' }, { src: '/pagefind/pagefind-ui.js' }, {}]);
+    // The only script elements: JSON-LD, pagefind-ui.js and the search script that starts it.
+    expect(tags(html, 'script')).toEqual([{ type: 'application/ld+json' }, { src: '/pagefind/pagefind-ui.js' }, { src: expect.stringMatching(/^\/_astro\/search\.[\w-]+\.js$/) }]);
     expect(jsonLd(html).headline).toBe('Tags </script><script>alert(1)</script> & "quotes"');
     expect(metaContent(html, 'og:title')).toEqual(['Tags </script><script>alert(1)</script> & "quotes"']);
   });
@@ -272,7 +272,7 @@ describe('article page', () => {
   it('carries Pagefind search: the UI, the indexed body, title meta and the language filter', () => {
     expect(tags(en, 'script').some((s) => s['src'] === '/pagefind/pagefind-ui.js')).toBe(true);
     expect(tags(en, 'link').some((l) => l['rel'] === 'stylesheet' && l['href'] === '/pagefind/pagefind-ui.css')).toBe(true);
-    expect(en).toContain('new PagefindUI(');
+    expect(en).not.toContain('new PagefindUI(');
     expect(tags(en, 'article')[0]).toHaveProperty('data-pagefind-body');
     expect(tags(en, 'h1')[0]).toMatchObject({ 'data-pagefind-meta': 'title' });
     const filters = tags(ar, 'meta').filter((m) => m['data-pagefind-filter']);
@@ -287,6 +287,17 @@ describe('article page', () => {
     expect(asset).toBeDefined();
     expect(fs.readFileSync(asset!.file, 'utf8')).toContain('unicode-bidi:isolate');
     for (const a of assets) expect(a.path.startsWith('_astro/')).toBe(true);
+  });
+
+  it('has no inline script: the search script is a client asset of the build, so the CSP needs no unsafe-inline', async () => {
+    const scripts = tags(en, 'script');
+    // JSON-LD is data, not script: CSP does not apply to it.
+    for (const script of scripts) if (script['type'] !== 'application/ld+json') expect(script['src'], JSON.stringify(script)).toBeTruthy();
+    const boot = scripts.find((s) => s['src']?.startsWith('/_astro/'));
+    expect(boot).toBeDefined();
+    const asset = (await renderer.clientAssets()).find((a) => `/${a.path}` === boot!['src']);
+    expect(asset).toBeDefined();
+    expect(fs.readFileSync(asset!.file, 'utf8')).toContain('new PagefindUI(');
   });
 
   it('refuses a translation that is not published', async () => {

@@ -24,14 +24,39 @@ export type Db = Kysely<Database>;
 /** A handle inside a transaction; repositories accept either. */
 export type Executor = Kysely<Database> | Transaction<Database>;
 
+/** Mode of the database's folder when this creates it: the owner alone (it holds drafts and key hashes). */
+export const PRIVATE_DIR_MODE = 0o700;
+/** Mode of the database file and its `-wal`/`-shm` companions. */
+export const PRIVATE_FILE_MODE = 0o600;
+
+/**
+ * Makes the database file (and the `-wal`/`-shm` files, when there) readable
+ * by the owner alone, creating the file 0600 when missing; SQLite gives the
+ * companions it creates the database file's mode. Files made by an earlier
+ * version with 0644 are tightened too.
+ */
+function protectDatabaseFiles(file: string): void {
+  fs.closeSync(fs.openSync(file, 'a', PRIVATE_FILE_MODE));
+  for (const name of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      fs.chmodSync(name, PRIVATE_FILE_MODE);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+}
+
 /**
  * Opens (creating if needed) the database file and applies pragmas.
- * @param file path of the SQLite file; its folder is created.
+ * @param file path of the SQLite file; its folder is created (0700), the file is 0600.
  */
 export function openDatabase(file: string): Db {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+  if (file !== ':memory:') protectDatabaseFiles(file);
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
+  // WAL mode creates the companions now; an existing 0644 database may have made them 0644.
+  if (file !== ':memory:') protectDatabaseFiles(file);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   sqlite.pragma('synchronous = NORMAL');

@@ -13,6 +13,7 @@
  * @module
  */
 import { PUBLIC_API_PREFIX } from './public-urls.ts';
+import { normalizeRequestPath } from './request-path.ts';
 
 const api = PUBLIC_API_PREFIX.slice(1);
 
@@ -60,17 +61,28 @@ export const UNMANAGED_OUTPUT_FOLDERS: readonly string[] = ['media', 'pagefind']
 export type UnservableReason = 'bad_path' | 'bad_lang';
 
 /**
+ * Temporary names of the output's writers (`{name}.{hex}.tmp`, media's
+ * `.{name}.{pid}.{hex}.tmp`): never published, never served. A `kill -9`
+ * mid-write can leave one behind until the next start removes it.
+ */
+export const TEMP_FILE_NAME = /\.tmp$/;
+
+/**
  * The file that answers a request for `pathname` (raw, percent-encoded as
  * received) with an optional `lang` query value: the inverse of
- * {@link staticFiles}. Returns the relative file path, or a reason when the
- * request can never name a file (a traversal attempt, an encoded slash, a
- * malformed language). Whether the file exists is the caller's business.
+ * {@link staticFiles}. The path goes through `normalizeRequestPath` first,
+ * so every spelling of an address names the same file. Returns the relative
+ * file path, or a reason when the request can never name a file (a
+ * traversal attempt, an encoded slash, a temporary file, a malformed
+ * language). Whether the file exists is the caller's business.
  * @example fileForRequest('/tech/hello', 'ar') // { file: 'tech/ar/hello.html' }
  */
 export function fileForRequest(pathname: string, lang: string | null): { file: string } | { reason: UnservableReason } {
   if (lang !== null && !/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/.test(lang)) return { reason: 'bad_lang' };
+  const canonical = normalizeRequestPath(pathname);
+  if (canonical === null) return { reason: 'bad_path' };
   const segments: string[] = [];
-  const raw = pathname.split('/').slice(1);
+  const raw = canonical.split('/').slice(1);
   for (const [i, part] of raw.entries()) {
     let segment: string;
     try {
@@ -81,6 +93,7 @@ export function fileForRequest(pathname: string, lang: string | null): { file: s
     // Encoded separators, dot segments and control characters never name an output file.
     if (segment === '.' || segment === '..' || /[/\\\0]/.test(segment) || /[\u0000-\u001f]/.test(segment)) return { reason: 'bad_path' };
     if (segment === '' && i !== raw.length - 1) return { reason: 'bad_path' };
+    if (TEMP_FILE_NAME.test(segment)) return { reason: 'bad_path' };
     segments.push(segment);
   }
   const trailingSlash = segments[segments.length - 1] === '';

@@ -110,4 +110,42 @@ describe.skipIf(!available)(available ? 'in headless Chromium' : `in headless Ch
     }
     await page.close();
   }, 60_000);
+
+  it('breaks no rule of the pages\' Content-Security-Policy on an article, a channel and the homepage, while search works', async () => {
+    await t.service.staticSite!.search.idle();
+    for (const [address, query] of [
+      ['/pressroom-journal/en/welcome', 'Markdown'],
+      ['/pressroom-journal/', 'Markdown'],
+      ['/', 'Markdown'],
+    ] as const) {
+      const page = await browser.newPage();
+      const violations: string[] = [];
+      // The browser's own report of each refused resource, collected in the page.
+      await page.addInitScript(() => {
+        const seen: string[] = [];
+        (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+        document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
+      });
+      page.on('console', (m) => /Content Security Policy/i.test(m.text()) && violations.push(m.text()));
+      page.on('pageerror', (e) => violations.push(e.message));
+      const response = await page.goto(`${t.url}${address}`);
+      expect(response?.status(), address).toBe(200);
+      const headers = response!.headers();
+      expect(headers['content-security-policy'], address).toContain("script-src 'self'");
+      expect(headers['x-frame-options'], address).toBe('DENY');
+      expect(headers['referrer-policy'], address).toBe('strict-origin-when-cross-origin');
+      expect(headers['x-content-type-options'], address).toBe('nosniff');
+      const explain = (error: unknown) => {
+        throw new Error(`${error}; on ${address}, CSP reports and errors: ${violations.join(' | ') || 'none'}`);
+      };
+      const input = page.locator('.pagefind-ui__search-input');
+      await input.waitFor({ timeout: 15_000 }).catch(explain);
+      await input.fill(query);
+      // Results come from Pagefind's worker, which runs its WebAssembly under the policy of its own script.
+      await page.locator('.pagefind-ui__result-link').first().waitFor({ timeout: 15_000 }).catch(explain);
+      violations.push(...(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)));
+      expect(violations, address).toEqual([]);
+      await page.close();
+    }
+  }, 90_000);
 });

@@ -206,6 +206,23 @@ describe('channel images', () => {
     expect((await t.request('GET', '/api/v1/channels/pics', { key })).json.cover_url).toBe(bottom.json.url);
   });
 
+  it.each([
+    // Issue 18: a 1 × 1600 avatar was scaled to 512 × 819,200 before cropping (1.2 GB, 14 s, then a 500).
+    ['channel_avatar', 1, 1600, [512, 512]],
+    ['channel_avatar', 1600, 1, [512, 512]],
+    ['channel_avatar', 1, 800, [512, 512]],
+    ['channel_cover', 1, 1600, [1, 1]],
+    ['channel_cover', 1600, 1, [2, 1]],
+    ['article', 1, 1600, [1, 1600]],
+    ['article', 20_000, 1, [1600, 1]],
+  ] as const)('a %s from a %i × %i image is %j, never an oversized intermediate', async (purpose, width, height, size) => {
+    const res = await upload('pics', await solid(width, height).png().toBuffer(), { purpose });
+    expect([res.status, res.json.width, res.json.height]).toEqual([201, ...size]);
+    const stored = await fetch(`${t.url}${new URL(res.json.url).pathname}`);
+    const meta = await sharp(Buffer.from(await stored.arrayBuffer())).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['webp', ...size]);
+  });
+
   it('needs can_manage_channel, while article images need can_write_articles only', async () => {
     const editorKey = await t.key('editor', 'free');
     const channel = (await findChannelBySlug(t.service.db, 'pics'))!;

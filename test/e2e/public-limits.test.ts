@@ -5,6 +5,7 @@
  * only through the configured number of trusted proxies; search answers 503
  * with Retry-After until its index has been built once.
  */
+import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../server/main.ts';
@@ -91,6 +92,61 @@ describe('content requests', () => {
 
   it('leaves pages and media outside the API alone', async () => {
     expect((await get('/pressroom-journal/', from('10.0.0.1'))).status).toBe(200);
+  });
+});
+
+describe('every spelling of an address (issue 18: percent-encoding skipped the limiter)', () => {
+  /** A GET with the request target sent exactly as written (fetch would resolve dot segments first). */
+  const rawGet = (target: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const { hostname, port } = new URL(t.url);
+      const req = http.request({ hostname, port, path: target, headers }, (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      });
+      req.on('error', reject).end();
+    });
+
+  it.each([
+    ['the canonical spelling', `${API}/channels/pressroom-journal`, 1],
+    ['an encoded first segment', '/%61pi/public/v1/channels/pressroom-journal', 2],
+    ['encoded letters throughout', '/%61%70%69/%70ublic/v1/%63hannels/pressroom-journa%6C', 3],
+    ['lower-case escapes of the last letter', `${API}/channels/pressroom-journa%6c`, 4],
+  ])('%s shares the one budget and answers the same', async (_what, spelling, n) => {
+    const client = from(`10.0.1.${n}`);
+    const canonical = await get(`${API}/channels/pressroom-journal`, client);
+    expect(canonical.status).toBe(200);
+    const same = await get(spelling, client);
+    expect(same.status).toBe(200);
+    expect(await same.text()).toBe(await canonical.text());
+    for (let i = 0; i < 3; i++) expect((await get(spelling, client)).status).toBe(200);
+    // Five in all: the next one is refused in either spelling.
+    expect((await get(spelling, client)).status).toBe(429);
+    expect((await get(`${API}/channels/pressroom-journal`, client)).status).toBe(429);
+  });
+
+  it('honours limit and cursor in every spelling', async () => {
+    const canonical = await (await get(`${API}/channels?limit=1`, from('10.0.2.1'))).json();
+    const encoded = await (await get('/%61pi/public/v1/%63hannels?limit=1', from('10.0.2.2'))).json();
+    expect(encoded).toEqual(canonical);
+    expect(encoded.channels ?? encoded.items).toHaveLength(1);
+    const bad = await get('/%61pi/public/v1/channels?cursor=not-a-cursor', from('10.0.2.3'));
+    expect(bad.status).toBe((await get(`${API}/channels?cursor=not-a-cursor`, from('10.0.2.4'))).status);
+    expect(bad.status).toBeGreaterThanOrEqual(400);
+  });
+
+  it.each([
+    ['another letter case of the prefix', `/API/public/v1/channels`],
+    ['an encoded slash', `${API}/channels%2Fpressroom-journal`],
+    ['a dot segment', `${API}/x/../channels`],
+    ['an encoded dot segment', `${API}/x/%2e%2e/channels`],
+    ['an empty segment', `/api//public/v1/channels`],
+    ['an encoded backslash', `${API}/x%5C..%5Cchannels`],
+  ])('refuses %s with a 404, never a 200 past the limiter', async (_what, target) => {
+    const res = await rawGet(target, from('10.0.3.1'));
+    expect(res.status).toBe(404);
+    expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'NOT_FOUND' } });
   });
 });
 

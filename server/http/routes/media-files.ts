@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { Hono, type Context } from 'hono';
 import type { MediaStorage } from '../../media/media-storage.ts';
+import { normalizeRequestPath } from '../../urls/request-path.ts';
 import { errorBody } from '../error-body.ts';
 
 /** Cache-Control of every media file. */
@@ -23,8 +24,9 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = { webp: 'image/webp' };
  * path, so `%2e%2e`, `%2f` and `%5c` cannot smuggle a separator or `..`.
  */
 export function mediaNameFromPath(rawPath: string): string | null {
-  if (!rawPath.startsWith('/media/')) return null;
-  const raw = rawPath.slice('/media/'.length);
+  const canonical = normalizeRequestPath(rawPath);
+  if (canonical === null || !canonical.startsWith('/media/')) return null;
+  const raw = canonical.slice('/media/'.length);
   if (raw === '' || raw.startsWith('/') || /%(?:2e|2f|5c|00)|\\|\/\/|(?:^|\/)\.\.?(?:\/|$)/i.test(raw)) return null;
   try {
     const name = decodeURIComponent(raw);
@@ -43,7 +45,7 @@ export function mediaFileRoutes(storage: MediaStorage): Hono {
   return new Hono().get('/*', async (c) => {
     const name = mediaNameFromPath(new URL(c.req.url).pathname);
     const type = name ? CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)] : undefined;
-    const file = name && type ? storage.resolve(name) : null;
+    const file = name && type ? await storage.resolveExisting(name) : null;
     if (!file || !type) return notFound(c);
     const stat = await fs.promises.stat(file).catch(() => undefined);
     if (!stat?.isFile()) return notFound(c);

@@ -56,6 +56,7 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
   const app = new Hono();
   const contentLimit = perClientRateLimit('content requests', deps.limits.content, deps.limits.trustProxyHops);
   const searchLimit = perClientRateLimit('searches', deps.limits.search, deps.limits.trustProxyHops);
+  // c.req.path is the canonical spelling (the app routes with normalizeRequestPath), so every spelling of an address shares its bucket.
   app.use('*', async (c, next) => (c.req.path.endsWith('/search') ? searchLimit(c, next) : contentLimit(c, next)));
 
   /** Sends a rendered answer with validators. */

@@ -9,6 +9,7 @@
  * @module
  */
 import { Hono, type Context } from 'hono';
+import { securityHeadersFor } from '../../hosting/security-headers.ts';
 import { articleAlternates, articleLinkHeader, articleOfHtmlFile, fileForRequest, staticFiles } from '../../urls/static-files.ts';
 import { respondConditionally, type ConditionalBody } from '../conditional-get.ts';
 import type { CachedFile, OutputFileCache } from '../output-file-cache.ts';
@@ -63,7 +64,7 @@ function notFound(c: Context): Response {
 export interface OutputAnswer {
   /** Relative path of the file that answers. */
   readonly file: string;
-  /** Link, Vary and Content-Location on article pages. */
+  /** Link, Vary and Content-Location on article pages; the security headers on HTML pages and scripts. */
   readonly headers: Record<string, string>;
 }
 
@@ -75,8 +76,9 @@ export interface OutputAnswer {
 export function resolveOutputRequest(pathname: string, lang: string | null, accept: string | undefined): OutputAnswer | null {
   const mapped = fileForRequest(pathname, lang);
   if ('reason' in mapped) return null;
+  const security = securityHeadersFor(mapped.file);
   const page = articleOfHtmlFile(mapped.file);
-  if (!page) return { file: mapped.file, headers: {} };
+  if (!page) return { file: mapped.file, headers: { ...security } };
   // Agents that ask for Markdown on an article's page get the exact Markdown document.
   const wantsMarkdown = /(^|,)\s*text\/markdown/i.test(accept ?? '');
   const headers: Record<string, string> = {
@@ -84,7 +86,7 @@ export function resolveOutputRequest(pathname: string, lang: string | null, acce
     // The page and its Markdown share an address: caches must keep them apart.
     Vary: 'Accept',
   };
-  if (!wantsMarkdown) return { file: mapped.file, headers };
+  if (!wantsMarkdown) return { file: mapped.file, headers: { ...headers, ...security } };
   headers['Content-Location'] = articleAlternates(page).markdown;
   return { file: staticFiles.articleMarkdown(page.channel, page.article, page.lang ?? undefined), headers };
 }
