@@ -1,27 +1,9 @@
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { prepareBody } from './prepare.ts';
+import { DANGEROUS_MARKDOWN } from '../../../test/fixtures/dangerous-markdown.ts';
 import { isSafeUrl, publicMarkdown } from './safe-markdown.ts';
 
-/** Dangerous bodies (issue 18, item 6) and what must not survive them. */
-export const DANGEROUS_MARKDOWN: ReadonlyArray<readonly [name: string, markdown: string]> = [
-  ['script block', '<script>\nalert(1)\n</script>\n\nText'],
-  ['inline script', 'Hi <script>alert(1)</script> there'],
-  ['img onerror', 'A <img src=x onerror=alert(1)> b'],
-  ['iframe', '<iframe src="https://evil.example/"></iframe>\n\npara'],
-  ['meta refresh', '<meta http-equiv="refresh" content="0;url=https://evil.example/">'],
-  ['javascript: link', '[x](javascript:alert(1))'],
-  ['javascript: link, mixed case and entity', '[x](JaVaScRiPt&#58;alert(1))'],
-  ['javascript: link, escaped colon', '[x](javascript\\:alert(1))'],
-  ['javascript: autolink', '<javascript:alert(1)>'],
-  ['vbscript: definition', '[a][r]\n\n[r]: vbscript:msgbox'],
-  ['data: link', '[x](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)'],
-  ['data: image', '![i](data:image/png;base64,AAAA)'],
-  ['raw a with javascript:', 'x <a href="javascript:alert(1)">y</a>'],
-  ['unknown element hiding a link', '<xyz>[a](javascript:x)</xyz>'],
-  ['svg onload', '<svg onload=alert(1)><circle/></svg>'],
-  ['style', 'a <style>body{display:none}</style> b'],
-];
 
 // In rendered HTML: unsafe elements, event handlers, or a dangerous scheme in a link or image.
 const UNSAFE_HTML = /<(?:script|iframe|meta|svg|style)|\son\w+=|(?:href|src)="\s*(?:javascript|vbscript|data):/i;
