@@ -13,12 +13,11 @@
  * - `available_translations` lists every published translation including this
  *   one, primary first, so every sibling carries the same list;
  * - `_links`: self, html, markdown, channel, articles, rss;
- * - `content_markdown` is the stored body made safe (`publicMarkdown`).
+ * - `content_markdown` is the stored body made safe (`publicMarkdown`, via `publicBodyOf`).
  * @module
  */
-import { publicMarkdown } from '../domain/body/safe-markdown.ts';
 import { SCHEMA_VERSION } from '../http/error-body.ts';
-import { channelVersion, requireTranslation } from './public-select.ts';
+import { channelVersion, publicBodyOf, requireTranslation } from './public-select.ts';
 import type { PublicArticle, PublicTranslation } from './view-models.ts';
 
 /** How the Article JSON is rendered. */
@@ -76,7 +75,7 @@ export function renderArticleJson(article: PublicArticle, language: string, opti
     published_at: translation.publishedAt,
     updated_at: translation.updatedAt,
     // Made safe as the HTML is: bodies stored before the rule may hold unsafe HTML or links.
-    content_markdown: publicMarkdown(translation.markdown),
+    content_markdown: publicBodyOf(translation),
     ...(options.includeHtml ? { content_html: translation.html } : {}),
     available_translations: article.translations.map(translationLink),
     _links: {
