@@ -67,6 +67,11 @@ describe('buildArticleInput', () => {
       ok: false,
       errors: [{ file: 'journal/Hello World/', message: expect.stringContaining('not a valid article slug') }],
     });
+    // All digits would be read as an article id by …/pages/{ref}.
+    expect(buildArticleInput(folder('38', { 'en.md': en }), 'en', NOW)).toEqual({
+      ok: false,
+      errors: [{ file: 'journal/38/', message: expect.stringMatching(/not a valid article slug.*only digits.*Rename the folder/) }],
+    });
     const build = buildArticleInput(folder('hello', { 'en.md': '---\nstatus: live\n---\n', 'notes.md': 'x', 'ar.md': '---\ntitle: [\n---\n' }), 'en', NOW);
     expect(build.ok).toBe(false);
     if (build.ok) return;

@@ -7,7 +7,7 @@
 import { articleWriteSchema, type ArticleWriteInput } from '../domain/article/article.schema.ts';
 import { PressroomError } from '../domain/errors.ts';
 import { canonicalLanguage, isLanguageCode, LANGUAGE_RULE } from '../domain/language.ts';
-import { isSlug, SLUG_RULE } from '../domain/slug.ts';
+import { ARTICLE_SLUG_DIGITS_RULE, isArticleSlug, isSlug, SLUG_RULE } from '../domain/slug.ts';
 import { parseInput } from '../domain/validation.ts';
 import type { ArticleFolder, ContentFile } from './content-tree.ts';
 import { ARTICLE_LEVEL_FIELDS, articleFrontMatterSchema, checkFrontMatter, fieldProblems, splitFrontMatter, type ArticleFrontMatter } from './front-matter.ts';
@@ -81,7 +81,10 @@ function primaryLanguage(parsed: readonly ParsedTranslation[], channelDefault: s
  */
 export function buildArticleInput(folder: ArticleFolder, channelDefault: string, now: string): ArticleBuild | { ok: false; errors: ImportError[] } {
   const fail = (errors: ImportError[]) => ({ ok: false as const, errors });
-  if (!isSlug(folder.name)) return fail([{ file: `${folder.rel}/`, message: `The folder name "${folder.name}" is not a valid article slug. ${SLUG_RULE}` }]);
+  if (!isArticleSlug(folder.name)) {
+    const rule = isSlug(folder.name) ? ARTICLE_SLUG_DIGITS_RULE : SLUG_RULE;
+    return fail([{ file: `${folder.rel}/`, message: `The folder name "${folder.name}" is not a valid article slug. ${rule} Rename the folder.` }]);
+  }
   if (folder.files.length === 0) return fail([{ file: `${folder.rel}/`, message: 'The article folder has no translation files. Add one <lang>.md per language, such as en.md.' }]);
 
   const errors: ImportError[] = [];

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { canonicalLanguage, isLanguageCode, LANGUAGE_RULE } from './language.ts';
-import { isSlug, SLUG_RULE } from './slug.ts';
+import { ARTICLE_SLUG_DIGITS_RULE, isSlug, SLUG_RULE } from './slug.ts';
 
 /** A BCP 47 language code, canonicalised (`pt-br` → `pt-BR`). */
 export const languageSchema = z
@@ -15,17 +15,82 @@ export const languageSchema = z
 /** A slug for a channel or an article. */
 export const slugSchema = z.string().refine(isSlug, `Not a valid slug. ${SLUG_RULE}`);
 
+/** A slug for a new article: a slug that is not all digits (see `isArticleSlug`). */
+export const articleSlugSchema = slugSchema.refine((value) => !/^\d+$/.test(value), ARTICLE_SLUG_DIGITS_RULE);
+
 // ISO 8601 with an explicit offset or Z; a local time without zone is ambiguous.
-const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):?(\d{2}))$/i;
+
+/**
+ * True when `value` is an ISO 8601 date-time with a zone that names a real
+ * calendar moment. `Date.parse` rolls impossible dates over (2027-02-29
+ * becomes 2027-03-01), so each part is checked against its range first.
+ */
+export function isRealDateTime(value: string): boolean {
+  const match = ISO_WITH_OFFSET.exec(value);
+  if (!match) return false;
+  const [year, month, day, hour, minute, second = 0, offsetHour = 0, offsetMinute = 0] = match.slice(1).map((part) => (part === undefined ? undefined : Number(part))) as number[];
+  const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
+  return (
+    month! >= 1 && month! <= 12 && day! >= 1 && day! <= daysInMonth &&
+    hour! <= 23 && minute! <= 59 && second <= 59 && offsetHour <= 23 && offsetMinute <= 59 &&
+    !Number.isNaN(Date.parse(value))
+  );
+}
 
 /** An ISO 8601 date-time with `Z` or an explicit offset, normalised to UTC ISO. */
 export const dateTimeSchema = z
   .string()
   .refine(
-    (value) => ISO_WITH_OFFSET.test(value) && !Number.isNaN(Date.parse(value)),
-    'Not an ISO 8601 date-time with a time zone. Send for example "2026-12-01T09:00:00Z" or "2026-12-01T10:00:00+01:00".',
+    isRealDateTime,
+    'Not a real ISO 8601 date-time with a time zone (the date must exist in the calendar, hours 00–23, minutes and seconds 00–59). Send for example "2026-12-01T09:00:00Z" or "2026-12-01T10:00:00+01:00".',
   )
   .transform((value) => new Date(value).toISOString());
+
+// C0 controls except tab, LF and CR; DEL and the C1 controls (NEL U+0085
+// among them); the bidi embeddings, overrides and isolates that bodies strip
+// (U+202A–U+202E, U+2066–U+2069). Invisible, and able to reorder or hide
+// what readers see ("Invoice \u202Egpj.exe").
+const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/u;
+
+/** Names the first forbidden control character of `value`, or returns null when there is none. */
+export function findControlCharacter(value: string): string | null {
+  const match = FORBIDDEN_CONTROL.exec(value);
+  if (!match) return null;
+  const code = match[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+  return `U+${code} at position ${[...value.slice(0, match.index)].length + 1}`;
+}
+
+const controlMessage = (value: string) => ({
+  message:
+    `Contains the invisible control character ${findControlCharacter(value)}. Remove it: control characters and ` +
+    'bidirectional embeddings/overrides/isolates (U+202A–U+202E, U+2066–U+2069) are not allowed in text fields. ' +
+    'For right-to-left text use the marks U+200F/U+200E, or write it in the body',
+});
+
+const LINE_BREAK = /[\r\n]/;
+
+/**
+ * A plain-text field (excerpts, SEO fields, author names, alt text, channel
+ * descriptions): trimmed, at most `max` characters, and refused (422) when
+ * it holds a control or bidi override character. Every text field of
+ * articles, channels and media goes through here or `titleSchema`, so the
+ * rule lives in one place. Refused rather than stripped: unlike a body, a
+ * short text has no `dir` markup to carry the intent, and silently editing
+ * a title is worse than saying what to fix.
+ * @param options.singleLine refuses line breaks too; tab, LF and CR are kept elsewhere.
+ * @param options.tooLong replaces the "Too long" message.
+ * @param options.min the fewest characters after trimming (default 0).
+ */
+export function plainTextSchema(max: number, options: { singleLine?: boolean; tooLong?: string; min?: number } = {}) {
+  return z
+    .string()
+    .trim()
+    .min(options.min ?? 0)
+    .max(max, options.tooLong ?? `Too long: at most ${max} characters.`)
+    .refine((v) => !options.singleLine || !LINE_BREAK.test(v), 'Must be one line; remove line breaks.')
+    .refine((v) => findControlCharacter(v) === null, controlMessage);
+}
 
 /** A non-empty single-line title. */
 export const titleSchema = z
@@ -33,4 +98,5 @@ export const titleSchema = z
   .trim()
   .min(1, 'Must not be empty. Give a title.')
   .max(300, 'Too long: at most 300 characters.')
-  .refine((v) => !/[\r\n]/.test(v), 'A title is one line; remove line breaks.');
+  .refine((v) => !LINE_BREAK.test(v), 'A title is one line; remove line breaks.')
+  .refine((v) => findControlCharacter(v) === null, controlMessage);

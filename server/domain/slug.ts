@@ -24,6 +24,23 @@ export function isSlug(value: string): boolean {
 }
 
 /**
+ * Why an article slug may not be all digits: the publishing API addresses an
+ * article by its slug or its numeric id in the same path segment
+ * (`…/pages/{ref}`), and digits always mean the id.
+ */
+export const ARTICLE_SLUG_DIGITS_RULE =
+  'An article slug cannot be only digits: …/pages/{ref} reads digits as the article id. Add a letter or a word (for example "issue-38").';
+
+/**
+ * True when `value` is a valid article slug: a slug that is not all digits,
+ * so `…/pages/{ref}` can never mean two articles. Channels are addressed by
+ * slug only and may use digits alone.
+ */
+export function isArticleSlug(value: string): boolean {
+  return isSlug(value) && !/^\d+$/.test(value);
+}
+
+/**
  * Derives a slug from a title. Returns null when nothing usable remains
  * (for example an all-Arabic title); the caller then picks a fallback.
  * @example slugify('Ça va, Zoë?') // 'ca-va-zoe'

@@ -60,6 +60,14 @@ export function fieldPath(path: ReadonlyArray<string | number>, root = 'body'): 
   return path.length === 0 ? root : path.join('.');
 }
 
+// A key such as `__proto__` (JSON.parse makes it an own property) would set
+// the prototype of a plain object on assignment and vanish from the answer;
+// defining it keeps every name as an ordinary, serialisable field.
+function setField(fields: FieldErrors, key: string, text: string): void {
+  if (Object.hasOwn(fields, key)) return;
+  Object.defineProperty(fields, key, { value: text, enumerable: true, writable: true, configurable: true });
+}
+
 /**
  * Validates `input` against `schema`.
  * @throws PressroomError VALIDATION_FAILED naming every bad field.
@@ -72,12 +80,12 @@ export function parseInput<S extends z.ZodTypeAny>(schema: S, input: unknown, ro
   for (const issue of result.error.issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        fields[fieldPath([...issue.path, key], root)] = 'Unknown field. Remove it or check its spelling against the API docs.';
+        setField(fields, fieldPath([...issue.path, key], root), 'Unknown field. Remove it or check its spelling against the API docs.');
       }
       continue;
     }
     const key = fieldPath(issue.path, root);
-    fields[key] ??= message(issue, input);
+    setField(fields, key, message(issue, input));
   }
   throw validationError(fields);
 }

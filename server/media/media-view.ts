@@ -3,6 +3,7 @@
  * into an article body.
  * @module
  */
+import { escapeMarkdownText, markdownLinkDestination } from '../domain/body/markdown-escape.ts';
 import type { MediaRow } from '../store/media.table.ts';
 import type { PublicUrls } from '../urls/public-urls.ts';
 
@@ -22,9 +23,6 @@ export interface ImageView {
 const escapeHtml = (text: string) =>
   text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-// Brackets and backslashes would end the alt text of a Markdown image early.
-const escapeMarkdownAlt = (text: string) => text.replace(/[\\[\]]/g, '\\$&');
-
 /**
  * Builds the response. `alt` is the text of this upload (an identical file
  * uploaded again keeps one row but answers with the alt just sent).
@@ -37,7 +35,8 @@ export function toImageView(row: MediaRow, urls: PublicUrls, alt: string = row.a
     alt,
     width: row.width,
     height: row.height,
-    markdown: `![${escapeMarkdownAlt(alt)}](${url})`,
+    // Escaped so alt text stays text (no early `]`, link, HTML or code span) and the URL one destination.
+    markdown: `![${escapeMarkdownText(alt)}](${markdownLinkDestination(url)})`,
     html: `<figure><img src="${escapeHtml(url)}" alt="${escapeHtml(alt)}" width="${row.width}" height="${row.height}"></figure>`,
     watermark_applied: row.watermark_applied === 1,
     watermark_type: row.watermark_type,

@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from 'zod';
-import { slugSchema } from '../domain/schema-parts.ts';
+import { plainTextSchema, slugSchema } from '../domain/schema-parts.ts';
 
 /** What an upload is for. */
 export const MEDIA_PURPOSES = ['article', 'channel_cover', 'channel_avatar'] as const;
@@ -42,9 +42,7 @@ export const mediaFieldsSchema = z
     position_x: percent,
     position_y: percent,
     watermark: z.preprocess(blankAsMissing, z.enum(WATERMARK_MODES).default('auto')),
-    alt: z
-      .string()
-      .max(ALT_MAX_LENGTH, `Too long: at most ${ALT_MAX_LENGTH} characters. Keep alt text to a sentence or two`)
+    alt: plainTextSchema(ALT_MAX_LENGTH, { tooLong: `Too long: at most ${ALT_MAX_LENGTH} characters. Keep alt text to a sentence or two` })
       .transform((value) => value.replace(/\s+/g, ' ').trim())
       .default(''),
     page_slug: z.preprocess(blankAsMissing, slugSchema.optional()),

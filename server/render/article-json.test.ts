@@ -145,3 +145,13 @@ describe('renderArticleJson', () => {
     expect(a).toBe(`${JSON.stringify(JSON.parse(a), null, 2)}\n`);
   });
 });
+
+describe('renderArticleJson with a body stored before the safe-Markdown rule', () => {
+  it('gives content_markdown without unsafe HTML or link targets', () => {
+    const stored = '<iframe src="https://evil.example/"></iframe>\n\n[x](data:text/html,hi) <meta http-equiv="refresh" content="0">\n';
+    const article = buildArticle(channel, { id: 78, slug: 'old', defaultLanguage: 'en', translations: [{ language: 'en', title: 'Old', markdown: stored, publishedAt: '2026-02-01T09:00:00.000Z' }] });
+    const json = JSON.parse(renderArticleJson(article, 'en'));
+    expect(json.content_markdown).not.toMatch(/iframe|data:|<meta/);
+    expect(json.content_markdown).toContain('x');
+  });
+});

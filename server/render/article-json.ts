@@ -12,11 +12,12 @@
  *   being cited;
  * - `available_translations` lists every published translation including this
  *   one, primary first, so every sibling carries the same list;
- * - `_links`: self, html, markdown, channel, articles, rss.
+ * - `_links`: self, html, markdown, channel, articles, rss;
+ * - `content_markdown` is the stored body made safe (`publicMarkdown`, via `publicBodyOf`).
  * @module
  */
 import { SCHEMA_VERSION } from '../http/error-body.ts';
-import { channelVersion, requireTranslation } from './public-select.ts';
+import { channelVersion, publicBodyOf, requireTranslation } from './public-select.ts';
 import type { PublicArticle, PublicTranslation } from './view-models.ts';
 
 /** How the Article JSON is rendered. */
@@ -73,7 +74,8 @@ export function renderArticleJson(article: PublicArticle, language: string, opti
     ...(article.author ? { author: { name: article.author.name } } : {}),
     published_at: translation.publishedAt,
     updated_at: translation.updatedAt,
-    content_markdown: translation.markdown,
+    // Made safe as the HTML is: bodies stored before the rule may hold unsafe HTML or links.
+    content_markdown: publicBodyOf(translation),
     ...(options.includeHtml ? { content_html: translation.html } : {}),
     available_translations: article.translations.map(translationLink),
     _links: {

@@ -108,3 +108,14 @@ describe('renderArticleMarkdown', () => {
     expect(renderArticleMarkdown(bilingual, 'ar')).toBe(renderArticleMarkdown(bilingual, 'ar'));
   });
 });
+
+describe('renderArticleMarkdown with a body stored before the safe-Markdown rule', () => {
+  it('publishes the body without unsafe HTML or link targets', () => {
+    const stored = 'Intro <img src=x onerror=alert(1)> [x](javascript:alert(1))\n\n<script>alert(2)</script>\n\n<sub>kept</sub>\n';
+    const article = buildArticle(channel, { id: 77, slug: 'old', defaultLanguage: 'en', translations: [{ language: 'en', title: 'Old', markdown: stored, publishedAt: '2026-02-01T09:00:00.000Z' }] });
+    const { body } = read(renderArticleMarkdown(article, 'en'));
+    expect(body).not.toMatch(/onerror|javascript:|<script/);
+    expect(body).toContain('<img src="x">');
+    expect(body).toContain('<sub>kept</sub>');
+  });
+});

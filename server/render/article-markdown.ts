@@ -10,6 +10,9 @@
  * excerpt (or null), json_url, translations [{language, title, markdown_url,
  * html_url}] (every published translation, this one included, primary first).
  *
+ * The body is the stored Markdown made safe (`publicMarkdown`, via `publicBodyOf`): raw HTML
+ * reduced to what the rendered page allows, no `javascript:`-style targets.
+ *
  * Every string value is written double-quoted. That reads the same under
  * YAML 1.2 (the `yaml` package) and YAML 1.1 (js-yaml in gray-matter, most
  * static-site generators): an unquoted `no` (Norwegian) would be `false` and
@@ -19,7 +22,7 @@
  */
 import { stringify } from 'yaml';
 import { SCHEMA_VERSION } from '../http/error-body.ts';
-import { channelVersion, requireTranslation } from './public-select.ts';
+import { channelVersion, publicBodyOf, requireTranslation } from './public-select.ts';
 import type { PublicArticle } from './view-models.ts';
 
 /** Options for the `yaml` stringifier: quoted strings, plain keys, no line folding (stable bytes, one line per value). */
@@ -58,6 +61,7 @@ export function renderArticleMarkdown(article: PublicArticle, language: string):
   };
   const yaml = stringify(frontMatter, YAML_OPTIONS);
   // Trailing blank lines of the stored body are dropped so the file ends with exactly one newline.
-  const body = translation.markdown.replace(/\s+$/, '');
+  // publicMarkdown: bodies stored before the safe-Markdown rule may still hold unsafe HTML or links.
+  const body = publicBodyOf(translation).replace(/\s+$/, '');
   return body === '' ? `---\n${yaml}---\n` : `---\n${yaml}---\n\n${body}\n`;
 }

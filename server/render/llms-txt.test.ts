@@ -1,3 +1,4 @@
+import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { LLMS_CHANNEL_ARTICLES, LLMS_RECENT_ARTICLES, renderChannelLlmsPart, renderChannelLlmsTxt, renderLlmsTxt } from './llms-txt.ts';
 import { articleParts } from './public-select.ts';
@@ -31,7 +32,7 @@ describe('renderLlmsTxt', () => {
     expect(items[3]).toBe(
       '- [مرحبا: العالم](https://news.example/api/public/v1/channels/journal/articles/hello-world.md?lang=ar): نظرة أولى على المطبعة. (ar, published 2026-02-02)',
     );
-    expect(items[2]).toContain('[Hello: "World" & \\<friends\\>]');
+    expect(items[2]).toContain('[Hello: "World" \\& \\<friends\\>]');
   });
 
   it('escapes link text, skips channels without articles, and is deterministic', () => {
@@ -82,5 +83,31 @@ describe('renderLlmsTxt with many articles, and renderChannelLlmsTxt', () => {
     expect(text.split('\n').filter((l) => l.includes('.md'))).toHaveLength(LLMS_CHANNEL_ARTICLES);
     expect(text).toContain('(https://news.example/journal/llms-2.txt)');
     expect(text).not.toContain('llms-3.txt');
+  });
+});
+
+describe('publishers\' text in llms.txt', () => {
+  const HOSTILE = 'Evil](javascript:alert(1)) [x\n## Injected heading\n<script>alert(2)</script> &#106;s `code ![i](data:x) | # end #';
+  const evil = buildChannel({ id: 5, slug: 'evil', defaultLanguage: 'en', translations: [{ language: 'en', title: HOSTILE }] });
+  const article = buildArticle(evil, {
+    id: 50,
+    slug: 'evil-article',
+    defaultLanguage: 'en',
+    translations: [{ language: 'en', title: HOSTILE, excerpt: HOSTILE, publishedAt: '2026-03-01T00:00:00.000Z' }],
+  });
+  const outputs = [
+    ['llms.txt', renderLlmsTxt([evil], groupByChannel([article]), SITE)],
+    ['channel llms.txt', renderChannelLlmsTxt(evil, [article], SITE)],
+    ['part', renderChannelLlmsPart(evil, [article], 1, SITE)],
+  ] as const;
+
+  it.each(outputs)('%s: titles and excerpts stay text — no links, HTML, headings or lines of their own', (_name, text) => {
+    const html = new MarkdownIt({ html: true }).render(text);
+    expect(html).not.toMatch(/<script|href="(?:javascript|data)|src="data|<h2>Injected/);
+    expect(text).not.toMatch(/^## Injected/m);
+    // Every link is one of ours.
+    for (const [, href] of html.matchAll(/href="([^"]*)"/g)) expect(href).toMatch(/^https:\/\/news\.example\//);
+    // The text itself reads back whole.
+    expect(html).toContain('Evil](javascript:alert(1)) [x ## Injected heading &lt;script&gt;alert(2)&lt;/script&gt; &amp;#106;s `code ![i](data:x) | # end #');
   });
 });

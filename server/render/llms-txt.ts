@@ -24,6 +24,7 @@
  *   no public article has no section.
  * @module
  */
+import { escapeMarkdownText, markdownLinkDestination } from '../domain/body/markdown-escape.ts';
 import { listArticlesFor } from './article-list-json.ts';
 import { articleParts, channelDefaultTranslation, ofChannel, summaryOf } from './public-select.ts';
 import type { ArticlesByChannel, PublicArticleSummary, PublicChannel, PublicTranslationSummary, SiteInfo } from './view-models.ts';
@@ -33,12 +34,11 @@ export const LLMS_RECENT_ARTICLES = 10;
 /** Articles listed in a channel's own `/{channel}/llms.txt`; its parts list them all. */
 export const LLMS_CHANNEL_ARTICLES = 50;
 
-// Headings and link text must stay on one line.
-const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
-// Brackets and backslashes would end or escape the link early; `<` could open inline HTML. All are Markdown-escaped.
-const linkText = (text: string) => oneLine(text).replace(/[\\[\]<>]/g, (c) => `\\${c}`);
+// Titles, summaries and the site name are publishers' text: on one line and
+// escaped, so they cannot add links, HTML, headings or lines to the file.
+const text = escapeMarkdownText;
 // Parentheses and spaces would end a Markdown link destination; addresses from public-urls.ts are already encoded.
-const linkUrl = (url: string) => url.replace(/[()\s]/g, (c) => encodeURIComponent(c));
+const linkUrl = markdownLinkDestination;
 
 // A line depends on its translation alone, and built models are never changed (a change makes new
 // objects), so a channel's file re-writes only the lines of the articles that changed.
@@ -49,7 +49,7 @@ function articleLine(t: PublicTranslationSummary): string {
   if (line === undefined) {
     const summary = summaryOf(t);
     const facts = `(${t.language}, published ${t.publishedAt.slice(0, 10)})`;
-    line = `- [${linkText(t.title)}](${linkUrl(t.markdownUrl)}): ${summary ? `${summary} ${facts}` : facts}`;
+    line = `- [${text(t.title)}](${linkUrl(t.markdownUrl)}): ${summary ? `${text(summary)} ${facts}` : facts}`;
     writtenLines.set(t, line);
   }
   return line;
@@ -58,7 +58,7 @@ function articleLine(t: PublicTranslationSummary): string {
 /** The summary blockquote. SiteInfo has no description, so it is written from the site name. */
 function summary(site: SiteInfo): string {
   return (
-    `> ${site.name} publishes articles in several languages. Every article is available as an HTML page, ` +
+    `> ${text(site.name)} publishes articles in several languages. Every article is available as an HTML page, ` +
     `as Markdown with YAML front matter (linked below) and as JSON through the read-only public API at ` +
     `${site.baseUrl}/api/public/v1 (no key needed).`
   );
@@ -86,12 +86,12 @@ const linesOf = (channel: PublicChannel, articles: readonly PublicArticleSummary
  * (`articles` by channel id) under it, with a link to its full list.
  */
 export function renderLlmsTxt(channels: readonly PublicChannel[], articles: ArticlesByChannel, site: SiteInfo): string {
-  const parts = [`# ${oneLine(site.name)}`, summary(site), CITATION];
+  const parts = [`# ${text(site.name)}`, summary(site), CITATION];
   for (const channel of [...channels].sort((a, b) => a.id - b.id)) {
     const own = articles.get(channel.id) ?? [];
     if (own.length === 0) continue;
-    const title = oneLine(channelDefaultTranslation(channel).title);
-    const all = `More of ${linkText(title)}, and links to every article: [${linkText(title)} llms.txt](${linkUrl(channelLlmsUrl(channel))}).`;
+    const title = text(channelDefaultTranslation(channel).title);
+    const all = `More of ${title}, and links to every article: [${title} llms.txt](${linkUrl(channelLlmsUrl(channel))}).`;
     parts.push(`## ${title}`, all, linesOf(channel, own, LLMS_RECENT_ARTICLES).join('\n'));
   }
   return `${parts.join('\n\n')}\n`;
@@ -104,15 +104,15 @@ export function renderLlmsTxt(channels: readonly PublicChannel[], articles: Arti
  * articles gets the header and an empty section.
  */
 export function renderChannelLlmsTxt(channel: PublicChannel, articles: readonly PublicArticleSummary[], site: SiteInfo): string {
-  const title = oneLine(channelDefaultTranslation(channel).title);
+  const title = text(channelDefaultTranslation(channel).title);
   const own = ofChannel(channel.id, articles);
   const lines = linesOf(channel, own, LLMS_CHANNEL_ARTICLES);
-  const parts = [`# ${title} · ${oneLine(site.name)}`, summary(site), CITATION, `## ${title}`];
+  const parts = [`# ${title} · ${text(site.name)}`, summary(site), CITATION, `## ${title}`];
   if (lines.length > 0) parts.push(lines.join('\n'));
   const count = articleParts(own).length;
   if (count > 0) {
-    const links = Array.from({ length: count }, (_, i) => `- [${linkText(title)}, part ${i + 1}](${linkUrl(channelLlmsPartUrl(channel, i + 1))})`);
-    parts.push('## Every article', `Every article of ${linkText(title)}, in parts of up to 100, oldest articles first:`, links.join('\n'));
+    const links = Array.from({ length: count }, (_, i) => `- [${title}, part ${i + 1}](${linkUrl(channelLlmsPartUrl(channel, i + 1))})`);
+    parts.push('## Every article', `Every article of ${title}, in parts of up to 100, oldest articles first:`, links.join('\n'));
   }
   return `${parts.join('\n\n')}\n`;
 }
@@ -123,9 +123,9 @@ export function renderChannelLlmsTxt(channel: PublicChannel, articles: readonly 
  * channel), newest first.
  */
 export function renderChannelLlmsPart(channel: PublicChannel, part: readonly PublicArticleSummary[], n: number, site: SiteInfo): string {
-  const title = oneLine(channelDefaultTranslation(channel).title);
+  const title = text(channelDefaultTranslation(channel).title);
   const lines = linesOf(channel, part);
-  const parts = [`# ${title}, part ${n} · ${oneLine(site.name)}`, summary(site), CITATION, `## ${title}, part ${n}`];
+  const parts = [`# ${title}, part ${n} · ${text(site.name)}`, summary(site), CITATION, `## ${title}, part ${n}`];
   if (lines.length > 0) parts.push(lines.join('\n'));
   return `${parts.join('\n\n')}\n`;
 }

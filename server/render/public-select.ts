@@ -5,6 +5,7 @@
  * channel's address in this language" mean the same thing everywhere.
  * @module
  */
+import { publicMarkdown } from '../domain/body/safe-markdown.ts';
 import type { AnyPublicArticle, PublicArticle, PublicArticleOf, PublicArticleSummary, PublicChannel, PublicChannelTranslation, PublicTranslationHead, PublicTranslationSummary } from './view-models.ts';
 
 /**
@@ -190,3 +191,18 @@ export function articleParts<A extends AnyPublicArticle>(articles: readonly A[])
 }
 
 const partsOfArray = new WeakMap<readonly AnyPublicArticle[], ReadonlyArray<readonly AnyPublicArticle[]>>();
+
+// The JSON and the Markdown document of a translation are rendered from the
+// same model object in one build; built models are never changed.
+const publicBodies = new WeakMap<{ readonly markdown: string }, string>();
+
+/**
+ * The body of a translation as the public Markdown outputs give it
+ * (`publicMarkdown`: safe even when stored before the safe-Markdown rule),
+ * made once per model object.
+ */
+export function publicBodyOf(translation: { readonly markdown: string }): string {
+  let body = publicBodies.get(translation);
+  if (body === undefined) publicBodies.set(translation, (body = publicMarkdown(translation.markdown)));
+  return body;
+}

@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from 'zod';
-import { dateTimeSchema, languageSchema, slugSchema, titleSchema } from '../schema-parts.ts';
+import { articleSlugSchema, dateTimeSchema, languageSchema, plainTextSchema, titleSchema } from '../schema-parts.ts';
 import { HOMEPAGE_MODES } from './article-status.ts';
 import { RESERVED_ARTICLE_SLUGS } from '../../urls/static-files.ts';
 
@@ -36,9 +36,9 @@ export const homepageModeSchema = z.enum(HOMEPAGE_MODES);
 /** The content fields of one translation, shared with content/ front matter. */
 export const translationContentFields = {
   title: titleSchema,
-  excerpt: z.string().trim().max(EXCERPT_MAX_LENGTH, `Too long: at most ${EXCERPT_MAX_LENGTH} characters.`).nullable().optional(),
-  seo_title: z.string().trim().max(300, 'Too long: at most 300 characters.').nullable().optional(),
-  seo_description: z.string().trim().max(500, 'Too long: at most 500 characters.').nullable().optional(),
+  excerpt: plainTextSchema(EXCERPT_MAX_LENGTH).nullable().optional(),
+  seo_title: plainTextSchema(300, { singleLine: true }).nullable().optional(),
+  seo_description: plainTextSchema(500).nullable().optional(),
 };
 
 const bodyFields = {
@@ -77,12 +77,12 @@ export const translationPutSchema = z
 export type TranslationPutInput = z.output<typeof translationPutSchema>;
 
 /** The author shown on public pages. */
-export const authorSchema = z.object({ name: z.string().trim().min(1).max(200) }).strict();
+export const authorSchema = z.object({ name: plainTextSchema(200, { singleLine: true, min: 1 }) }).strict();
 
 /** POST …/pages: create, or update when the slug exists in the channel. */
 export const articleWriteSchema = z
   .object({
-    slug: slugSchema.refine((slug) => !RESERVED_ARTICLE_SLUGS.has(slug), 'This slug is reserved for the channel page. Choose another slug'),
+    slug: articleSlugSchema.refine((slug) => !RESERVED_ARTICLE_SLUGS.has(slug), 'This slug is reserved for the channel page. Choose another slug'),
     default_language: languageSchema,
     status: writeStatusSchema.optional(),
     homepage_mode: homepageModeSchema.optional(),

@@ -38,10 +38,14 @@ export interface ArticleDeps {
   readonly moderation: ModerationPolicy;
 }
 
-/** Finds an article by numeric id or slug (digits are tried as an id first). */
+/**
+ * Finds an article by numeric id or slug. Digits always mean the id: new
+ * slugs cannot be all digits (`isArticleSlug`), so a ref names one article.
+ */
 async function findArticle(db: Executor, channelId: number, channelSlug: string, ref: string): Promise<ArticleRow> {
-  const byId = /^\d{1,15}$/.test(ref) ? await articles.findArticleById(db, channelId, Number(ref)) : undefined;
-  const article = byId ?? (await articles.findArticleBySlug(db, channelId, ref));
+  const article = /^\d+$/.test(ref)
+    ? /^\d{1,15}$/.test(ref) ? await articles.findArticleById(db, channelId, Number(ref)) : undefined
+    : await articles.findArticleBySlug(db, channelId, ref);
   if (!article) {
     throw new PressroomError(
       'ARTICLE_NOT_FOUND',

@@ -3,7 +3,8 @@
  *
  * Publishers' Markdown is kept byte-for-byte where possible: it is what they
  * will see when they edit again, and a round trip through a serialiser
- * rewrites their style. Only structural fixes (title heading, H1) force
+ * rewrites their style. Only structural fixes (title heading, H1) and
+ * unsafe parts (raw HTML the allowlist drops, `javascript:` links…) force
  * re-serialisation; bidi controls typed as characters are simply deleted
  * from the text, which cannot change the Markdown structure.
  * @module
@@ -15,6 +16,7 @@ import { stripBidiControls, stripBidiInTree } from './bidi.ts';
 import { headingRepeatsTitle, isHeadingElement } from './headings.ts';
 import { keepParsedBody } from './parsed-bodies.ts';
 import { parseHtmlFragment, parseMarkdown, stringifyMarkdown } from './processors.ts';
+import { sanitiseMarkdownTree, stabilise } from './safe-markdown.ts';
 import { eachNode } from './tree-walk.ts';
 import type { BodyChanges } from './warnings.ts';
 
@@ -89,6 +91,10 @@ export function normaliseMarkdownBody(markdown: string, title: string, changes: 
   }
   const demoted = demoteH1Mdast(tree);
   changes.h1Demoted += demoted;
+
+  // Last, so it sees the HTML the heading rules rewrote; the public Markdown
+  // carries no more than the rendered HTML does (safe-markdown.ts).
+  if (sanitiseMarkdownTree(tree, changes)) return stabilise(tree, changes);
 
   if (encodedBidi > 0 || titleRemoved || demoted > 0) return stringifyMarkdown(tree);
   const trimmed = raw.text.trimEnd();

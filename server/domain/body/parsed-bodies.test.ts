@@ -7,7 +7,7 @@ const BODIES = [
   'See [other](./other-slug) and ~~old~~, `code`, https://example.com/a?b=1 and desk@example.com.\n',
   '## Section\n\n- one\n- two\n\n```ts\nconst x = 1;\n```\n\n> quoted *em* **strong**\n',
   'مرحبا بالعالم `npm test` [read more](https://example.com)\n\n| a | b |\n| - | - |\n| 1 | 2 |\n',
-  'Raw <span onclick="x()">html</span> <script>alert(1)</script>\n\nA footnote[^1].\n\n[^1]: The note.\n',
+  'Raw <kbd>html</kbd> H<sub>2</sub>O\n\n<div>a block</div>\n\nA footnote[^1].\n\n[^1]: The note.\n',
   'Ends in an open fence\n\n```\ncode\n',
 ];
 

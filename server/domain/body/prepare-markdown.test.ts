@@ -14,7 +14,7 @@ describe('prepareBody (Markdown input)', () => {
     ['setext', 'Part one\n========\n\nText.\n', '## Part one\n\nText.\n', 1],
     ['two H1s and an H2', '# A\n\n## B\n\n# C\n', '## A\n\n## B\n\n## C\n', 2],
     ['H1 in a blockquote', '> # Quoted\n', '> ## Quoted\n', 1],
-    ['H1 in raw HTML', 'Intro\n\n<h1 class="x">Raw</h1>\n', 'Intro\n\n<h2 class="x">Raw</h2>\n', 1],
+    ['H1 in raw HTML', 'Intro\n\n<h1 dir="rtl">Raw</h1>\n', 'Intro\n\n<h2 dir="rtl">Raw</h2>\n', 1],
   ])('demotes H1 to H2 (%s)', (_name, input, expected, count) => {
     const result = prepareBody({ title: 'Unrelated', contentMarkdown: input });
     expect(result.markdown).toBe(expected);

@@ -13,7 +13,8 @@ export type BodyWarningCode =
   | 'BODY_TITLE_HEADING_REMOVED'
   | 'BODY_BIDI_CONTROLS_STRIPPED'
   | 'BODY_DIR_REMOVED'
-  | 'BODY_HTML_REMOVED';
+  | 'BODY_HTML_REMOVED'
+  | 'BODY_UNSAFE_URL_REMOVED';
 
 /** A change made to the publisher's body, explained so they can fix their source. */
 export interface BodyWarning {
@@ -31,6 +32,7 @@ export const BODY_WARNING_CODES: readonly BodyWarningCode[] = Object.freeze([
   'BODY_BIDI_CONTROLS_STRIPPED',
   'BODY_DIR_REMOVED',
   'BODY_HTML_REMOVED',
+  'BODY_UNSAFE_URL_REMOVED',
 ] as const);
 
 /**
@@ -44,11 +46,13 @@ export interface BodyChanges {
   dirRemoved: number;
   /** Human-readable names of what the sanitiser dropped, e.g. `<script>`. */
   htmlRemoved: string[];
+  /** Markdown link, image and definition targets dropped for their scheme (`javascript:`…). */
+  unsafeUrls: number;
 }
 
 /** A tally with nothing changed yet. */
 export function noChanges(): BodyChanges {
-  return { titleHeadingRemoved: false, h1Demoted: 0, bidiStripped: 0, dirRemoved: 0, htmlRemoved: [] };
+  return { titleHeadingRemoved: false, h1Demoted: 0, bidiStripped: 0, dirRemoved: 0, htmlRemoved: [], unsafeUrls: 0 };
 }
 
 function plural(count: number, one: string, many: string): string {
@@ -90,6 +94,12 @@ export function changesToWarnings(changes: BodyChanges): BodyWarning[] {
     warnings.push({
       code: 'BODY_HTML_REMOVED',
       message: `Removed HTML that is not allowed in article bodies: ${changes.htmlRemoved.join(', ')}.`,
+    });
+  }
+  if (changes.unsafeUrls > 0) {
+    warnings.push({
+      code: 'BODY_UNSAFE_URL_REMOVED',
+      message: `Removed ${plural(changes.unsafeUrls, 'link or image target', 'link or image targets')} with a scheme that is not allowed (such as javascript:, data: or vbscript:); the link text or alt text is kept. Links may use http, https, mailto, xmpp, irc or ircs, or a relative address; images http or https.`,
     });
   }
   return warnings;

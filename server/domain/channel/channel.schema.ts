@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from 'zod';
-import { languageSchema, slugSchema, titleSchema } from '../schema-parts.ts';
+import { languageSchema, plainTextSchema, slugSchema, titleSchema } from '../schema-parts.ts';
 
 /** Channel statuses: `active` is public, `hidden` is not shown to readers. */
 export const CHANNEL_STATUSES = ['active', 'hidden'] as const;
@@ -16,7 +16,7 @@ export const channelTranslationSchema = z
   .object({
     language: languageSchema,
     title: titleSchema,
-    description: z.string().trim().max(2000, 'Too long: at most 2000 characters.').nullable().optional(),
+    description: plainTextSchema(2000).nullable().optional(),
   })
   .strict();
 
@@ -67,7 +67,7 @@ export const channelUpdateSchema = z
     default_language: languageSchema.optional(),
     translations: translations.optional(),
     title: titleSchema.optional(),
-    description: z.string().trim().max(2000).nullable().optional(),
+    description: plainTextSchema(2000).nullable().optional(),
   })
   .strict();
 /** A validated channel update. */
