@@ -9,22 +9,6 @@ import { fuzzRequests, type FuzzFixture } from '../corpora/fuzz-requests.ts';
 import { rawClient } from '../helpers/raw-http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
-/**
- * Corpus entries that fail today for reasons owned by other parts of issue 18,
- * by name. Remove an entry when its fix is merged; the test fails when an entry
- * listed here passes, so the list cannot go stale.
- */
-export const KNOWN_FAILURES_OTHER_SLICES: ReadonlyMap<string, string> = new Map(
-  [
-    'POST /api/v1/channels',
-    'PATCH /api/v1/channels/fz',
-    'POST /api/v1/channels/fz/pages',
-    'PUT /api/v1/channels/fz/pages/fz-article/translations/en',
-    'PATCH /api/v1/channels/fz/pages/fz-article/status',
-    'PATCH /api/v1/channels/fz/pages/fz-article/settings',
-  ].map((route) => [`${route} __proto__ key`, 'issue 18 item 10 (input safety): a top-level __proto__ key gives a 422 with empty details']),
-);
-
 let t: TestService;
 let fixture: FuzzFixture;
 
@@ -52,7 +36,6 @@ it('answers every fuzzed request below 500, with the documented error body', asy
   const responses = await client.sendAll(requests);
   client.close();
   const failures: string[] = [];
-  const knownSeen = new Set<string>();
   responses.forEach((res, i) => {
     const request = requests[i]!;
     const problems: string[] = [];
@@ -70,14 +53,9 @@ it('answers every fuzzed request below 500, with the documented error body', asy
         if (body !== undefined) problems.push(...errorShapeProblems(res.status, body).map((p) => `${res.status}: ${p}`));
       }
     }
-    if (KNOWN_FAILURES_OTHER_SLICES.has(request.name)) {
-      if (problems.length) knownSeen.add(request.name);
-      return;
-    }
     if (problems.length) failures.push(`${request.name} → ${problems.join('; ')}`);
   });
   expect(failures).toEqual([]);
-  expect([...KNOWN_FAILURES_OTHER_SLICES.keys()].filter((name) => !knownSeen.has(name)), 'listed as known failures but passing now: remove them from the list').toEqual([]);
   // The service still works after the corpus: the article reads back, the public API answers.
   expect((await t.request('GET', `/api/v1/channels/fz/pages/${fixture.article}`, { key: fixture.key })).status).toBe(200);
   expect((await t.request('GET', '/api/v1/channels/fz/pages', { key: fixture.key })).status).toBe(200);

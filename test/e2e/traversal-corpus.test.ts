@@ -14,13 +14,6 @@ import { startTestService, type TestService } from '../helpers/test-service.ts';
 const SECRET = 'PLANTED-SECRET-ISSUE-18';
 const DRAFT = 'DRAFTMARKER-ISSUE-18';
 
-/**
- * Probes that fail today for reasons owned by other parts of issue 18 (path
- * normalisation), by name. Remove an entry when its fix is merged; the test
- * fails when a listed probe passes, so the list cannot go stale.
- */
-export const KNOWN_FAILURES_OTHER_SLICES: ReadonlyMap<string, string> = new Map([]);
-
 let t: TestService;
 let key: string;
 
@@ -79,19 +72,12 @@ function leaks(res: RawResponse | Error): string[] {
 
 function check(requests: readonly RawRequest[], responses: ReadonlyArray<RawResponse | Error>): void {
   const failures: string[] = [];
-  const knownSeen = new Set<string>();
   responses.forEach((res, i) => {
     const request = requests[i]!;
     const problems = leaks(res);
-    if (KNOWN_FAILURES_OTHER_SLICES.has(request.name)) {
-      if (problems.length) knownSeen.add(request.name);
-      return;
-    }
     if (problems.length) failures.push(`${request.name} (${request.path.slice(0, 120)}) → ${problems.join('; ')}`);
   });
   expect(failures.slice(0, 50), `${failures.length} probes failed`).toEqual([]);
-  const stale = [...KNOWN_FAILURES_OTHER_SLICES.keys()].filter((name) => requests.some((r) => r.name === name) && !knownSeen.has(name));
-  expect(stale, 'listed as known failures but passing now: remove them from the list').toEqual([]);
 }
 
 it('never serves a file outside the output folder, whatever the spelling of ../', async () => {
