@@ -150,10 +150,21 @@ class HtmlDepth {
   depth = 0;
   max = 0;
   maxLine = 1;
+  // Position of the next `<` at or after the last search: scans move forward only, so searching the rest
+  // of the text again for every line (quadratic on a text of many lines without `<`) is never needed.
+  private nextLt = -1;
+
+  private next(text: string, from: number): number {
+    if (this.nextLt !== Infinity && this.nextLt < from) {
+      const found = text.indexOf('<', from);
+      this.nextLt = found === -1 ? Infinity : found;
+    }
+    return this.nextLt;
+  }
 
   scan(text: string, start: number, end: number, line: number): void {
-    let i = text.indexOf('<', start);
-    while (i !== -1 && i < end) {
+    let i = this.next(text, start);
+    while (i < end) {
       const closing = text.charCodeAt(i + 1) === 0x2f;
       let j = closing ? i + 2 : i + 1;
       const nameStart = j;
@@ -180,7 +191,7 @@ class HtmlDepth {
           }
         }
       }
-      i = text.indexOf('<', k);
+      i = this.next(text, Math.max(k, i + 1));
     }
   }
 }
