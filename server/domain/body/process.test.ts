@@ -23,7 +23,7 @@ describe('processBody', () => {
   it('prepares and renders a body in one go', () => {
     const body = processBody({ title: 'T', contentMarkdown: '# T\n\nHello *world*' });
     expect(body).toMatchObject({ markdown: 'Hello _world_\n', html: '<p>Hello <em>world</em></p>', text: 'Hello world', version: expect.any(String) });
-    expect(body.warnings.map((w) => w.code)).toContain('title_heading_removed');
+    expect(body.warnings.map((w) => w.code)).toContain('BODY_TITLE_HEADING_REMOVED');
   });
 });
 
