@@ -9,7 +9,7 @@ import type { Clock } from '../../clock.ts';
 import { isoNow } from '../../clock.ts';
 import type { Db, Executor } from '../../store/database.ts';
 import * as articles from '../../store/article.repository.ts';
-import type { ArticleRow, RevisionRow } from '../../store/article.table.ts';
+import type { ArticleRow, RevisionRow, TranslationRow } from '../../store/article.table.ts';
 import type { PublicUrls } from '../../urls/public-urls.ts';
 import { attachArticleMedia } from '../../media/attach.ts';
 import type { MediaKit } from '../../media/media-kit.ts';
@@ -21,8 +21,9 @@ import type { LifecycleEvent } from './article-lifecycle.ts';
 import { eventFor, resolveStatusRequest } from './article-request.ts';
 import type { ArticleListQuery, ArticleWriteInput, SettingsChangeInput, StatusChangeInput, TranslationPutInput } from './article.schema.ts';
 import { toArticleListItem, toArticleView, type ArticleListItem, type ArticleView, type WriteWarning } from './article-view.ts';
-import { setHomepageMode } from './article-write.ts';
-import { applyPlan, prepare, takeOverFromContent, upsertContent, writeArticle, type LanguagePlan } from './article-save.ts';
+import { setHomepageMode, storedRendering } from './article-write.ts';
+import { applyPlan, contentRequests, prepareContents, takeOverFromContent, upsertContent, withAttachedMarkdown, writeArticle, type LanguagePlan } from './article-save.ts';
+import { BODY_RENDER_VERSION, renderMarkdownBody, type BodyProcessor } from '../body/index.ts';
 
 /** What the article service needs. */
 export interface ArticleDeps {
@@ -32,6 +33,8 @@ export interface ArticleDeps {
   readonly cursors: CursorCodec;
   /** Media folder: draft image references are attached and rewritten on write. Absent in tools that only import text. */
   readonly media?: MediaKit;
+  /** Prepares and renders bodies off the request thread (the body pool); in this thread when absent. */
+  readonly bodies?: BodyProcessor;
 }
 
 /** Finds an article by numeric id or slug (digits are tried as an id first). */
@@ -49,13 +52,32 @@ async function findArticle(db: Executor, channelId: number, channelSlug: string,
 
 async function viewOf(deps: ArticleDeps, db: Executor, article: ArticleRow, channelSlug: string, warnings: WriteWarning[] = []): Promise<ArticleView> {
   const fresh = (await articles.findArticleById(db, article.channel_id, article.id)) ?? article;
-  const translations = await articles.listTranslations(db, [article.id]);
+  const translations = await ensureRenderings(db, await articles.listTranslations(db, [article.id]));
   const ids = translations.flatMap((t) => [t.current_revision_id, t.published_revision_id]).filter((id): id is number => id !== null);
   const revisions = new Map<number, RevisionRow>((await articles.findRevisions(db, ids)).map((r) => [r.id, r]));
   return toArticleView({ article: fresh, channelSlug, translations, revisions, urls: deps.urls, warnings });
 }
 
-/** Inserts a translation or replaces its content; reports whether the content changed. */
+/**
+ * Rows saved before their rendering was kept (migration 0007), or by another
+ * renderer, are rendered once here and stored back, so the next read of the
+ * draft does not parse its Markdown again.
+ */
+async function ensureRenderings(db: Executor, rows: TranslationRow[]): Promise<TranslationRow[]> {
+  const out: TranslationRow[] = [];
+  for (const row of rows) {
+    if (storedRendering(row)) {
+      out.push(row);
+      continue;
+    }
+    const body = renderMarkdownBody(row.content_markdown);
+    const rendered = { content_html: body.html, content_text: body.text, body_version: BODY_RENDER_VERSION };
+    await articles.storeTranslationRendering(db, row.id, row.content_markdown, rendered);
+    out.push({ ...row, ...rendered });
+  }
+  return out;
+}
+
 /** POST …/pages. */
 export async function upsertArticle(
   deps: ArticleDeps,
@@ -64,10 +86,15 @@ export async function upsertArticle(
   input: ArticleWriteInput,
 ): Promise<{ view: ArticleView; created: boolean }> {
   requireApiPublishing(principal);
+  // Access is checked first, so a caller without it cannot make the service parse bodies; the bodies are
+  // then processed before the transaction opens, which must not wait on them.
+  const precheck = await channelAccess(deps.db, principal, channelSlug);
+  requireArticleWrite(precheck);
+  const prepared = await prepareContents(deps.bodies, contentRequests(input));
   return deps.db.transaction().execute(async (trx) => {
     const access = await channelAccess(trx, principal, channelSlug);
     requireArticleWrite(access);
-    const { article, created, warnings } = await writeArticle(trx, deps, access, input);
+    const { article, created, warnings } = await writeArticle(trx, deps, access, input, { prepared });
     return { view: await viewOf(deps, trx, article, channelSlug, warnings), created };
   });
 }
@@ -122,16 +149,19 @@ export async function putTranslation(
   input: TranslationPutInput,
 ): Promise<{ view: ArticleView; created: boolean }> {
   requireApiPublishing(principal);
+  const precheck = await channelAccess(deps.db, principal, channelSlug);
+  requireArticleWrite(precheck);
+  await findArticle(deps.db, precheck.channel.id, channelSlug, ref);
+  // Before the transaction, which must not wait on a body (see upsertArticle).
+  const { contents: [content], warnings } = await prepareContents(deps.bodies, [{ item: input, language, fieldPrefix: '' }]);
   return deps.db.transaction().execute(async (trx) => {
     const access = await channelAccess(trx, principal, channelSlug);
     requireArticleWrite(access);
     const article = await findArticle(trx, access.channel.id, channelSlug, ref);
     const now = isoNow(deps.clock);
-    const warnings: WriteWarning[] = [];
-    const content = prepare(input, language, '', warnings);
-    content.content_markdown = (await attachArticleMedia(trx, deps.media, { channel: access.channel, article, now }, [content.content_markdown]))[0]!;
+    withAttachedMarkdown(content!, (await attachArticleMedia(trx, deps.media, { channel: access.channel, article, now }, [content!.content_markdown]))[0]!);
     const before = (await articles.listTranslations(trx, [article.id])).find((t) => t.language === language);
-    const { row, changed, created } = await upsertContent(trx, now, article.id, before, content);
+    const { row, changed, created } = await upsertContent(trx, now, article.id, before, content!);
     const events: LifecycleEvent[] = changed && before ? [{ type: 'revise' }] : [];
     if (input.status !== undefined) {
       const at = input.status === 'scheduled' ? article.scheduled_at : null;
