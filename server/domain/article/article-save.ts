@@ -15,7 +15,7 @@ import { insertPublicationEvent } from '../../store/publication-event.repository
 import { attachArticleMedia } from '../../media/attach.ts';
 import type { MediaKit } from '../../media/media-kit.ts';
 import type { ChannelAccess } from '../account/access.ts';
-import { BodyRejectedError, processBody, renderMarkdownBody, BODY_RENDER_VERSION, type BodyProcessor, type ProcessedBody } from '../body/index.ts';
+import { BodyRejectedError, processBody, renderMarkdownBody, BODY_RENDER_VERSION, type BodyProcessor, type ProcessedBody, type RenderedMarkdown } from '../body/index.ts';
 import { validationError } from '../errors.ts';
 import { nextTranslationState, type LifecycleEvent } from './article-lifecycle.ts';
 import { assertSecondaryMayPublish, eventFor, resolveStatusRequest, type StatusRequest } from './article-request.ts';
@@ -85,8 +85,8 @@ export function prepare(item: ContentItem, language: string, fieldPrefix: string
   }
 }
 
-function jobOf(item: ContentItem) {
-  return { title: item.title, contentMarkdown: item.content_markdown, contentHtml: item.content_html };
+function jobOf(item: ContentItem, rewrites?: ReadonlyArray<readonly [string, string]>) {
+  return { title: item.title, contentMarkdown: item.content_markdown, contentHtml: item.content_html, ...(rewrites && rewrites.length > 0 ? { rewrites } : {}) };
 }
 
 /** One translation of a write, with the prefix of its fields in a 422 (`translations.0.`, or '' for a single translation). */
@@ -94,6 +94,15 @@ export interface ContentRequest {
   readonly item: ContentItem;
   readonly language: string;
   readonly fieldPrefix: string;
+  /** The draft image URL rewrites the save will probably make (`plannedDraftRewrites`), rendered ahead too. */
+  readonly rewrites?: ReadonlyArray<readonly [string, string]>;
+}
+
+/** Prepared bodies, and for each the rendering of its Markdown with the planned rewrites made, when they change it. */
+export interface PreparedContents {
+  contents: PreparedContent[];
+  warnings: WriteWarning[];
+  rewritten: Array<RenderedMarkdown | undefined>;
 }
 
 /**
@@ -105,12 +114,12 @@ export interface ContentRequest {
 export async function prepareContents(
   bodies: BodyProcessor | undefined,
   requests: readonly ContentRequest[],
-): Promise<{ contents: PreparedContent[]; warnings: WriteWarning[] }> {
+): Promise<PreparedContents> {
   if (!bodies) {
     const warnings: WriteWarning[] = [];
-    return { contents: requests.map((r) => prepare(r.item, r.language, r.fieldPrefix, warnings)), warnings };
+    return { contents: requests.map((r) => prepare(r.item, r.language, r.fieldPrefix, warnings)), warnings, rewritten: [] };
   }
-  const settled = await Promise.allSettled(requests.map((r) => bodies.process(jobOf(r.item))));
+  const settled = await Promise.allSettled(requests.map((r) => bodies.process(jobOf(r.item, r.rewrites))));
   const refused: Record<string, string> = {};
   for (const [i, result] of settled.entries()) {
     if (result.status === 'fulfilled') continue;
@@ -119,23 +128,20 @@ export async function prepareContents(
   }
   if (Object.keys(refused).length > 0) throw validationError(refused);
   const warnings: WriteWarning[] = [];
-  const contents = settled.map((result, i) => {
-    const r = requests[i]!;
-    return toContent(r.item, r.language, bodyField(r.item, r.fieldPrefix), (result as PromiseFulfilledResult<ProcessedBody>).value, warnings);
-  });
-  return { contents, warnings };
+  const bodiesDone = settled.map((result) => (result as PromiseFulfilledResult<ProcessedBody>).value);
+  const contents = bodiesDone.map((body, i) => toContent(requests[i]!.item, requests[i]!.language, bodyField(requests[i]!.item, requests[i]!.fieldPrefix), body, warnings));
+  return { contents, warnings, rewritten: bodiesDone.map((body) => body.rewritten) };
 }
 
 /**
- * Sets a content's Markdown after media attach rewrote its image URLs,
- * rendering it again only when it changed. That render runs in the caller's
- * thread, inside the transaction; it is bounded by the limits the body
- * already passed, and happens only on the save that first attaches a draft
- * image.
+ * Sets a content's Markdown after media attach rewrote its image URLs. The
+ * body pool rendered the planned rewrite already (`rewritten`); only when
+ * attach did something else (a draft deleted between the two) is the body
+ * rendered again here, in the transaction, bounded by the limits it passed.
  */
-export function withAttachedMarkdown(content: PreparedContent, markdown: string): void {
+export function withAttachedMarkdown(content: PreparedContent, markdown: string, rewritten?: RenderedMarkdown): void {
   if (markdown === content.content_markdown) return;
-  const rendered = renderMarkdownBody(markdown);
+  const rendered = rewritten?.markdown === markdown ? rewritten : renderMarkdownBody(markdown);
   content.content_markdown = markdown;
   content.content_html = rendered.html;
   content.content_text = rendered.text;
@@ -222,8 +228,8 @@ export async function takeOverFromContent(trx: Executor, article: ArticleRow): P
 }
 
 /** The bodies of a write request, as `prepareContents` takes them. */
-export function contentRequests(input: ArticleWriteInput): ContentRequest[] {
-  return input.translations.map((t, i) => ({ item: t, language: t.language, fieldPrefix: `translations.${i}.` }));
+export function contentRequests(input: ArticleWriteInput, rewrites?: ReadonlyArray<readonly [string, string]>): ContentRequest[] {
+  return input.translations.map((t, i) => ({ item: t, language: t.language, fieldPrefix: `translations.${i}.`, ...(rewrites ? { rewrites } : {}) }));
 }
 
 /** Options of {@link writeArticle} beyond the API input. */
@@ -233,7 +239,7 @@ export interface WriteOptions {
   /** Marks the article as coming from content/. */
   readonly source?: { kind: 'content'; hash: string };
   /** The bodies, already prepared and rendered (`prepareContents`, before the transaction); prepared here, in this thread, when absent. */
-  readonly prepared?: { contents: PreparedContent[]; warnings: WriteWarning[] };
+  readonly prepared?: PreparedContents;
 }
 
 /**
@@ -248,7 +254,7 @@ export async function writeArticle(
   options: WriteOptions = {},
 ): Promise<{ article: ArticleRow; created: boolean; warnings: WriteWarning[] }> {
   const now = isoNow(deps.clock);
-  const { contents, warnings } = options.prepared ?? (await prepareContents(undefined, contentRequests(input)));
+  const { contents, warnings, rewritten } = options.prepared ?? (await prepareContents(undefined, contentRequests(input)));
   const existing = await articles.findArticleBySlug(trx, access.channel.id, input.slug);
   const existingTranslations = existing ? await articles.listTranslations(trx, [existing.id]) : [];
   const languages = new Set([...existingTranslations.map((t) => t.language), ...contents.map((c) => c.language)]);
@@ -306,7 +312,7 @@ export async function writeArticle(
   }
   // Draft image URLs become the article's own media before the bodies are stored (media rule 3).
   const attached = await attachArticleMedia(trx, deps.media, { channel: access.channel, article, now }, contents.map((c) => c.content_markdown));
-  attached.forEach((markdown, i) => withAttachedMarkdown(contents[i]!, markdown));
+  attached.forEach((markdown, i) => withAttachedMarkdown(contents[i]!, markdown, rewritten[i]));
 
   // Several translations published together default to all of them (publishing rule 2).
   const publishAll = input.publish_translations ?? true;

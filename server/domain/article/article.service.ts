@@ -11,7 +11,7 @@ import type { Db, Executor } from '../../store/database.ts';
 import * as articles from '../../store/article.repository.ts';
 import type { ArticleRow, RevisionRow, TranslationRow } from '../../store/article.table.ts';
 import type { PublicUrls } from '../../urls/public-urls.ts';
-import { attachArticleMedia } from '../../media/attach.ts';
+import { attachArticleMedia, plannedDraftRewrites } from '../../media/attach.ts';
 import type { MediaKit } from '../../media/media-kit.ts';
 import { channelAccess, requireApiPublishing, requireArticleWrite } from '../account/access.ts';
 import type { Principal } from '../account/account.service.ts';
@@ -36,6 +36,9 @@ export interface ArticleDeps {
   /** Prepares and renders bodies off the request thread (the body pool); in this thread when absent. */
   readonly bodies?: BodyProcessor;
 }
+
+/** The body a translation item sends, whichever field carries it. */
+const bodyText = (item: { content_markdown?: string; content_html?: string }): string => item.content_markdown ?? item.content_html ?? '';
 
 /** Finds an article by numeric id or slug (digits are tried as an id first). */
 async function findArticle(db: Executor, channelId: number, channelSlug: string, ref: string): Promise<ArticleRow> {
@@ -90,7 +93,8 @@ export async function upsertArticle(
   // then processed before the transaction opens, which must not wait on them.
   const precheck = await channelAccess(deps.db, principal, channelSlug);
   requireArticleWrite(precheck);
-  const prepared = await prepareContents(deps.bodies, contentRequests(input));
+  const rewrites = await plannedDraftRewrites(deps.db, deps.media, { channel: precheck.channel, articleSlug: input.slug }, input.translations.map(bodyText));
+  const prepared = await prepareContents(deps.bodies, contentRequests(input, rewrites));
   return deps.db.transaction().execute(async (trx) => {
     const access = await channelAccess(trx, principal, channelSlug);
     requireArticleWrite(access);
@@ -151,15 +155,20 @@ export async function putTranslation(
   requireApiPublishing(principal);
   const precheck = await channelAccess(deps.db, principal, channelSlug);
   requireArticleWrite(precheck);
-  await findArticle(deps.db, precheck.channel.id, channelSlug, ref);
+  const target = await findArticle(deps.db, precheck.channel.id, channelSlug, ref);
   // Before the transaction, which must not wait on a body (see upsertArticle).
-  const { contents: [content], warnings } = await prepareContents(deps.bodies, [{ item: input, language, fieldPrefix: '' }]);
+  const rewrites = await plannedDraftRewrites(deps.db, deps.media, { channel: precheck.channel, articleSlug: target.slug }, [bodyText(input)]);
+  const {
+    contents: [content],
+    warnings,
+    rewritten: [rewritten],
+  } = await prepareContents(deps.bodies, [{ item: input, language, fieldPrefix: '', rewrites }]);
   return deps.db.transaction().execute(async (trx) => {
     const access = await channelAccess(trx, principal, channelSlug);
     requireArticleWrite(access);
     const article = await findArticle(trx, access.channel.id, channelSlug, ref);
     const now = isoNow(deps.clock);
-    withAttachedMarkdown(content!, (await attachArticleMedia(trx, deps.media, { channel: access.channel, article, now }, [content!.content_markdown]))[0]!);
+    withAttachedMarkdown(content!, (await attachArticleMedia(trx, deps.media, { channel: access.channel, article, now }, [content!.content_markdown]))[0]!, rewritten);
     const before = (await articles.listTranslations(trx, [article.id])).find((t) => t.language === language);
     const { row, changed, created } = await upsertContent(trx, now, article.id, before, content!);
     const events: LifecycleEvent[] = changed && before ? [{ type: 'revise' }] : [];

@@ -27,6 +27,22 @@ describe('processBody', () => {
   });
 });
 
+describe('processBody with planned rewrites', () => {
+  const draft = '/media/pics/_drafts/0123456789abcdef.webp';
+  const final = '/media/pics/harbour/0123456789abcdef.webp';
+
+  it('renders the rewritten Markdown too, so the save need not', () => {
+    const body = processBody({ title: 'T', contentMarkdown: `![Boats](${draft})`, rewrites: [[draft, final]] });
+    expect(body.markdown).toBe(`![Boats](${draft})\n`);
+    expect(body.html).toContain(draft);
+    expect(body.rewritten).toEqual({ markdown: `![Boats](${final})\n`, html: expect.stringContaining(final), text: body.text });
+  });
+
+  it('leaves it out when the rewrites change nothing', () => {
+    expect(processBody({ title: 'T', contentMarkdown: 'No images.', rewrites: [[draft, final]] }).rewritten).toBeUndefined();
+  });
+});
+
 describe('renderMarkdownBody of a stored body over the limits', () => {
   it('renders its escaped text in one paragraph, without parsing it', () => {
     const markdown = `${'>'.repeat(10_000)} <script>x</script> & "y"`;

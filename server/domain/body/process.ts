@@ -12,7 +12,22 @@ import type { BodyWarning } from './warnings.ts';
 export { BodyRejectedError } from './rejected.ts';
 
 /** A publisher's body to prepare and render; exactly one of the two content fields is set. */
-export type BodyJob = PrepareBodyInput;
+export type BodyJob = PrepareBodyInput & {
+  /**
+   * Exact replacements that saving will probably make in the prepared
+   * Markdown (draft image URLs → the article's, `server/media/attach.ts`).
+   * The body is then rendered both ways, so the save need not render again
+   * inside its transaction when they are made.
+   */
+  readonly rewrites?: ReadonlyArray<readonly [from: string, to: string]>;
+};
+
+/** A rendering of one exact Markdown text. */
+export interface RenderedMarkdown {
+  readonly markdown: string;
+  readonly html: string;
+  readonly text: string;
+}
 
 /** A prepared body and its rendering, ready to store. */
 export interface ProcessedBody {
@@ -23,13 +38,19 @@ export interface ProcessedBody {
   readonly html: string;
   readonly text: string;
   readonly version: string;
+  /** With `job.rewrites` that changed the Markdown: the rewritten Markdown and its rendering. */
+  readonly rewritten?: RenderedMarkdown;
 }
 
 /** Prepares and renders one body in this thread. @throws BodyRejectedError */
 export function processBody(job: BodyJob): ProcessedBody {
   const prepared = prepareBody(job);
   const rendered = renderMarkdownBody(prepared.markdown);
-  return { markdown: prepared.markdown, warnings: prepared.warnings, html: rendered.html, text: rendered.text, version: BODY_RENDER_VERSION };
+  const body = { markdown: prepared.markdown, warnings: prepared.warnings, html: rendered.html, text: rendered.text, version: BODY_RENDER_VERSION };
+  let markdown = prepared.markdown;
+  for (const [from, to] of job.rewrites ?? []) markdown = markdown.split(from).join(to);
+  if (markdown === prepared.markdown) return body;
+  return { ...body, rewritten: { markdown, ...renderMarkdownBody(markdown) } };
 }
 
 /**
