@@ -39,6 +39,7 @@ const row = (file: string, prefix: string) => results(file).results.find((r: { n
 let media: Promise<Run>;
 let build: Promise<Run>;
 let http: Promise<Run> | null;
+let bodies: Promise<Run>;
 let help: Promise<Run>;
 let bad: Promise<Run>;
 beforeAll(() => {
@@ -46,11 +47,12 @@ beforeAll(() => {
   media = bench('--only', 'media', '--repeat', '1', '--out', path.join(dir, 'media.json'));
   build = bench('--only', 'build', '--repeat', '1', '--articles', '20', '--out', path.join(dir, 'build.json'));
   http = runHttp ? bench('--only', 'http', '--repeat', '1', '--articles', '20', '--duration', '1', '--warmup', '0', '--connections', '8', '--out', path.join(dir, 'http.json')) : null;
+  bodies = bench('--only', 'bodies', '--repeat', '1', '--body-scale', '1', '--out', path.join(dir, 'bodies.json'));
   help = bench('--help');
   bad = bench('--only', 'nope');
 });
 afterAll(async () => {
-  await Promise.all([media, build, http, help, bad]);
+  await Promise.all([media, build, http, bodies, help, bad]);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -92,6 +94,15 @@ it.skipIf(!runHttp)('measures the bundled server against nginx with wrk, and sea
     expect(h.stdout).toMatch(/\| \d+(\.\d+)?× \|/);
   }
   expect(h.stdout).toMatch(/\| http search: server \(20×2, c8\) \| .*(\d|n\/a \(endpoint unavailable\))/);
+}, 120_000);
+
+it('times the hostile bodies in place and the slowest read while the server saves each', async () => {
+  const b = await bodies;
+  expect(b.status, b.stderr).toBe(0);
+  expect(b.stdout).toMatch(/\| body in place: ">" × 100,000 \(refused: markdownDepth\) \|/);
+  const saved = row('bodies.json', 'body save (422) + concurrent GET, slowest: ">"').runs[0];
+  expect(saved.wallMs).toBeGreaterThan(0);
+  expect(saved.p99Ms).toBeGreaterThan(0);
 }, 120_000);
 
 it('explains itself and refuses unknown benchmarks', async () => {

@@ -23,6 +23,7 @@ interface Options {
   duration: number;
   warmup: number;
   connections: number;
+  bodyScale: number;
 }
 
 /**
@@ -47,6 +48,12 @@ const MEASUREMENTS: readonly Measurement[] = [
     args: corpusArgs,
   },
   {
+    name: 'bodies',
+    description: 'Hostile bodies of issue 18: time per body in place, and the slowest concurrent GET while the server saves it',
+    script: 'scripts/bench/body-bench.ts',
+    args: (o) => ['--scale', String(o.bodyScale)],
+  },
+  {
     name: 'http',
     description: 'Reads from the bundled server and from nginx (wrk): article JSON, ?lang=ar, search',
     script: 'scripts/bench/http-bench.ts',
@@ -54,7 +61,7 @@ const MEASUREMENTS: readonly Measurement[] = [
   },
 ];
 
-const USAGE = '[--only NAME] [--repeat N] [--out FILE] [--articles N] [--languages L] [--duration S] [--warmup S] [--connections C]';
+const USAGE = '[--only NAME] [--repeat N] [--out FILE] [--articles N] [--languages L] [--duration S] [--warmup S] [--connections C] [--body-scale P]';
 const HELP = `Usage: npm run bench -- ${USAGE}
 
 Runs each benchmark in its own process, N times (default 3), and prints a
@@ -67,7 +74,8 @@ the second is Arabic), generated in a temp folder that is removed afterwards.
 The http benchmark uses min(--articles, 500) articles in at least 2 languages
 and measures each address for --duration seconds (default 5) after --warmup
 seconds of unmeasured load (default 1), with --connections connections
-(default 32).
+(default 32). The bodies benchmark runs its inputs at --body-scale percent
+of their size in issue 18 (default 100).
 
 Benchmarks:
 ${MEASUREMENTS.map((m) => `  ${m.name.padEnd(10)} ${m.description}`).join('\n')}
@@ -95,6 +103,7 @@ function parseOptions(args: string[]): Options {
         duration: { kind: 'value', placeholder: 'S', description: 'Seconds of measured load per HTTP row (default 5).' },
         warmup: { kind: 'value', placeholder: 'S', description: 'Seconds of unmeasured load before each HTTP row (default 1; 0 for none).' },
         connections: { kind: 'value', placeholder: 'C', description: 'Concurrent connections of the HTTP load (default 32).' },
+        'body-scale': { kind: 'value', placeholder: 'P', description: 'Size of the hostile bodies, in percent of issue 18 (default 100).' },
       },
       positionals: [],
     },
@@ -111,6 +120,7 @@ function parseOptions(args: string[]): Options {
     duration: wholeNumber(values.duration, 5, 1, 600, 'duration'),
     warmup: wholeNumber(values.warmup, 1, 0, 60, 'warmup'),
     connections: wholeNumber(values.connections, 32, 1, 1000, 'connections'),
+    bodyScale: wholeNumber(values['body-scale'], 100, 1, 100, 'body-scale'),
   };
 }
 

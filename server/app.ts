@@ -8,6 +8,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { except } from 'hono/combine';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
+import type { BodyProcessor } from './domain/body/index.ts';
 import type { CursorCodec } from './domain/cursor.ts';
 import { PressroomError } from './domain/errors.ts';
 import { createErrorHandler, notFound } from './http/on-error.ts';
@@ -47,6 +48,8 @@ export interface AppDeps {
   readonly moderation: ModerationPolicy;
   /** The media folder, image processor and upload limits. */
   readonly media: MediaKit;
+  /** Prepares and renders saved bodies (the body pool); in the request thread when absent. */
+  readonly bodies?: BodyProcessor;
   /** The public content API's read side; absent when the static build is off. */
   readonly publicApi?: PublicApiDeps;
   /** The output folder's files as served (kept fresh by the build queue); with the static build. */

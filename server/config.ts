@@ -43,6 +43,8 @@ const envSchema = z.object({
   PRESSROOM_RATE_LIMIT_SEARCH: z.coerce.number().int().min(0).max(1_000_000).default(60),
   PRESSROOM_TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   PRESSROOM_BUILD_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
+  PRESSROOM_BODY_WORKERS: z.coerce.number().int().min(0).max(64).default(1),
+  PRESSROOM_BODY_TIME_LIMIT_MS: z.coerce.number().int().min(10).max(600_000).default(10_000),
 });
 
 /** The validated, frozen configuration. */
@@ -94,6 +96,10 @@ export interface Config {
   readonly trustProxyHops: number;
   /** Worker threads that render a full build; above 0, also one thread for the builder's writes (0: render and write on the main thread only). */
   readonly buildWorkers: number;
+  /** Worker threads that prepare and render saved bodies off the request thread (0: in the request thread, without a time limit). */
+  readonly bodyWorkers: number;
+  /** Longest a body may take on a body thread before the save is refused with 422. */
+  readonly bodyTimeLimitMs: number;
   /** Least severe log level printed. */
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
 }
@@ -149,5 +155,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     rateLimitSearch: e.PRESSROOM_RATE_LIMIT_SEARCH,
     trustProxyHops: e.PRESSROOM_TRUST_PROXY_HOPS,
     buildWorkers: e.PRESSROOM_BUILD_WORKERS ?? Math.max(1, os.availableParallelism()),
+    bodyWorkers: e.PRESSROOM_BODY_WORKERS,
+    bodyTimeLimitMs: e.PRESSROOM_BODY_TIME_LIMIT_MS,
   });
 }

@@ -10,6 +10,7 @@ import http from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import YAML from 'yaml';
 import { createApp } from './app.ts';
+import { createBodyPool } from './bodies/body-pool.ts';
 import { ensureLocalAccount, loadCursorCodec } from './bootstrap.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -92,6 +93,8 @@ export async function startService(
   const stale = removeStaleTempFiles(config.outputDir);
   if (stale.length > 0) log.info('stale temporary files removed', { dir: config.outputDir, count: stale.length });
   const media = createMediaKit(config);
+  // Saved bodies are parsed and rendered on threads of their own, under a time limit (issue 18).
+  const bodies = config.bodyWorkers > 0 ? createBodyPool({ threads: config.bodyWorkers, timeLimitMs: config.bodyTimeLimitMs }) : null;
   const worker = createWorker({ db, clock, log: log.child('jobs') }, createJobHandlers({ db, clock, policy, log: log.child('jobs'), media }));
   // Hourly from now on; the job re-enqueues itself, so only the first run is queued here.
   await scheduleMediaCleanup(db, clock);
@@ -124,6 +127,7 @@ export async function startService(
     jobs: worker,
     moderation: policy,
     media,
+    ...(bodies ? { bodies } : {}),
     ...(publicApi ? { publicApi: publicApi.deps } : {}),
     ...(outputFiles ? { outputFiles } : {}),
   });
@@ -183,6 +187,7 @@ export async function startService(
       await staticSite?.queue.stop();
       await staticSite?.close();
       await publicApi?.search.idle();
+      await bodies?.close();
       await db.destroy();
     },
   };

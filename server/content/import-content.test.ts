@@ -145,6 +145,17 @@ describe('importContent', () => {
     expect((await articlesBySlug()).has('early')).toBe(false);
   });
 
+  it('reports a body over the body limits against its file, and imports the rest', async () => {
+    // 2,000 nested blockquotes used to overflow the parser's stack.
+    write(`${CHANNEL}/deep/en.md`, `---\ntitle: Deep\nstatus: published\n---\n${'>'.repeat(2_000)} x`);
+    write(`${CHANNEL}/fine/en.md`, '---\ntitle: Fine\nstatus: published\n---\nFine.');
+    const report = await run();
+    expect(report.errors).toEqual([{ file: `${CHANNEL}/deep/en.md`, message: expect.stringContaining('limit markdownDepth') }]);
+    const slugs = await articlesBySlug();
+    expect(slugs.has('deep')).toBe(false);
+    expect(slugs.has('fine')).toBe(true);
+  });
+
   it('never overwrites an article written through the API, and says so', async () => {
     const principal: Principal = { accountId, accountName: 'local', plan: 'pro', keyId: 0 };
     await db.transaction().execute(async (trx) => {

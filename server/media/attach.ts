@@ -42,6 +42,30 @@ async function attachDraft(trx: Executor, media: MediaKit, target: AttachTarget,
 }
 
 /**
+ * The URL rewrites `attachArticleMedia` will make in `texts` if nothing
+ * changes meanwhile: one `[draft URL, article URL]` per referenced draft of
+ * the channel that exists now. Read before the save's transaction, so the
+ * body pool can render the rewritten bodies too (`BodyJob.rewrites`) and
+ * the transaction need not render them again.
+ */
+export async function plannedDraftRewrites(
+  db: Executor,
+  media: MediaKit | undefined,
+  target: { readonly channel: Pick<ChannelRow, 'id' | 'slug'>; readonly articleSlug: string },
+  texts: readonly string[],
+): Promise<Array<[string, string]>> {
+  if (!media) return [];
+  const rewrites: Array<[string, string]> = [];
+  for (const short of new Set(texts.flatMap((text) => draftReferences(text, target.channel.slug)))) {
+    const draft = await findMediaByFileName(db, draftFileName(target.channel.slug, short));
+    if (draft && draft.channel_id === target.channel.id) {
+      rewrites.push([`/media/${draftFileName(target.channel.slug, short)}`, `/media/${articleFileName(target.channel.slug, target.articleSlug, short)}`]);
+    }
+  }
+  return rewrites;
+}
+
+/**
  * Attaches the draft images referenced in `markdowns` (one per translation)
  * to the article and returns the bodies with those references rewritten, in
  * the same order. A reference to a draft that no longer exists is left as it

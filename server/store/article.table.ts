@@ -44,6 +44,12 @@ export interface ArticleTranslationTable {
   published_revision_id: number | null;
   created_at: string;
   updated_at: string;
+  /** `content_markdown` rendered to sanitised HTML when it was saved (migration 0007); null on older rows. */
+  content_html: string | null;
+  /** Its plain text, made with `content_html`. */
+  content_text: string | null;
+  /** `BODY_RENDER_VERSION` of the renderer that made both; other values are rendered again when read. */
+  body_version: string | null;
 }
 
 /** An immutable snapshot of a translation's content and its moderation outcome. */

@@ -15,7 +15,7 @@ import { insertPublicationEvent } from '../../store/publication-event.repository
 import { attachArticleMedia } from '../../media/attach.ts';
 import type { MediaKit } from '../../media/media-kit.ts';
 import type { ChannelAccess } from '../account/access.ts';
-import { prepareBody } from '../body/index.ts';
+import { BodyRejectedError, processBody, renderMarkdownBody, BODY_RENDER_VERSION, type BodyProcessor, type ProcessedBody, type RenderedMarkdown } from '../body/index.ts';
 import { validationError } from '../errors.ts';
 import { mayChangePrimary, mustWithdrawWithPrimary, nextTranslationState, type LifecycleEvent } from './article-lifecycle.ts';
 import { assertSecondaryMayPublish, eventFor, resolveStatusRequest, type StatusRequest } from './article-request.ts';
@@ -28,12 +28,14 @@ export interface SaveDeps {
   readonly clock: Clock;
   /** Media folder: draft image references are attached and rewritten on save. Absent in tools that only import text. */
   readonly media?: MediaKit;
+  /** Prepares and renders bodies (the body pool); in this thread when absent. */
+  readonly bodies?: BodyProcessor;
 }
 
 /** The per-language plan of a save: the row, the events to apply, the field to name in a 422. */
 export type LanguagePlan = Map<string, { row: TranslationRow; events: LifecycleEvent[]; field: string }>;
 
-/** Content of one translation as stored. */
+/** Content of one translation as stored, its rendered body included. */
 export interface PreparedContent {
   language: string;
   title: string;
@@ -41,16 +43,19 @@ export interface PreparedContent {
   content_markdown: string;
   seo_title: string | null;
   seo_description: string | null;
+  content_html: string;
+  content_text: string;
+  body_version: string;
 }
 
-export function prepare(
-  item: { title: string; excerpt?: string | null; content_markdown?: string; content_html?: string; seo_title?: string | null; seo_description?: string | null },
-  language: string,
-  fieldPrefix: string,
-  warnings: WriteWarning[],
-): PreparedContent {
-  const body = prepareBody({ title: item.title, contentMarkdown: item.content_markdown, contentHtml: item.content_html });
-  const field = `${fieldPrefix}${item.content_html !== undefined ? 'content_html' : 'content_markdown'}`;
+/** A translation item of a write request: its text fields and exactly one body. */
+export type ContentItem = { title: string; excerpt?: string | null; content_markdown?: string; content_html?: string; seo_title?: string | null; seo_description?: string | null };
+
+function bodyField(item: ContentItem, fieldPrefix: string): string {
+  return `${fieldPrefix}${item.content_html !== undefined ? 'content_html' : 'content_markdown'}`;
+}
+
+function toContent(item: ContentItem, language: string, field: string, body: ProcessedBody, warnings: WriteWarning[]): PreparedContent {
   for (const w of body.warnings) warnings.push({ code: w.code, message: w.message, field });
   return {
     language,
@@ -59,9 +64,89 @@ export function prepare(
     content_markdown: body.markdown,
     seo_title: item.seo_title ?? null,
     seo_description: item.seo_description ?? null,
+    content_html: body.html,
+    content_text: body.text,
+    body_version: body.version,
   };
 }
 
+/**
+ * Prepares and renders one translation's body in this thread (the content/
+ * importer, which is off the request path). @throws PressroomError
+ * VALIDATION_FAILED naming the body field when the body is refused.
+ */
+export function prepare(item: ContentItem, language: string, fieldPrefix: string, warnings: WriteWarning[]): PreparedContent {
+  const field = bodyField(item, fieldPrefix);
+  try {
+    return toContent(item, language, field, processBody(jobOf(item)), warnings);
+  } catch (error) {
+    if (error instanceof BodyRejectedError) throw validationError({ [field]: error.message });
+    throw error;
+  }
+}
+
+function jobOf(item: ContentItem, rewrites?: ReadonlyArray<readonly [string, string]>) {
+  return { title: item.title, contentMarkdown: item.content_markdown, contentHtml: item.content_html, ...(rewrites && rewrites.length > 0 ? { rewrites } : {}) };
+}
+
+/** One translation of a write, with the prefix of its fields in a 422 (`translations.0.`, or '' for a single translation). */
+export interface ContentRequest {
+  readonly item: ContentItem;
+  readonly language: string;
+  readonly fieldPrefix: string;
+  /** The draft image URL rewrites the save will probably make (`plannedDraftRewrites`), rendered ahead too. */
+  readonly rewrites?: ReadonlyArray<readonly [string, string]>;
+}
+
+/** Prepared bodies, and for each the rendering of its Markdown with the planned rewrites made, when they change it. */
+export interface PreparedContents {
+  contents: PreparedContent[];
+  warnings: WriteWarning[];
+  rewritten: Array<RenderedMarkdown | undefined>;
+}
+
+/**
+ * Prepares and renders the bodies of a write through `bodies` (the body
+ * pool, off the request thread), before any transaction is opened: a body
+ * can take seconds, and the database must not wait on it.
+ * @throws PressroomError VALIDATION_FAILED naming every refused body field, with the limit and how to fix it.
+ */
+export async function prepareContents(
+  bodies: BodyProcessor | undefined,
+  requests: readonly ContentRequest[],
+): Promise<PreparedContents> {
+  if (!bodies) {
+    const warnings: WriteWarning[] = [];
+    return { contents: requests.map((r) => prepare(r.item, r.language, r.fieldPrefix, warnings)), warnings, rewritten: [] };
+  }
+  const settled = await Promise.allSettled(requests.map((r) => bodies.process(jobOf(r.item, r.rewrites))));
+  const refused: Record<string, string> = {};
+  for (const [i, result] of settled.entries()) {
+    if (result.status === 'fulfilled') continue;
+    if (!(result.reason instanceof BodyRejectedError)) throw result.reason;
+    refused[bodyField(requests[i]!.item, requests[i]!.fieldPrefix)] = result.reason.message;
+  }
+  if (Object.keys(refused).length > 0) throw validationError(refused);
+  const warnings: WriteWarning[] = [];
+  const bodiesDone = settled.map((result) => (result as PromiseFulfilledResult<ProcessedBody>).value);
+  const contents = bodiesDone.map((body, i) => toContent(requests[i]!.item, requests[i]!.language, bodyField(requests[i]!.item, requests[i]!.fieldPrefix), body, warnings));
+  return { contents, warnings, rewritten: bodiesDone.map((body) => body.rewritten) };
+}
+
+/**
+ * Sets a content's Markdown after media attach rewrote its image URLs. The
+ * body pool rendered the planned rewrite already (`rewritten`); only when
+ * attach did something else (a draft deleted between the two) is the body
+ * rendered again here, in the transaction, bounded by the limits it passed.
+ */
+export function withAttachedMarkdown(content: PreparedContent, markdown: string, rewritten?: RenderedMarkdown): void {
+  if (markdown === content.content_markdown) return;
+  const rendered = rewritten?.markdown === markdown ? rewritten : renderMarkdownBody(markdown);
+  content.content_markdown = markdown;
+  content.content_html = rendered.html;
+  content.content_text = rendered.text;
+  content.body_version = BODY_RENDER_VERSION;
+}
 
 export async function upsertContent(
   trx: Executor,
@@ -85,7 +170,13 @@ export async function upsertContent(
     return { row, changed: true, created: true };
   }
   const changed = contentHash(existing) !== contentHash({ ...existing, ...content });
-  if (!changed) return { row: existing, changed: false, created: false };
+  if (!changed) {
+    // Same text, but stored before its rendering was kept (or by another renderer): keep this one.
+    if (existing.body_version === content.body_version && existing.content_html !== null) return { row: existing, changed: false, created: false };
+    const rendered = { content_html: content.content_html, content_text: content.content_text, body_version: content.body_version };
+    await articles.updateTranslation(trx, existing.id, rendered);
+    return { row: { ...existing, ...rendered }, changed: false, created: false };
+  }
   await articles.updateTranslation(trx, existing.id, { ...content, updated_at: now });
   return { row: { ...existing, ...content, updated_at: now }, changed: true, created: false };
 }
@@ -144,12 +235,19 @@ export async function takeOverFromContent(trx: Executor, article: ArticleRow): P
   if (article.source === 'content') await articles.updateArticle(trx, article.id, { source: 'api', source_hash: null });
 }
 
+/** The bodies of a write request, as `prepareContents` takes them. */
+export function contentRequests(input: ArticleWriteInput, rewrites?: ReadonlyArray<readonly [string, string]>): ContentRequest[] {
+  return input.translations.map((t, i) => ({ item: t, language: t.language, fieldPrefix: `translations.${i}.`, ...(rewrites ? { rewrites } : {}) }));
+}
+
 /** Options of {@link writeArticle} beyond the API input. */
 export interface WriteOptions {
   /** `trusted` publishes without moderation (content/ files reviewed in the repository). */
   readonly mode?: ModerationMode;
   /** Marks the article as coming from content/. */
   readonly source?: { kind: 'content'; hash: string };
+  /** The bodies, already prepared and rendered (`prepareContents`, before the transaction); prepared here, in this thread, when absent. */
+  readonly prepared?: PreparedContents;
 }
 
 /**
@@ -164,8 +262,7 @@ export async function writeArticle(
   options: WriteOptions = {},
 ): Promise<{ article: ArticleRow; created: boolean; warnings: WriteWarning[] }> {
   const now = isoNow(deps.clock);
-  const warnings: WriteWarning[] = [];
-  const contents = input.translations.map((t, i) => prepare(t, t.language, `translations.${i}.`, warnings));
+  const { contents, warnings, rewritten } = options.prepared ?? (await prepareContents(undefined, contentRequests(input)));
   const existing = await articles.findArticleBySlug(trx, access.channel.id, input.slug);
   const existingTranslations = existing ? await articles.listTranslations(trx, [existing.id]) : [];
   const languages = new Set([...existingTranslations.map((t) => t.language), ...contents.map((c) => c.language)]);
@@ -236,7 +333,7 @@ export async function writeArticle(
   }
   // Draft image URLs become the article's own media before the bodies are stored (media rule 3).
   const attached = await attachArticleMedia(trx, deps.media, { channel: access.channel, article, now }, contents.map((c) => c.content_markdown));
-  attached.forEach((markdown, i) => (contents[i]!.content_markdown = markdown));
+  attached.forEach((markdown, i) => withAttachedMarkdown(contents[i]!, markdown, rewritten[i]));
 
   // Several translations published together default to all of them (publishing rule 2).
   const publishAll = input.publish_translations ?? true;

@@ -105,11 +105,14 @@ function pendingRevision(row: TranslationRow, revisions: ReadonlyMap<number, Rev
 }
 
 /**
- * The translation's body as HTML: the current revision's stored rendering
- * when it is of this content and of the current renderer, otherwise rendered
- * now (same bytes either way).
+ * The translation's body as HTML: the rendering kept on the row (made when
+ * it was saved), else the current revision's when it is of this content,
+ * both only when of the current renderer; otherwise rendered now (same
+ * bytes either way). `ensureRenderings` stores one on rows that lack it, so
+ * reading a draft does not parse Markdown again.
  */
 function bodyHtml(t: TranslationRow, revisions: ReadonlyMap<number, RevisionRow>): string {
+  if (t.content_html !== null && t.body_version === BODY_RENDER_VERSION) return t.content_html;
   const revision = t.current_revision_id === null ? undefined : revisions.get(t.current_revision_id);
   if (revision?.content_html && revision.body_version === BODY_RENDER_VERSION && revision.content_markdown === t.content_markdown) {
     return revision.content_html;

@@ -24,6 +24,12 @@ export const SCHEDULE_JOB = 'publish_scheduled';
 /** How submissions are moderated: queued for the moderation worker, or trusted (content/ files). */
 export type ModerationMode = 'queue' | 'trusted';
 
+/** The translation's kept rendering of its current body, when it is of the current renderer. */
+export function storedRendering(t: Pick<TranslationRow, 'content_html' | 'content_text' | 'body_version'>): { html: string; text: string } | null {
+  if (t.body_version !== BODY_RENDER_VERSION || t.content_html === null || t.content_text === null) return null;
+  return { html: t.content_html, text: t.content_text };
+}
+
 /** Hash of everything a revision snapshots; equal hashes mean equal content. */
 export function contentHash(t: Pick<TranslationRow, 'title' | 'excerpt' | 'content_markdown' | 'seo_title' | 'seo_description'>): string {
   return createHash('sha256')
@@ -98,8 +104,10 @@ export async function applyTranslationEvents(
       case 'moderate': {
         await articles.supersedePendingRevisions(trx, row.id, ctx.now);
         const trusted = ctx.mode === 'trusted';
-        // Rendered once here, where the body is saved, rather than by every build and search rebuild that reads it.
-        const body = renderMarkdownBody(next.content_markdown);
+        // The rendering the save made (off the request thread) and kept on the row; rendered here only for a
+        // row without one (saved before migration 0007, or by another renderer). Either way once, where the
+        // revision is made, rather than by every build and search rebuild that reads it.
+        const body = storedRendering(next) ?? renderMarkdownBody(next.content_markdown);
         const revision = await articles.insertRevision(trx, {
           translation_id: row.id,
           title: next.title,

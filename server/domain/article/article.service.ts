@@ -9,9 +9,9 @@ import type { Clock } from '../../clock.ts';
 import { isoNow } from '../../clock.ts';
 import type { Db, Executor } from '../../store/database.ts';
 import * as articles from '../../store/article.repository.ts';
-import type { ArticleRow, RevisionRow } from '../../store/article.table.ts';
+import type { ArticleRow, RevisionRow, TranslationRow } from '../../store/article.table.ts';
 import type { PublicUrls } from '../../urls/public-urls.ts';
-import { attachArticleMedia } from '../../media/attach.ts';
+import { attachArticleMedia, plannedDraftRewrites } from '../../media/attach.ts';
 import type { MediaKit } from '../../media/media-kit.ts';
 import { channelAccess, requireApiPublishing, requireArticleWrite } from '../account/access.ts';
 import type { Principal } from '../account/account.service.ts';
@@ -21,8 +21,9 @@ import { mayPublishTranslationAlone, type LifecycleEvent } from './article-lifec
 import { eventFor, resolveStatusRequest } from './article-request.ts';
 import type { ArticleListQuery, ArticleWriteInput, SettingsChangeInput, StatusChangeInput, TranslationPutInput } from './article.schema.ts';
 import { toArticleListItem, toArticleView, type ArticleListItem, type ArticleView, type WriteWarning } from './article-view.ts';
-import { setHomepageMode } from './article-write.ts';
-import { applyPlan, prepare, takeOverFromContent, upsertContent, writeArticle, type LanguagePlan } from './article-save.ts';
+import { setHomepageMode, storedRendering } from './article-write.ts';
+import { applyPlan, contentRequests, prepareContents, takeOverFromContent, upsertContent, withAttachedMarkdown, writeArticle, type LanguagePlan } from './article-save.ts';
+import { BODY_RENDER_VERSION, renderMarkdownBody, type BodyProcessor } from '../body/index.ts';
 import type { ModerationPolicy } from '../moderation/moderation-policy.ts';
 import { assertPublicFieldsAllowed } from '../moderation/public-fields.ts';
 
@@ -34,9 +35,14 @@ export interface ArticleDeps {
   readonly cursors: CursorCodec;
   /** Media folder: draft image references are attached and rewritten on write. Absent in tools that only import text. */
   readonly media?: MediaKit;
+  /** Prepares and renders bodies off the request thread (the body pool); in this thread when absent. */
+  readonly bodies?: BodyProcessor;
   /** Judges the byline, which goes public without a revision to hold it. */
   readonly moderation: ModerationPolicy;
 }
+
+/** The body a translation item sends, whichever field carries it. */
+const bodyText = (item: { content_markdown?: string; content_html?: string }): string => item.content_markdown ?? item.content_html ?? '';
 
 /**
  * Finds an article by numeric id or slug. Digits always mean the id: new
@@ -57,13 +63,32 @@ async function findArticle(db: Executor, channelId: number, channelSlug: string,
 
 async function viewOf(deps: ArticleDeps, db: Executor, article: ArticleRow, channelSlug: string, warnings: WriteWarning[] = []): Promise<ArticleView> {
   const fresh = (await articles.findArticleById(db, article.channel_id, article.id)) ?? article;
-  const translations = await articles.listTranslations(db, [article.id]);
+  const translations = await ensureRenderings(db, await articles.listTranslations(db, [article.id]));
   const ids = translations.flatMap((t) => [t.current_revision_id, t.published_revision_id]).filter((id): id is number => id !== null);
   const revisions = new Map<number, RevisionRow>((await articles.findRevisions(db, ids)).map((r) => [r.id, r]));
   return toArticleView({ article: fresh, channelSlug, translations, revisions, urls: deps.urls, warnings });
 }
 
-/** Inserts a translation or replaces its content; reports whether the content changed. */
+/**
+ * Rows saved before their rendering was kept (migration 0007), or by another
+ * renderer, are rendered once here and stored back, so the next read of the
+ * draft does not parse its Markdown again.
+ */
+async function ensureRenderings(db: Executor, rows: TranslationRow[]): Promise<TranslationRow[]> {
+  const out: TranslationRow[] = [];
+  for (const row of rows) {
+    if (storedRendering(row)) {
+      out.push(row);
+      continue;
+    }
+    const body = renderMarkdownBody(row.content_markdown);
+    const rendered = { content_html: body.html, content_text: body.text, body_version: BODY_RENDER_VERSION };
+    await articles.storeTranslationRendering(db, row.id, row.content_markdown, rendered);
+    out.push({ ...row, ...rendered });
+  }
+  return out;
+}
+
 /** POST …/pages. */
 export async function upsertArticle(
   deps: ArticleDeps,
@@ -72,12 +97,18 @@ export async function upsertArticle(
   input: ArticleWriteInput,
 ): Promise<{ view: ArticleView; created: boolean }> {
   requireApiPublishing(principal);
+  // Access is checked first, so a caller without it cannot make the service parse bodies; the bodies are
+  // then processed before the transaction opens, which must not wait on them.
+  const precheck = await channelAccess(deps.db, principal, channelSlug);
+  requireArticleWrite(precheck);
+  // A new byline shows on the published pages at once, so it cannot wait for the moderation job.
+  if (input.author) assertPublicFieldsAllowed(deps.moderation, [{ name: 'author.name', value: input.author.name }]);
+  const rewrites = await plannedDraftRewrites(deps.db, deps.media, { channel: precheck.channel, articleSlug: input.slug }, input.translations.map(bodyText));
+  const prepared = await prepareContents(deps.bodies, contentRequests(input, rewrites));
   return deps.db.transaction().execute(async (trx) => {
     const access = await channelAccess(trx, principal, channelSlug);
     requireArticleWrite(access);
-    // A new byline shows on the published pages at once, so it cannot wait for the moderation job.
-    if (input.author) assertPublicFieldsAllowed(deps.moderation, [{ name: 'author.name', value: input.author.name }]);
-    const { article, created, warnings } = await writeArticle(trx, deps, access, input);
+    const { article, created, warnings } = await writeArticle(trx, deps, access, input, { prepared });
     return { view: await viewOf(deps, trx, article, channelSlug, warnings), created };
   });
 }
@@ -132,16 +163,24 @@ export async function putTranslation(
   input: TranslationPutInput,
 ): Promise<{ view: ArticleView; created: boolean }> {
   requireApiPublishing(principal);
+  const precheck = await channelAccess(deps.db, principal, channelSlug);
+  requireArticleWrite(precheck);
+  const target = await findArticle(deps.db, precheck.channel.id, channelSlug, ref);
+  // Before the transaction, which must not wait on a body (see upsertArticle).
+  const rewrites = await plannedDraftRewrites(deps.db, deps.media, { channel: precheck.channel, articleSlug: target.slug }, [bodyText(input)]);
+  const {
+    contents: [content],
+    warnings,
+    rewritten: [rewritten],
+  } = await prepareContents(deps.bodies, [{ item: input, language, fieldPrefix: '', rewrites }]);
   return deps.db.transaction().execute(async (trx) => {
     const access = await channelAccess(trx, principal, channelSlug);
     requireArticleWrite(access);
     const article = await findArticle(trx, access.channel.id, channelSlug, ref);
     const now = isoNow(deps.clock);
-    const warnings: WriteWarning[] = [];
-    const content = prepare(input, language, '', warnings);
-    content.content_markdown = (await attachArticleMedia(trx, deps.media, { channel: access.channel, article, now }, [content.content_markdown]))[0]!;
+    withAttachedMarkdown(content!, (await attachArticleMedia(trx, deps.media, { channel: access.channel, article, now }, [content!.content_markdown]))[0]!, rewritten);
     const before = (await articles.listTranslations(trx, [article.id])).find((t) => t.language === language);
-    const { row, changed, created } = await upsertContent(trx, now, article.id, before, content);
+    const { row, changed, created } = await upsertContent(trx, now, article.id, before, content!);
     const events: LifecycleEvent[] = changed && before ? [{ type: 'revise' }] : [];
     if (input.status !== undefined) {
       if ((input.status === 'published' || input.status === 'scheduled') && !mayPublishTranslationAlone(article.status)) {

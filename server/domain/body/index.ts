@@ -11,3 +11,5 @@
 export { BODY_WARNING_CODES, type BodyWarning, type BodyWarningCode } from './warnings.ts';
 export { prepareBody, type PrepareBodyInput, type PreparedBody } from './prepare.ts';
 export { BODY_RENDER_VERSION, markdownToPlainText, renderMarkdown, renderMarkdownBody } from './render.ts';
+export { BODY_LIMITS, checkHtmlBody, checkMarkdownBody, type BodyLimitName, type BodyLimitProblem } from './limits.ts';
+export { BodyRejectedError, inlineBodyProcessor, processBody, type BodyJob, type BodyProcessor, type ProcessedBody, type RenderedMarkdown } from './process.ts';

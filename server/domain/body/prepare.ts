@@ -4,7 +4,9 @@
  */
 
 import { normaliseHtmlBody } from './html-input.ts';
+import { checkHtmlBody, checkMarkdownBody } from './limits.ts';
 import { normaliseMarkdownBody } from './markdown-input.ts';
+import { BodyRejectedError } from './rejected.ts';
 import { changesToWarnings, noChanges, type BodyWarning } from './warnings.ts';
 
 /** A publisher's body; exactly one of the two content fields is set. */
@@ -25,6 +27,10 @@ export interface PreparedBody {
  * Turns a publisher's body (Markdown or HTML) into the stored canonical
  * Markdown. Every article is stored as Markdown so rendering, excerpts and
  * editing have one format to deal with.
+ * The body is checked against `BODY_LIMITS` before any parser sees it, and
+ * the Markdown an HTML body converts to again (HTML nesting becomes Markdown
+ * nesting).
+ * @throws BodyRejectedError for a body over one of the limits.
  * @throws Error when neither (or both) of contentMarkdown / contentHtml is
  *   given — callers validate this, so it signals a programming error.
  */
@@ -33,10 +39,16 @@ export function prepareBody(input: PrepareBodyInput): PreparedBody {
   if ((contentMarkdown === undefined) === (contentHtml === undefined)) {
     throw new Error('prepareBody needs exactly one of contentMarkdown or contentHtml');
   }
+  const problem = contentMarkdown !== undefined ? checkMarkdownBody(contentMarkdown) : checkHtmlBody(contentHtml ?? '');
+  if (problem) throw BodyRejectedError.over(problem);
   const changes = noChanges();
   const markdown =
     contentMarkdown !== undefined
       ? normaliseMarkdownBody(contentMarkdown, title, changes)
       : normaliseHtmlBody(contentHtml ?? '', title, changes);
+  if (contentHtml !== undefined) {
+    const converted = checkMarkdownBody(markdown);
+    if (converted) throw BodyRejectedError.over(converted, true);
+  }
   return { markdown, warnings: changesToWarnings(changes) };
 }

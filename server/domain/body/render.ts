@@ -21,6 +21,7 @@ import {
   rehypeRawIfNeeded,
   rehypeStripBidi,
 } from './rehype-plugins.ts';
+import { checkMarkdownBody } from './limits.ts';
 import { takeParsedBody } from './parsed-bodies.ts';
 import { ARTICLE_SCHEMA } from './schema.ts';
 
@@ -46,8 +47,22 @@ function renderTree(markdown: string): Root {
   return renderer.runSync(takeParsedBody(markdown) ?? renderer.parse(markdown));
 }
 
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+
+/**
+ * What a body over `BODY_LIMITS` renders to: its text, escaped, in one
+ * paragraph. Saves refuse such bodies, but rows stored before the limits
+ * existed may hold one; a build must not spend minutes on it or overflow
+ * the stack, and nothing of it can be unsafe this way.
+ */
+function overLimitBody(markdown: string): { html: string; text: string } {
+  const text = markdown.replace(/\s+/g, ' ').trim();
+  return { html: `<p>${text.replace(/[&<>"]/g, (c) => ESCAPES[c]!)}</p>`, text };
+}
+
 /** Renders stored Markdown to safe HTML (for API responses and public pages). */
 export function renderMarkdown(markdown: string): string {
+  if (checkMarkdownBody(markdown)) return overLimitBody(markdown).html;
   return renderer.stringify(renderTree(markdown));
 }
 
@@ -79,6 +94,7 @@ function plainText(tree: Root): string {
 
 /** Plain text of a Markdown body (for excerpts / search); whitespace collapsed. */
 export function markdownToPlainText(markdown: string): string {
+  if (checkMarkdownBody(markdown)) return overLimitBody(markdown).text;
   return plainText(renderTree(markdown));
 }
 
@@ -98,6 +114,7 @@ export const BODY_RENDER_VERSION = '1';
  * most of a static build's time, and every published body needs both.
  */
 export function renderMarkdownBody(markdown: string): { html: string; text: string } {
+  if (checkMarkdownBody(markdown)) return overLimitBody(markdown);
   const tree = renderTree(markdown);
   // Neither reading mutates the tree.
   return { text: plainText(tree), html: renderer.stringify(tree) };

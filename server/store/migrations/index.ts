@@ -10,6 +10,7 @@ import * as media from './0003-media.ts';
 import * as outputFiles from './0004-output-files.ts';
 import * as searchDocuments from './0005-search-documents.ts';
 import * as revisionBodies from './0006-revision-bodies.ts';
+import * as translationBodies from './0007-translation-bodies.ts';
 
 /** Every migration by name, applied in name order. */
 export const migrations: Record<string, Migration> = {
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0004-output-files': outputFiles,
   '0005-search-documents': searchDocuments,
   '0006-revision-bodies': revisionBodies,
+  '0007-translation-bodies': translationBodies,
 };

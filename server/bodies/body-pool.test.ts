@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { BodyRejectedError, processBody } from '../domain/body/index.ts';
+import { createBodyPool, type BodyPool } from './body-pool.ts';
+
+// Within every limit, but about a second of parsing: the time limit has to stop it.
+const SLOW = { title: 'Slow', contentMarkdown: `${'word *x* and [y] '.repeat(10).trim()}\n\n`.repeat(5_000) };
+
+let pool: BodyPool | undefined;
+afterEach(async () => {
+  await pool?.close();
+  pool = undefined;
+});
+
+describe('createBodyPool', () => {
+  it('prepares and renders a body on a thread, with the same result as in place', async () => {
+    pool = createBodyPool({ threads: 1, timeLimitMs: 30_000 });
+    const job = { title: 'T', contentMarkdown: '# T\n\nHello *world*, [a link](https://example.com).' };
+    expect(await pool.process(job)).toEqual(processBody(job));
+  });
+
+  it('refuses a body over a limit with the limit named, and goes on', async () => {
+    pool = createBodyPool({ threads: 1, timeLimitMs: 30_000 });
+    const refused = await pool.process({ title: 'T', contentHtml: '<div>'.repeat(10_000) }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(BodyRejectedError);
+    expect(refused).toMatchObject({ limit: 'htmlDepth' });
+    expect((await pool.process({ title: 'T', contentMarkdown: 'ok' })).html).toBe('<p>ok</p>');
+    expect(pool.started).toBe(1);
+  });
+
+  it('terminates a thread over the time limit, refuses that body, and recovers with a new thread', async () => {
+    pool = createBodyPool({ threads: 1, timeLimitMs: 50 });
+    const slow = pool.process(SLOW).catch((e: unknown) => e);
+    // Queued behind the slow body: its own time limit starts only when a thread takes it.
+    const next = pool.process({ title: 'T', contentMarkdown: 'after' });
+    const refused = await slow;
+    expect(refused).toBeInstanceOf(BodyRejectedError);
+    expect(refused).toMatchObject({ limit: 'timeMs' });
+    expect((refused as Error).message).toContain('50 ms');
+    expect((await next).html).toBe('<p>after</p>');
+    expect(pool.started).toBe(2);
+  });
+
+  it('runs bodies on several threads at once', async () => {
+    pool = createBodyPool({ threads: 2, timeLimitMs: 30_000 });
+    const bodies = await Promise.all(Array.from({ length: 6 }, (_, i) => pool!.process({ title: 'T', contentMarkdown: `body ${i}` })));
+    expect(bodies.map((b) => b.html)).toEqual(Array.from({ length: 6 }, (_, i) => `<p>body ${i}</p>`));
+  });
+
+  it('refuses new work once closed', async () => {
+    pool = createBodyPool({ threads: 1, timeLimitMs: 30_000 });
+    await pool.close();
+    await expect(pool.process({ title: 'T', contentMarkdown: 'x' })).rejects.toThrow(/closed/);
+  });
+});

@@ -1,0 +1,91 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { corpusBody } from '../../../scripts/bench/corpus.ts';
+import { BODY_LIMITS, checkHtmlBody, checkMarkdownBody, type BodyLimitName } from './limits.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** The inputs of issue 18 that took minutes or overflowed the stack, and the limit each must hit. */
+const PATHOLOGICAL_MARKDOWN: Array<[string, () => string, BodyLimitName]> = [
+  ['"*a" × 100,000 (530 s)', () => '*a'.repeat(100_000), 'delimitersPerBlock'],
+  ['"_a" × 100,000', () => '_a'.repeat(100_000), 'delimitersPerBlock'],
+  ['">" × 100,000 (382 s, then a 500)', () => '>'.repeat(100_000), 'markdownDepth'],
+  ['">" × 2,000 (stack overflow)', () => '>'.repeat(2_000), 'markdownDepth'],
+  ['"[" × 200,000 + "a" + "]" × 200,000 (> 20 min)', () => '['.repeat(200_000) + 'a' + ']'.repeat(200_000), 'bracketsPerBlock'],
+  ['a 500-deep nested list (25 s)', () => Array.from({ length: 500 }, (_, k) => `${'  '.repeat(k)}- item ${k}`).join('\n'), 'markdownDepth'],
+  ['a 10,000-deep list on one line', () => `${'- '.repeat(10_000)}a`, 'markdownDepth'],
+  ['"> - " mixed, 40 levels', () => `${'> - '.repeat(20)}a`, 'markdownDepth'],
+  ['a 5,000-column table (5 s)', () => `|${'a|'.repeat(5_000)}\n|${'-|'.repeat(5_000)}\n`, 'tableColumns'],
+  ['plain text over the size limit (~10 s per MB)', () => 'word '.repeat(250_000), 'markdownChars'],
+  ['10,000 nested <div> as raw HTML', () => `${'<div>'.repeat(10_000)}x${'</div>'.repeat(10_000)}`, 'htmlDepth'],
+  ['3,000 nested <b> as raw HTML', () => `${'<b>'.repeat(3_000)}x`, 'htmlDepth'],
+  ['"`a" × 100,000', () => '`a'.repeat(100_000), 'backticksPerBlock'],
+  ['a fence inside <pre> is no fence', () => `<pre>\n\n\`\`\`\n</pre>\n\n${'*a'.repeat(1_000)}`, 'delimitersPerBlock'],
+];
+
+const PATHOLOGICAL_HTML: Array<[string, () => string, BodyLimitName]> = [
+  ['10,000 nested <div> (110 KB, stack overflow)', () => `${'<div>'.repeat(10_000)}x${'</div>'.repeat(10_000)}`, 'htmlDepth'],
+  ['3,000 nested <b> (stack overflow)', () => `<p>${'<b>'.repeat(3_000)}x</p>`, 'htmlDepth'],
+  ['10,000-deep lists', () => `${'<ul><li>'.repeat(10_000)}x`, 'htmlDepth'],
+  ['"<" inside quoted attributes', () => `${'<b title="<">'.repeat(3_000)}x`, 'htmlDepth'],
+  ['over the size limit', () => `<p>${'word '.repeat(500_000)}</p>`, 'htmlChars'],
+];
+
+describe('checkMarkdownBody', () => {
+  it.each(PATHOLOGICAL_MARKDOWN)('%s → %s', (_name, make, limit) => {
+    const problem = checkMarkdownBody(make());
+    expect(problem?.limit).toBe(limit);
+    expect(problem!.value).toBeGreaterThan(problem!.max);
+    expect(problem!.max).toBe(BODY_LIMITS[limit]);
+    expect(problem!.message).toContain(`limit ${limit}`);
+    expect(problem!.message).toContain(String(problem!.max));
+  });
+
+  it.each<[string, string]>([
+    ['the sample content', fs.readFileSync(path.join(ROOT, 'content/pressroom-journal/welcome/en.md'), 'utf8')],
+    ['the sample content in Arabic', fs.readFileSync(path.join(ROOT, 'content/pressroom-journal/welcome/ar.md'), 'utf8')],
+    ['a generated long article', Array.from({ length: 40 }, (_, i) => corpusBody(i, 'en')).join('\n\n')],
+    ['a 200 KB article of 2,000 paragraphs with emphasis and links', '_Lede_ with **bold**, `code` and [a link](https://example.com/a_b_c).\n\n'.repeat(2_000)],
+    ['lists nested 8 deep', Array.from({ length: 8 }, (_, k) => `${'    '.repeat(k)}1. item **${k}**`).join('\n')],
+    ['blockquotes nested 5 deep', '> > > > > quoted'],
+    ['a 20-column table', `|${' head |'.repeat(20)}\n|${' --- |'.repeat(20)}\n|${' *a* |'.repeat(20)}\n`],
+    ['a code fence full of brackets and stars', `\`\`\`js\n${'const a = [[1], [2]]; // *x*\n'.repeat(500)}\`\`\`\n`],
+    ['deeply indented code in a fence', `\`\`\`python\n${Array.from({ length: 40 }, (_, k) => `${'    '.repeat(k)}- x`).join('\n')}\n\`\`\`\n`],
+    ['balanced raw HTML', '<details><summary>More</summary>\n\n<div><p>text<br>more</p></div>\n\n</details>\n'.repeat(200)],
+    ['a body exactly at the size limit', 'a'.repeat(BODY_LIMITS.markdownChars)],
+  ])('accepts %s', (_name, markdown) => {
+    expect(checkMarkdownBody(markdown)).toBeNull();
+  });
+
+  it('names the line of the problem', () => {
+    expect(checkMarkdownBody(`# Title\n\nfine\n\n${'>'.repeat(40)} deep`)).toMatchObject({ limit: 'markdownDepth', line: 5, value: 40 });
+  });
+
+  it('is linear: a 1 MB worst case is checked in well under a second', () => {
+    const started = performance.now();
+    for (const text of ['<a'.repeat(499_999), '- '.repeat(499_999), '\n'.repeat(999_999), '[]'.repeat(499_999)]) checkMarkdownBody(text);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('checkHtmlBody', () => {
+  it.each(PATHOLOGICAL_HTML)('%s → %s', (_name, make, limit) => {
+    expect(checkHtmlBody(make())?.limit).toBe(limit);
+  });
+
+  it.each<[string, string]>([
+    ['a CMS export with wrappers', `${'<div class="w">'.repeat(30)}<p>Text <b><i>x</i></b><br><img src="/a.png"></p>${'</div>'.repeat(30)}`],
+    ['unclosed paragraphs and list items', `<ul>${'<li>item<p>para'.repeat(5_000)}</ul>`],
+    ['a long table', `<table>${'<tr><td>a<td>b'.repeat(5_000)}</table>`],
+    ['self-closed elements', '<span/>'.repeat(5_000)],
+    ['text with stray < signs', 'a < b and c<d '.repeat(10_000)],
+  ])('accepts %s', (_name, html) => {
+    expect(checkHtmlBody(html)).toBeNull();
+  });
+
+  it('names the line where the nesting goes over', () => {
+    expect(checkHtmlBody(`<p>a</p>\n<p>b</p>\n${'<div>'.repeat(101)}`)).toMatchObject({ limit: 'htmlDepth', line: 3, value: 101 });
+  });
+});

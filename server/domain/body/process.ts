@@ -1,0 +1,67 @@
+/**
+ * One body, from what the publisher sent to what is stored and shown: the
+ * limits, the canonical Markdown and its rendering. The unit of work of the
+ * body pool (`server/bodies/body-pool.ts`), which runs it off the request
+ * thread under a time limit; the content/ importer runs it in place.
+ * @module
+ */
+import { prepareBody, type PrepareBodyInput } from './prepare.ts';
+import { BODY_RENDER_VERSION, renderMarkdownBody } from './render.ts';
+import type { BodyWarning } from './warnings.ts';
+
+export { BodyRejectedError } from './rejected.ts';
+
+/** A publisher's body to prepare and render; exactly one of the two content fields is set. */
+export type BodyJob = PrepareBodyInput & {
+  /**
+   * Exact replacements that saving will probably make in the prepared
+   * Markdown (draft image URLs → the article's, `server/media/attach.ts`).
+   * The body is then rendered both ways, so the save need not render again
+   * inside its transaction when they are made.
+   */
+  readonly rewrites?: ReadonlyArray<readonly [from: string, to: string]>;
+};
+
+/** A rendering of one exact Markdown text. */
+export interface RenderedMarkdown {
+  readonly markdown: string;
+  readonly html: string;
+  readonly text: string;
+}
+
+/** A prepared body and its rendering, ready to store. */
+export interface ProcessedBody {
+  /** Canonical Markdown, as stored in `content_markdown`. */
+  readonly markdown: string;
+  readonly warnings: readonly BodyWarning[];
+  /** `renderMarkdownBody(markdown)`, made by the renderer named by `version`. */
+  readonly html: string;
+  readonly text: string;
+  readonly version: string;
+  /** With `job.rewrites` that changed the Markdown: the rewritten Markdown and its rendering. */
+  readonly rewritten?: RenderedMarkdown;
+}
+
+/** Prepares and renders one body in this thread. @throws BodyRejectedError */
+export function processBody(job: BodyJob): ProcessedBody {
+  const prepared = prepareBody(job);
+  const rendered = renderMarkdownBody(prepared.markdown);
+  const body = { markdown: prepared.markdown, warnings: prepared.warnings, html: rendered.html, text: rendered.text, version: BODY_RENDER_VERSION };
+  let markdown = prepared.markdown;
+  for (const [from, to] of job.rewrites ?? []) markdown = markdown.split(from).join(to);
+  if (markdown === prepared.markdown) return body;
+  return { ...body, rewritten: { markdown, ...renderMarkdownBody(markdown) } };
+}
+
+/**
+ * Runs bodies: the pool of worker threads in the service, in place in the
+ * tools. @throws BodyRejectedError for a body refused for what it is.
+ */
+export interface BodyProcessor {
+  process(job: BodyJob): Promise<ProcessedBody>;
+}
+
+/** Processes bodies in the calling thread (tools, tests, the content/ importer). */
+export const inlineBodyProcessor: BodyProcessor = {
+  process: async (job) => processBody(job),
+};
