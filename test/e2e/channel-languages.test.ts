@@ -90,6 +90,20 @@ describe('an English-only channel with articles in de and ar', () => {
     expect(unfiltered.articles.map((a: { slug: string }) => a.slug)).toEqual(['arabic', 'bilingual', 'english-only']);
   });
 
+  it('links a German article to the German list, feed and channel page, each of which answers', async () => {
+    const article = await getJson(`${API}/channels/desk/articles/bilingual?lang=de`);
+    expect(article._links).toMatchObject({
+      articles: `${BASE}${API}/channels/desk/articles?lang=de`,
+      rss: `${BASE}/desk/de/rss.xml`,
+      // No German channel document exists (no substitution): the default-language one.
+      channel: `${BASE}${API}/channels/desk`,
+    });
+    expect(article.publisher.url).toBe(`${BASE}/desk/de/`);
+    for (const url of [article._links.articles, article._links.rss, article._links.channel, article.publisher.url]) {
+      expect((await get(url.slice(BASE.length))).status, url).toBe(200);
+    }
+  });
+
   it('has a feed per language, at /{c}/{lang}/ and with ?lang=, the same bytes; the unfiltered feed declares no language', async () => {
     for (const [lang, title] of [['de', 'Zweisprachige Geschichte'], ['ar', 'قصة عربية']] as const) {
       const rss = await getText(`/desk/${lang}/rss.xml`);
