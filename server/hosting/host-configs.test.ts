@@ -33,6 +33,12 @@ describe('nginx', () => {
     expect(nginx).toContain('try_files $pressroom_md_base$pressroom_md_suffix =404;');
   });
 
+  it('maps a channel feed with ?lang= onto that language\'s feed, and refuses an empty ?lang=', () => {
+    expect(nginx).toContain('try_files /$pressroom_fc$pressroom_lang_dir/rss.xml =404;');
+    expect(nginx).toContain('try_files /$pressroom_fc$pressroom_lang_dir/feed.json =404;');
+    expect(nginx).toContain('if ($args ~ "(^|&)lang=(&|$)") { return 404; }');
+  });
+
   it('maps article pages, ?lang= on the default address, and sends the Link header', () => {
     expect(nginx).toContain('try_files /$pressroom_c$pressroom_lang_dir/$pressroom_a.html =404;');
     expect(nginx).toContain(
@@ -81,6 +87,10 @@ describe('Netlify', () => {
     expect(r).toContain('/api/public/v1/channels/tech/articles/hello.md  lang=:lang  /api/public/v1/channels/tech/articles/hello/_lang/:lang.md  200!');
     expect(r).toContain('/api/public/v1/*  lang=:lang  /api/public/v1/:splat/_lang/:lang.json  200!');
     expect(r).toContain('/:channel/:article  lang=:lang  /:channel/:lang/:article  200!');
+    // A feed with ?lang= is that language's feed, never the unfiltered one (its own rule, before the article rule).
+    expect(r).toContain('/:channel/rss.xml  lang=:lang  /:channel/:lang/rss.xml  200!');
+    expect(r).toContain('/:channel/feed.json  lang=:lang  /:channel/:lang/feed.json  200!');
+    expect(r.indexOf('/:channel/rss.xml  lang')).toBeLessThan(r.indexOf('/:channel/:article  lang'));
     expect(r).toContain('/api/public/v1/*  /api/public/v1/:splat.json  200');
     // Order: Markdown before the API splat, ?lang= before the plain rewrite.
     expect(r.indexOf('hello.md  lang')).toBeLessThan(r.indexOf('/api/public/v1/*  lang'));

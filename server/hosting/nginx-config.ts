@@ -6,7 +6,8 @@
  * - extensionless HTML addresses → `{path}.html`, `/{path}/` → `{path}/index.html`;
  * - `/api/public/v1/{P}` → `{P}.json`, `{P}.md` → `{P}.md`;
  * - `?lang=L` (validated by a regex `map`; anything else is 404) → `{P}/_lang/L.json|md`,
- *   `/{channel}/{article}?lang=L` → `/{channel}/L/{article}.html`, `/{path}/?lang=L` → `{path}/L/index.html`;
+ *   `/{channel}/{article}?lang=L` → `/{channel}/L/{article}.html`, `/{path}/?lang=L` → `{path}/L/index.html`,
+ *   `/{channel}/rss.xml?lang=L` → `{channel}/L/rss.xml` (and `feed.json`); an empty `?lang=` is 404 too;
  * - the `Link` header on article pages (the exact Markdown and JSON of that page);
  * - content types with `charset=utf-8`, Cache-Control, ETag/Last-Modified (nginx's own: size + mtime,
  *   stable because the builder never rewrites unchanged files), the JSON 404 body.
@@ -176,8 +177,9 @@ ${types}
     return 404 ${q(NOT_FOUND_JSON)};
   }
 
-  # A malformed ?lang= never names a file.
+  # A malformed ?lang= never names a file; nor does an empty one (\`?lang=\`, which $arg_lang cannot tell from none).
   if ($pressroom_lang = "!") { return 404; }
+  if ($args ~ "(^|&)lang=(&|$)") { return 404; }
   # Encoded dots, slashes and backslashes in the path never name an output file (as in fileForRequest).
   if ($request_uri ~ "^[^?]*%(2[eEfF]|5[cC]|00)") { return 404; }
   # A writer's temporary file (a build killed mid-write) is never served.
@@ -207,6 +209,19 @@ ${headers(SHORT_CACHE)}
 ${headers(SHORT_CACHE)}
   }
 
+  # A channel's feeds: ?lang=L → that language's feed ({channel}/L/…), or 404; never the unfiltered one.
+  location ~ "^/(?<pressroom_fc>[^/]+)/rss\\.xml$" {
+    types { }
+    default_type application/rss+xml;
+    try_files /$pressroom_fc$pressroom_lang_dir/rss.xml =404;
+${headers(SHORT_CACHE)}
+  }
+  location ~ "^/(?<pressroom_fc>[^/]+)/feed\\.json$" {
+    types { }
+    default_type application/feed+json;
+    try_files /$pressroom_fc$pressroom_lang_dir/feed.json =404;
+${headers(SHORT_CACHE)}
+  }
   # Feeds have their own types.
   location ~ "/rss\\.xml$" {
     types { }

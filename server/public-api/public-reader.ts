@@ -17,7 +17,7 @@ import type { PublicState } from '../publish/site-builder.ts';
 import { cursorPosition, listArticlesFor, renderArticleList, type PageInfo } from '../render/article-list-json.ts';
 import { renderArticleJson } from '../render/article-json.ts';
 import { listChannelsFor, renderChannelList } from '../render/channel-json.ts';
-import { channelTranslationIn, translationIn } from '../render/public-select.ts';
+import { channelLanguages, channelTranslationIn, translationIn } from '../render/public-select.ts';
 import type { PublicArticle, PublicArticleSummary, PublicChannel } from '../render/view-models.ts';
 import { LIMIT } from './public-query.ts';
 
@@ -77,10 +77,11 @@ export function requireArticle(state: PublicState, channelSlug: string, articleS
 }
 
 /** 404 for a language the article or channel is not published in (rule 1: no substitution). */
-export function translationMissing(what: string, language: string, available: readonly string[]): PressroomError {
+export function translationMissing(what: string, language: string, available: readonly string[], also?: string): PressroomError {
+  const shown = language === '' ? 'an empty language' : `"${language}"`;
   return new PressroomError(
     'TRANSLATION_NOT_FOUND',
-    `${what} has no published translation in "${language}", and no other language is substituted. Ask for one of: ${available.join(', ')}.`,
+    `${what} has no published translation in ${shown}${also ? `, ${also}` : ''}, and no other language is substituted. Ask for one of: ${available.join(', ')}.`,
   );
 }
 
@@ -116,15 +117,17 @@ export function channelListPage(state: PublicState, query: ListQuery, deps: { cu
 /** One page of a channel's ArticleCollection (`listPublicArticles`). */
 export function articleListPage(state: PublicState, channelSlug: string, query: ListQuery, deps: { cursors: CursorCodec }): ReadAnswer {
   const channel = requireChannel(state, channelSlug);
-  // A list exists in the channel's own languages, as its static files do.
-  if (query.lang && !channelTranslationIn(channel, query.lang)) {
-    throw translationMissing(`The channel "${channel.slug}"`, query.lang, channel.translations.map((t) => t.language));
+  const own = articlesOfChannel(state, channel.id);
+  // A list exists in every language of the channel (its own and its articles'), as its static files do.
+  if (query.lang !== undefined) {
+    const languages = channelLanguages(channel, own);
+    if (!languages.includes(query.lang)) throw translationMissing(`The channel "${channel.slug}"`, query.lang, languages, 'nor has any of its articles');
   }
   const limit = query.limit ?? LIMIT.default;
   const language = query.lang ?? null;
   const scope = articleListScope(channel.id, language);
   const position = query.cursor ? deps.cursors.decode(scope, query.cursor) : null;
-  const listed = listArticlesFor(articlesOfChannel(state, channel.id), language);
+  const listed = listArticlesFor(own, language);
   const p = String(position?.p ?? '');
   const id = Number(position?.id);
   const rest = after(listed, (a) => a.publishedAt < p || (a.publishedAt === p && a.id < id), position !== null);

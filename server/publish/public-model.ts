@@ -134,7 +134,8 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
           dir: textDirection(t.language),
           title: t.title,
           description: t.description,
-          htmlUrl: urls.channelHtml(row.slug, t.language),
+          // One canonical address per page: the default language's channel page is `/{channel}/` (docs/URLS.md).
+          htmlUrl: t.language === row.default_language ? urls.channelHtml(row.slug) : urls.channelHtml(row.slug, t.language),
           jsonUrl: urls.channelJson(row.slug, t.language),
           rssUrl: urls.channelRss(row.slug, t.language),
           jsonFeedUrl: urls.channelJsonFeed(row.slug, t.language),

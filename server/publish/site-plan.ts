@@ -8,13 +8,14 @@ import type { CursorCodec } from '../domain/cursor.ts';
 import type { AnyPublicArticle, ArticlesByChannel, PublicArticle, PublicArticleSummary, PublicChannel, SiteInfo } from '../render/view-models.ts';
 import { FEED_MAX_ITEMS } from '../render/feeds.ts';
 import { LLMS_CHANNEL_ARTICLES } from '../render/llms-txt.ts';
-import { articleParts } from '../render/public-select.ts';
+import { articleParts, channelLanguages, channelTranslationIn } from '../render/public-select.ts';
 import { staticFiles } from '../urls/static-files.ts';
 
 /** The renderers, one per output kind (bound in `renderers.ts`). Lists take articles without bodies. */
 export interface Renderers {
   articleHtml(article: PublicArticle, language: string, site: SiteInfo): Promise<string>;
-  channelHtml(channel: PublicChannel, language: string, articles: readonly PublicArticleSummary[], site: SiteInfo): Promise<string>;
+  /** A channel page in `language`, one of `languages` (the channel's languages, `channelLanguages`). */
+  channelHtml(channel: PublicChannel, language: string, languages: readonly string[], articles: readonly PublicArticleSummary[], site: SiteInfo): Promise<string>;
   homeHtml(channels: readonly PublicChannel[], articles: readonly PublicArticleSummary[], site: SiteInfo): Promise<string>;
   articleJson(article: PublicArticle, language: string): string;
   articleMarkdown(article: PublicArticle, language: string): string;
@@ -122,7 +123,8 @@ export function planArticle(article: PublicArticle, renderers: Renderers, site: 
 
 /**
  * Everything a channel produces: pages, JSON, first list pages and feeds, in
- * each of its languages and by default. Each list file is given only the
+ * each of its languages (`channelLanguages`: its own translations' and its
+ * public articles') and by default. Each list file is given only the
  * articles it shows, which are also its inputs, so a publish that leaves a
  * list's items as they were does not render it again.
  */
@@ -148,13 +150,25 @@ export function planChannel(
     const { page, firstPage, inFeed } = lists(language);
     const lang = language ?? undefined;
     return [
-      { path: staticFiles.channelJson(c, lang), inputs: [channel, language], render: () => renderers.channelJson(channel, language ?? channel.defaultLanguage) },
       { path: staticFiles.channelArticlesJson(c, lang), inputs: [channel, language, page.nextCursor, ...firstPage], render: () => renderers.articleList(channel, firstPage, language, page) },
       { path: staticFiles.rss(c, lang), inputs: [channel, language, ...inFeed], render: () => renderers.rss(channel, inFeed, language, site) },
       { path: staticFiles.jsonFeed(c, lang), inputs: [channel, language, ...inFeed], render: () => renderers.jsonFeed(channel, inFeed, language, site) },
     ];
   };
-  const pageFile = (path: string, language: string, render: () => Promise<string>): PlannedFile => ({ path, inputs: [channel, language, ...shown(language)], render });
+  // Every language of the channel (its own and its articles') has a page, a list and feeds; the channel
+  // document exists in its own languages only (no substitution of the channel's fields, rule 1).
+  const languages = channelLanguages(channel, articles);
+  const languagesKey = languages.join(' ');
+  const channelJson = (language: string | null): PlannedFile => ({
+    path: staticFiles.channelJson(c, language ?? undefined),
+    inputs: [channel, language],
+    render: () => renderers.channelJson(channel, language ?? channel.defaultLanguage),
+  });
+  const pageFile = (path: string, language: string, render: () => Promise<string>): PlannedFile => ({
+    path,
+    inputs: [channel, language, languagesKey, ...shown(language)],
+    render,
+  });
   // The default page and the default language's page show the same list: sorted and rendered once.
   const shownBy = new Map<string, PublicArticleSummary[]>();
   const shown = (language: string) => {
@@ -162,13 +176,13 @@ export function planChannel(
     if (!list) shownBy.set(language, (list = newestIn(articles, language)));
     return list;
   };
-  const defaultPage = once(() => renderers.channelHtml(channel, channel.defaultLanguage, shown(channel.defaultLanguage), site));
+  const pageOf = (language: string) => () => renderers.channelHtml(channel, language, languages, shown(language), site);
+  const defaultPage = once(pageOf(channel.defaultLanguage));
   files.push(pageFile(staticFiles.channelHtml(c), channel.defaultLanguage, defaultPage));
-  files.push(...listFiles(null));
-  for (const t of channel.translations) {
-    const lang = t.language;
-    const render = lang === channel.defaultLanguage ? defaultPage : () => renderers.channelHtml(channel, lang, shown(lang), site);
-    files.push(pageFile(staticFiles.channelHtml(c, lang), lang, render));
+  files.push(channelJson(null), ...listFiles(null));
+  for (const lang of languages) {
+    files.push(pageFile(staticFiles.channelHtml(c, lang), lang, lang === channel.defaultLanguage ? defaultPage : pageOf(lang)));
+    if (channelTranslationIn(channel, lang)) files.push(channelJson(lang));
     files.push(...listFiles(lang));
   }
   // The complete lists come in parts (one publish re-renders its article's part); the channel's own files

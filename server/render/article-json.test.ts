@@ -118,7 +118,7 @@ describe('renderArticleJson', () => {
     expect(body.available_translations).toHaveLength(1);
   });
 
-  it('falls back to the channel default links for a language the channel lacks', () => {
+  it('links a language the channel lacks to that language\'s channel page, list and feed, and the default channel document', () => {
     const french = buildArticle(channel, {
       id: 20,
       slug: 'bonjour',
@@ -130,9 +130,12 @@ describe('renderArticleJson', () => {
     });
     const body = parse(renderArticleJson(french, 'fr'));
     expect(body.publisher.name).toBe('Pressroom Journal');
+    expect(body.publisher.url).toBe('https://news.example/journal/fr/');
+    // The channel has no French document (no substitution of its own fields): the default one.
     expect(body._links.channel).toBe(channel.jsonUrl);
-    expect(body._links.articles).toBe(channel.articlesJsonUrl);
-    expect(body._links.rss).toBe(channel.rssUrl);
+    // The French list and feed exist: the article is published in French.
+    expect(body._links.articles).toBe(`${channel.articlesJsonUrl}?lang=fr`);
+    expect(body._links.rss).toBe('https://news.example/journal/fr/rss.xml');
   });
 
   it('refuses a language that is not published (the caller answers 404)', () => {

@@ -187,10 +187,10 @@ describe('article page', () => {
         expect(textOf(byClass(fr, 'nav', 'languages'))).toContain('فارسی');
         expect(fr).not.toContain('hreflang="ar"');
         expect(single).not.toContain('class="languages"');
-        // The channel has no French: its name and link come from its default language, marked as such,
-        // and the feed is the channel's feed without language filter.
-        expect(tags(byClass(fr, 'p', 'publisher'), 'a')).toEqual([{ href: '/tech/en/', lang: 'en', dir: 'ltr' }]);
-        expect(tags(fr, 'link').find((l) => l['type'] === 'application/rss+xml')!['href']).toBe('https://news.example/tech/rss.xml');
+        // The channel has no French: its name comes from its default language, marked as such; the link and
+        // the feed are the channel's French page and feed, which exist because this article is in French.
+        expect(tags(byClass(fr, 'p', 'publisher'), 'a')).toEqual([{ href: '/tech/fr/', lang: 'en', dir: 'ltr' }]);
+        expect(tags(fr, 'link').find((l) => l['type'] === 'application/rss+xml')!['href']).toBe('https://news.example/tech/fr/rss.xml');
         expect(byClass(fr, 'span', 'languages-label')).toBe('Autres langues\u00a0:');
         expect(tags(single, 'link').filter((l) => l['hreflang'] && l['hreflang'] !== 'x-default')).toHaveLength(1);
       },
@@ -199,7 +199,7 @@ describe('article page', () => {
 
   it('shows publisher, author, dates and the image', () => {
     const publisher = tags(byClass(en, 'p', 'publisher'), 'a')[0];
-    expect(publisher).toEqual({ href: '/tech/en/' });
+    expect(publisher).toEqual({ href: '/tech/' });
     expect(textOf(byClass(en, 'p', 'publisher'))).toBe('Tech Desk');
     expect(textOf(byClass(ar, 'p', 'publisher'))).toBe('مكتب التقنية');
     expect(en).toContain('<bdi>Layla Haddad</bdi>');
@@ -241,7 +241,7 @@ describe('article page', () => {
       datePublished: '2024-05-01T09:30:00.000Z',
       dateModified: '2024-05-08T12:00:00.000Z',
       author: { '@type': 'Person', name: 'Layla Haddad' },
-      publisher: { '@type': 'Organization', name: 'Tech Desk', url: 'https://news.example/tech/en/' },
+      publisher: { '@type': 'Organization', name: 'Tech Desk', url: 'https://news.example/tech/' },
       mainEntityOfPage: { '@type': 'WebPage', '@id': 'https://news.example/tech/en/hello-world' },
       url: 'https://news.example/tech/en/hello-world',
       description: 'The first story on the Tech Desk.',
@@ -326,8 +326,10 @@ describe('channel page', () => {
   const elsewhere = buildArticle({ id: 22, slug: 'match', channel: other, translations: [{ language: 'en', title: 'Match report', markdown: 'Goal.' }] });
   const articles = [hello, newer, arOnly, elsewhere];
 
+  const languages = ['en', 'ar'];
+
   it('lists its articles in that language, newest first, with links', async () => {
-    const html = await renderer.channel(channel, 'en', articles, fixtureSite);
+    const html = await renderer.channel(channel, 'en', languages, articles, fixtureSite);
     expect(tags(html, 'html')[0]).toMatchObject({ lang: 'en', dir: 'ltr' });
     expect(html.match(/<h1[\s>]/g)).toHaveLength(1);
     expect(/<h1[^>]*>Tech Desk<\/h1>/.test(html)).toBe(true);
@@ -336,22 +338,44 @@ describe('channel page', () => {
     expect(tags(list, 'a').map((a) => a['href'])).toEqual(['/tech/en/newer', '/tech/en/hello-world']);
     expect(list).not.toContain('Match report');
     expect(list).not.toContain('قصة عربية فقط');
-    expect(tags(html, 'link').find((l) => l['rel'] === 'canonical')!['href']).toBe('https://news.example/tech/en/');
+    // The default language's canonical page is /{channel}/, as in the sitemap and the channel JSON.
+    expect(tags(html, 'link').find((l) => l['rel'] === 'canonical')!['href']).toBe('https://news.example/tech/');
+    expect(metaContent(html, 'og:url')).toEqual(['https://news.example/tech/']);
+    const hreflang = tags(html, 'link').filter((l) => l['hreflang']).map((l) => [l['hreflang'], l['href']]);
+    expect(hreflang).toEqual([
+      ['en', 'https://news.example/tech/'],
+      ['ar', 'https://news.example/tech/ar/'],
+      ['x-default', 'https://news.example/tech/'],
+    ]);
     expect(tags(html, 'link').find((l) => l['type'] === 'application/rss+xml')!['href']).toBe('https://news.example/tech/en/rss.xml');
     expect(tags(html, 'a').some((a) => a['href'] === '/tech/en/rss.xml')).toBe(true);
     expect(metaContent(html, 'description')).toEqual(['News about software and the web.']);
   });
 
   it('renders right to left in Arabic with the Arabic articles only', async () => {
-    const html = await renderer.channel(channel, 'ar', articles, fixtureSite);
+    const html = await renderer.channel(channel, 'ar', languages, articles, fixtureSite);
     expect(tags(html, 'html')[0]).toMatchObject({ lang: 'ar', dir: 'rtl' });
     const list = byClass(html, 'ol', 'article-list');
     expect(tags(list, 'a').map((a) => a['href'])).toEqual(['/tech/ar/hello-world', '/tech/ar/arabic-only']);
     expect(tags(byClass(html, 'nav', 'languages'), 'a').map((a) => a['hreflang'])).toEqual(['en']);
   });
 
-  it('refuses a language the channel does not have', async () => {
-    await expect(renderer.channel(channel, 'fr', articles, fixtureSite)).rejects.toThrow(/no translation in that language \(it has: en, ar\)/);
+  it('refuses a language that is not one of the channel\'s', async () => {
+    await expect(renderer.channel(channel, 'fr', languages, articles, fixtureSite)).rejects.toThrow(/not one of the channel's languages \(en, ar\)/);
+  });
+
+  it('renders a language only its articles have: their list, the channel named in its default language, marked so', async () => {
+    const german = buildArticle({ id: 23, slug: 'german', channel, translations: [{ language: 'de', title: 'Eine Geschichte', markdown: 'Text.' }] });
+    const html = await renderer.channel(channel, 'de', ['en', 'ar', 'de'], [...articles, german], fixtureSite);
+    expect(tags(html, 'html')[0]).toMatchObject({ lang: 'de', dir: 'ltr' });
+    expect(tags(html, 'h1')[0]).toMatchObject({ lang: 'en', dir: 'ltr' });
+    expect(tags(byClass(html, 'ol', 'article-list'), 'a').map((a) => a['href'])).toEqual(['/tech/de/german']);
+    expect(tags(html, 'link').find((l) => l['rel'] === 'canonical')!['href']).toBe('https://news.example/tech/de/');
+    expect(metaContent(html, 'og:url')).toEqual(['https://news.example/tech/de/']);
+    expect(tags(html, 'link').find((l) => l['type'] === 'application/rss+xml')!['href']).toBe('https://news.example/tech/de/rss.xml');
+    // No channel document in German exists (no substitution): the link names the default-language one.
+    expect(tags(html, 'link').find((l) => l['type'] === 'application/json')!['href']).toBe('https://news.example/api/public/v1/channels/tech');
+    expect(tags(html, 'link').filter((l) => l['hreflang']).map((l) => l['hreflang'])).toEqual(['en', 'ar', 'de', 'x-default']);
   });
 });
 
@@ -372,13 +396,13 @@ describe('homepage', () => {
     const titles = tags(list, 'h3').length;
     expect(titles).toBe(3);
     const hrefs = tags(list, 'a').map((a) => a['href']);
-    expect(hrefs).toEqual(['/tech/ar/arabic', '/tech/ar/', '/sports/en/match', '/sports/en/', '/tech/en/hello-world', '/tech/en/']);
+    expect(hrefs).toEqual(['/tech/ar/arabic', '/tech/ar/', '/sports/en/match', '/sports/', '/tech/en/hello-world', '/tech/']);
     expect(list).not.toContain('Not on the homepage');
     // The Arabic item keeps its own language and direction inside the page.
     expect(tags(list, 'li')[0]).toMatchObject({ lang: 'ar', dir: 'rtl' });
     expect(textOf(list)).toContain('مكتب التقنية');
     const channels = byClass(html, 'ul', 'channel-list');
-    expect(tags(channels, 'a').map((a) => a['href'])).toEqual(['/tech/en/', '/sports/en/']);
+    expect(tags(channels, 'a').map((a) => a['href'])).toEqual(['/tech/', '/sports/']);
   });
 });
 
@@ -406,7 +430,7 @@ describe('renderer', () => {
     expect(third).toBe(first);
     expect(fourth).toBe(first);
     const channel = techChannel();
-    expect(await renderer.channel(channel, 'en', [article], fixtureSite)).toBe(await fresh.channel(channel, 'en', [article], fixtureSite));
+    expect(await renderer.channel(channel, 'en', ['en', 'ar'], [article], fixtureSite)).toBe(await fresh.channel(channel, 'en', ['en', 'ar'], [article], fixtureSite));
   });
 
   it('renders 200 article pages (timing, printed)', async () => {

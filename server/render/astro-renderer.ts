@@ -29,10 +29,11 @@ export interface HtmlRenderer {
   /** The article page of one published translation (`/{channel}/{lang}/{article}`). */
   article(article: PublicArticle, language: string, site: SiteInfo): Promise<string>;
   /**
-   * A channel's page in one of its languages, listing those of `articles`
-   * that belong to it and have a translation in `language`, newest first.
+   * A channel's page in one of its languages (`languages`: its own and its
+   * articles', `channelLanguages`), listing those of `articles` that belong
+   * to it and have a translation in `language`, newest first.
    */
-  channel(channel: PublicChannel, language: string, articles: readonly PublicArticleSummary[], site: SiteInfo): Promise<string>;
+  channel(channel: PublicChannel, language: string, languages: readonly string[], articles: readonly PublicArticleSummary[], site: SiteInfo): Promise<string>;
   /** The homepage: the `onHomepage` articles among `articles`, newest first, and the channels. */
   home(channels: readonly PublicChannel[], articles: readonly PublicArticleSummary[], site: SiteInfo): Promise<string>;
   /**
@@ -121,17 +122,16 @@ export async function createAstroRenderer(buildDir: string, options: AstroRender
       const input: ArticlePageInput = { page: 'article', article, language, site };
       return render('article', input);
     },
-    channel(channel: PublicChannel, language: string, articles: readonly PublicArticleSummary[], site: SiteInfo) {
-      if (!channel.translations.some((t) => t.language === language)) {
-        const have = channel.translations.map((t) => t.language).join(', ') || 'none';
+    channel(channel: PublicChannel, language: string, languages: readonly string[], articles: readonly PublicArticleSummary[], site: SiteInfo) {
+      if (!languages.includes(language)) {
         return Promise.reject(
           new Error(
-            `Cannot render channel "${channel.slug}" (id ${channel.id}) in "${language}": the channel has no translation ` +
-              `in that language (it has: ${have}). Channel pages exist in the channel's own languages.`,
+            `Cannot render channel "${channel.slug}" (id ${channel.id}) in "${language}": it is not one of the channel's ` +
+              `languages (${languages.join(', ') || 'none'}). Channel pages exist in the languages of the channel and of its public articles.`,
           ),
         );
       }
-      const input: ChannelPageInput = { page: 'channel', channel, language, articles, site };
+      const input: ChannelPageInput = { page: 'channel', channel, language, languages, articles, site };
       return render('channel', input);
     },
     home(channels: readonly PublicChannel[], articles: readonly PublicArticleSummary[], site: SiteInfo) {

@@ -29,7 +29,8 @@ describe('renderRss', () => {
       'https://news.example/journal/en/english-only',
       'https://news.example/journal/en/hello-world',
     ]);
-    expect(tag(xml, 'language')).toBe('en');
+    // It mixes languages (here en and ar): it declares none at channel level rather than a wrong one.
+    expect(tag(xml, 'language')).toBeUndefined();
     expect(xml).toContain('href="https://news.example/journal/rss.xml" rel="self"');
   });
 
@@ -108,7 +109,18 @@ describe('renderRss', () => {
     });
     const xml = renderRss(channel, [french], 'fr', SITE);
     expect(xml).toContain('href="https://news.example/journal/fr/rss.xml" rel="self"');
+    // The channel's own fields are its default language's (no French title exists); the feed is French.
     expect(tag(xml, 'title')).toBe('Pressroom Journal');
+    expect(tag(xml, 'language')).toBe('fr');
+    expect(tag(xml, 'link')).toBe('https://news.example/journal/fr/');
+    const json = JSON.parse(renderJsonFeed(channel, [french], 'fr', SITE));
+    expect(json).toMatchObject({ home_page_url: 'https://news.example/journal/fr/', feed_url: 'https://news.example/journal/fr/feed.json', language: 'fr' });
+  });
+
+  it('links the channel page that has the same canonical address as the sitemap and the channel JSON', () => {
+    expect(tag(renderRss(channel, articles, null, SITE), 'link')).toBe('https://news.example/journal/');
+    expect(tag(renderRss(channel, articles, 'en', SITE), 'link')).toBe('https://news.example/journal/');
+    expect(tag(renderRss(channel, articles, 'ar', SITE), 'link')).toBe('https://news.example/journal/ar/');
   });
 
   it('is deterministic, whatever the input order', () => {
@@ -154,6 +166,9 @@ describe('renderJsonFeed', () => {
   it('uses the unfiltered feed address without a language, and is deterministic', () => {
     const a = renderJsonFeed(channel, articles, null, SITE);
     expect(JSON.parse(a).feed_url).toBe('https://news.example/journal/feed.json');
+    // It mixes languages: each item states its own, the feed none.
+    expect(JSON.parse(a)).not.toHaveProperty('language');
+    expect(JSON.parse(a).items.map((i: { language: string }) => i.language).sort()).toEqual(['ar', 'en', 'en']);
     expect(renderJsonFeed(channel, [...articles].reverse(), null, SITE)).toBe(a);
     expect(a).toBe(`${JSON.stringify(JSON.parse(a), null, 2)}\n`);
   });

@@ -17,6 +17,11 @@
  *   namespace for its self link; this mirrors the `<link rel="alternate">` of
  *   the HTML page, where `<enclosure>` (media), `<source>` (origin feed) or
  *   `<comments>` would each misstate what the URL is.
+ * - Languages: a feed in one language states it at channel level; the
+ *   unfiltered feed mixes each article's primary language and states none
+ *   (JSON Feed items carry their own `language`; RSS 2.0 has no item-level
+ *   language). The channel's `<link>` is its canonical page in the feed's
+ *   language (`channelVersion`), the same address the page and sitemap give.
  * - JSON Feed is written by hand rather than with `feed`: the package emits
  *   version 1.0 (no `language`), puts plain text in `content_html` and
  *   indents with four spaces; 1.1 has `language`, which a per-language feed
@@ -24,9 +29,8 @@
  * @module
  */
 import { Feed, type Extension } from 'feed';
-import { createPublicUrls } from '../urls/public-urls.ts';
 import { listArticlesFor, listedTranslation } from './article-list-json.ts';
-import { channelTranslationIn, channelVersion, compareText, summaryOf } from './public-select.ts';
+import { channelVersion, compareText, summaryOf } from './public-select.ts';
 import type { PublicArticleSummary, PublicChannel, PublicTranslationSummary, SiteInfo } from './view-models.ts';
 import { escapeXml, xmlChars } from './xml-text.ts';
 
@@ -48,15 +52,6 @@ export function feedEntries(articles: readonly PublicArticleSummary[], language:
 /** Newest change among the items; the channel's when there are none. */
 function lastChange(channel: PublicChannel, entries: readonly FeedEntry[]): string {
   return entries.map((e) => e.translation.updatedAt).reduce((a, b) => (compareText(a, b) >= 0 ? a : b), channel.updatedAt);
-}
-
-/** The feed's own addresses; a language the channel lacks gets the address the URL module gives it. */
-function feedUrls(channel: PublicChannel, language: string | null, site: SiteInfo): { rss: string; json: string } {
-  if (language === null) return { rss: channel.rssUrl, json: channel.jsonFeedUrl };
-  const own = channelTranslationIn(channel, language);
-  if (own) return { rss: own.rssUrl, json: own.jsonFeedUrl };
-  const urls = createPublicUrls(site.baseUrl, site.baseUrl);
-  return { rss: urls.channelRss(channel.slug, language), json: urls.channelJsonFeed(channel.slug, language) };
 }
 
 // The `feed` package writes element text through xml-js, which first turns `&amp;` back into `&`;
@@ -82,14 +77,14 @@ function fullTextLinks(t: PublicTranslationSummary): Extension {
 export function renderRss(channel: PublicChannel, articles: readonly PublicArticleSummary[], language: string | null, site: SiteInfo): string {
   const version = channelVersion(channel, language);
   const entries = feedEntries(articles, language);
-  const self = feedUrls(channel, language, site).rss;
+  const self = version.rssUrl;
   const feed = new Feed({
     id: self,
     title: elementText(version.title),
     description: elementText(version.description ?? version.title),
     link: version.htmlUrl,
-    // The unfiltered feed mixes primaries; its channel-level language is the channel's default.
-    language: language ?? channel.defaultLanguage,
+    // The unfiltered feed mixes languages (each article's primary): it declares none rather than a wrong one.
+    ...(language !== null ? { language } : {}),
     updated: new Date(lastChange(channel, entries)),
     generator: 'Pressroom',
     feedLinks: { rss: self },
@@ -123,10 +118,11 @@ export function renderJsonFeed(
     version: 'https://jsonfeed.org/version/1.1',
     title: version.title,
     home_page_url: version.htmlUrl,
-    feed_url: feedUrls(channel, language, site).json,
+    feed_url: version.jsonFeedUrl,
     ...(version.description !== null ? { description: version.description } : {}),
     ...(channel.avatarUrl ? { icon: channel.avatarUrl } : {}),
-    language: language ?? channel.defaultLanguage,
+    // Each item states its language; the unfiltered feed mixes them, so only a language's feed states one.
+    ...(language !== null ? { language } : {}),
     items: feedEntries(articles, language).map(({ article, translation: t }) => ({
       id: t.htmlUrl,
       url: t.htmlUrl,

@@ -48,10 +48,14 @@ export function channelDefaultTranslation(channel: PublicChannel): PublicChannel
 
 /** A channel's title, description and addresses as one representation shows them. */
 export interface ChannelVersion {
+  /** Language of `title` and `description`: the asked language, or the default one when the channel lacks it. */
   readonly language: string;
+  readonly dir: 'ltr' | 'rtl';
   readonly title: string;
   readonly description: string | null;
+  /** The channel page that lists the asked language's articles (canonical address). */
   readonly htmlUrl: string;
+  /** The channel document: in the asked language when the channel has it, else in its default language. */
   readonly jsonUrl: string;
   readonly articlesJsonUrl: string;
   readonly rssUrl: string;
@@ -60,30 +64,76 @@ export interface ChannelVersion {
 
 /**
  * The channel as seen from `language` (null: no language asked).
- * - Pages and the channel JSON: the default language maps to the channel's
- *   default addresses (`/{channel}/`), which the build writes with the same
- *   bytes as the default language's; another language to its own.
- * - Lists and feeds: a language the channel has maps to that exact language's
- *   list and feed (the default language included: its feed differs from the
- *   unfiltered one, rule 7); null maps to the unfiltered ones.
- * - A language the channel lacks (an article may be translated into one)
- *   falls back to the default version: `?lang=xx` there would be a 404
- *   (rule 1), and the builder writes no list or feed for it.
+ * - Pages: the default language's canonical page is `/{channel}/` (the build
+ *   writes `/{channel}/{default}/` with the same bytes); every other language
+ *   has `/{channel}/{lang}/` (docs/URLS.md).
+ * - Lists and feeds: a language maps to that exact language's list and feed
+ *   (the default language included: its feed differs from the unfiltered
+ *   one, rule 7); null maps to the unfiltered ones.
+ * - A language the channel's own translations lack, but an article of it is
+ *   published in, is still a language of the channel: it has its page, list
+ *   and feeds. The channel's own fields are never substituted silently: the
+ *   title and description are the default language's and `language` says so
+ *   (pages mark them with `lang`), and `jsonUrl` is the default-language
+ *   channel document, because the channel has no document in that language
+ *   (rule 1).
  */
 export function channelVersion(channel: PublicChannel, language: string | null): ChannelVersion {
   const own = language === null ? undefined : channelTranslationIn(channel, language);
   const named = own ?? channelDefaultTranslation(channel);
-  const ownPage = own !== undefined && own.language !== channel.defaultLanguage;
+  if (language === null) {
+    return {
+      language: named.language,
+      dir: named.dir,
+      title: named.title,
+      description: named.description,
+      htmlUrl: channel.htmlUrl,
+      jsonUrl: channel.jsonUrl,
+      articlesJsonUrl: channel.articlesJsonUrl,
+      rssUrl: channel.rssUrl,
+      jsonFeedUrl: channel.jsonFeedUrl,
+    };
+  }
+  const isDefault = language === channel.defaultLanguage;
+  const folder = `${channel.htmlUrl}${encodeURIComponent(language)}/`;
   return {
     language: named.language,
+    dir: named.dir,
     title: named.title,
     description: named.description,
-    htmlUrl: ownPage ? own.htmlUrl : channel.htmlUrl,
-    jsonUrl: ownPage ? own.jsonUrl : channel.jsonUrl,
-    articlesJsonUrl: own ? withLanguage(channel.articlesJsonUrl, own.language) : channel.articlesJsonUrl,
-    rssUrl: own ? own.rssUrl : channel.rssUrl,
-    jsonFeedUrl: own ? own.jsonFeedUrl : channel.jsonFeedUrl,
+    htmlUrl: isDefault ? channel.htmlUrl : folder,
+    jsonUrl: own && !isDefault ? own.jsonUrl : channel.jsonUrl,
+    articlesJsonUrl: withLanguage(channel.articlesJsonUrl, language),
+    rssUrl: `${folder}rss.xml`,
+    jsonFeedUrl: `${folder}feed.json`,
   };
+}
+
+/**
+ * The languages of a channel (docs/URLS.md): its own translations' and every
+ * language one of its public articles (among `articles`) is published in.
+ * The default language first, then by code. Each has a channel page, a list
+ * and feeds; only the channel's own have a channel document.
+ */
+export function channelLanguages(channel: PublicChannel, articles: readonly AnyPublicArticle[]): readonly string[] {
+  const fromArticles = articleLanguages(ofChannel(channel.id, articles));
+  const all = new Set<string>([...channel.translations.map((t) => t.language), ...fromArticles]);
+  all.delete(channel.defaultLanguage);
+  return [channel.defaultLanguage, ...[...all].sort(compareText)];
+}
+
+// Languages of an array of articles: a builder passes an unchanged channel's group again.
+const languagesOfArray = new WeakMap<readonly AnyPublicArticle[], readonly string[]>();
+
+function articleLanguages(articles: readonly AnyPublicArticle[]): readonly string[] {
+  let languages = languagesOfArray.get(articles);
+  if (!languages) {
+    const found = new Set<string>();
+    for (const a of articles) for (const t of a.translations) found.add(t.language);
+    languages = [...found];
+    languagesOfArray.set(articles, languages);
+  }
+  return languages;
 }
 
 /**

@@ -37,7 +37,7 @@ export function buildChannel(input: {
       dir: textDirection(t.language),
       title: t.title,
       description: t.description ?? null,
-      htmlUrl: urls.channelHtml(input.slug, t.language),
+      htmlUrl: t.language === input.defaultLanguage ? urls.channelHtml(input.slug) : urls.channelHtml(input.slug, t.language),
       jsonUrl: urls.channelJson(input.slug, t.language),
       rssUrl: urls.channelRss(input.slug, t.language),
       jsonFeedUrl: urls.channelJsonFeed(input.slug, t.language),

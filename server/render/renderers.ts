@@ -20,7 +20,7 @@ import { renderChannelSitemap, renderChannelSitemapPart, renderHomeSitemap, rend
 export function createRenderers(html: HtmlRenderer): Renderers {
   return Object.freeze({
     articleHtml: (article, language, site) => html.article(article, language, site),
-    channelHtml: (channel, language, articles, site) => html.channel(channel, language, articles, site),
+    channelHtml: (channel, language, languages, articles, site) => html.channel(channel, language, languages, articles, site),
     homeHtml: (channels, articles, site) => html.home(channels, articles, site),
     articleJson: (article, language) => renderArticleJson(article, language),
     articleMarkdown: renderArticleMarkdown,

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BUILD_STAMP_FILE, computeSiteHash, ensureSiteBuild, readBuildStamp, siteBuildDir } from './site-build.ts';
+import { BUILD_STAMP_FILE, computeSiteHash, ensureSiteBuild, readBuildStamp, SITE_SERVER_MODULES, siteBuildDir } from './site-build.ts';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 const temps: string[] = [];
@@ -67,6 +67,33 @@ describe('computeSiteHash', () => {
 
     fs.writeFileSync(path.join(root, 'astro.config.mjs'), 'export default { trailingSlash: "never" };\n');
     expect(await computeSiteHash(root)).not.toBe(fourth);
+  });
+
+  it('changes with the server modules the site bundles', async () => {
+    const root = tempProject();
+    const first = await computeSiteHash(root);
+    for (const module of SITE_SERVER_MODULES) {
+      fs.mkdirSync(path.dirname(path.join(root, module)), { recursive: true });
+      fs.writeFileSync(path.join(root, module), `export const v = ${JSON.stringify(module)};\n`);
+    }
+    expect(await computeSiteHash(root)).not.toBe(first);
+  });
+
+  it('lists every server module src/ imports at run time', () => {
+    const imported = new Set<string>();
+    const walk = (dir: string) => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, e.name);
+        if (e.isDirectory()) walk(full);
+        else if (/\.(ts|astro|mjs|js)$/.test(e.name)) {
+          for (const m of fs.readFileSync(full, 'utf8').matchAll(/^import (?!type )[^;]*? from '(\.\.\/[^']*server\/[^']+)'/gm)) {
+            imported.add(path.relative(projectRoot, path.resolve(dir, m[1]!)).split(path.sep).join('/'));
+          }
+        }
+      }
+    };
+    walk(path.join(projectRoot, 'src'));
+    expect([...imported].sort()).toEqual([...SITE_SERVER_MODULES].sort());
   });
 
   it('does not depend on where the project lives', async () => {

@@ -82,8 +82,18 @@ async function listFiles(dir: string): Promise<string[]> {
 }
 
 /**
+ * The server modules `src/` imports at run time (not only their types): the
+ * compiled site bundles them, so they are part of what the build depends on.
+ * One decision per concept (the channel's languages and addresses, text
+ * direction) rather than a copy in `src/`. `site-build.test.ts` keeps this
+ * list complete.
+ */
+export const SITE_SERVER_MODULES: readonly string[] = ['server/render/public-select.ts', 'server/domain/language.ts'];
+
+/**
  * The hash the build depends on: every file under `src/` and `public/` (path
- * and bytes), `astro.config.mjs`, and the astro and @astrojs/node versions.
+ * and bytes), `astro.config.mjs`, the server modules the site bundles
+ * (`SITE_SERVER_MODULES`), and the astro and @astrojs/node versions.
  */
 export async function computeSiteHash(projectRoot: string): Promise<string> {
   const root = path.resolve(projectRoot);
@@ -94,6 +104,7 @@ export async function computeSiteHash(projectRoot: string): Promise<string> {
     ...(await listFiles(path.join(root, 'src'))),
     ...(await listFiles(path.join(root, 'public'))),
     path.join(root, 'astro.config.mjs'),
+    ...SITE_SERVER_MODULES.map((m) => path.join(root, m)),
   ];
   const relative = files.map((f) => path.relative(root, f).split(path.sep).join('/')).sort();
   for (const rel of relative) {

@@ -48,6 +48,20 @@ describe('renderChannelSitemap and renderChannelSitemapPart', () => {
     expect(alternates(entryFor(xml, 'https://news.example/journal/en/english-only'))).toEqual([]);
   });
 
+  it('list a channel page in a language only an article is published in, among every page\'s alternates', () => {
+    const french = buildArticle(channel, { id: 80, slug: 'salut', defaultLanguage: 'fr', translations: [{ language: 'fr', title: 'Salut', publishedAt: '2026-01-01T00:00:00.000Z' }] });
+    const withFrench = renderChannelSitemap(channel, [...articles, french]);
+    expect(entries(withFrench).map(locOf)).toEqual(['https://news.example/journal/', 'https://news.example/journal/ar/', 'https://news.example/journal/fr/']);
+    for (const loc of entries(withFrench).map(locOf)) {
+      expect(alternates(entryFor(withFrench, loc))).toEqual([
+        ['ar', 'https://news.example/journal/ar/'],
+        ['en', 'https://news.example/journal/'],
+        ['fr', 'https://news.example/journal/fr/'],
+        ['x-default', 'https://news.example/journal/'],
+      ]);
+    }
+  });
+
   it('date entries from the models', () => {
     const lastmod = (file: string, loc: string) => /<lastmod>(.*)<\/lastmod>/.exec(entryFor(file, loc))![1];
     expect(lastmod(xml, 'https://news.example/journal/en/hello-world')).toBe('2026-02-03T10:00:00.000Z');

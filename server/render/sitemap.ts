@@ -3,8 +3,10 @@
  * last change and its language siblings (`xhtml:link rel="alternate"
  * hreflang`), so each translation is indexed as itself, never as a duplicate.
  *
- * - Homepage; each channel page (`/{channel}/` for the default language,
- *   `/{channel}/{lang}/` for the others); each published article translation
+ * - Homepage; each channel page in every language of the channel
+ *   (`channelLanguages`: its own and its articles'; `/{channel}/` for the
+ *   default language, `/{channel}/{lang}/` for the others, the pages'
+ *   canonical addresses); each published article translation
  *   at its canonical URL `/{channel}/{lang}/{article}`. The default-language
  *   copies (`/{channel}/{article}`, `/{channel}/{default}/`) are the same
  *   pages and are left out.
@@ -28,7 +30,7 @@
  *   articles, so up to 500 languages each.
  * @module
  */
-import { articleParts, compareText, ofChannel, primaryTranslation } from './public-select.ts';
+import { articleParts, channelLanguages, channelVersion, compareText, ofChannel, primaryTranslation } from './public-select.ts';
 import type { AnyPublicArticle, ArticlesByChannel, PublicChannel, SiteInfo } from './view-models.ts';
 import { escapeXml } from './xml-text.ts';
 
@@ -49,13 +51,12 @@ interface Written {
   readonly xml: string;
 }
 
-/** The channel's pages, one per language, sharing one alternate set. */
-function channelEntries(channel: PublicChannel, lastmod: string | null): Entry[] {
-  const pageOf = (language: string, htmlUrl: string) => (language === channel.defaultLanguage ? channel.htmlUrl : htmlUrl);
-  const alternates = channel.translations.map((t) => ({ hreflang: t.language, href: pageOf(t.language, t.htmlUrl) }));
+/** The channel's pages, one per language of the channel (`channelLanguages`), sharing one alternate set. */
+function channelEntries(channel: PublicChannel, languages: readonly string[], lastmod: string | null): Entry[] {
+  const alternates = languages.map((language) => ({ hreflang: language, href: channelVersion(channel, language).htmlUrl }));
   if (alternates.length > 1) alternates.push({ hreflang: 'x-default', href: channel.htmlUrl });
-  return channel.translations.map((t) => ({
-    loc: pageOf(t.language, t.htmlUrl),
+  return languages.map((language) => ({
+    loc: channelVersion(channel, language).htmlUrl,
     lastmod,
     alternates: alternates.length > 1 ? alternates : [],
   }));
@@ -132,7 +133,8 @@ export const channelSitemapPartUrl = (channel: PublicChannel, n: number) => `${c
  */
 export function renderChannelSitemap(channel: PublicChannel, articles: readonly AnyPublicArticle[]): string {
   const own = ofChannel(channel.id, articles);
-  return urlset(channelEntries(channel, newerOf(channel.updatedAt, newestUpdate(own))).map((e) => ({ loc: e.loc, xml: writeEntry(e) })));
+  const entries = channelEntries(channel, channelLanguages(channel, own), newerOf(channel.updatedAt, newestUpdate(own)));
+  return urlset(entries.map((e) => ({ loc: e.loc, xml: writeEntry(e) })));
 }
 
 /**

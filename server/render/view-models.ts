@@ -14,7 +14,7 @@ export interface PublicChannelTranslation {
   readonly dir: 'ltr' | 'rtl';
   readonly title: string;
   readonly description: string | null;
-  /** The channel's page in this language. */
+  /** The channel's page in this language (canonical): `/{channel}/` for the default language, else `/{channel}/{lang}/`. */
   readonly htmlUrl: string;
   /** The channel's JSON document in this language. */
   readonly jsonUrl: string;

@@ -12,6 +12,9 @@ describe('fileForRequest is the inverse of staticFiles', () => {
     ['/tech/ar/hello', null, staticFiles.articleHtml('tech', 'hello', 'ar')],
     ['/tech/rss.xml', null, staticFiles.rss('tech')],
     ['/tech/ar/feed.json', null, staticFiles.jsonFeed('tech', 'ar')],
+    // A feed with ?lang= is that language's feed, never the unfiltered one (public API rule 7).
+    ['/tech/rss.xml', 'de', staticFiles.rss('tech', 'de')],
+    ['/tech/feed.json', 'ar', staticFiles.jsonFeed('tech', 'ar')],
     ['/api/public/v1/channels', null, staticFiles.channelsJson()],
     ['/api/public/v1/channels/tech', 'pt-BR', staticFiles.channelJson('tech', 'pt-BR')],
     ['/api/public/v1/channels/tech/articles', 'ar', staticFiles.channelArticlesJson('tech', 'ar')],
@@ -43,5 +46,7 @@ describe('fileForRequest is the inverse of staticFiles', () => {
   it('refuses a malformed lang', () => {
     expect(fileForRequest('/tech/hello', '../x')).toEqual({ reason: 'bad_lang' });
     expect(fileForRequest('/tech/hello', '')).toEqual({ reason: 'bad_lang' });
+    expect(fileForRequest('/tech/rss.xml', '')).toEqual({ reason: 'bad_lang' });
+    expect(fileForRequest('/tech/feed.json', 'de/../..')).toEqual({ reason: 'bad_lang' });
   });
 });

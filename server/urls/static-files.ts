@@ -9,7 +9,8 @@
  *   path P ? lang=L   → file `P/_lang/L.json` (`P/_lang/L.md`)
  * `_lang` cannot collide with a slug (slugs never start with `_`).
  * HTML pages are `.html` files named after their path; `?lang=L` on an
- * article's default address is answered by `/{channel}/{L}/{article}`.
+ * article's default address is answered by `/{channel}/{L}/{article}`, and on
+ * a channel's feed (`/{channel}/rss.xml`, `feed.json`) by `/{channel}/{L}/…`.
  * @module
  */
 import { PUBLIC_API_PREFIX } from './public-urls.ts';
@@ -56,6 +57,9 @@ function apiFile(path: string, lang: string | undefined, ext: 'json' | 'md'): st
 
 /** Top-level folders of the output that the site builder does not own (never deleted by a build). */
 export const UNMANAGED_OUTPUT_FOLDERS: readonly string[] = ['media', 'pagefind'];
+
+/** The file names of a channel's feeds, at `/{channel}/{name}` and `/{channel}/{lang}/{name}`. */
+export const CHANNEL_FEEDS: ReadonlySet<string> = new Set(['rss.xml', 'feed.json']);
 
 /** Why a request maps to no file. */
 export type UnservableReason = 'bad_path' | 'bad_lang';
@@ -109,6 +113,8 @@ export function fileForRequest(pathname: string, lang: string | null): { file: s
   if (trailingSlash) return { file: lang ? `${path}/${lang}/index.html` : `${path}/index.html` };
   // An article's default address with ?lang= is answered by that language's page.
   if (lang && parts.length === 2 && !parts[1]!.includes('.')) return { file: `${parts[0]}/${lang}/${parts[1]}.html` };
+  // A channel's feed with ?lang= is that language's feed (public API rule 7), never the unfiltered one.
+  if (lang && parts.length === 2 && CHANNEL_FEEDS.has(parts[1]!)) return { file: `${parts[0]}/${lang}/${parts[1]}` };
   // Any extension names a file as it is (Pagefind's `.pf_meta`, `.pf_fragment` included); pages have none.
   return { file: /\.[A-Za-z0-9_]+$/.test(parts[parts.length - 1]!) ? path : `${path}.html` };
 }

@@ -3,6 +3,7 @@
  * puts in `<head>`, computed from the view model alone.
  * @module
  */
+import { channelVersion } from '../../server/render/public-select.ts';
 import type { PublicArticle, PublicChannel, PublicChannelTranslation, PublicTranslation, SiteInfo } from '../../server/render/view-models.ts';
 import type { HeadData, HeadLink, HeadMeta } from './head.ts';
 import { absoluteUrl, jsonForScript, localHref, truncateText } from './html-helpers.ts';
@@ -77,15 +78,16 @@ export function describeTranslation(translation: PublicTranslation): string {
 export function articlePage(input: ArticlePageInput): ArticlePage {
   const { article, language, site } = input;
   const translation = articleTranslation(article, language);
-  const channelText = channelTranslation(article.channel, language);
+  // The channel's page, list and feed in this language exist (the article is published in it); its name is
+  // the channel's own in this language, else its default one, marked with that language (`channelVersion`).
+  const channelText = channelVersion(article.channel, language);
   const ui = uiFor(translation.language, translation.dir);
   const description = describeTranslation(translation);
   const canonical = translation.htmlUrl;
   const headline = translation.seoTitle?.trim() || translation.title;
   const image = article.image ? { src: absoluteUrl(article.image.url, site), alt: article.image.alt } : null;
   const others = article.translations.filter((t) => t.language !== translation.language);
-  // The per-language feed exists for the channel's own languages; otherwise the channel feed.
-  const rssUrl = channelText.language === translation.language ? channelText.rssUrl : article.channel.rssUrl;
+  const rssUrl = channelText.rssUrl;
   const primary = article.translations.find((t) => t.language === article.defaultLanguage) ?? article.translations[0]!;
 
   const links: HeadLink[] = [

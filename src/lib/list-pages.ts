@@ -2,7 +2,9 @@
  * The channel page and the homepage as data, computed from the view models.
  * @module
  */
-import type { PublicArticleSummary, PublicChannel, PublicChannelTranslation, SiteInfo } from '../../server/render/view-models.ts';
+import { textDirection } from '../../server/domain/language.ts';
+import { channelTranslationIn, channelVersion } from '../../server/render/public-select.ts';
+import type { PublicArticleSummary, PublicChannel, SiteInfo } from '../../server/render/view-models.ts';
 import { channelTranslation, type LanguageLink, type ShownDate } from './article-page.ts';
 import type { HeadData, HeadLink, HeadMeta } from './head.ts';
 import { absoluteUrl, localHref, newestFirst, truncateText } from './html-helpers.ts';
@@ -39,6 +41,8 @@ export interface ChannelPage {
   readonly site: SiteInfo;
   readonly title: string;
   readonly description: string | null;
+  /** Language of `title` and `description` when it is not the page's (the channel lacks the page's language), else null. */
+  readonly textLang: { readonly lang: string; readonly dir: 'ltr' | 'rtl' } | null;
   /** Root-relative link to the feed of this language. */
   readonly rssHref: string;
   readonly articles: readonly ArticleListItem[];
@@ -57,23 +61,11 @@ export interface HomePage {
 // The homepage mixes languages and SiteInfo names none; its interface text is English.
 const HOME_LANGUAGE = 'en';
 
-function exactChannelTranslation(channel: PublicChannel, language: string): PublicChannelTranslation {
-  const found = channel.translations.find((t) => t.language === language);
-  if (!found) {
-    const have = channel.translations.map((t) => t.language).join(', ') || 'none';
-    throw new Error(
-      `Channel "${channel.slug}" (id ${channel.id}) has no "${language}" translation (it has: ${have}); ` +
-        "channel pages are rendered in the channel's own languages only.",
-    );
-  }
-  return found;
-}
-
 function listItem(article: PublicArticleSummary, language: string, site: SiteInfo, withChannel: boolean): ArticleListItem | null {
   const t = article.translations.find((x) => x.language === language);
   if (!t) return null;
   const excerpt = t.excerpt?.trim() || t.seoDescription?.trim() || (t.textStart ? truncateText(t.textStart, 200) : '');
-  const channelText = withChannel ? channelTranslation(article.channel, language) : null;
+  const channelText = withChannel ? channelVersion(article.channel, language) : null;
   return {
     title: t.title,
     href: localHref(t.htmlUrl, site),
@@ -88,11 +80,24 @@ function listItem(article: PublicArticleSummary, language: string, site: SiteInf
   };
 }
 
-/** Builds the channel page: its articles in `language`, newest first. */
+/**
+ * Builds the channel page: its articles in `language`, newest first.
+ * `language` is one of the channel's languages (`input.languages`); when the
+ * channel's own translations lack it, the page is in that language (its
+ * articles are) and names the channel by its default-language title and
+ * description, marked with their own `lang` (`channelVersion`; docs/URLS.md).
+ */
 export function channelPage(input: ChannelPageInput): ChannelPage {
   const { channel, language, site } = input;
-  const text = exactChannelTranslation(channel, language);
-  const ui = uiFor(text.language, text.dir);
+  if (!input.languages.includes(language)) {
+    throw new Error(
+      `Channel "${channel.slug}" (id ${channel.id}) has no "${language}" page (its languages: ${input.languages.join(', ') || 'none'}); ` +
+        'channel pages exist in the languages of the channel and of its public articles.',
+    );
+  }
+  const text = channelVersion(channel, language);
+  const dir = text.language === language ? text.dir : textDirection(language);
+  const ui = uiFor(language, dir);
   const description = text.description?.trim() || null;
   const metaDescription = truncateText(description ?? `${text.title} · ${site.name}`, 200);
   const own = input.articles.filter((a) => a.channel.id === channel.id && a.translations.some((t) => t.language === language));
@@ -102,32 +107,33 @@ export function channelPage(input: ChannelPageInput): ChannelPage {
     (a) => a.id,
   );
   const image = channel.coverUrl ?? channel.avatarUrl;
-  const primary = channel.translations.find((t) => t.language === channel.defaultLanguage) ?? channel.translations[0]!;
+  // One canonical address per page, the one the sitemap, the channel JSON and the feeds give (docs/URLS.md).
+  const canonical = text.htmlUrl;
   const links: HeadLink[] = [
-    { rel: 'canonical', href: text.htmlUrl },
+    { rel: 'canonical', href: canonical },
     { rel: 'alternate', type: 'application/rss+xml', href: text.rssUrl, title: `${text.title} (RSS)` },
     { rel: 'alternate', type: 'application/feed+json', href: text.jsonFeedUrl, title: `${text.title} (JSON Feed)` },
     { rel: 'alternate', type: 'application/json', href: text.jsonUrl, title: `${text.title} (JSON)` },
-    ...channel.translations.map((t): HeadLink => ({ rel: 'alternate', hreflang: t.language, href: t.htmlUrl })),
-    { rel: 'alternate', hreflang: 'x-default', href: primary.htmlUrl },
+    ...input.languages.map((l): HeadLink => ({ rel: 'alternate', hreflang: l, href: channelVersion(channel, l).htmlUrl })),
+    { rel: 'alternate', hreflang: 'x-default', href: channel.htmlUrl },
   ];
   const meta: HeadMeta[] = [
     { property: 'og:type', content: 'website' },
     { property: 'og:site_name', content: site.name },
     { property: 'og:title', content: text.title },
     { property: 'og:description', content: metaDescription },
-    { property: 'og:url', content: text.htmlUrl },
-    { property: 'og:locale', content: ogLocale(text.language) },
+    { property: 'og:url', content: canonical },
+    { property: 'og:locale', content: ogLocale(language) },
     ...(image ? [{ property: 'og:image', content: absoluteUrl(image, site) }] : []),
     { name: 'twitter:card', content: 'summary' },
   ];
   return {
     head: {
-      lang: text.language,
-      dir: text.dir,
+      lang: language,
+      dir,
       title: `${text.title} · ${site.name}`,
       description: metaDescription,
-      canonical: text.htmlUrl,
+      canonical,
       links,
       meta,
       jsonLd: null,
@@ -137,11 +143,12 @@ export function channelPage(input: ChannelPageInput): ChannelPage {
     site,
     title: text.title,
     description,
+    textLang: text.language === language ? null : { lang: text.language, dir: text.dir },
     rssHref: localHref(text.rssUrl, site),
     articles: sorted.map((a) => listItem(a, language, site, false)!),
-    otherLanguages: channel.translations
-      .filter((t) => t.language !== text.language)
-      .map((t) => ({ language: t.language, dir: t.dir, name: languageName(t.language), href: localHref(t.htmlUrl, site) })),
+    otherLanguages: input.languages
+      .filter((l) => l !== language)
+      .map((l) => ({ language: l, dir: channelTranslationIn(channel, l)?.dir ?? textDirection(l), name: languageName(l), href: localHref(channelVersion(channel, l).htmlUrl, site) })),
   };
 }
 

@@ -24,6 +24,8 @@ export interface ChannelPageInput {
   readonly page: 'channel';
   readonly channel: PublicChannel;
   readonly language: string;
+  /** Every language of the channel (`channelLanguages`), default first: the page's alternates and language links. */
+  readonly languages: readonly string[];
   /** Candidate articles (no bodies); only this channel's with a translation in `language` are listed. */
   readonly articles: readonly PublicArticleSummary[];
   readonly site: SiteInfo;

@@ -157,10 +157,17 @@ suite(`nginx serving dist/${reason}`, () => {
   });
 
   it('answers each address with the same bytes as the bundled server', async () => {
-    for (const address of ['/pressroom-journal/welcome?lang=ar', `${ARTICLE}?lang=ar`, `${ARTICLE}.md?lang=ar`, '/pressroom-journal/?lang=ar']) {
+    for (const address of ['/pressroom-journal/welcome?lang=ar', `${ARTICLE}?lang=ar`, `${ARTICLE}.md?lang=ar`, '/pressroom-journal/?lang=ar', '/pressroom-journal/rss.xml?lang=ar', '/pressroom-journal/feed.json?lang=en']) {
       const [fromNginx, fromNode] = await Promise.all([get(address), fetch(`${t.url}${address}`)]);
       expect(await fromNginx.text(), address).toBe(await fromNode.text());
     }
+  });
+
+  it('answers a feed with ?lang= with that language\'s feed, never the unfiltered one', async () => {
+    const ar = await get('/pressroom-journal/rss.xml?lang=ar');
+    expect(ar.headers.get('content-type')).toBe('application/rss+xml; charset=utf-8');
+    expect(await ar.text()).toBe(await (await get('/pressroom-journal/ar/rss.xml')).text());
+    expect(await (await get('/pressroom-journal/feed.json?lang=ar')).text()).toBe(await (await get('/pressroom-journal/ar/feed.json')).text());
   });
 
   it('sends the Link header to the exact Markdown and JSON on article pages', async () => {
@@ -201,6 +208,12 @@ suite(`nginx serving dist/${reason}`, () => {
     '/api/public/v1/channels/',
     `${ARTICLE}?lang=xx`,
     `${ARTICLE}?lang=../../package`,
+    `${ARTICLE}?lang=`,
+    '/pressroom-journal/?lang=',
+    '/pressroom-journal/rss.xml?lang=zz',
+    '/pressroom-journal/rss.xml?lang=',
+    '/pressroom-journal/feed.json?lang=zz',
+    '/pressroom-journal/feed.json?lang=x&lang=',
     '/pressroom-journal/welcome?lang=ar%2F..%2F..',
     '/pressroom-journal/not-yet',
     '/pressroom-journal/en/not-yet',

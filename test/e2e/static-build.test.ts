@@ -235,6 +235,43 @@ describe('incremental builds', () => {
     }
   });
 
+  it('a language only articles have: the first one creates the channel\'s list, feeds and page in it; the last one leaving removes them', async () => {
+    // An English-only channel.
+    expect((await t.request('POST', '/api/v1/channels', { key, body: { slug: 'english-desk', default_language: 'en', translations: [{ language: 'en', title: 'English Desk' }] } })).status).toBe(201);
+    const publish = async (slug: string, translations: Array<{ language: string; title: string }>) => {
+      const body = { slug, default_language: translations[0]!.language, status: 'published', translations: translations.map((x) => ({ ...x, content_markdown: `${x.title}.` })) };
+      const res = await t.request('POST', '/api/v1/channels/english-desk/pages', { key, body });
+      expect(res.status, res.text).toBeLessThan(300);
+      await t.service.worker.runDue();
+      return builder.applyEvents();
+    };
+    await publish('only-english', [{ language: 'en', title: 'Only English' }]);
+    const deFiles = ['english-desk/de/index.html', 'english-desk/de/rss.xml', 'english-desk/de/feed.json', 'api/public/v1/channels/english-desk/articles/_lang/de.json'];
+    for (const f of deFiles) expect(fs.existsSync(out(f)), f).toBe(false);
+
+    const report = await publish('erste', [{ language: 'de', title: 'Erste Meldung' }, { language: 'en', title: 'First Report' }]);
+    expect(report.changedPaths).toEqual(expect.arrayContaining([...deFiles, 'english-desk/sitemap.xml']));
+    for (const f of deFiles) expect(fs.readFileSync(out(f), 'utf8'), f).toContain('Erste Meldung');
+    for (const f of deFiles) expect(fs.readFileSync(out(f), 'utf8'), f).not.toContain('Only English');
+    // The channel has no German document of its own (no substitution of its fields).
+    expect(fs.existsSync(out('api/public/v1/channels/english-desk/_lang/de.json'))).toBe(false);
+    expect(fs.readFileSync(out('english-desk/sitemap.xml'), 'utf8')).toContain('<loc>http://pressroom.test/english-desk/de/</loc>');
+    expect(fs.readFileSync(out('english-desk/en/index.html'), 'utf8')).toContain('hreflang="de"');
+    // A second German article only joins the lists.
+    await publish('zweite', [{ language: 'de', title: 'Zweite Meldung' }]);
+    expect(fs.readFileSync(out('english-desk/de/rss.xml'), 'utf8')).toContain('Zweite Meldung');
+
+    for (const slug of ['erste', 'zweite']) {
+      expect((await t.request('PATCH', `/api/v1/channels/english-desk/pages/${slug}/status`, { key, body: { status: 'draft', publish_translations: true } })).status).toBe(200);
+      const after = await builder.applyEvents();
+      // Removed with the last German article, not before.
+      for (const f of deFiles) expect(fs.existsSync(out(f)), `${f} after ${slug}`).toBe(slug === 'erste');
+      if (slug === 'zweite') expect(after.removed).toBeGreaterThanOrEqual(deFiles.length);
+    }
+    expect(fs.readFileSync(out('english-desk/sitemap.xml'), 'utf8')).not.toContain('/de/');
+    expect(fs.readFileSync(out('english-desk/en/index.html'), 'utf8')).not.toContain('hreflang="de"');
+  });
+
   it('after any sequence of writes, the output equals a fresh full build byte for byte', async () => {
     await write({ slug: 'seq-a', status: 'published', translations: [{ language: 'en', title: 'Seq A', content_markdown: 'A.' }] });
     await write({ slug: 'seq-b', status: 'published', translations: [{ language: 'en', title: 'Seq B', content_markdown: 'B.' }, { language: 'ar', title: 'ب', content_markdown: 'ب.' }] });
@@ -250,7 +287,18 @@ describe('incremental builds', () => {
     expect((await t.request('PATCH', '/api/v1/channels/many-news', { key, body: { homepage_enabled: false } })).status).toBe(200);
     await t.service.worker.runDue();
     await builder.applyEvents();
+    // A language only an article has (German in an English-only channel), then one that comes and goes (French).
+    const post = (slug: string, translations: Array<{ language: string; title: string }>) =>
+      t.request('POST', '/api/v1/channels/empty-news/pages', { key, body: { slug, default_language: translations[0]!.language, status: 'published', translations: translations.map((x) => ({ ...x, content_markdown: `${x.title}.` })) } });
+    expect((await post('deutsch', [{ language: 'de', title: 'Deutsch' }, { language: 'en', title: 'German' }])).status).toBe(201);
+    expect((await post('francais', [{ language: 'fr', title: 'Français' }])).status).toBe(201);
+    await t.service.worker.runDue();
+    await builder.applyEvents();
+    expect((await t.request('PATCH', '/api/v1/channels/empty-news/pages/francais/status', { key, body: { status: 'draft', publish_translations: true } })).status).toBe(200);
+    await builder.applyEvents();
     const incremental = snapshot(t.config.outputDir);
+    expect(incremental.has('empty-news/de/rss.xml')).toBe(true);
+    expect(incremental.has('empty-news/fr/rss.xml')).toBe(false);
     expect(incremental.get('pressroom-journal/en/seq-a.html')?.toString()).toContain('Seq A v2');
     expect(incremental.has('pressroom-journal/en/seq-b.html')).toBe(false);
     expect(incremental.has('empty-news/index.html')).toBe(true);

@@ -99,7 +99,8 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
     const file = await staticFile(c, q.lang);
     if (file) return file;
     const channel = requireChannel(await deps.state(), c.req.param('channel'));
-    if (q.lang && !channelTranslationIn(channel, q.lang)) {
+    // An empty or malformed value names no translation either (this operation documents no 422).
+    if (q.lang !== undefined && !channelTranslationIn(channel, q.lang)) {
       throw translationMissing(`The channel "${channel.slug}"`, q.lang, channel.translations.map((t) => t.language));
     }
     return rebuilding(c);
