@@ -11,6 +11,7 @@ import { getRequestListener } from '@hono/node-server';
 import YAML from 'yaml';
 import { createApp } from './app.ts';
 import { createBodyPool } from './bodies/body-pool.ts';
+import { createThreadedRulePolicy } from './bodies/threaded-moderation.ts';
 import { ensureLocalAccount, loadCursorCodec } from './bootstrap.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -79,7 +80,7 @@ export async function startService(
 ): Promise<RunningService> {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? createLogger(config.logLevel);
-  const policy = createRulePolicy(loadModerationRules(config.moderationFile));
+  const rules = loadModerationRules(config.moderationFile);
   const db = openDatabase(config.databaseFile);
   const applied = await migrateToLatest(db);
   if (applied.length > 0) log.info('database migrated', { file: config.databaseFile, applied: applied.join(',') });
@@ -95,6 +96,8 @@ export async function startService(
   const media = createMediaKit(config);
   // Saved bodies are parsed and rendered on threads of their own, under a time limit (issue 18).
   const bodies = config.bodyWorkers > 0 ? createBodyPool({ threads: config.bodyWorkers, timeLimitMs: config.bodyTimeLimitMs }) : null;
+  // The moderation job judges submissions on the same threads, under the same limit; requests judge short texts in place.
+  const policy = bodies ? createThreadedRulePolicy(rules, bodies) : createRulePolicy(rules);
   const worker = createWorker({ db, clock, log: log.child('jobs') }, createJobHandlers({ db, clock, policy, log: log.child('jobs'), media }));
   // Hourly from now on; the job re-enqueues itself, so only the first run is queued here.
   await scheduleMediaCleanup(db, clock);

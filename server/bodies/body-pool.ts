@@ -11,15 +11,32 @@
  * in order while every thread is busy; the time limit counts from when a
  * thread starts the job, so a queue never makes a fine body fail.
  *
+ * The same threads evaluate the moderation rules on submissions
+ * (`moderate`): the policy parses every public field's Markdown, which costs
+ * as much as rendering it. A submission still being evaluated after the time
+ * limit is not refused but sent to a person: the decision is `manual`
+ * (`moderation_timeout: …`), so nothing is published unmoderated.
+ *
  * The one module that starts body threads; the domain sees only the
- * `BodyProcessor` interface.
+ * `BodyProcessor` interface (and `ModerationPolicy`, see
+ * `threaded-moderation.ts`).
  * @module
  */
 import { Worker } from 'node:worker_threads';
 import { BodyRejectedError, processBody, type BodyJob, type BodyProcessor, type ProcessedBody } from '../domain/body/index.ts';
+import type { ModerationDecision, ModerationRules, ModerationSubject } from '../domain/moderation/moderation-policy.ts';
+import { moderateInPlace } from './moderation-task.ts';
+
+/** One unit of work for a thread: a body to process, or a submission to judge with rules. */
+export type PoolTask =
+  | { readonly kind: 'body'; readonly job: BodyJob }
+  | { readonly kind: 'moderate'; readonly rules: ModerationRules; readonly subject: ModerationSubject };
 
 /** A thread's answer to one job. */
-export type BodyReply = { id: number; ok: true; body: ProcessedBody } | { id: number; ok: false; limit: string; message: string };
+export type BodyReply =
+  | { id: number; ok: true; body: ProcessedBody }
+  | { id: number; ok: true; decision: ModerationDecision }
+  | { id: number; ok: false; limit: string; message: string };
 
 /** How the pool is sized and bounded. */
 export interface BodyPoolOptions {
@@ -31,6 +48,13 @@ export interface BodyPoolOptions {
 
 /** A body processor backed by threads; `close()` stops them. */
 export interface BodyPool extends BodyProcessor {
+  /**
+   * Evaluates the rule policy built from `rules` on a thread. Never rejects
+   * for the submission itself: over the time limit, or if the thread fails,
+   * the decision is `manual` with the reason (`moderation_timeout: …`,
+   * `moderation_failed: …`). Rejects only once the pool is closed.
+   */
+  moderate(rules: ModerationRules, subject: ModerationSubject): Promise<ModerationDecision>;
   close(): Promise<void>;
   /** Threads started so far, replacements included (for tests and logs). */
   readonly started: number;
@@ -38,8 +62,10 @@ export interface BodyPool extends BodyProcessor {
 
 interface Job {
   readonly id: number;
-  readonly job: BodyJob;
-  resolve(body: ProcessedBody): void;
+  readonly task: PoolTask;
+  settle(reply: BodyReply): void;
+  /** The thread took longer than the time limit ('timeMs'), or failed ('unprocessable', with what happened). */
+  fail(limit: 'timeMs' | 'unprocessable', detail: string): void;
   reject(error: Error): void;
 }
 
@@ -71,7 +97,7 @@ export function createBodyPool(options: BodyPoolOptions): BodyPool {
       slot.current = job;
       slot.worker.ref();
       slot.timer = setTimeout(() => timeOut(slot), options.timeLimitMs);
-      slot.worker.postMessage({ id: job.id, job: job.job });
+      slot.worker.postMessage({ id: job.id, task: job.task });
     }
   };
 
@@ -93,12 +119,7 @@ export function createBodyPool(options: BodyPoolOptions): BodyPool {
     const job = finish(slot);
     replace(slot);
     void slot.worker.terminate();
-    job?.reject(
-      new BodyRejectedError(
-        `Processing the body took longer than the time limit of ${options.timeLimitMs} ms (limit timeMs), so it was stopped. Bodies this slow are usually very large or built from thousands of nested or repeated markers: split the article, or simplify its markup.`,
-        'timeMs',
-      ),
-    );
+    job?.fail('timeMs', `took longer than the time limit of ${options.timeLimitMs} ms (limit timeMs), so it was stopped`);
     dispatch();
   };
 
@@ -121,23 +142,20 @@ export function createBodyPool(options: BodyPoolOptions): BodyPool {
         return drainInPlace();
       }
       const job = finish(slot);
-      if (job && job.id === reply.id) {
-        if (reply.ok) job.resolve(reply.body);
-        else job.reject(new BodyRejectedError(reply.message, reply.limit));
-      }
+      if (job && job.id === reply.id) job.settle(reply);
       dispatch();
     });
     worker.on('error', (error) => {
       const job = finish(slot);
       replace(slot);
-      job?.reject(new BodyRejectedError(`The body could not be processed (${error.message}).`, 'unprocessable'));
+      job?.fail('unprocessable', error.message);
       dispatch();
     });
     worker.on('exit', () => {
       if (!slots.has(slot)) return;
       const job = finish(slot);
       replace(slot);
-      job?.reject(new BodyRejectedError('The body could not be processed (its thread stopped).', 'unprocessable'));
+      job?.fail('unprocessable', 'its thread stopped');
       dispatch();
     });
   };
@@ -149,10 +167,19 @@ export function createBodyPool(options: BodyPoolOptions): BodyPool {
 
   const runInPlace = (job: Job) => {
     try {
-      job.resolve(processBody(job.job));
+      if (job.task.kind === 'body') job.settle({ id: job.id, ok: true, body: processBody(job.task.job) });
+      else job.settle({ id: job.id, ok: true, decision: moderateInPlace(job.task.rules, job.task.subject) });
     } catch (error) {
       job.reject(error instanceof Error ? error : new Error(String(error)));
     }
+  };
+
+  const submit = (task: PoolTask, handlers: Omit<Job, 'id' | 'task'>) => {
+    const entry: Job = { id: ++nextId, task, ...handlers };
+    if (closed) return entry.reject(new Error('The body pool is closed.'));
+    if (broken) return runInPlace(entry);
+    queue.push(entry);
+    dispatch();
   };
 
   for (let i = 0; i < Math.max(1, options.threads); i++) start();
@@ -162,13 +189,51 @@ export function createBodyPool(options: BodyPoolOptions): BodyPool {
       return started;
     },
     process(job) {
-      return new Promise<ProcessedBody>((resolve, reject) => {
-        const entry: Job = { id: ++nextId, job, resolve, reject };
-        if (closed) return reject(new Error('The body pool is closed.'));
-        if (broken) return runInPlace(entry);
-        queue.push(entry);
-        dispatch();
-      });
+      return new Promise<ProcessedBody>((resolve, reject) =>
+        submit(
+          { kind: 'body', job },
+          {
+            settle: (reply) => {
+              if (!reply.ok) reject(new BodyRejectedError(reply.message, reply.limit));
+              else if ('body' in reply) resolve(reply.body);
+            },
+            fail: (limit, detail) =>
+              reject(
+                new BodyRejectedError(
+                  limit === 'timeMs'
+                    ? `Processing the body ${detail}. Bodies this slow are usually very large or built from thousands of nested or repeated markers: split the article, or simplify its markup.`
+                    : `The body could not be processed (${detail}).`,
+                  limit,
+                ),
+              ),
+            reject,
+          },
+        ),
+      );
+    },
+    moderate(rules, subject) {
+      // A person decides whatever the rules could not: nothing is published unmoderated.
+      const manual = (reason: string): ModerationDecision => ({ outcome: 'manual', reason });
+      return new Promise<ModerationDecision>((resolve, reject) =>
+        submit(
+          { kind: 'moderate', rules, subject },
+          {
+            settle: (reply) => {
+              if (!reply.ok) resolve(manual(`moderation_failed: evaluating the rules ${reply.message}; a person decides`));
+              else if ('decision' in reply) resolve(reply.decision);
+            },
+            fail: (limit, detail) =>
+              resolve(
+                manual(
+                  limit === 'timeMs'
+                    ? `moderation_timeout: evaluating the rules ${detail}; a person decides`
+                    : `moderation_failed: evaluating the rules failed (${detail}); a person decides`,
+                ),
+              ),
+            reject,
+          },
+        ),
+      );
     },
     async close() {
       closed = true;

@@ -1,28 +1,32 @@
 /**
- * Entry point of a body pool thread (`body-pool.ts`): prepares and renders
- * one body per message and answers with the result, or with why the body
- * was refused. Started by `server/publish/worker-boot.mjs`.
+ * Entry point of a body pool thread (`body-pool.ts`): per message, prepares
+ * and renders one body, or evaluates the moderation rules on one submission,
+ * and answers with the result, or with why the work was refused. Started by
+ * `server/publish/worker-boot.mjs`.
  * @module
  */
 import { parentPort } from 'node:worker_threads';
-import { BodyRejectedError, processBody, type BodyJob } from '../domain/body/index.ts';
-import type { BodyReply } from './body-pool.ts';
+import { BodyRejectedError, processBody } from '../domain/body/index.ts';
+import type { BodyReply, PoolTask } from './body-pool.ts';
+import { moderateInPlace } from './moderation-task.ts';
 
 const port = parentPort!;
 
-port.on('message', (message: { id: number; job: BodyJob }) => {
+port.on('message', (message: { id: number; task: PoolTask }) => {
+  const { id, task } = message;
   let reply: BodyReply;
   try {
-    reply = { id: message.id, ok: true, body: processBody(message.job) };
+    reply = task.kind === 'body' ? { id, ok: true, body: processBody(task.job) } : { id, ok: true, decision: moderateInPlace(task.rules, task.subject) };
   } catch (error) {
     const rejected = error instanceof BodyRejectedError;
     // A parser that throws on a body (a stack overflow the limits missed, say) refuses that body; it is
     // not a fault of the service, and the thread is fine afterwards.
+    const why = error instanceof Error ? error.message : String(error);
     reply = {
-      id: message.id,
+      id,
       ok: false,
       limit: rejected ? error.limit : 'unprocessable',
-      message: rejected ? error.message : `The body could not be processed (${error instanceof Error ? error.message : String(error)}).`,
+      message: rejected ? error.message : task.kind === 'body' ? `The body could not be processed (${why}).` : `threw (${why})`,
     };
   }
   port.postMessage(reply);

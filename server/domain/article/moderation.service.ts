@@ -10,7 +10,7 @@ import * as articles from '../../store/article.repository.ts';
 import { findAccountById } from '../../store/account.repository.ts';
 import { findChannelById } from '../../store/channel.repository.ts';
 import { PressroomError } from '../errors.ts';
-import type { ModerationDecision, ModerationPolicy } from '../moderation/moderation-policy.ts';
+import type { ModerationDecision, ModerationPolicy, ModerationSubject } from '../moderation/moderation-policy.ts';
 import type { LifecycleEvent } from './article-lifecycle.ts';
 import { applyTranslationEvents, secondaryMustWait, syncArticleRecord } from './article-write.ts';
 
@@ -35,6 +35,36 @@ const EVENT: Record<ModerationDecision['outcome'], LifecycleEvent> = {
 };
 
 /**
+ * Reads a revision waiting for a decision and what of it readers would get:
+ * 'decided' when it no longer waits (or is gone), 'superseded' when it is no
+ * longer its translation's current revision.
+ */
+async function loadReviewSubject(db: Executor, revisionId: number) {
+  const revision = (await articles.findRevisions(db, [revisionId]))[0];
+  if (!revision || (revision.moderation_state !== 'pending' && revision.moderation_state !== 'manual_review')) return 'decided' as const;
+  const translation = await db.selectFrom('article_translations').selectAll().where('id', '=', revision.translation_id).executeTakeFirst();
+  if (!translation || translation.current_revision_id !== revision.id) return 'superseded' as const;
+  const article = await db.selectFrom('articles').selectAll().where('id', '=', translation.article_id).executeTakeFirstOrThrow();
+  const channel = await findChannelById(db, article.channel_id);
+  const owner = channel ? await findAccountById(db, channel.owner_account_id) : undefined;
+  const subject: ReviewSubject = {
+    revision: {
+      title: revision.title,
+      excerpt: revision.excerpt,
+      markdown: revision.content_markdown,
+      seoTitle: revision.seo_title,
+      seoDescription: revision.seo_description,
+    },
+    authorName: article.author_name,
+    language: translation.language,
+    channelSlug: channel?.slug ?? '',
+    accountReviewRequired: owner?.review_required === 1,
+    state: revision.moderation_state,
+  };
+  return { revision, translation, article, subject };
+}
+
+/**
  * Applies a decision to a revision, in one transaction. A revision that is no
  * longer the translation's current one, or was already decided, is skipped:
  * the job may run twice after a crash.
@@ -47,30 +77,14 @@ export async function decideRevision(
 ): Promise<ModerationOutcome> {
   return deps.db.transaction().execute(async (trx) => {
     const now = isoNow(deps.clock);
-    const revision = (await articles.findRevisions(trx, [revisionId]))[0];
-    if (!revision || (revision.moderation_state !== 'pending' && revision.moderation_state !== 'manual_review')) return 'skipped';
-    const translation = await trx.selectFrom('article_translations').selectAll().where('id', '=', revision.translation_id).executeTakeFirst();
-    if (!translation || translation.current_revision_id !== revision.id) {
-      await articles.updateRevision(trx, revision.id, { moderation_state: 'superseded', decided_at: now });
+    const found = await loadReviewSubject(trx, revisionId);
+    if (found === 'decided') return 'skipped';
+    if (found === 'superseded') {
+      await articles.updateRevision(trx, revisionId, { moderation_state: 'superseded', decided_at: now });
       return 'skipped';
     }
-    const article = await trx.selectFrom('articles').selectAll().where('id', '=', translation.article_id).executeTakeFirstOrThrow();
-    const channel = await findChannelById(trx, article.channel_id);
-    const owner = channel ? await findAccountById(trx, channel.owner_account_id) : undefined;
-    const decision = decide({
-      revision: {
-        title: revision.title,
-        excerpt: revision.excerpt,
-        markdown: revision.content_markdown,
-        seoTitle: revision.seo_title,
-        seoDescription: revision.seo_description,
-      },
-      authorName: article.author_name,
-      language: translation.language,
-      channelSlug: channel?.slug ?? '',
-      accountReviewRequired: owner?.review_required === 1,
-      state: revision.moderation_state,
-    });
+    const { revision, translation, article, subject } = found;
+    const decision = decide(subject);
     if (decision === null) return 'skipped';
     if (decision.outcome === 'pass') {
       const primary = (await articles.listTranslations(trx, [article.id])).find((t) => t.language === article.default_language)!;
@@ -100,23 +114,56 @@ export async function decideRevision(
   });
 }
 
-/** Runs the policy on a revision (the `moderate_revision` job). */
-export function moderateRevision(deps: { db: Db; clock: Clock; policy: ModerationPolicy }, revisionId: number): Promise<ModerationOutcome> {
+/** What the policy sees of a review subject. */
+function policySubject(s: ReviewSubject): ModerationSubject {
+  return {
+    language: s.language,
+    title: s.revision.title,
+    excerpt: s.revision.excerpt,
+    markdown: s.revision.markdown,
+    seoTitle: s.revision.seoTitle,
+    seoDescription: s.revision.seoDescription,
+    authorName: s.authorName,
+    channelSlug: s.channelSlug,
+    accountReviewRequired: s.accountReviewRequired,
+  };
+}
+
+function sameSubject(a: ModerationSubject, b: ModerationSubject): boolean {
+  return (Object.keys(a) as Array<keyof ModerationSubject>).every((key) => a[key] === b[key]);
+}
+
+// Rounds of judging when the byline, channel or account keep changing meanwhile; then a person decides.
+const ASYNC_ATTEMPTS = 3;
+
+/**
+ * Runs the policy on a revision (the `moderate_revision` job). A policy that
+ * can judge off this thread (`evaluateAsync`, the rule policy on the body
+ * threads) does so before the transaction, which then applies the decision
+ * only if what was judged is still what readers would get; a revision
+ * already waiting for a person is not re-run through the rules.
+ */
+export async function moderateRevision(deps: { db: Db; clock: Clock; policy: ModerationPolicy }, revisionId: number): Promise<ModerationOutcome> {
+  const { policy } = deps;
+  if (!policy.evaluateAsync) {
+    return decideRevision(deps, revisionId, (s) => (s.state === 'manual_review' ? null : policy.evaluate(policySubject(s))));
+  }
+  for (let attempt = 0; attempt < ASYNC_ATTEMPTS; attempt++) {
+    // Read outside any transaction: judging takes up to the body time limit and must hold no lock meanwhile.
+    const found = await loadReviewSubject(deps.db, revisionId);
+    if (typeof found === 'string' || found.subject.state === 'manual_review') return decideRevision(deps, revisionId, () => null);
+    const judged = policySubject(found.subject);
+    const decision = await policy.evaluateAsync(judged);
+    let changed = false;
+    const outcome = await decideRevision(deps, revisionId, (s) => {
+      if (s.state === 'manual_review') return null;
+      changed = !sameSubject(policySubject(s), judged);
+      return changed ? null : decision;
+    });
+    if (!changed) return outcome;
+  }
   return decideRevision(deps, revisionId, (s) =>
-    // A revision already waiting for a person is not re-run through the rules.
-    s.state === 'manual_review'
-      ? null
-      : deps.policy.evaluate({
-          language: s.language,
-          title: s.revision.title,
-          excerpt: s.revision.excerpt,
-          markdown: s.revision.markdown,
-          seoTitle: s.revision.seoTitle,
-          seoDescription: s.revision.seoDescription,
-          authorName: s.authorName,
-          channelSlug: s.channelSlug,
-          accountReviewRequired: s.accountReviewRequired,
-        }),
+    s.state === 'manual_review' ? null : { outcome: 'manual', reason: 'moderation_unsettled: the byline, channel or account changed each time the submission was judged; a person decides' },
   );
 }
 

@@ -39,7 +39,15 @@ export type ModerationDecision =
 
 /** Decides on one submission. Must be deterministic for the same subject. */
 export interface ModerationPolicy {
+  /** Decides in the calling thread: tests, tools, and a service without body threads. */
   evaluate(subject: ModerationSubject): ModerationDecision;
+  /**
+   * Decides off the calling thread, when the policy can (the rule policy on
+   * the body threads, `server/bodies/threaded-moderation.ts`). The moderation
+   * job prefers it: judging a large body is seconds of parsing. A policy
+   * without it (a classifier, say) is run with `evaluate`.
+   */
+  evaluateAsync?(subject: ModerationSubject): Promise<ModerationDecision>;
   /**
    * Judges texts that go public without a revision to hold them (channel
    * title and description, the byline) and names the field a decision is

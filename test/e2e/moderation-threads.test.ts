@@ -1,0 +1,65 @@
+/**
+ * Issue 18, over real HTTP: the moderation job judges a large body on a body
+ * thread, so the server goes on answering while it runs, and decides as the
+ * rules say.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../helpers/test-service.ts';
+
+let t: TestService;
+let key: string;
+let rulesDir: string;
+
+// Within every limit, and seconds of parsing for the policy (measured ~2 s on an idle core); the blocked term comes last.
+const LARGE_MARKDOWN = `${`${'word *x* and [y](https://ok.example/) '.repeat(10).trim()}\n\n`.repeat(1_200)}The end: zzblockmarker.`;
+
+beforeAll(async () => {
+  rulesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-rules-'));
+  const rules = path.join(rulesDir, 'rules.json');
+  fs.writeFileSync(rules, JSON.stringify({ blocked_terms: ['zzblockmarker'] }));
+  // A generous time limit: saving and judging this body must both finish.
+  t = await startTestService({ PRESSROOM_MODERATION_FILE: rules, PRESSROOM_BODY_WORKERS: '1', PRESSROOM_BODY_TIME_LIMIT_MS: '60000' });
+  key = await t.key('large', 'pro');
+  const ch = await t.request('POST', '/api/v1/channels', { key, body: { slug: 'large', default_language: 'en', translations: [{ language: 'en', title: 'Large' }] } });
+  expect(ch.status, ch.text).toBe(201);
+});
+afterAll(async () => {
+  await t?.stop();
+  fs.rmSync(rulesDir, { recursive: true, force: true });
+});
+
+describe('moderating a large body', () => {
+  it('runs off the main thread: reads are answered promptly meanwhile, and the decision is the rules\'', async () => {
+    const res = await t.request('POST', '/api/v1/channels/large/pages', {
+      key,
+      body: { slug: 'large', default_language: 'en', status: 'published', translations: [{ language: 'en', title: 'Large', content_markdown: LARGE_MARKDOWN }] },
+    });
+    expect(res.status, res.text.slice(0, 300)).toBe(201);
+
+    let moderated = 0;
+    const moderating = t.service.worker.runDue().then(() => {
+      moderated = performance.now();
+    });
+    // Give the job a head start to reach its thread; the reads below must not wait for it.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const latencies: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now();
+      const read = await t.request('GET', '/api/v1/channels', { key });
+      latencies.push(performance.now() - started);
+      expect(read.status).toBe(200);
+      expect(moderated, 'the read waited for moderation').toBe(0);
+    }
+    // Generous: on a shared two-core machine a read is a few milliseconds; judging on this thread would be seconds.
+    expect(Math.max(...latencies)).toBeLessThan(1_000);
+
+    await moderating;
+    const article = (await t.request('GET', '/api/v1/channels/large/pages/large', { key })).json;
+    expect(article).toMatchObject({ status: 'draft', moderation: 'blocked' });
+    const revision = await t.service.db.selectFrom('revisions').select(['moderation_state', 'moderation_reason']).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(revision).toEqual({ moderation_state: 'blocked', moderation_reason: 'blocked_term: "zzblockmarker" in content_markdown' });
+  });
+});
