@@ -35,13 +35,13 @@ export const BODY_LIMITS = Object.freeze({
   /** Column separators (`|`) on one line, i.e. about the cells of a table row. */
   tableColumns: 100,
   /** `*`, `_` and `~` in the whole body: each costs the inline parser far more than a letter. */
-  delimitersPerBody: 25_000,
-  /** `[` and `]` in the whole body (about 12,000 links). */
-  bracketsPerBody: 25_000,
+  delimitersPerBody: 20_000,
+  /** `[` and `]` in the whole body (about 5,000 links). */
+  bracketsPerBody: 10_000,
   /** Blockquote and list markers summed over all lines: each is re-read on every line it spans. */
   containerMarkers: 25_000,
   /** Blockquotes and lists opened: micromark closes each at a cost growing with the text before it (quadratic). */
-  containerBlocks: 1_000,
+  containerBlocks: 500,
 });
 
 /** Which limit a body went over. */
