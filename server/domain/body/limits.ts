@@ -6,8 +6,10 @@
  * nesting makes their recursive walks overflow the stack: `"*a"` × 100,000
  * took minutes, 10,000 nested `<div>` a "Maximum call stack size exceeded".
  * One pass over the text here bounds what drives those costs (size,
- * nesting, delimiters and brackets per block, table columns) so that what
- * reaches the parsers costs time roughly linear in its size. The limits are
+ * nesting, delimiters and brackets per block and per body, containers
+ * opened, table columns) so that what reaches the parsers costs time
+ * roughly linear in its size, and a 1 MB body about what 1 MB of plain
+ * words costs. The limits are
  * far above what articles use (docs/CONTENT.md, "Body limits"); the time
  * limit of the body pool is the backstop for whatever slips between them.
  *
