@@ -33,7 +33,12 @@ export function hostileBodies(scale: number): Array<{ name: string; job: BodyJob
     { name: '10,000 nested <div> (HTML)', job: { title: 'T', contentHtml: `${'<div>'.repeat(n(10_000))}x${'</div>'.repeat(n(10_000))}` } },
     { name: '3,000 nested <b> (HTML)', job: { title: 'T', contentHtml: `<p>${'<b>'.repeat(n(3_000))}x</p>` } },
     { name: '1 MB of plain text (the size limit)', job: { title: 'T', contentMarkdown: 'word '.repeat(n(199_999)) } },
-    { name: '900 KB of emphasis and links within every limit', job: { title: 'T', contentMarkdown: `${'word *x* and [y] '.repeat(10).trim()}\n\n`.repeat(n(5_200)) } },
+    { name: '900 KB of emphasis and links within every limit', job: { title: 'T', contentMarkdown: `${'word *x* and [y] '.repeat(10).trim()}\n\n`.repeat(n(400)) + 'word '.repeat(n(165_000)) } },
+    // Shapes that passed the first limits and still took 15 s to 3 min.
+    { name: '3,000 blocks of 30 nested quotes', job: { title: 'T', contentMarkdown: Array.from({ length: n(3_000) }, () => `${'> '.repeat(30)}text *em* [l](/x)\n`).join('\n') } },
+    { name: '2,000 lines of "*a" × 240', job: { title: 'T', contentMarkdown: Array.from({ length: n(2_000) }, () => `${'*a'.repeat(240)}\n`).join('\n') } },
+    { name: '2,000 lines of 20 links', job: { title: 'T', contentMarkdown: Array.from({ length: n(2_000) }, () => `${'[a](http://x.example/) '.repeat(20)}\n`).join('\n') } },
+    { name: '499 quotes between blank lines (at the limit)', job: { title: 'T', contentMarkdown: '> quote text\n\n'.repeat(n(499)) } },
   ];
 }
 

@@ -2,8 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BodyRejectedError, processBody } from '../domain/body/index.ts';
 import { createBodyPool, type BodyPool } from './body-pool.ts';
 
-// Within every limit, but about a second of parsing: the time limit has to stop it.
-const SLOW = { title: 'Slow', contentMarkdown: `${'word *x* and [y] '.repeat(10).trim()}\n\n`.repeat(5_000) };
+// Within every limit (each per-body total near its maximum, 1 MB) but seconds of parsing: the time limit has to stop it.
+const SLOW_HEAD = `${'word *x* and [y](http://x.example/) '.repeat(10).trim()}\n\n`.repeat(500) + `${'*x* '.repeat(10)}\n\n`.repeat(499) + '> quote\n\n'.repeat(499);
+const SLOW = { title: 'Slow', contentMarkdown: SLOW_HEAD + 'word '.repeat(Math.floor((999_000 - SLOW_HEAD.length) / 5)) };
 
 let pool: BodyPool | undefined;
 afterEach(async () => {

@@ -23,6 +23,15 @@ const PATHOLOGICAL_MARKDOWN: Array<[string, () => string, BodyLimitName]> = [
   ['3,000 nested <b> as raw HTML', () => `${'<b>'.repeat(3_000)}x`, 'htmlDepth'],
   ['"`a" × 100,000', () => '`a'.repeat(100_000), 'backticksPerBlock'],
   ['a fence inside <pre> is no fence', () => `<pre>\n\n\`\`\`\n</pre>\n\n${'*a'.repeat(1_000)}`, 'delimitersPerBlock'],
+  // Bodies that passed the limits above and still took seconds to minutes (issue 18, follow-up).
+  ['3,000 blocks of 30 nested quotes with *em* and a link (237 KB, 180 s)', () => Array.from({ length: 3_000 }, () => `${'> '.repeat(30)}text *em* [l](/x)\n`).join('\n'), 'containerBlocks'],
+  ['2,000 lines of "*a" × 240 (960 KB, 49 s)', () => Array.from({ length: 2_000 }, () => `${'*a'.repeat(240)}\n`).join('\n'), 'delimitersPerBody'],
+  ['2,000 lines of 20 links (920 KB, 15 s)', () => Array.from({ length: 2_000 }, () => `${'[a](http://x.example/) '.repeat(20)}\n`).join('\n'), 'bracketsPerBody'],
+  ['3,000 one-line quotes between blank lines (quadratic close)', () => '> quote text\n\n'.repeat(3_000), 'containerBlocks'],
+  ['3,000 one-item lists between paragraphs (quadratic close)', () => '- item\n\npara\n\n'.repeat(3_000), 'containerBlocks'],
+  ['one quoted paragraph of 3,000 lines with "*a" × 10 each', () => `> ${'*a'.repeat(10)}\n`.repeat(3_000), 'delimitersPerBlock'],
+  ['one paragraph of 3,000 lazy lines with "*a" × 10 each', () => `> start\n${`${'*a'.repeat(10)}\n`.repeat(3_000)}`, 'delimitersPerBlock'],
+  ['30-deep quote lines in one paragraph (25,000+ markers)', () => `${'> '.repeat(30)}text\n`.repeat(1_000), 'containerMarkers'],
 ];
 
 const PATHOLOGICAL_HTML: Array<[string, () => string, BodyLimitName]> = [
@@ -55,6 +64,8 @@ describe('checkMarkdownBody', () => {
     ['deeply indented code in a fence', `\`\`\`python\n${Array.from({ length: 40 }, (_, k) => `${'    '.repeat(k)}- x`).join('\n')}\n\`\`\`\n`],
     ['balanced raw HTML', '<details><summary>More</summary>\n\n<div><p>text<br>more</p></div>\n\n</details>\n'.repeat(200)],
     ['a body exactly at the size limit', 'a'.repeat(BODY_LIMITS.markdownChars)],
+    ['a list of 3,000 items, loose and tight', '- item *a* [b](/c)\n\n'.repeat(1_500) + '- item\n'.repeat(1_500)],
+    ['200 separate quotes and lists', '> a quote\n\n- a\n- b\n\nText.\n\n'.repeat(200)],
   ])('accepts %s', (_name, markdown) => {
     expect(checkMarkdownBody(markdown)).toBeNull();
   });

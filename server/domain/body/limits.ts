@@ -6,8 +6,10 @@
  * nesting makes their recursive walks overflow the stack: `"*a"` × 100,000
  * took minutes, 10,000 nested `<div>` a "Maximum call stack size exceeded".
  * One pass over the text here bounds what drives those costs (size,
- * nesting, delimiters and brackets per block, table columns) so that what
- * reaches the parsers costs time roughly linear in its size. The limits are
+ * nesting, delimiters and brackets per block and per body, containers
+ * opened, table columns) so that what reaches the parsers costs time
+ * roughly linear in its size, and a 1 MB body about what 1 MB of plain
+ * words costs. The limits are
  * far above what articles use (docs/CONTENT.md, "Body limits"); the time
  * limit of the body pool is the backstop for whatever slips between them.
  *
@@ -34,6 +36,14 @@ export const BODY_LIMITS = Object.freeze({
   backticksPerBlock: 500,
   /** Column separators (`|`) on one line, i.e. about the cells of a table row. */
   tableColumns: 100,
+  /** `*`, `_` and `~` in the whole body: each costs the inline parser far more than a letter. */
+  delimitersPerBody: 20_000,
+  /** `[` and `]` in the whole body (about 5,000 links). */
+  bracketsPerBody: 10_000,
+  /** Blockquote and list markers summed over all lines: each is re-read on every line it spans. */
+  containerMarkers: 25_000,
+  /** Blockquotes and lists opened: micromark closes each at a cost growing with the text before it (quadratic). */
+  containerBlocks: 500,
 });
 
 /** Which limit a body went over. */
@@ -60,6 +70,10 @@ const ADVICE: Record<BodyLimitName, string> = {
   bracketsPerBlock: 'Split the paragraph, or escape literal brackets (\\[, \\]).',
   backticksPerBlock: 'Split the paragraph, or put the code in a fenced code block.',
   tableColumns: 'Split the table, or use a list.',
+  delimitersPerBody: 'Split the article, or escape literal characters (\\*, \\_, \\~) or put them in code blocks.',
+  bracketsPerBody: 'Split the article, or escape literal brackets (\\[, \\]).',
+  containerMarkers: 'Split the article, or flatten long nested blockquotes and lists.',
+  containerBlocks: 'Split the article, or merge adjacent blockquotes and lists.',
 };
 
 const WHAT: Record<BodyLimitName, string> = {
@@ -71,6 +85,10 @@ const WHAT: Record<BodyLimitName, string> = {
   bracketsPerBlock: 'The block at line {line} has {value} square brackets; at most {max} per paragraph are accepted',
   backticksPerBlock: 'The block at line {line} has {value} backticks; at most {max} per paragraph are accepted',
   tableColumns: 'Line {line} has {value} table column separators (|); at most {max} are accepted',
+  delimitersPerBody: 'The body has {value} emphasis characters (*, _, ~) by line {line}; at most {max} per body are accepted',
+  bracketsPerBody: 'The body has {value} square brackets by line {line}; at most {max} per body are accepted',
+  containerMarkers: 'The body has {value} blockquote/list markers by line {line}; at most {max} per body are accepted',
+  containerBlocks: 'The body opens {value} blockquotes and lists by line {line}; at most {max} per body are accepted',
 };
 
 function problem(limit: BodyLimitName, value: number, line: number): BodyLimitProblem {
@@ -105,14 +123,26 @@ function listMarkerAt(text: string, i: number, end: number): number {
   return after === SPACE || after === TAB ? j - i + 1 : 0;
 }
 
+/** The container prefix of one line, as {@link lineDepth} reads it. */
+interface LineContainers {
+  /** Blockquote and list levels (see {@link lineDepth}). */
+  depth: number;
+  /** Index of the first character after the prefix. */
+  content: number;
+  /** Blockquote markers (`>`) in the prefix. */
+  quotes: number;
+  /** List markers in the prefix. */
+  markers: number;
+}
+
 /**
  * Container depth of one line: blockquote markers and list markers at its
  * start, plus one level per two columns of indentation before a list marker
  * (nested lists are written by indenting).
  */
-function lineDepth(text: string, start: number, end: number): { depth: number; content: number } {
+function lineDepth(text: string, start: number, end: number): LineContainers {
   let i = start;
-  let depth = 0;
+  let quotes = 0;
   let columns = 0;
   let markers = 0;
   for (;;) {
@@ -121,7 +151,7 @@ function lineDepth(text: string, start: number, end: number): { depth: number; c
       columns += c === TAB ? 4 : 1;
       i++;
     } else if (i < end && c === 0x3e) {
-      depth++;
+      quotes++;
       i++;
     } else {
       const marker = i < end ? listMarkerAt(text, i, end) : 0;
@@ -130,7 +160,7 @@ function lineDepth(text: string, start: number, end: number): { depth: number; c
       i += marker;
     }
   }
-  return { depth: depth + markers + (markers > 0 ? Math.floor(columns / 2) : 0), content: i };
+  return { depth: quotes + markers + (markers > 0 ? Math.floor(columns / 2) : 0), content: i, quotes, markers };
 }
 
 // Elements that never hold children, and ones the HTML parser closes by
@@ -237,10 +267,22 @@ interface BlockCounts {
   backticks: number;
 }
 
-function blockProblem(block: BlockCounts): BodyLimitProblem | null {
+/** Counters over the whole body, for costs that add up across blocks. */
+interface BodyCounts {
+  delimiters: number;
+  brackets: number;
+  containerMarkers: number;
+  containerBlocks: number;
+}
+
+function blockProblem(block: BlockCounts, body: BodyCounts, line: number): BodyLimitProblem | null {
   if (block.delimiters > BODY_LIMITS.delimitersPerBlock) return problem('delimitersPerBlock', block.delimiters, block.line);
   if (block.brackets > BODY_LIMITS.bracketsPerBlock) return problem('bracketsPerBlock', block.brackets, block.line);
   if (block.backticks > BODY_LIMITS.backticksPerBlock) return problem('backticksPerBlock', block.backticks, block.line);
+  if (body.delimiters > BODY_LIMITS.delimitersPerBody) return problem('delimitersPerBody', body.delimiters, line);
+  if (body.brackets > BODY_LIMITS.bracketsPerBody) return problem('bracketsPerBody', body.brackets, line);
+  if (body.containerMarkers > BODY_LIMITS.containerMarkers) return problem('containerMarkers', body.containerMarkers, line);
+  if (body.containerBlocks > BODY_LIMITS.containerBlocks) return problem('containerBlocks', body.containerBlocks, line);
   return null;
 }
 
@@ -257,15 +299,27 @@ const RAW_HTML_CLOSE = /<\/(pre|script|style|textarea)>/i;
  * Checks a Markdown body (content_markdown, or stored Markdown) against the
  * limits in one pass; null when it is within them.
  *
- * Blocks are approximated by lines: a blank line, a list item, a heading, a
- * table row or a blockquote line starts a new one. Fenced code (opened at
- * the start of a line) is not inline-parsed, so its backticks are not
- * counted, but everything else is.
+ * Blocks are approximated by lines: a blank line (also one blank after its
+ * `>` markers), a list item, a heading or a table row starts a new one. Any
+ * other line continues the block before it, as a paragraph continues over
+ * `>` prefixes, indentation and lazy lines: counting per line would let one
+ * paragraph of thousands of quoted lines carry any number of delimiters.
+ * Fenced code (opened at the start of a line) is not inline-parsed, so its
+ * backticks are not counted, but everything else is.
+ *
+ * Blockquotes opened are counted as `>` markers beyond those of the last
+ * non-blank quoted line (a blank line closes them all); lists opened as
+ * list items after a line that closes lists (one neither indented nor a
+ * list item, nor blank). Both over-count (a lazy line is taken to close).
  */
 export function checkMarkdownBody(markdown: string): BodyLimitProblem | null {
   if (markdown.length > BODY_LIMITS.markdownChars) return problem('markdownChars', markdown.length, 1);
   const html = new HtmlDepth();
   let block: BlockCounts = { line: 1, delimiters: 0, brackets: 0, backticks: 0 };
+  const body: BodyCounts = { delimiters: 0, brackets: 0, containerMarkers: 0, containerBlocks: 0 };
+  // `>` markers of the blockquotes open at the end of the previous line, and whether a list is.
+  let openQuotes = 0;
+  let openList = false;
   let fence: string | null = null;
   let rawHtml = false;
   let line = 0;
@@ -294,24 +348,32 @@ export function checkMarkdownBody(markdown: string): BodyLimitProblem | null {
     // Looked for in the whole line, so a long line costs one more pass over it, not more.
     if (rawHtml && RAW_HTML_CLOSE.test(markdown.slice(start, end))) rawHtml = false;
 
-    const { depth, content } = lineDepth(markdown, start, end);
+    const { depth, content, quotes, markers } = lineDepth(markdown, start, end);
     if (depth > BODY_LIMITS.markdownDepth) return problem('markdownDepth', depth, line);
+    body.containerMarkers += quotes + markers;
     const first = markdown.charCodeAt(content);
     const blank = content >= end;
-    const startsBlock = blank || content > start || first === 0x23 /* # */ || first === 0x7c /* | */;
+    const startsBlock = blank || markers > 0 || first === 0x23 /* # */ || first === 0x7c /* | */;
     if (startsBlock) block = { line, delimiters: 0, brackets: 0, backticks: 0 };
+    if (quotes > openQuotes) body.containerBlocks += quotes - openQuotes;
+    if (markers > 0 && !openList) body.containerBlocks++;
+    // A lazy line (no `>`) continues the quote; an empty line ends every quote.
+    if (blank && quotes === 0) openQuotes = 0;
+    else if (quotes > 0) openQuotes = quotes;
+    if (markers > 0) openList = true;
+    else if (!blank && content === start) openList = false;
 
     let cells = 0;
     for (let i = content; i < end; i++) {
       switch (markdown.charCodeAt(i)) {
-        case 0x2a: case 0x5f: case 0x7e: block.delimiters++; break;
-        case 0x5b: case 0x5d: block.brackets++; break;
+        case 0x2a: case 0x5f: case 0x7e: block.delimiters++; body.delimiters++; break;
+        case 0x5b: case 0x5d: block.brackets++; body.brackets++; break;
         case 0x60: block.backticks++; break;
         case 0x7c: cells++; break;
       }
     }
     if (cells > BODY_LIMITS.tableColumns) return problem('tableColumns', cells, line);
-    const over = blockProblem(block);
+    const over = blockProblem(block, body, line);
     if (over) return over;
     html.scan(markdown, content, end, line);
     if (html.max > BODY_LIMITS.htmlDepth) return problem('htmlDepth', html.max, html.maxLine);
