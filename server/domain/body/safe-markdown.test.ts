@@ -2,8 +2,7 @@ import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { prepareBody } from './prepare.ts';
 import { DANGEROUS_MARKDOWN } from '../../../test/fixtures/dangerous-markdown.ts';
-import { isSafeUrl, publicMarkdown } from './safe-markdown.ts';
-
+import { isSafeUrl, mayNeedWork, publicMarkdown } from './safe-markdown.ts';
 
 // In rendered HTML: unsafe elements, event handlers, or a dangerous scheme in a link or image.
 const UNSAFE_HTML = /<(?:script|iframe|meta|svg|style)|\son\w+=|(?:href|src)="\s*(?:javascript|vbscript|data):/i;
@@ -64,5 +63,29 @@ describe('public Markdown', () => {
     ['DATA:text/html,x', false],
   ])('isSafeUrl(%j) is %s for links', (url, safe) => {
     expect(isSafeUrl(url, ['http', 'https', 'mailto'])).toBe(safe);
+  });
+});
+
+describe('mayNeedWork (the parse is skipped only when it says false)', () => {
+  it.each([
+    ['raw HTML', 'a <b>b</b>', true],
+    ['an autolink', '<https://example.com>', true],
+    ['a target after spaces', '[x](   javascript:alert(1))', true],
+    ['a target on the next line', '[x](\njavascript:alert(1))', true],
+    ['a definition continued in a quote', '> [a][r]\n>\n> [r]:\n> javascript:alert(1)', true],
+    ['an entity in the scheme', '[x](java&#115;cript:alert(1))', true],
+    ['an escape in the scheme', '[x](javascript\\:alert(1))', true],
+    ['a mailto image', '![i](mailto:a@example.com)', true],
+    ['another scheme', '[x](ftp://example.com/)', true],
+    ['http(s), relative and fragment targets', 'See [a](./a-1), [b](https://example.org/docs/1?x=y:z), ![c](/media/c.webp) and [d](#top).', false],
+    ['a definition', '[a][r]\n\n[r]: https://example.com "T"', false],
+    ['words with a bracket and colon', 'Note [sic]: nothing here.', false],
+    ['plain text', 'Just words, https://example.org and *emphasis*.', false],
+  ])('%s → %s', (_name, markdown, expected) => {
+    expect(mayNeedWork(markdown)).toBe(expected);
+  });
+
+  it('never says false for a body that public Markdown would change', () => {
+    for (const [, markdown] of DANGEROUS_MARKDOWN) expect(mayNeedWork(markdown), markdown).toBe(true);
   });
 });

@@ -188,10 +188,36 @@ export function stabilise(tree: Root, changes: MarkdownSafetyChanges = noSafetyC
   return markdown;
 }
 
-// Without one of these, Markdown holds no raw HTML (`<`), no inline link or
-// image destination (`](`) and no definition (`]:`), the only places an
-// unsafe target can be written: such bodies, most of them, skip the parse.
-const MAY_NEED_WORK = /<|\]\(|\]:/;
+// Raw HTML and autolinks need `<`; inline link and image destinations follow
+// `](`, definitions `]:`. Those are the only places an unsafe target can be
+// written.
+const LINK_TARGET_START = /\]\(|\]:/g;
+// Entities, escapes and percent-encoding can spell a scheme a parser decodes.
+const MAY_SPELL_SCHEME = /[&\\%]/;
+
+/**
+ * Whether `markdown` may hold something unsafe, without parsing it: raw HTML
+ * or an autolink (`<`), or a link, image or definition whose target is not
+ * plainly relative or http(s). Bodies that pass, most of them (the links of
+ * an article are http(s) or relative), skip the parse, which costs as much
+ * as rendering the body; anything unusual (a line break before a target, an
+ * entity or escape in its scheme part, any other scheme) is parsed.
+ */
+export function mayNeedWork(markdown: string): boolean {
+  if (markdown.includes('<')) return true;
+  for (const match of markdown.matchAll(LINK_TARGET_START)) {
+    let at = match.index + 2;
+    while (markdown[at] === ' ' || markdown[at] === '\t') at++;
+    // A target on the next line may follow a container prefix (`> `): the parser knows where it starts.
+    if (markdown[at] === '\n' || markdown[at] === '\r') return true;
+    let end = at;
+    while (end < markdown.length && !/[\s)]/.test(markdown[end]!)) end++;
+    const target = markdown.slice(at, end);
+    const schemePart = target.split(/[/?#]/, 1)[0]!;
+    if (MAY_SPELL_SCHEME.test(schemePart) || !isSafeUrl(target, SRC_PROTOCOLS)) return true;
+  }
+  return false;
+}
 
 /**
  * The public form of a stored body: the same text when it is already safe
@@ -199,7 +225,7 @@ const MAY_NEED_WORK = /<|\]\(|\]:/;
  * re-serialised without the unsafe parts.
  */
 export function publicMarkdown(markdown: string): string {
-  if (!MAY_NEED_WORK.test(markdown)) return markdown;
+  if (!mayNeedWork(markdown)) return markdown;
   const tree = parseMarkdown(markdown);
   return sanitiseMarkdownTree(tree) ? stabilise(tree) : markdown;
 }
