@@ -5,6 +5,7 @@
  * server keeps answering; a draft is read without being rendered again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectReadsDuring } from '../helpers/reads-during.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
 let t: TestService;
@@ -74,25 +75,7 @@ describe('bodies over a limit', () => {
 
 describe('a body over the time limit', () => {
   it('is stopped and refused with 422 while the server goes on answering other requests', async () => {
-    let saveDone = 0;
-    const saving = save('slow', { content_markdown: SLOW_MARKDOWN }).then((res) => {
-      saveDone = performance.now();
-      return res;
-    });
-    // Give the save a head start to reach its body thread; the reads below must not wait for it.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const latencies: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const started = performance.now();
-      const read = await t.request('GET', '/api/v1/channels', { key });
-      latencies.push(performance.now() - started);
-      expect(read.status).toBe(200);
-      expect(saveDone, 'the read waited for the save').toBe(0);
-    }
-    // Generous: on a shared two-core machine a read is a few milliseconds; processing on this thread would be seconds.
-    expect(Math.max(...latencies)).toBeLessThan(1_000);
-
-    const res = await saving;
+    const res = await expectReadsDuring(t, key, 'the save', () => save('slow', { content_markdown: SLOW_MARKDOWN }));
     expect(res.status, res.text.slice(0, 300)).toBe(422);
     const message: string = res.json.error.details.fields['translations.0.content_markdown'];
     expect(message).toContain(`${TIME_LIMIT_MS} ms`);
