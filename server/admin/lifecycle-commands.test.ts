@@ -1,15 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { channelAccess } from '../domain/account/access.ts';
-import { writeArticle } from '../domain/article/article-save.ts';
 import { moderateRevision } from '../domain/article/moderation.service.ts';
 import { createRulePolicy, DEFAULT_MODERATION_RULES } from '../domain/moderation/moderation-policy.ts';
-import { findAccountByName } from '../store/account.repository.ts';
 import { insertJob } from '../store/job.repository.ts';
 import { listEvents } from '../store/publication-event.repository.ts';
 import { changePlan } from './account-commands.ts';
 import { createKey } from './key-commands.ts';
 import { decideModeration, homepageCommand, listJobsCommand, listModeration, retryJobCommand, reviewCommand } from './lifecycle-commands.ts';
-import { createTestChannel, openTestDeps, type TestDeps } from './test-deps.ts';
+import { createTestChannel, openTestDeps, publishTestArticle, type TestDeps } from './test-deps.ts';
 
 let t: TestDeps;
 beforeEach(async () => {
@@ -20,17 +17,7 @@ beforeEach(async () => {
 afterEach(async () => t.cleanup());
 
 async function publish(slug: string, extra: Record<string, unknown> = {}) {
-  const owner = (await findAccountByName(t.db, 'ana'))!;
-  const principal = { accountId: owner.id, accountName: owner.name, plan: owner.plan as 'pro', keyId: 0 };
-  await t.db.transaction().execute(async (trx) =>
-    writeArticle(trx, t, await channelAccess(trx, principal, 'news'), {
-      slug,
-      default_language: 'en',
-      status: 'published',
-      translations: [{ language: 'en', title: slug, content_markdown: 'Body.' }],
-      ...extra,
-    } as never),
-  );
+  await publishTestArticle(t, 'ana', 'news', slug, extra);
   const policy = createRulePolicy(DEFAULT_MODERATION_RULES);
   const revisions = await t.db.selectFrom('revisions').select('id').where('moderation_state', '=', 'pending').execute();
   for (const r of revisions) await moderateRevision({ ...t, policy }, r.id);

@@ -168,19 +168,18 @@ export async function putTranslation(
   const target = await findArticle(deps.db, precheck.channel.id, channelSlug, ref);
   // Before the transaction, which must not wait on a body (see upsertArticle).
   const rewrites = await plannedDraftRewrites(deps.db, deps.media, { channel: precheck.channel, articleSlug: target.slug }, [bodyText(input)]);
-  const {
-    contents: [content],
-    warnings,
-    rewritten: [rewritten],
-  } = await prepareContents(deps.bodies, [{ item: input, language, fieldPrefix: '', rewrites }]);
+  const prepared = await prepareContents(deps.bodies, [{ item: input, language, fieldPrefix: '', rewrites }]);
+  const content = prepared.contents[0]!;
+  const rewritten = prepared.rewritten[0];
+  const { warnings } = prepared;
   return deps.db.transaction().execute(async (trx) => {
     const access = await channelAccess(trx, principal, channelSlug);
     requireArticleWrite(access);
     const article = await findArticle(trx, access.channel.id, channelSlug, ref);
     const now = isoNow(deps.clock);
-    withAttachedMarkdown(content!, (await attachArticleMedia(trx, deps.media, { channel: access.channel, article, now }, [content!.content_markdown]))[0]!, rewritten);
+    withAttachedMarkdown(content, (await attachArticleMedia(trx, deps.media, { channel: access.channel, article, now }, [content.content_markdown]))[0]!, rewritten);
     const before = (await articles.listTranslations(trx, [article.id])).find((t) => t.language === language);
-    const { row, changed, created } = await upsertContent(trx, now, article.id, before, content!);
+    const { row, changed, created } = await upsertContent(trx, now, article.id, before, content);
     const events: LifecycleEvent[] = changed && before ? [{ type: 'revise' }] : [];
     if (input.status !== undefined) {
       if ((input.status === 'published' || input.status === 'scheduled') && !mayPublishTranslationAlone(article.status)) {

@@ -1,11 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createKey } from '../../admin/key-commands.ts';
 import { reviewCommand } from '../../admin/lifecycle-commands.ts';
-import { createTestChannel, openTestDeps, type TestDeps } from '../../admin/test-deps.ts';
-import { findAccountByName } from '../../store/account.repository.ts';
-import { channelAccess } from '../account/access.ts';
+import { createTestChannel, openTestDeps, publishTestArticle, type TestDeps } from '../../admin/test-deps.ts';
 import { createRulePolicy, DEFAULT_MODERATION_RULES, type ModerationDecision, type ModerationPolicy, type ModerationSubject } from '../moderation/moderation-policy.ts';
-import { writeArticle } from './article-save.ts';
 import { moderateRevision } from './moderation.service.ts';
 
 let t: TestDeps;
@@ -18,16 +15,7 @@ afterEach(async () => t.cleanup());
 
 /** Saves a published article and returns its pending revision's id. */
 async function submit(slug: string): Promise<number> {
-  const owner = (await findAccountByName(t.db, 'ana'))!;
-  const principal = { accountId: owner.id, accountName: owner.name, plan: owner.plan as 'pro', keyId: 0 };
-  await t.db.transaction().execute(async (trx) =>
-    writeArticle(trx, t, await channelAccess(trx, principal, 'news'), {
-      slug,
-      default_language: 'en',
-      status: 'published',
-      translations: [{ language: 'en', title: slug, content_markdown: 'Body.' }],
-    } as never),
-  );
+  await publishTestArticle(t, 'ana', 'news', slug);
   return (await t.db.selectFrom('revisions').select('id').where('moderation_state', '=', 'pending').executeTakeFirstOrThrow()).id;
 }
 
