@@ -22,6 +22,7 @@ import { siteFileRoutes } from './http/routes/site-files.ts';
 import { createOutputFileCache, type OutputFileCache } from './http/output-file-cache.ts';
 import { isMediaUploadPath, mediaRoutes } from './http/routes/media.ts';
 import { pageRoutes } from './http/routes/pages.ts';
+import type { OutputWatch } from './domain/article/reported-status.ts';
 import type { Logger } from './logger.ts';
 import type { MediaKit } from './media/media-kit.ts';
 import type { Db } from './store/database.ts';
@@ -54,6 +55,8 @@ export interface AppDeps {
   readonly publicApi?: PublicApiDeps;
   /** The output folder's files as served (kept fresh by the build queue); with the static build. */
   readonly outputFiles?: OutputFileCache;
+  /** The build, for statuses reported from what the output shows and writes that wait for it; with the static build. */
+  readonly output?: OutputWatch;
 }
 
 /**

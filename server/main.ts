@@ -116,8 +116,9 @@ export async function startService(
     staticSite.queue.start(100);
   }
   const outputFiles = staticSite ? createOutputFileCache(config.outputDir) : null;
-  // What a build writes or deletes is served fresh at once.
-  if (staticSite && outputFiles) staticSite.queue.onBuilt((report) => outputFiles.invalidate(report.changedPaths));
+  // What a build writes or deletes is served fresh at once: before the build is recorded as shown, so the
+  // publishing API never reports a change the cache would still hide (docs/LIFECYCLE.md, "Read your writes").
+  if (staticSite && outputFiles) staticSite.builder.onFilesPlaced((paths) => outputFiles.invalidate(paths));
   const publicApi = staticSite && outputFiles ? await createPublicReadSide({ db, urls, cursors, config, staticSite, files: outputFiles, log }) : null;
   if (publicApi && options.syncSearchIndex !== false) void publicApi.search.syncAll();
   const app = createApp(config, {
@@ -133,6 +134,7 @@ export async function startService(
     ...(bodies ? { bodies } : {}),
     ...(publicApi ? { publicApi: publicApi.deps } : {}),
     ...(outputFiles ? { outputFiles } : {}),
+    ...(staticSite ? { output: { settle: (ms: number) => staticSite.queue.settle(ms) } } : {}),
   });
   // Jobs left by a previous run (a crash, or schedules that came due while down) run now.
   await worker.recover();

@@ -14,6 +14,12 @@ export interface BuildQueue {
   kick(): void;
   /** Resolves when no build is running or asked for. */
   idle(): Promise<void>;
+  /**
+   * Asks for a build and resolves when it (and any asked for meanwhile) is
+   * done, or after `timeoutMs`, whichever comes first: what a write that
+   * withdrew public content waits for.
+   */
+  settle(timeoutMs: number): Promise<void>;
   /** Subscribes to finished builds (for CDN purges, search shards, tests). */
   onBuilt(listener: (report: BuildReport) => void): void;
   /**
@@ -61,6 +67,16 @@ export function createBuildQueue(builder: SiteBuilder, log: Logger): BuildQueue 
     },
     async idle() {
       while (running) await running;
+    },
+    async settle(timeoutMs) {
+      queue.kick();
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+        timer.unref();
+      });
+      await Promise.race([queue.idle(), late]);
+      clearTimeout(timer);
     },
     onBuilt(listener) {
       listeners.push(listener);

@@ -30,6 +30,7 @@ import type { CursorCodec } from '../domain/cursor.ts';
 import type { Logger } from '../logger.ts';
 import type { PublicArticleSummary, PublicChannel, SiteInfo } from '../render/view-models.ts';
 import { ensureBuildOwners, readBuildOwners, type BuildOwnerState } from '../store/build-owner.repository.ts';
+import { recordBuiltTranslations } from '../store/built-translation.repository.ts';
 import type { Db } from '../store/database.ts';
 import { readSetting, writeSetting } from '../store/instance-setting.repository.ts';
 import * as manifest from '../store/output-file.repository.ts';
@@ -76,6 +77,13 @@ export interface SiteBuilder {
    * same values the static files were rendered from.
    */
   publicState(): Promise<PublicState>;
+  /**
+   * Subscribes to the paths a build wrote or removed, told once all of that
+   * build's files are in place and before the build is recorded as shown
+   * (`built_translations`), so a cache of the output is fresh by the time
+   * the publishing API reports the change.
+   */
+  onFilesPlaced(listener: (paths: readonly string[]) => void): void;
 }
 
 /**
@@ -148,6 +156,24 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
   const memo = createRenderMemo();
   // The last full build this builder knows of (`FULL_BUILD_SETTING`).
   let knownFullBuild: string | undefined;
+  // What the files of each rendered article show (content hash by language; empty when nothing), recorded in
+  // `built_translations` with the events once the whole build (lists and feeds included) is in place.
+  let rendered = new Map<number, Readonly<Record<string, string>>>();
+  const placedListeners: Array<(paths: readonly string[]) => void> = [];
+
+  /**
+   * The end of a build: tells the listeners which files changed, then records
+   * what the output shows and marks the events processed, in one transaction.
+   */
+  async function settle(report: BuildReport, lastEventId: number, everything: boolean): Promise<void> {
+    for (const listener of placedListeners) listener(report.changedPaths);
+    const shown = rendered;
+    rendered = new Map();
+    await deps.db.transaction().execute(async (trx) => {
+      await recordBuiltTranslations(trx, shown, { everything });
+      await markEventsProcessed(trx, lastEventId, isoNow(deps.clock));
+    });
+  }
 
   /**
    * Forgets the index and the last renders when another process built the
@@ -198,6 +224,7 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
     for (const r of results) {
       const owner = articleOwner(r.id);
       batch.apply(owner, r.files, previous.get(owner) ?? new Map(), report);
+      rendered.set(r.id, r.head?.contentHashes ?? {});
       if (r.head) {
         batch.setOwnerState(owner, { inputHash: articleInputHash(r.head, deps.site, fingerprint), textStarts: r.textStarts });
         index!.set(r.id, withTextStarts(r.head, r.textStarts));
@@ -275,6 +302,8 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
       byOwner.get(f.owner)!.set(p, f);
     }
     const heads = await deps.model.heads({});
+    // Unrendered owners show their heads; the rendered ones overwrite theirs in `applyArticles`.
+    rendered = new Map(heads.map((h) => [h.summary.id, h.contentHashes]));
     const stale = new Set(await loadIndex(heads, await readBuildOwners(deps.db)));
     // An owner whose files are not all in place is rendered again, whatever its hash says.
     for (const head of heads) {
@@ -329,8 +358,12 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
     }
     await batch.flush();
     const known2 = new Set((await manifest.allFiles(deps.db)).keys());
-    for (const p of onDisk) if (!known2.has(p) && removeOutput(deps.outputDir, p)) report.removed++;
-    await markEventsProcessed(deps.db, highWater, isoNow(deps.clock));
+    for (const p of onDisk) {
+      if (known2.has(p) || !removeOutput(deps.outputDir, p)) continue;
+      report.removed++;
+      report.changedPaths.push(p);
+    }
+    await settle(report, highWater, true);
     knownFullBuild = randomUUID();
     await writeSetting(deps.db, FULL_BUILD_SETTING, knownFullBuild);
     report.ms = Math.round(performance.now() - started);
@@ -362,7 +395,7 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
     applyArticles(await renderArticles(context, ids, known), previous, report, batch);
     await applyListOwners(channelIds, report, batch);
     await batch.flush();
-    await markEventsProcessed(deps.db, events[events.length - 1]!.id, isoNow(deps.clock));
+    await settle(report, events[events.length - 1]!.id, false);
     report.ms = Math.round(performance.now() - started);
     deps.log.info('incremental build', { events: events.length, written: report.written, removed: report.removed, ms: report.ms });
     return report;
@@ -384,6 +417,9 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
     fullBuild: () => serial(fullBuild),
     applyEvents: () => serial(applyEvents),
     publicState,
+    onFilesPlaced(listener) {
+      placedListeners.push(listener);
+    },
   };
 }
 

@@ -2,6 +2,7 @@
 import type { AccountTable, ApiKeyTable } from './account.table.ts';
 import type { ArticleTable, ArticleTranslationTable, RevisionTable } from './article.table.ts';
 import type { ChannelMemberTable, ChannelTable, ChannelTranslationTable } from './channel.table.ts';
+import type { BuiltTranslationTable } from './built-translation.repository.ts';
 import type { JobTable } from './job.table.ts';
 import type { MediaTable } from './media.table.ts';
 import type { PublicationEventTable } from './publication-event.table.ts';
@@ -26,4 +27,5 @@ export interface Database {
   output_files: OutputFileTable;
   search_documents: SearchDocumentTable;
   search_fts: SearchFtsTable;
+  built_translations: BuiltTranslationTable;
 }

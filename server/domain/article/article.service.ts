@@ -26,6 +26,15 @@ import { applyPlan, contentRequests, prepareContents, takeOverFromContent, upser
 import { BODY_RENDER_VERSION, renderMarkdownBody, type BodyProcessor } from '../body/index.ts';
 import type { ModerationPolicy } from '../moderation/moderation-policy.ts';
 import { assertPublicFieldsAllowed } from '../moderation/public-fields.ts';
+import { readBuiltTranslations } from '../../store/built-translation.repository.ts';
+import { withdrawalPending, withReportedStatuses, type OutputWatch } from './reported-status.ts';
+
+/**
+ * How long a write that withdrew public content waits for the build that
+ * removes its files before answering (docs/LIFECYCLE.md, "Read your
+ * writes"); an incremental build takes tens of milliseconds.
+ */
+export const WITHDRAWAL_WAIT_MS = 5000;
 
 /** What the article service needs. */
 export interface ArticleDeps {
@@ -39,6 +48,17 @@ export interface ArticleDeps {
   readonly bodies?: BodyProcessor;
   /** Judges the byline, which goes public without a revision to hold it. */
   readonly moderation: ModerationPolicy;
+  /**
+   * The static build, when it is on: statuses are then reported from what
+   * the output shows (`reported-status.ts`), and writes that withdraw wait
+   * for their build. Absent: the store is the truth.
+   */
+  readonly output?: OutputWatch;
+}
+
+/** Languages of an article the static output shows. */
+async function shownLanguages(db: Executor, articleId: number): Promise<Set<string>> {
+  return new Set((await readBuiltTranslations(db, [articleId])).get(articleId)?.keys() ?? []);
 }
 
 /** The body a translation item sends, whichever field carries it. */
@@ -66,7 +86,8 @@ async function viewOf(deps: ArticleDeps, db: Executor, article: ArticleRow, chan
   const translations = await ensureRenderings(db, await articles.listTranslations(db, [article.id]));
   const ids = translations.flatMap((t) => [t.current_revision_id, t.published_revision_id]).filter((id): id is number => id !== null);
   const revisions = new Map<number, RevisionRow>((await articles.findRevisions(db, ids)).map((r) => [r.id, r]));
-  return toArticleView({ article: fresh, channelSlug, translations, revisions, urls: deps.urls, warnings });
+  const reported = deps.output ? withReportedStatuses(fresh, translations, await shownLanguages(db, fresh.id)) : { article: fresh, translations };
+  return toArticleView({ ...reported, channelSlug, revisions, urls: deps.urls, warnings });
 }
 
 /**
@@ -141,10 +162,14 @@ export async function listArticles(
   const page = rows.slice(0, query.limit);
   const hasMore = rows.length > query.limit;
   const translations = await articles.listTranslations(deps.db, page.map((a) => a.id));
+  const built = deps.output ? await readBuiltTranslations(deps.db, page.map((a) => a.id)) : null;
+  const item = (a: ArticleRow) => {
+    const own = translations.filter((t) => t.article_id === a.id);
+    const reported = built ? withReportedStatuses(a, own, new Set(built.get(a.id)?.keys() ?? [])) : { article: a, translations: own };
+    return toArticleListItem(reported.article, channelSlug, reported.translations, deps.urls);
+  };
   return {
-    pages: page.map((a) =>
-      toArticleListItem(a, channelSlug, translations.filter((t) => t.article_id === a.id), deps.urls),
-    ),
+    pages: page.map(item),
     pagination: {
       limit: query.limit,
       next_cursor: hasMore ? deps.cursors.encode(scope, { id: page[page.length - 1]!.id }) : null,
@@ -254,4 +279,18 @@ export async function changeSettings(
     await setHomepageMode(trx, isoNow(deps.clock), article, input.homepage_mode);
     return viewOf(deps, trx, article, channelSlug);
   });
+}
+
+/**
+ * After a write: when it withdrew something the output still shows, asks
+ * for the build and waits for it (at most `WITHDRAWAL_WAIT_MS`), then reads
+ * the article again, so the writer's own answer already says what readers
+ * get. Otherwise, or with the build off, returns `view` as it is.
+ */
+export async function settleWrite(deps: ArticleDeps, principal: Principal, channelSlug: string, view: ArticleView): Promise<ArticleView> {
+  if (!deps.output) return view;
+  const stored = await articles.listTranslations(deps.db, [view.id]);
+  if (!withdrawalPending(stored, await shownLanguages(deps.db, view.id))) return view;
+  await deps.output.settle(WITHDRAWAL_WAIT_MS);
+  return { ...(await getArticle(deps, principal, channelSlug, String(view.id))), warnings: view.warnings };
 }

@@ -10,6 +10,7 @@ import {
   getArticle,
   listArticles,
   putTranslation,
+  settleWrite,
   upsertArticle,
   type ArticleDeps,
 } from '../../domain/article/article.service.ts';
@@ -32,7 +33,10 @@ export function pageRoutes(deps: ArticleDeps): Hono<AuthEnv> {
   return new Hono<AuthEnv>()
     .post('/', async (c) => {
       const input = await readJson(c, articleWriteSchema);
-      const { view, created } = await upsertArticle(deps, c.get('principal'), channel(c), input);
+      const written = await upsertArticle(deps, c.get('principal'), channel(c), input);
+      const { created } = written;
+      // A write that withdrew public content answers once the output agrees (reported-status.ts).
+      const view = await settleWrite(deps, c.get('principal'), channel(c), written.view);
       if (created) c.header('Location', `/api/v1/channels/${view.project}/pages/${view.id}`);
       return c.json({ schema_version: SCHEMA_VERSION, ...view }, created ? 201 : 200);
     })
@@ -48,12 +52,14 @@ export function pageRoutes(deps: ArticleDeps): Hono<AuthEnv> {
     .put('/:ref/translations/:language', async (c) => {
       const language = parseInput(languageSchema, c.req.param('language'), 'language');
       const input = await readJson(c, translationPutSchema);
-      const { view, created } = await putTranslation(deps, c.get('principal'), channel(c), c.req.param('ref'), language, input);
+      const written = await putTranslation(deps, c.get('principal'), channel(c), c.req.param('ref'), language, input);
+      const { created } = written;
+      const view = await settleWrite(deps, c.get('principal'), channel(c), written.view);
       return c.json({ schema_version: SCHEMA_VERSION, ...view }, created ? 201 : 200);
     })
     .patch('/:ref/status', async (c) => {
       const input = await readJson(c, statusChangeSchema);
-      const view = await changeStatus(deps, c.get('principal'), channel(c), c.req.param('ref'), input);
+      const view = await settleWrite(deps, c.get('principal'), channel(c), await changeStatus(deps, c.get('principal'), channel(c), c.req.param('ref'), input));
       return c.json({ schema_version: SCHEMA_VERSION, ...view });
     })
     .patch('/:ref/settings', async (c) => {

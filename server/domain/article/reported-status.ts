@@ -1,0 +1,63 @@
+/**
+ * Read your writes (issue 13; docs/LIFECYCLE.md, "Read your writes"): with
+ * the static build on, "published" in the publishing API means what readers
+ * get, so statuses are reported from what the output shows
+ * (`built_translations`, recorded by the builder once every file of a
+ * build, lists and feeds included, is in place), not only from the store.
+ *
+ * - The store says published, the output does not show it yet: the
+ *   translation is *being published* and reads `moderation_review` (the
+ *   article's `moderation` already reads `passed`) until the build has
+ *   placed its files.
+ * - The store says it is no longer public, the output still shows it: it
+ *   reads `published` until its files are gone. Writes that withdraw wait
+ *   for that build before answering (`OutputWatch`), so their own answer is
+ *   already true.
+ *
+ * With the build off there is no output and the store is the truth.
+ * @module
+ */
+import type { ArticleRow, TranslationRow } from '../../store/article.table.ts';
+import type { TranslationStatus } from './article-status.ts';
+
+/**
+ * What a write may wait for: the build of what it changed. Present only when
+ * the static build is on.
+ */
+export interface OutputWatch {
+  /** Asks for a build of pending changes and resolves when none is pending, or after `timeoutMs`. */
+  settle(timeoutMs: number): Promise<void>;
+}
+
+/** The status readers' view gives a translation; `shown`: whether the output shows it. */
+export function reportedTranslationStatus(stored: TranslationStatus, shown: boolean): TranslationStatus {
+  if (stored === 'published') return shown ? 'published' : 'moderation_review';
+  return shown ? 'published' : stored;
+}
+
+/**
+ * The article and its translations with statuses as readers see them.
+ * @param built languages the output shows of this article.
+ */
+export function withReportedStatuses(
+  article: ArticleRow,
+  translations: readonly TranslationRow[],
+  built: ReadonlySet<string>,
+): { article: ArticleRow; translations: TranslationRow[] } {
+  const reported = translations.map((t) => {
+    const status = reportedTranslationStatus(t.status, built.has(t.language));
+    return status === t.status ? t : { ...t, status };
+  });
+  // The article's status follows its primary translation, the one its address shows.
+  const primaryShown = built.has(article.default_language);
+  const status = article.status === 'published' ? (primaryShown ? 'published' : 'moderation_review') : primaryShown ? 'published' : article.status;
+  return { article: status === article.status ? article : { ...article, status }, translations: reported };
+}
+
+/**
+ * Whether a view still reports as public something the store has withdrawn:
+ * the write that did so should wait for its build.
+ */
+export function withdrawalPending(stored: readonly TranslationRow[], built: ReadonlySet<string>): boolean {
+  return stored.some((t) => t.status !== 'published' && built.has(t.language));
+}
