@@ -1,0 +1,107 @@
+/**
+ * Read your writes (issue 13, item 5): once the publishing API reports a
+ * translation `published`, its public JSON, Markdown, HTML page and list
+ * entries (channel list JSON, channel page, feed) answer at once on the
+ * bundled server; once it reports it no longer public, they answer 404 and
+ * the lists no longer name it. Real HTTP, the real worker and the real build
+ * queue; the loops poll the publishing API as a client would and assert
+ * nothing about time.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../helpers/test-service.ts';
+
+let t: TestService;
+let key: string;
+const CHANNEL = 'ryw';
+const LOOPS = 20;
+
+beforeAll(async () => {
+  t = await startTestService({ PRESSROOM_STATIC_BUILD: 'true', PRESSROOM_RATE_LIMIT_CONTENT: '0' }, { startWorker: true });
+  key = await t.key('reader', 'pro');
+  const ch = await t.request('POST', '/api/v1/channels', {
+    key,
+    body: { slug: CHANNEL, default_language: 'en', translations: [{ language: 'en', title: 'Read' }, { language: 'fr', title: 'Lire' }] },
+  });
+  expect(ch.status, ch.text).toBe(201);
+});
+afterAll(async () => t?.stop());
+
+const page = (slug: string) => `/api/v1/channels/${CHANNEL}/pages/${slug}`;
+const tick = () => new Promise((resolve) => setTimeout(resolve, 2));
+
+/** Reads the article until every translation reports `want` (or, with `not`, none reports it); bounded. */
+async function pollUntil(slug: string, test: (statuses: string[]) => boolean): Promise<{ status: string; translations: Array<{ language: string; status: string }> }> {
+  for (let i = 0; i < 5000; i++) {
+    const article = (await t.request('GET', page(slug), { key })).json;
+    if (test(article.translations.map((tr: { status: string }) => tr.status))) return article;
+    await tick();
+  }
+  throw new Error(`${slug} never reached the awaited state`);
+}
+
+/** What readers get of one translation, read at once, all addresses in parallel. */
+async function readerView(slug: string, language: 'en' | 'fr') {
+  const get = (path: string) => t.request('GET', path);
+  const prefix = language === 'en' ? '' : `${language}/`;
+  const [json, md, html, list, channelPage, feed] = await Promise.all([
+    get(`/api/public/v1/channels/${CHANNEL}/articles/${slug}?lang=${language}`),
+    get(`/api/public/v1/channels/${CHANNEL}/articles/${slug}.md?lang=${language}`),
+    get(`/${CHANNEL}/${language}/${slug}`),
+    get(`/api/public/v1/channels/${CHANNEL}/articles?lang=${language}`),
+    get(`/${CHANNEL}/${prefix}`),
+    get(`/${CHANNEL}/${prefix}feed.json`),
+  ]);
+  const listed = (list.json?.articles ?? list.json?.data ?? []) as Array<{ slug: string }>;
+  return {
+    json: json.status,
+    title: json.json?.title ?? json.json?.article?.title ?? null,
+    md: md.status,
+    html: html.status,
+    inList: list.text.includes(`"${slug}"`) || listed.some((a) => a.slug === slug),
+    onChannelPage: channelPage.text.includes(`/${slug}"`),
+    inFeed: feed.text.includes(`/${slug}"`),
+  };
+}
+
+describe('read your writes on the bundled server', () => {
+  it(`${LOOPS} publish → read and withdraw → 404 loops: the publishing API never runs ahead of readers`, async () => {
+    const failures: string[] = [];
+    for (let i = 0; i < LOOPS; i++) {
+      const slug = `loop-${i % 5}`;
+      const titles = { en: `Loop ${i}`, fr: `Boucle ${i}` };
+      const written = await t.request('POST', `/api/v1/channels/${CHANNEL}/pages`, {
+        key,
+        body: {
+          slug,
+          default_language: 'en',
+          status: 'published',
+          publish_translations: true,
+          translations: [
+            { language: 'en', title: titles.en, content_markdown: `Text ${i}.` },
+            { language: 'fr', title: titles.fr, content_markdown: `Texte ${i}.` },
+          ],
+        },
+      });
+      expect(written.status, written.text).toBeLessThan(300);
+      const published = await pollUntil(slug, (s) => s.every((x) => x === 'published'));
+      expect(published.status).toBe('published');
+      for (const language of ['en', 'fr'] as const) {
+        const seen = await readerView(slug, language);
+        const expected = { json: 200, title: titles[language], md: 200, html: 200, inList: true, onChannelPage: true, inFeed: true };
+        if (JSON.stringify(seen) !== JSON.stringify(expected)) failures.push(`loop ${i} published ${language}: ${JSON.stringify(seen)}`);
+      }
+
+      // The withdrawing write's own answer is already true: no polling needed.
+      const withdrawn = await t.request('PATCH', `${page(slug)}/status`, { key, body: { status: 'draft', publish_translations: true } });
+      expect(withdrawn.status, withdrawn.text).toBe(200);
+      expect(withdrawn.json.translations.map((tr: { status: string }) => tr.status)).toEqual(['draft', 'draft']);
+      expect(withdrawn.json.status).toBe('draft');
+      for (const language of ['en', 'fr'] as const) {
+        const seen = await readerView(slug, language);
+        const expected = { json: 404, title: null, md: 404, html: 404, inList: false, onChannelPage: false, inFeed: false };
+        if (JSON.stringify(seen) !== JSON.stringify(expected)) failures.push(`loop ${i} withdrawn ${language}: ${JSON.stringify(seen)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
