@@ -311,7 +311,13 @@ describe('incremental builds', () => {
       const copy = openDatabase(path.join(dir, 'copy.db'));
       await migrateToLatest(copy);
       await copy.deleteFrom('output_files').execute();
+      await copy.deleteFrom('built_translations').execute();
       await makeBuilder(copy, path.join(dir, 'dist')).fullBuild();
+      // What the output shows of each translation (read your writes) is recorded the same way by both builds.
+      const shown = (db: Db) => db.selectFrom('built_translations').selectAll().orderBy('article_id').orderBy('language').execute();
+      const recorded = await shown(t.service.db);
+      expect(recorded.map((r) => r.language)).toContain('de');
+      expect(await shown(copy)).toEqual(recorded);
       await copy.destroy();
       const fresh = snapshot(path.join(dir, 'dist'));
       expect([...fresh.keys()].sort()).toEqual([...incremental.keys()].sort());
