@@ -40,6 +40,7 @@ let media: Promise<Run>;
 let build: Promise<Run>;
 let http: Promise<Run> | null;
 let bodies: Promise<Run>;
+let readYourWrites: Promise<Run>;
 let help: Promise<Run>;
 let bad: Promise<Run>;
 beforeAll(() => {
@@ -48,11 +49,12 @@ beforeAll(() => {
   build = bench('--only', 'build', '--repeat', '1', '--articles', '20', '--out', path.join(dir, 'build.json'));
   http = runHttp ? bench('--only', 'http', '--repeat', '1', '--articles', '20', '--duration', '1', '--warmup', '0', '--connections', '8', '--out', path.join(dir, 'http.json')) : null;
   bodies = bench('--only', 'bodies', '--repeat', '1', '--body-scale', '1', '--out', path.join(dir, 'bodies.json'));
+  readYourWrites = bench('--only', 'read-your-writes', '--repeat', '1', '--loops', '3', '--out', path.join(dir, 'ryw.json'));
   help = bench('--help');
   bad = bench('--only', 'nope');
 });
 afterAll(async () => {
-  await Promise.all([media, build, http, bodies, help, bad]);
+  await Promise.all([media, build, http, bodies, readYourWrites, help, bad]);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -103,6 +105,13 @@ it('times the hostile bodies in place and the slowest read while the server save
   const saved = row('bodies.json', 'body save (422) + concurrent GET, slowest: ">"').runs[0];
   expect(saved.wallMs).toBeGreaterThan(0);
   expect(saved.p99Ms).toBeGreaterThan(0);
+}, 120_000);
+
+it('loops publish → read and withdraw → 404 with the build on, and no read disagrees with the API', async () => {
+  const r = await readYourWrites;
+  expect(r.status, r.stderr).toBe(0);
+  expect(r.stdout).toMatch(/\| read-your-writes: write → published reported p95 \(3 loops\) \| \d/);
+  expect(row('ryw.json', 'read-your-writes: 0 reads disagreed').runs[0].failures).toBe(0);
 }, 120_000);
 
 it('explains itself and refuses unknown benchmarks', async () => {

@@ -24,6 +24,7 @@ interface Options {
   warmup: number;
   connections: number;
   bodyScale: number;
+  loops: number;
 }
 
 /**
@@ -59,9 +60,15 @@ const MEASUREMENTS: readonly Measurement[] = [
     script: 'scripts/bench/http-bench.ts',
     args: (o) => [...corpusArgs(o), '--duration', String(o.duration), '--warmup', String(o.warmup), '--connections', String(o.connections)],
   },
+  {
+    name: 'read-your-writes',
+    description: 'Publish → poll until published → read every address, and withdraw → 404, with the build on; write → published p50/p95, failures (must be 0)',
+    script: 'scripts/bench/read-your-writes-bench.ts',
+    args: (o) => ['--loops', String(o.loops)],
+  },
 ];
 
-const USAGE = '[--only NAME] [--repeat N] [--out FILE] [--articles N] [--languages L] [--duration S] [--warmup S] [--connections C] [--body-scale P]';
+const USAGE = '[--only NAME] [--repeat N] [--out FILE] [--articles N] [--languages L] [--duration S] [--warmup S] [--connections C] [--body-scale P] [--loops N]';
 const HELP = `Usage: npm run bench -- ${USAGE}
 
 Runs each benchmark in its own process, N times (default 3), and prints a
@@ -75,7 +82,8 @@ The http benchmark uses min(--articles, 500) articles in at least 2 languages
 and measures each address for --duration seconds (default 5) after --warmup
 seconds of unmeasured load (default 1), with --connections connections
 (default 32). The bodies benchmark runs its inputs at --body-scale percent
-of their size in issue 18 (default 100).
+of their size in issue 18 (default 100). The read-your-writes benchmark runs
+--loops publish → read and withdraw → 404 loops (default 200).
 
 Benchmarks:
 ${MEASUREMENTS.map((m) => `  ${m.name.padEnd(10)} ${m.description}`).join('\n')}
@@ -104,6 +112,7 @@ function parseOptions(args: string[]): Options {
         warmup: { kind: 'value', placeholder: 'S', description: 'Seconds of unmeasured load before each HTTP row (default 1; 0 for none).' },
         connections: { kind: 'value', placeholder: 'C', description: 'Concurrent connections of the HTTP load (default 32).' },
         'body-scale': { kind: 'value', placeholder: 'P', description: 'Size of the hostile bodies, in percent of issue 18 (default 100).' },
+        loops: { kind: 'value', placeholder: 'N', description: 'Publish → read loops of the read-your-writes benchmark (default 200).' },
       },
       positionals: [],
     },
@@ -121,6 +130,7 @@ function parseOptions(args: string[]): Options {
     warmup: wholeNumber(values.warmup, 1, 0, 60, 'warmup'),
     connections: wholeNumber(values.connections, 32, 1, 1000, 'connections'),
     bodyScale: wholeNumber(values['body-scale'], 100, 1, 100, 'body-scale'),
+    loops: wholeNumber(values.loops, 200, 1, 10_000, 'loops'),
   };
 }
 
