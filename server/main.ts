@@ -98,7 +98,12 @@ export async function startService(
   const bodies = config.bodyWorkers > 0 ? createBodyPool({ threads: config.bodyWorkers, timeLimitMs: config.bodyTimeLimitMs }) : null;
   // The moderation job judges submissions on the same threads, under the same limit; requests judge short texts in place.
   const policy = bodies ? createThreadedRulePolicy(rules, bodies) : createRulePolicy(rules);
-  const worker = createWorker({ db, clock, log: log.child('jobs') }, createJobHandlers({ db, clock, policy, log: log.child('jobs'), media }));
+  // Set once the static side exists: jobs that change what is public ask for a build at once.
+  let kickBuild = (): void => undefined;
+  const worker = createWorker(
+    { db, clock, log: log.child('jobs') },
+    createJobHandlers({ db, clock, policy, log: log.child('jobs'), media, afterPublicChange: () => kickBuild() }),
+  );
   // Hourly from now on; the job re-enqueues itself, so only the first run is queued here.
   await scheduleMediaCleanup(db, clock);
   const cursors = await loadCursorCodec(db);
@@ -114,6 +119,7 @@ export async function startService(
     if (first || !staticSite.search.hasIndex()) staticSite.search.rebuildAll();
     else staticSite.search.rebuildFor(report);
     staticSite.queue.start(100);
+    kickBuild = () => staticSite.queue.kick();
   }
   const outputFiles = staticSite ? createOutputFileCache(config.outputDir) : null;
   // What a build writes or deletes is served fresh at once: before the build is recorded as shown, so the

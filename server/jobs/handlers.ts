@@ -19,7 +19,19 @@ const revisionPayload = z.object({ revisionId: z.number().int().positive() });
 const articlePayload = z.object({ articleId: z.number().int().positive() });
 
 /** Creates the handlers for every job kind the service queues. */
-export function createJobHandlers(deps: { db: Db; clock: Clock; policy: ModerationPolicy; log: Logger; media?: MediaKit }): Record<string, JobHandler> {
+export function createJobHandlers(deps: {
+  db: Db;
+  clock: Clock;
+  policy: ModerationPolicy;
+  log: Logger;
+  media?: MediaKit;
+  /**
+   * Called after a job that may have changed what is public (moderation, a
+   * schedule): the service asks for a build at once instead of at the build
+   * queue's next poll, which shortens "being published" (docs/LIFECYCLE.md).
+   */
+  afterPublicChange?: () => void;
+}): Record<string, JobHandler> {
   const media = deps.media;
   return {
     ...(media && {
@@ -33,11 +45,13 @@ export function createJobHandlers(deps: { db: Db; clock: Clock; policy: Moderati
       const { revisionId } = revisionPayload.parse(payload);
       const outcome = await moderateRevision(deps, revisionId);
       deps.log.info('moderation', { revision: revisionId, outcome });
+      deps.afterPublicChange?.();
     },
     [SCHEDULE_JOB]: async (payload) => {
       const { articleId } = articlePayload.parse(payload);
       const outcome = await publishIfDue(deps, articleId);
       deps.log.info('schedule', { article: articleId, outcome });
+      deps.afterPublicChange?.();
     },
   };
 }
