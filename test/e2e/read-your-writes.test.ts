@@ -8,6 +8,8 @@
  * nothing about time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { up as builtTranslationsUp } from '../../server/store/migrations/0008-built-translations.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
 let t: TestService;
@@ -103,5 +105,24 @@ describe('read your writes on the bundled server', () => {
       }
     }
     expect(failures).toEqual([]);
+  });
+
+  it('a database upgraded to 0008 is seeded from its published translations, and a full build records the same', async () => {
+    const written = await t.request('POST', `/api/v1/channels/${CHANNEL}/pages`, {
+      key,
+      body: { slug: 'upgraded', default_language: 'en', status: 'published', publish_translations: true, translations: [{ language: 'en', title: 'Up', content_markdown: 'Up.' }, { language: 'fr', title: 'Haut', content_markdown: 'Haut.' }] },
+    });
+    expect(written.status, written.text).toBe(201);
+    await pollUntil('upgraded', (s) => s.every((x) => x === 'published'));
+    const recorded = () => t.service.db.selectFrom('built_translations').selectAll().orderBy('article_id').orderBy('language').execute();
+    const before = await recorded();
+    await t.service.staticSite!.queue.idle();
+    await sql`DROP TABLE built_translations`.execute(t.service.db);
+    await builtTranslationsUp(t.service.db as never);
+    expect(await recorded()).toEqual(before);
+    expect((await pollUntil('upgraded', () => true)).translations.map((tr) => tr.status)).toEqual(['published', 'published']);
+    await t.service.db.deleteFrom('built_translations').execute();
+    await t.service.staticSite!.builder.fullBuild();
+    expect(await recorded()).toEqual(before);
   });
 });
