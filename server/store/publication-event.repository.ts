@@ -69,3 +69,16 @@ export async function listEvents(db: Executor): Promise<PublicationEvent[]> {
 export async function markEventsProcessed(db: Executor, lastId: number, now: string): Promise<void> {
   await db.updateTable('publication_events').set({ processed_at: now }).where('processed_at', 'is', null).where('id', '<=', lastId).execute();
 }
+
+/**
+ * Of some articles, those the builder has still to build: an unprocessed
+ * event names the article or (a channel change) its channel. Read through
+ * the index on `processed_at`, so it costs the pending events, not the outbox.
+ */
+export async function articlesAwaitingBuild(db: Executor, articles: ReadonlyArray<{ id: number; channel_id: number }>): Promise<Set<number>> {
+  if (articles.length === 0) return new Set();
+  const pending = await db.selectFrom('publication_events').select(['article_id', 'channel_id']).where('processed_at', 'is', null).execute();
+  const ids = new Set(pending.filter((e) => e.article_id !== null).map((e) => e.article_id));
+  const channels = new Set(pending.filter((e) => e.article_id === null).map((e) => e.channel_id));
+  return new Set(articles.filter((a) => ids.has(a.id) || channels.has(a.channel_id)).map((a) => a.id));
+}

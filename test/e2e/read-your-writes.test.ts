@@ -125,4 +125,22 @@ describe('read your writes on the bundled server', () => {
     await t.service.staticSite!.builder.fullBuild();
     expect(await recorded()).toEqual(before);
   });
+
+  it('a translation the build chose not to show (its channel hidden) does not read "being published" forever', async () => {
+    const ch = await t.request('POST', '/api/v1/channels', { key, body: { slug: 'shy', default_language: 'en', translations: [{ language: 'en', title: 'Shy' }] } });
+    expect(ch.status, ch.text).toBe(201);
+    const written = await t.request('POST', '/api/v1/channels/shy/pages', { key, body: { slug: 'quiet', default_language: 'en', status: 'published', translations: [{ language: 'en', title: 'Quiet', content_markdown: 'Quiet.' }] } });
+    expect(written.status, written.text).toBe(201);
+    const read = async () => (await t.request('GET', '/api/v1/channels/shy/pages/quiet', { key })).json;
+    for (let i = 0; (await read()).status !== 'published'; i++) {
+      expect(i).toBeLessThan(5000);
+      await tick();
+    }
+    const hidden = await t.request('PATCH', '/api/v1/channels/shy', { key, body: { status: 'hidden' } });
+    expect(hidden.status, hidden.text).toBe(200);
+    await t.service.staticSite!.queue.settle(10_000);
+    expect((await t.request('GET', '/api/public/v1/channels/shy/articles/quiet')).status).toBe(404);
+    // The build has nothing pending for it: the store's status stands (a final state), not moderation_review.
+    expect((await read()).translations[0].status).toBe('published');
+  });
 });

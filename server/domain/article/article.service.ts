@@ -27,6 +27,7 @@ import { BODY_RENDER_VERSION, renderMarkdownBody, type BodyProcessor } from '../
 import type { ModerationPolicy } from '../moderation/moderation-policy.ts';
 import { assertPublicFieldsAllowed } from '../moderation/public-fields.ts';
 import { readBuiltTranslations } from '../../store/built-translation.repository.ts';
+import { articlesAwaitingBuild } from '../../store/publication-event.repository.ts';
 import { withdrawalPending, withReportedStatuses, type OutputWatch } from './reported-status.ts';
 
 /**
@@ -86,7 +87,9 @@ async function viewOf(deps: ArticleDeps, db: Executor, article: ArticleRow, chan
   const translations = await ensureRenderings(db, await articles.listTranslations(db, [article.id]));
   const ids = translations.flatMap((t) => [t.current_revision_id, t.published_revision_id]).filter((id): id is number => id !== null);
   const revisions = new Map<number, RevisionRow>((await articles.findRevisions(db, ids)).map((r) => [r.id, r]));
-  const reported = deps.output ? withReportedStatuses(fresh, translations, await shownLanguages(db, fresh.id)) : { article: fresh, translations };
+  const reported = deps.output
+    ? withReportedStatuses(fresh, translations, await shownLanguages(db, fresh.id), (await articlesAwaitingBuild(db, [fresh])).has(fresh.id))
+    : { article: fresh, translations };
   return toArticleView({ ...reported, channelSlug, revisions, urls: deps.urls, warnings });
 }
 
@@ -163,9 +166,10 @@ export async function listArticles(
   const hasMore = rows.length > query.limit;
   const translations = await articles.listTranslations(deps.db, page.map((a) => a.id));
   const built = deps.output ? await readBuiltTranslations(deps.db, page.map((a) => a.id)) : null;
+  const building = deps.output ? await articlesAwaitingBuild(deps.db, page) : new Set<number>();
   const item = (a: ArticleRow) => {
     const own = translations.filter((t) => t.article_id === a.id);
-    const reported = built ? withReportedStatuses(a, own, new Set(built.get(a.id)?.keys() ?? [])) : { article: a, translations: own };
+    const reported = built ? withReportedStatuses(a, own, new Set(built.get(a.id)?.keys() ?? []), building.has(a.id)) : { article: a, translations: own };
     return toArticleListItem(reported.article, channelSlug, reported.translations, deps.urls);
   };
   return {

@@ -4,21 +4,25 @@ import type { TranslationStatus } from './article-status.ts';
 import { reportedTranslationStatus, withdrawalPending, withReportedStatuses } from './reported-status.ts';
 
 describe('reportedTranslationStatus', () => {
-  it.each<[TranslationStatus, boolean, TranslationStatus]>([
-    ['published', true, 'published'],
+  it.each<[TranslationStatus, boolean, boolean, TranslationStatus]>([
+    ['published', true, false, 'published'],
+    ['published', true, true, 'published'],
     // Being published: moderation passed, the build has not placed the files yet.
-    ['published', false, 'moderation_review'],
+    ['published', false, true, 'moderation_review'],
+    // Nothing pending: the build decided not to show it (a hidden channel); the store's status stands.
+    ['published', false, false, 'published'],
     // Withdrawn in the store, files not yet removed: readers still get it.
-    ['draft', true, 'published'],
-    ['scheduled', true, 'published'],
-    ['moderation_review', true, 'published'],
-    ['moderation_blocked', true, 'published'],
-    ['draft', false, 'draft'],
-    ['scheduled', false, 'scheduled'],
-    ['moderation_review', false, 'moderation_review'],
-    ['moderation_blocked', false, 'moderation_blocked'],
-  ])('%s, shown %s → %s', (stored, shown, expected) => {
-    expect(reportedTranslationStatus(stored, shown)).toBe(expected);
+    ['draft', true, true, 'published'],
+    ['scheduled', true, true, 'published'],
+    ['moderation_review', true, true, 'published'],
+    ['moderation_blocked', true, true, 'published'],
+    ['draft', false, true, 'draft'],
+    ['draft', false, false, 'draft'],
+    ['scheduled', false, true, 'scheduled'],
+    ['moderation_review', false, true, 'moderation_review'],
+    ['moderation_blocked', false, true, 'moderation_blocked'],
+  ])('%s, shown %s, building %s → %s', (stored, shown, building, expected) => {
+    expect(reportedTranslationStatus(stored, shown, building)).toBe(expected);
   });
 });
 
@@ -26,18 +30,19 @@ describe('withReportedStatuses', () => {
   const article = { id: 1, default_language: 'en', status: 'published' } as ArticleRow;
   const row = (language: string, status: TranslationStatus) => ({ language, status }) as TranslationRow;
 
-  it.each<[string, ArticleRow['status'], string[], string]>([
-    ['published, primary shown', 'published', ['en'], 'published'],
-    ['published, primary not shown yet', 'published', [], 'moderation_review'],
-    ['archived, primary still shown', 'archived', ['en'], 'published'],
-    ['draft, nothing shown', 'draft', [], 'draft'],
-  ])('article %s', (_name, status, shown, expected) => {
-    const out = withReportedStatuses({ ...article, status }, [row('en', status === 'archived' ? 'draft' : status === 'published' ? 'published' : 'draft')], new Set(shown));
+  it.each<[string, ArticleRow['status'], string[], boolean, string]>([
+    ['published, primary shown', 'published', ['en'], false, 'published'],
+    ['published, primary not shown yet', 'published', [], true, 'moderation_review'],
+    ['published, primary not shown, nothing pending', 'published', [], false, 'published'],
+    ['archived, primary still shown', 'archived', ['en'], true, 'published'],
+    ['draft, nothing shown', 'draft', [], true, 'draft'],
+  ])('article %s', (_name, status, shown, building, expected) => {
+    const out = withReportedStatuses({ ...article, status }, [row('en', status === 'archived' ? 'draft' : status === 'published' ? 'published' : 'draft')], new Set(shown), building);
     expect(out.article.status).toBe(expected);
   });
 
   it('reports each translation from what the output shows', () => {
-    const out = withReportedStatuses(article, [row('en', 'published'), row('fr', 'published'), row('de', 'draft')], new Set(['en', 'de']));
+    const out = withReportedStatuses(article, [row('en', 'published'), row('fr', 'published'), row('de', 'draft')], new Set(['en', 'de']), true);
     expect(out.translations.map((t) => [t.language, t.status])).toEqual([
       ['en', 'published'],
       ['fr', 'moderation_review'],

@@ -5,10 +5,13 @@
  * (`built_translations`, recorded by the builder once every file of a
  * build, lists and feeds included, is in place), not only from the store.
  *
- * - The store says published, the output does not show it yet: the
- *   translation is *being published* and reads `moderation_review` (the
- *   article's `moderation` already reads `passed`) until the build has
- *   placed its files.
+ * - The store says published, the output does not show it yet and the
+ *   build has work pending for the article (an unprocessed publication
+ *   event names it or its channel): the translation is *being published*
+ *   and reads `moderation_review` (the article's `moderation` already reads
+ *   `passed`) until the build has placed its files. With nothing pending,
+ *   the build has decided not to show it (a hidden channel): the store's
+ *   status stands, so a polling client still reaches a final state.
  * - The store says it is no longer public, the output still shows it: it
  *   reads `published` until its files are gone. Writes that withdraw wait
  *   for that build before answering (`OutputWatch`), so their own answer is
@@ -29,28 +32,34 @@ export interface OutputWatch {
   settle(timeoutMs: number): Promise<void>;
 }
 
-/** The status readers' view gives a translation; `shown`: whether the output shows it. */
-export function reportedTranslationStatus(stored: TranslationStatus, shown: boolean): TranslationStatus {
-  if (stored === 'published') return shown ? 'published' : 'moderation_review';
+/**
+ * The status reported for a translation. @param shown whether the output
+ * shows it. @param building whether the build has work pending for its article.
+ */
+export function reportedTranslationStatus(stored: TranslationStatus, shown: boolean, building: boolean): TranslationStatus {
+  if (stored === 'published') return shown || !building ? 'published' : 'moderation_review';
   return shown ? 'published' : stored;
 }
 
 /**
  * The article and its translations with statuses as readers see them.
  * @param built languages the output shows of this article.
+ * @param building whether the build has work pending for it.
  */
 export function withReportedStatuses(
   article: ArticleRow,
   translations: readonly TranslationRow[],
   built: ReadonlySet<string>,
+  building: boolean,
 ): { article: ArticleRow; translations: TranslationRow[] } {
   const reported = translations.map((t) => {
-    const status = reportedTranslationStatus(t.status, built.has(t.language));
+    const status = reportedTranslationStatus(t.status, built.has(t.language), building);
     return status === t.status ? t : { ...t, status };
   });
   // The article's status follows its primary translation, the one its address shows.
   const primaryShown = built.has(article.default_language);
-  const status = article.status === 'published' ? (primaryShown ? 'published' : 'moderation_review') : primaryShown ? 'published' : article.status;
+  const status =
+    article.status === 'published' ? (primaryShown || !building ? 'published' : 'moderation_review') : primaryShown ? 'published' : article.status;
   return { article: status === article.status ? article : { ...article, status }, translations: reported };
 }
 
