@@ -26,7 +26,8 @@ import { textDirection } from '../domain/language.ts';
 import type { PublicUrls } from '../urls/public-urls.ts';
 import type { AnyPublicArticle, PublicArticle, PublicArticleSummary, PublicChannel, PublicTranslation, PublicTranslationSummary } from '../render/view-models.ts';
 import type { PublicImage } from '../render/view-models.ts';
-import { IMAGE_SLICE_CHARS, ownBodyImages } from './article-image.ts';
+import { firstAttachedImage, IMAGE_SLICE_CHARS, ownBodyImages } from '../domain/body/article-image.ts';
+import { listArticleImageFiles } from '../store/media.repository.ts';
 import { createBodyCache, type BodyCache } from './body-cache.ts';
 
 /** Order of public articles everywhere: newest publication first, then higher id. */
@@ -243,24 +244,13 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
       return article && channel ? [{ p, images: ownBodyImages(p.image_html, channel.slug, article.slug) }] : [];
     });
     const names = [...new Set(candidates.flatMap((c) => c.images.map((i) => i.fileName)))];
-    const files =
-      names.length === 0
-        ? []
-        : await db
-            .selectFrom('media')
-            .select(['file_name', 'article_id', 'bytes', 'width', 'height'])
-            .where('file_name', 'in', names)
-            .where('draft', '=', 0)
-            .where('purpose', '=', 'article')
-            .execute();
-    const byName = new Map(files.map((f) => [f.file_name, f]));
+    const files = new Map((await listArticleImageFiles(db, names)).map((f) => [f.file_name, f]));
     const found = new Map<number, PublicImage>();
     for (const { p, images } of candidates) {
-      for (const image of images) {
-        const file = byName.get(image.fileName);
-        if (!file || file.article_id !== p.article_id) continue;
-        found.set(p.revision_id, { url: urls.media(file.file_name), alt: image.alt, type: 'image/webp', bytes: file.bytes, width: file.width, height: file.height });
-        break;
+      const first = firstAttachedImage(images, p.article_id, files);
+      if (first) {
+        const { file } = first;
+        found.set(p.revision_id, { url: urls.media(file.file_name), alt: first.alt, type: 'image/webp', bytes: file.bytes, width: file.width, height: file.height });
       }
     }
     return found;

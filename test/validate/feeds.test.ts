@@ -149,6 +149,19 @@ describe('the article image', () => {
     expect(harbour.url.startsWith(`${BASE}/media/gazette/tides/`)).toBe(true);
   });
 
+  it('is shown by the publishing API, from the published version', async () => {
+    const tides = (await t.request('GET', '/api/v1/channels/gazette/pages/tides', { key })).json;
+    expect(tides.translations.map((tr: { language: string; image: unknown }) => [tr.language, tr.image])).toEqual([
+      ['en', { url: harbour.url, alt: 'The harbour at dawn' }],
+      ['ar', { url: dunes.url, alt: 'الكثبان عند الغروب' }],
+    ]);
+    // `plain`'s current content has an image waiting for moderation; its published version has none.
+    const plain = (await t.request('GET', '/api/v1/channels/gazette/pages/plain', { key })).json;
+    expect(plain.translations[0].content_markdown).toContain('Unpublished');
+    expect(plain.translations[0].image).toBeNull();
+    expect((await t.request('GET', '/api/v1/channels/gazette/pages/secret', { key })).json.translations[0].image).toBeNull();
+  });
+
   it('is null with no own image, and never comes from an unpublished revision or article', async () => {
     const plain = await publicJson('plain', 'en');
     expect(plain.image).toBeNull();

@@ -8,7 +8,9 @@
  * dimensions a feed enclosure and a link preview need, and only the body's
  * alt text went through moderation with the revision.
  *
- * The model reads a short slice of the stored, sanitised HTML from its
+ * Used by the public model (`server/publish/public-model.ts`) and the
+ * publishing API's article view, so both name the same image. The public
+ * model reads a short slice of the stored, sanitised HTML from its
  * first `<img` (`IMAGE_SLICE_CHARS`), so a list of 10,000 articles reads a
  * few kilobytes each, not its bodies. The sanitised HTML is safe to scan
  * this way: `<img` there is always an element (text and code are escaped).
@@ -56,4 +58,29 @@ export function ownBodyImages(html: string | null, channel: string, article: str
     }
   });
   return images;
+}
+
+/** What the image rule needs of a stored file (`listArticleImageFiles`). */
+export interface ArticleImageFile {
+  readonly file_name: string;
+  readonly article_id: number | null;
+  readonly bytes: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+/**
+ * The first of `images` that is a stored, attached file of article `articleId`
+ * (`files`: the non-draft article images by name), or null.
+ */
+export function firstAttachedImage(
+  images: readonly BodyImage[],
+  articleId: number,
+  files: ReadonlyMap<string, ArticleImageFile>,
+): { readonly alt: string; readonly file: ArticleImageFile } | null {
+  for (const image of images) {
+    const file = files.get(image.fileName);
+    if (file && file.article_id === articleId) return { alt: image.alt, file };
+  }
+  return null;
 }
