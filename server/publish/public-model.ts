@@ -26,7 +26,7 @@ import { textDirection } from '../domain/language.ts';
 import type { PublicUrls } from '../urls/public-urls.ts';
 import type { AnyPublicArticle, PublicArticle, PublicArticleSummary, PublicChannel, PublicTranslation, PublicTranslationSummary } from '../render/view-models.ts';
 import type { PublicImage } from '../render/view-models.ts';
-import { firstAttachedImage, IMAGE_SLICE_CHARS, ownBodyImages } from '../domain/body/article-image.ts';
+import { firstAttachedImage, IMAGE_SLICE_CHARS, imageSlice, ownBodyImages } from '../domain/body/article-image.ts';
 import { listArticleImageFiles } from '../store/media.repository.ts';
 import { createBodyCache, type BodyCache } from './body-cache.ts';
 
@@ -193,13 +193,20 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
         'revisions.content_hash',
         'revisions.decided_at',
         'revisions.created_at',
-        // The image comes from the stored HTML (article-image.ts); a row without a current one shows none until
-        // the builder stores its rendering (`storeBodies`), when its head, hence its owner hash, changes.
+        // The image comes from the stored HTML (article-image.ts); for a row without a current one, see below. Heads
+        // (no bodies read) show no image for such a row until the builder has stored its rendering (`storeBodies`).
         sql<string | null>`CASE WHEN ${current} AND instr(revisions.content_html, '<img') > 0
           THEN substr(revisions.content_html, instr(revisions.content_html, '<img'), ${IMAGE_SLICE_CHARS}) END`.as('image_html'),
       ])
       .where('article_translations.article_id', 'in', rows.map((r) => r.id))
       .execute();
+    // A row without a current stored rendering is rendered now when its body is read anyway (bodiesOf then takes
+    // it from the cache), so the image is there from the first build after the renderer changed.
+    if (bodies !== 'none') {
+      for (const p of published) {
+        if (p.body_version === null) p.image_html = imageSlice(cache.get(p.content_hash, p.content_markdown, renderMarkdownBody).html);
+      }
+    }
     const images = await imagesOf(rows, channels, published);
     const byArticle = new Map<number, typeof published>();
     for (const t of published) {

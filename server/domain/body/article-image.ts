@@ -24,6 +24,12 @@ import { visit } from 'unist-util-visit';
 /** Characters of stored HTML read from the first `<img`: enough for a few images with long alt texts. */
 export const IMAGE_SLICE_CHARS = 4000;
 
+/** The slice of rendered HTML the rule reads (the SQL in the public model cuts the same one): from the first `<img`, or null. */
+export function imageSlice(html: string): string | null {
+  const start = html.indexOf('<img');
+  return start < 0 ? null : html.slice(start, start + IMAGE_SLICE_CHARS);
+}
+
 /** An image the body refers to, in order. */
 export interface BodyImage {
   /** The media file name (`{channel}/{article}/{hash16}.webp`). */
