@@ -51,10 +51,20 @@ describe('checkFeeds', () => {
     expect(problems.some((p) => problem.test(p)), problems.join('\n')).toBe(true);
   });
 
+  it("compares each feed with the site's own JSON article list by default", async () => {
+    const list = (title: string, hasMore: boolean) => JSON.stringify({ articles: [{ html_url: `${BASE}/c/en/a`, title }], pagination: { has_more: hasMore } });
+    const feeds = { 'c/rss.xml': rss(item('A') + item('A')), 'c/feed.json': jsonFeed([jsonItem('A'), jsonItem('A')]) };
+    expect(await problemsOf({ ...feeds, 'api/public/v1/channels/c/articles.json': list('A', true) })).toEqual([]);
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(await problemsOf({ ...feeds, 'api/public/v1/channels/c/articles.json': list('A', false) })).toHaveLength(2);
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect((await problemsOf({ ...feeds, 'api/public/v1/channels/c/articles.json': list('B', true) })).join('\n')).toMatch(/the site \[\[.*"B"\]\]/);
+  });
+
   it('compares each feed with what the site lists', async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'check-feeds-'));
     fs.writeFileSync(path.join(dir, 'feed.json'), jsonFeed([jsonItem('A')]));
-    const report = await checkFeeds(dir, { baseUrl: BASE, listed: () => [{ url: `${BASE}/c/en/b`, title: 'B' }] });
+    const report = await checkFeeds(dir, { baseUrl: BASE, listed: () => ({ items: [{ url: `${BASE}/c/en/b`, title: 'B' }], complete: true }) });
     expect(report.problems).toEqual([`feed.json: lists [["${BASE}/c/en/a","A"]], the site [["${BASE}/c/en/b","B"]]`]);
   });
 });

@@ -18,8 +18,11 @@
  *   hand: the version URL, `title`, `items[].id`, `content_html` or
  *   `content_text`, RFC 3339 dates, absolute URLs.
  * - Each RSS feed and the JSON Feed beside it list the same items in the
- *   same order; `listed(path)` (optional) names the items the site itself
- *   lists for that feed, which must come first in the feed, in order.
+ *   same order, and the same as the site lists them: by default the static
+ *   JSON article list of the same channel and language (its first page,
+ *   `staticFiles.channelArticlesJson`), whose items must be the feed's
+ *   first, in order, and all of them when the list has no more pages and
+ *   fits in a feed; `listed(path)` replaces that list.
  *
  * Returns problems as text ("file: what"), empty when everything passes.
  * @module
@@ -28,11 +31,29 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseFeed as parseRowanmanning } from '@rowanmanning/feed-parser';
 import { parseJsonFeed, parseRssFeed } from 'feedsmith';
+import { FEED_MAX_ITEMS } from '../../server/render/feeds.ts';
+import { staticFiles } from '../../server/urls/static-files.ts';
 
 /** An item as the site lists it. */
 export interface ListedItem {
   readonly url: string;
   readonly title: string;
+}
+
+/** What the site lists for a feed: its items, and whether that is all of them. */
+export interface SiteList {
+  readonly items: readonly ListedItem[];
+  readonly complete: boolean;
+}
+
+/** The first page of the static JSON article list for a feed at `feed` (`{channel}/[{lang}/]rss.xml`), if built. */
+function staticList(dir: string, feed: string): SiteList | undefined {
+  const parts = feed.split('/');
+  const [channel, lang] = parts.length === 3 ? [parts[0]!, parts[1]!] : [parts[0]!, undefined];
+  const file = path.join(dir, staticFiles.channelArticlesJson(channel, lang));
+  if (!fs.existsSync(file)) return undefined;
+  const list = JSON.parse(fs.readFileSync(file, 'utf8')) as { articles: Array<{ html_url: string; title: string }>; pagination?: { has_more?: boolean } };
+  return { items: list.articles.map((a) => ({ url: a.html_url, title: a.title })), complete: list.pagination?.has_more === false };
 }
 
 /** What `checkFeeds` reports. */
@@ -47,8 +68,11 @@ export interface FeedCheckReport {
 export interface FeedCheckOptions {
   /** Base of the site's URLs: local URLs (media) are looked up in the folder. */
   readonly baseUrl: string;
-  /** The items the site lists for a feed (by its path relative to the folder), or undefined to skip that check. */
-  readonly listed?: (feedPath: string) => readonly ListedItem[] | undefined;
+  /**
+   * The items the site lists for a feed (by its path relative to the folder), or undefined to skip that
+   * check; by default the first page of the channel's static JSON article list in the feed's language.
+   */
+  readonly listed?: (feedPath: string) => SiteList | undefined;
 }
 
 const NAMED: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
@@ -210,8 +234,12 @@ export async function checkFeeds(dir: string, options: FeedCheckOptions): Promis
     const text = fs.readFileSync(path.join(dir, feed), 'utf8');
     const items = feed.endsWith('.json') ? checkJsonFeed(text, problem) : checkRss(dir, options.baseUrl, text, problem);
     read.set(feed, items);
-    const listed = options.listed?.(feed);
-    if (listed && !same(items.slice(0, listed.length), listed)) problem(`lists ${describe(items)}, the site ${describe(listed)}`);
+    const listed = options.listed ? options.listed(feed) : staticList(dir, feed);
+    if (listed) {
+      const n = Math.min(listed.items.length, FEED_MAX_ITEMS);
+      const whole = listed.complete && listed.items.length <= FEED_MAX_ITEMS;
+      if (!same(whole ? items : items.slice(0, n), listed.items.slice(0, n))) problem(`lists ${describe(items)}, the site ${describe(listed.items)}`);
+    }
   }
   // The titles of the JSON Feed are JSON strings: exactly what the publisher wrote, so the RSS must read the same.
   for (const feed of feeds.filter((f) => f.endsWith('rss.xml'))) {

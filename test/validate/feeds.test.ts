@@ -102,16 +102,13 @@ afterAll(async () => t?.stop());
 
 describe('feeds', () => {
   it('every RSS and JSON Feed passes both parsers and the JSON Feed 1.1 checks, and lists what the site lists', async () => {
-    const list = (lang: string | null) => {
-      const en = [{ url: `${BASE}/gazette/en/tides`, title: AWKWARD }, { url: `${BASE}/gazette/en/plain`, title: 'Plain text only' }].reverse();
-      return lang === 'ar' ? [{ url: `${BASE}/gazette/ar/tides`, title: 'المد والجزر' }] : en;
-    };
-    const report = await checkFeeds(t.config.outputDir, {
-      baseUrl: BASE,
-      listed: (feed) => (feed.startsWith('gazette/') ? list(feed.split('/').length === 3 ? feed.split('/')[1]! : null) : undefined),
-    });
+    // What the site lists is read from its own JSON article lists (the default), and must be what this fixture published.
+    const report = await checkFeeds(t.config.outputDir, { baseUrl: BASE });
     expect(report.problems).toEqual([]);
     expect(report.feeds).toEqual(['gazette/ar/feed.json', 'gazette/ar/rss.xml', 'gazette/en/feed.json', 'gazette/en/rss.xml', 'gazette/feed.json', 'gazette/rss.xml']);
+    const titles = (feed: string) => JSON.parse(file(feed)).items.map((i: { url: string; title: string }) => [i.url, i.title]);
+    expect(titles('gazette/en/feed.json')).toEqual([[`${BASE}/gazette/en/plain`, 'Plain text only'], [`${BASE}/gazette/en/tides`, AWKWARD]]);
+    expect(titles('gazette/ar/feed.json')).toEqual([[`${BASE}/gazette/ar/tides`, 'المد والجزر']]);
   });
 
   it('gives the channel <image> as the PNG rendition of the avatar, served from the output', async () => {
