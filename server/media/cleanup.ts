@@ -50,6 +50,7 @@ export interface MediaCleanupReport {
 async function deleteRowThenFile(deps: MediaCleanupDeps, row: MediaRow): Promise<boolean> {
   if (!(await deleteMedia(deps.db, row.id))) return false;
   await deps.storage.remove(row.file_name);
+  if (row.feed_file_name) await deps.storage.remove(row.feed_file_name);
   return true;
 }
 

@@ -145,3 +145,13 @@ describe('refused inputs', () => {
     expect([out.sourceFormat, out.width, out.height, (await sharp(out.data).metadata()).format]).toEqual(['gif', 120, 80, 'webp']);
   });
 });
+
+describe('pngRendition', () => {
+  it('copies a stored avatar to PNG with the same size and colours (RSS <image> takes no WebP)', async () => {
+    const avatar = await images.process(await solid(600, 600, '#aa3300').png().toBuffer(), { shape: { kind: 'crop', width: 512, height: 512, focus: { x: 50, y: 50 }, upscale: true }, watermark: null });
+    const png = await images.pngRendition(avatar.data);
+    const meta = await sharp(png).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['png', 512, 512]);
+    expect(await meanColour(png)).toEqual(await meanColour(avatar.data));
+  });
+});

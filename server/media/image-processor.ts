@@ -55,6 +55,11 @@ export interface ProcessedImage {
 export interface ImageProcessor {
   /** @throws ImageInputError when the input is not a readable, accepted image within the pixel limit. */
   process(input: Uint8Array, options: ProcessOptions): Promise<ProcessedImage>;
+  /**
+   * A PNG copy of an image this processor made (same pixels): RSS 2.0 allows a channel `<image>` only as GIF,
+   * JPEG or PNG. PNG rather than JPEG because an avatar may be transparent.
+   */
+  pngRendition(stored: Uint8Array): Promise<Buffer>;
 }
 
 /** Input formats accepted (sharp's names; `heif` covers AVIF). SVG and PDF are refused: vector input has no fixed pixel size and may carry scripts. */
@@ -148,5 +153,6 @@ export function createSharpProcessor(options: SharpProcessorOptions): ImageProce
 
   return {
     process: (input, opts) => run(() => render(input, opts)),
+    pngRendition: (stored) => run(() => sharp(stored, { limitInputPixels: options.maxPixels }).png({ compressionLevel: 9 }).toBuffer()),
   };
 }

@@ -46,6 +46,11 @@ export function channelFileName(channel: string, kind: 'avatar' | 'cover', short
   return `${channel}/${CHANNEL_FOLDER}/${kind}-${short}.webp`;
 }
 
+/** Name of the PNG rendition of a stored channel avatar (RSS `<image>`): beside it, same hash. */
+export function feedImageFileName(avatarFileName: string): string {
+  return avatarFileName.replace(/\.webp$/, '.png');
+}
+
 const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Matches the path of a draft image of `channel` inside any URL (absolute or relative). */

@@ -8,7 +8,7 @@ import type { MediaRow } from '../store/media.table.ts';
 const row: MediaRow = {
   id: 1, channel_id: 1, article_id: null, purpose: 'article', file_name: 'pics/_drafts/a (1).webp', alt: '',
   width: 10, height: 10, bytes: 100, watermark_applied: 0, watermark_type: 'none', created_at: '2026-01-01T00:00:00.000Z',
-  content_hash: 'x', focus_x: 50, focus_y: 50, draft: 1,
+  content_hash: 'x', focus_x: 50, focus_y: 50, draft: 1, feed_file_name: null,
 };
 const urls = createPublicUrls('https://news.example', 'https://news.example/dashboard');
 const markdownIt = new MarkdownIt({ html: true });

@@ -21,7 +21,7 @@ import { insertPublicationEvent } from '../store/publication-event.repository.ts
 import type { PublicUrls } from '../urls/public-urls.ts';
 import { ImageInputError, type ImageShape, type ProcessedImage } from './image-processor.ts';
 import { ARTICLE_MAX_SIDE, AVATAR_SIZE, COVER_SIZE, type MediaKit } from './media-kit.ts';
-import { articleFileName, channelFileName, contentHash, draftFileName } from './media-paths.ts';
+import { articleFileName, channelFileName, contentHash, draftFileName, feedImageFileName } from './media-paths.ts';
 import type { MediaFields } from './media.schema.ts';
 import { toImageView, type ImageView } from './media-view.ts';
 import { readUploadInput, type UploadInput } from './upload-input.ts';
@@ -97,7 +97,7 @@ function fileNameFor(channel: string, fields: MediaFields, article: string | nul
 async function saveRow(
   trx: Executor,
   existing: MediaRow | undefined,
-  row: NewMediaRow & Pick<MediaRow, 'alt' | 'draft' | 'focus_x' | 'focus_y' | 'article_id' | 'created_at'>,
+  row: NewMediaRow & Pick<MediaRow, 'alt' | 'draft' | 'focus_x' | 'focus_y' | 'article_id' | 'created_at' | 'feed_file_name'>,
 ): Promise<MediaRow> {
   if (!existing) return insertMedia(trx, row);
   const patch = {
@@ -105,6 +105,7 @@ async function saveRow(
     focus_x: row.focus_x,
     focus_y: row.focus_y,
     article_id: row.article_id ?? existing.article_id,
+    feed_file_name: row.feed_file_name ?? existing.feed_file_name,
     // A draft uploaded again starts its cleanup age afresh.
     ...(row.draft === 1 && { created_at: row.created_at }),
   };
@@ -141,6 +142,9 @@ export async function uploadMedia(deps: MediaDeps, principal: Principal, channel
   const fileName = fileNameFor(access.channel.slug, fields, article?.slug ?? null, hash.short);
   // The file is in place before its row commits, so no URL the API hands out ever 404s.
   await deps.media.storage.write(fileName, processed.data);
+  // The avatar's PNG rendition for RSS `<image>` (docs/MEDIA.md), written before its row like the image itself.
+  const feedFileName = fields.purpose === 'channel_avatar' ? feedImageFileName(fileName) : null;
+  if (feedFileName) await deps.media.storage.write(feedFileName, await deps.media.processor.pngRendition(processed.data));
 
   return deps.db.transaction().execute(async (trx) => {
     const current = await channelAccess(trx, principal, channelSlug);
@@ -162,6 +166,7 @@ export async function uploadMedia(deps: MediaDeps, principal: Principal, channel
       focus_x: fields.position_x,
       focus_y: fields.position_y,
       draft: fields.purpose === 'article' && !article ? 1 : 0,
+      feed_file_name: feedFileName,
     });
     if (fields.purpose !== 'article') {
       const column = fields.purpose === 'channel_avatar' ? 'avatar_media_id' : 'cover_media_id';

@@ -69,3 +69,39 @@ describe('public model bodies', () => {
     expect(await stored()).toEqual({ content_html: expected.html, content_text: expected.text, body_version: BODY_RENDER_VERSION });
   });
 });
+
+describe('the article image', () => {
+  const own = 'news/one/0123456789abcdef.webp';
+  const other = 'news/two/fedcba9876543210.webp';
+  const draft = 'news/_drafts/0011223344556677.webp';
+  async function setBody(markdown: string, version: string | null = BODY_RENDER_VERSION) {
+    const { html, text } = renderMarkdownBody(markdown);
+    await db.updateTable('revisions').set({ content_markdown: markdown, content_html: version ? html : null, content_text: version ? text : null, body_version: version }).execute();
+  }
+  beforeEach(async () => {
+    const { id: articleId, channel_id } = await db.selectFrom('articles').select(['id', 'channel_id']).executeTakeFirstOrThrow();
+    const row = { channel_id, purpose: 'article' as const, draft: 0, width: 800, height: 600, bytes: 4321, created_at: '2026-01-01T00:00:00.000Z' };
+    await db.insertInto('media').values([
+      { ...row, article_id: articleId, file_name: own },
+      { ...row, article_id: null, file_name: other },
+      { ...row, article_id: null, file_name: draft, draft: 1 },
+    ]).execute();
+  });
+  const image = async () => (await createPublicModel({ db, urls }).articles({}))[0]!.translations[0]!.image;
+  const headImage = async () => (await createPublicModel({ db, urls }).heads({}))[0]!.summary.translations[0]!.image;
+
+  it.each([
+    ['the first own image, with the alt text of the body', `![Elsewhere](https://elsewhere.example/a.webp)\n\n![Draft](/media/${draft})\n\n![Other](/media/${other})\n\n![Own "one"](http://pressroom.test/media/${own})\n\n![Second](/media/${own})`, { url: `http://pressroom.test/media/${own}`, alt: 'Own "one"', type: 'image/webp', bytes: 4321, width: 800, height: 600 }],
+    ['none without an own image', `![Other](/media/${other})\n\n\`\`\`\n<img src="/media/${own}">\n\`\`\``, null],
+  ])('is %s', async (_name, markdown, expected) => {
+    await setBody(markdown);
+    expect(await image()).toEqual(expected);
+    expect(await headImage()).toEqual(expected);
+  });
+
+  it('is there for a row without a current rendering whenever its body is read (heads read no body)', async () => {
+    await setBody(`![Own](/media/${own})`, null);
+    expect(await image()).toMatchObject({ alt: 'Own' });
+    expect(await headImage()).toBeNull();
+  });
+});

@@ -25,6 +25,9 @@ import { BODY_RENDER_VERSION, renderMarkdownBody } from '../domain/body/index.ts
 import { textDirection } from '../domain/language.ts';
 import type { PublicUrls } from '../urls/public-urls.ts';
 import type { AnyPublicArticle, PublicArticle, PublicArticleSummary, PublicChannel, PublicTranslation, PublicTranslationSummary } from '../render/view-models.ts';
+import type { PublicImage } from '../render/view-models.ts';
+import { firstAttachedImage, IMAGE_SLICE_CHARS, imageSlice, ownBodyImages } from '../domain/body/article-image.ts';
+import { listArticleImageFiles } from '../store/media.repository.ts';
 import { createBodyCache, type BodyCache } from './body-cache.ts';
 
 /** Order of public articles everywhere: newest publication first, then higher id. */
@@ -82,6 +85,8 @@ export interface ArticleHead {
 type PublishedRow = Pick<TranslationRow, 'language' | 'published_at'> &
   Pick<RevisionRow, 'title' | 'excerpt' | 'content_markdown' | 'seo_title' | 'seo_description' | 'content_hash' | 'decided_at' | 'created_at' | 'content_html' | 'content_text' | 'body_version'> & {
     revision_id: number;
+    /** The stored HTML from its first `<img` (`IMAGE_SLICE_CHARS`), or null (no image, or no current stored HTML). */
+    image_html: string | null;
   };
 
 /** What `load` reads of each body: nothing (heads), the text only, or everything. */
@@ -115,11 +120,15 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
     const translations = await db.selectFrom('channel_translations').selectAll().where('channel_id', 'in', rows.map((r) => r.id)).execute();
     const media = await db
       .selectFrom('media')
-      .select(['id', 'file_name'])
+      .select(['id', 'file_name', 'feed_file_name'])
       .where('id', 'in', [...rows.flatMap((r) => [r.avatar_media_id, r.cover_media_id]).filter((id): id is number => id !== null), -1])
       .execute();
     const mediaUrl = (id: number | null) => {
       const file = media.find((m) => m.id === id)?.file_name;
+      return file ? urls.media(file) : null;
+    };
+    const feedImage = (id: number | null) => {
+      const file = media.find((m) => m.id === id)?.feed_file_name;
       return file ? urls.media(file) : null;
     };
     return rows.map((row) => ({
@@ -142,6 +151,7 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
         })),
       homepageEnabled: row.homepage_enabled === 1,
       avatarUrl: mediaUrl(row.avatar_media_id),
+      feedImageUrl: feedImage(row.avatar_media_id),
       coverUrl: mediaUrl(row.cover_media_id),
       htmlUrl: urls.channelHtml(row.slug),
       rssUrl: urls.channelRss(row.slug),
@@ -183,9 +193,21 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
         'revisions.content_hash',
         'revisions.decided_at',
         'revisions.created_at',
+        // The image comes from the stored HTML (article-image.ts); for a row without a current one, see below. Heads
+        // (no bodies read) show no image for such a row until the builder has stored its rendering (`storeBodies`).
+        sql<string | null>`CASE WHEN ${current} AND instr(revisions.content_html, '<img') > 0
+          THEN substr(revisions.content_html, instr(revisions.content_html, '<img'), ${IMAGE_SLICE_CHARS}) END`.as('image_html'),
       ])
       .where('article_translations.article_id', 'in', rows.map((r) => r.id))
       .execute();
+    // A row without a current stored rendering is rendered now when its body is read anyway (bodiesOf then takes
+    // it from the cache), so the image is there from the first build after the renderer changed.
+    if (bodies !== 'none') {
+      for (const p of published) {
+        if (p.body_version === null) p.image_html = imageSlice(cache.get(p.content_hash, p.content_markdown, renderMarkdownBody).html);
+      }
+    }
+    const images = await imagesOf(rows, channels, published);
     const byArticle = new Map<number, typeof published>();
     for (const t of published) {
       const own = byArticle.get(t.article_id);
@@ -208,12 +230,46 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
         }),
       );
       if (visible.length === 0) continue;
-      loaded.push({ head: toHead(row, channel, channelRow, visible), visible });
+      loaded.push({ head: toHead(row, channel, channelRow, visible, images), visible });
     }
     return loaded.sort((a, b) => newestFirst(a.head.summary, b.head.summary));
   }
 
-  function toHead(row: ArticleRow, channel: PublicChannel, channelRow: ChannelRow, visible: readonly PublishedRow[]): ArticleHead {
+  /**
+   * The image of each published row (`article-image.ts`): the first image of its body that is an attached,
+   * non-draft file of its own article. One query for every candidate file.
+   */
+  async function imagesOf(
+    rows: readonly ArticleRow[],
+    channels: ReadonlyMap<number, PublicChannel>,
+    published: ReadonlyArray<{ article_id: number; image_html: string | null; revision_id: number }>,
+  ): Promise<Map<number, PublicImage>> {
+    const articles = new Map(rows.map((r) => [r.id, r]));
+    const candidates = published.flatMap((p) => {
+      const article = articles.get(p.article_id);
+      const channel = article && channels.get(article.channel_id);
+      return article && channel ? [{ p, images: ownBodyImages(p.image_html, channel.slug, article.slug) }] : [];
+    });
+    const names = [...new Set(candidates.flatMap((c) => c.images.map((i) => i.fileName)))];
+    const files = new Map((await listArticleImageFiles(db, names)).map((f) => [f.file_name, f]));
+    const found = new Map<number, PublicImage>();
+    for (const { p, images } of candidates) {
+      const first = firstAttachedImage(images, p.article_id, files);
+      if (first) {
+        const { file } = first;
+        found.set(p.revision_id, { url: urls.media(file.file_name), alt: first.alt, type: 'image/webp', bytes: file.bytes, width: file.width, height: file.height });
+      }
+    }
+    return found;
+  }
+
+  function toHead(
+    row: ArticleRow,
+    channel: PublicChannel,
+    channelRow: ChannelRow,
+    visible: readonly PublishedRow[],
+    images: ReadonlyMap<number, PublicImage>,
+  ): ArticleHead {
     const translations: PublicTranslationSummary[] = [...visible].sort(byPrimaryThenCode(row.default_language)).map((t) => ({
       language: t.language,
       dir: textDirection(t.language),
@@ -226,6 +282,7 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
       htmlUrl: urls.articleHtml(channel.slug, row.slug, t.language),
       jsonUrl: urls.articleJson(channel.slug, row.slug, t.language),
       markdownUrl: urls.articleMarkdown(channel.slug, row.slug, t.language),
+      image: images.get(t.revision_id) ?? null,
       textStart: '',
     }));
     const summary: PublicArticleSummary = {
@@ -234,7 +291,6 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
       channel,
       defaultLanguage: row.default_language,
       author: row.author_name ? { name: row.author_name } : null,
-      image: null,
       publishedAt: row.published_at!,
       updatedAt: translations.map((t) => t.updatedAt).sort().pop()!,
       onHomepage: isOnHomepage(row, channelRow),

@@ -68,7 +68,7 @@ export function renderArticleJson(article: PublicArticle, language: string, opti
     language: translation.language,
     default_language: article.defaultLanguage,
     canonical_url: translation.htmlUrl,
-    image: article.image ? { url: article.image.url, alt: article.image.alt } : null,
+    image: translation.image ? { url: translation.image.url, alt: translation.image.alt } : null,
     publisher: { id: article.channel.id, slug: article.channel.slug, name: channel.title, url: channel.htmlUrl },
     // Spread so the key is absent, not null, when there is no author (see module doc).
     ...(article.author ? { author: { name: article.author.name } } : {}),

@@ -25,6 +25,7 @@ describe('renderArticleMarkdown', () => {
       language: 'en',
       default_language: 'en',
       canonical_url: 'https://news.example/journal/en/hello-world',
+      image: { url: 'https://news.example/media/journal/cover.jpg', alt: 'A printing press' },
       publisher: { name: 'Pressroom Journal', url: 'https://news.example/journal/' },
       author: 'Jane Doe',
       published_at: '2026-02-01T09:00:00.000Z',

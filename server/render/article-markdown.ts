@@ -6,7 +6,7 @@
  *
  * Front matter keys, in this order (docs/OUTPUTS.md):
  * schema_version, title, language, default_language, canonical_url,
- * publisher {name, url}, author (name or null), published_at, updated_at,
+ * image ({url, alt} or null), publisher {name, url}, author (name or null), published_at, updated_at,
  * excerpt (or null), json_url, translations [{language, title, markdown_url,
  * html_url}] (every published translation, this one included, primary first).
  *
@@ -46,6 +46,7 @@ export function renderArticleMarkdown(article: PublicArticle, language: string):
     language: translation.language,
     default_language: article.defaultLanguage,
     canonical_url: translation.htmlUrl,
+    image: translation.image ? { url: translation.image.url, alt: translation.image.alt } : null,
     publisher: { name: channel.title, url: channel.htmlUrl },
     author: article.author?.name ?? null,
     published_at: translation.publishedAt,

@@ -197,7 +197,7 @@ describe('article page', () => {
     );
   });
 
-  it('shows publisher, author, dates and the image', () => {
+  it('shows publisher, author and dates, and the image only in the body', () => {
     const publisher = tags(byClass(en, 'p', 'publisher'), 'a')[0];
     expect(publisher).toEqual({ href: '/tech/' });
     expect(textOf(byClass(en, 'p', 'publisher'))).toBe('Tech Desk');
@@ -208,9 +208,8 @@ describe('article page', () => {
     expect(en).toContain('May 1, 2024');
     // The Arabic translation was not updated on a later day: one date.
     expect(tags(ar, 'time').map((t) => t['datetime'])).toEqual(['2024-05-02T10:00:00.000Z']);
-    const img = tags(en, 'img')[0]!;
-    expect(img['src']).toBe('/media/tech/hello.jpg');
-    expect(img['alt']).toBe('A sunrise over the city');
+    // The image is the body's own first image: the page shows it where the body does, not again above it.
+    expect(tags(en, 'img')).toEqual([]);
   });
 
   it('has OpenGraph and Twitter metadata', () => {

@@ -12,7 +12,7 @@ describe('renderRss', () => {
   it('is well-formed RSS 2.0 with language, self link and a data-derived lastBuildDate', () => {
     const xml = renderRss(channel, articles, 'ar', SITE);
     expect(xmlProblems(xml)).toEqual([]);
-    expect(xml).toMatch(/^<\?xml version="1.0" encoding="utf-8"\?>\n<rss version="2.0" xmlns:atom="http:\/\/www.w3.org\/2005\/Atom">/);
+    expect(xml).toMatch(/^<\?xml version="1.0" encoding="utf-8"\?>\n<rss version="2.0" xmlns:dc="http:\/\/purl.org\/dc\/elements\/1.1\/" xmlns:atom="http:\/\/www.w3.org\/2005\/Atom">/);
     expect(tag(xml, 'title')).toBe('مجلة بريسروم');
     expect(tag(xml, 'link')).toBe('https://news.example/journal/ar/');
     expect(tag(xml, 'language')).toBe('ar');
@@ -48,7 +48,9 @@ describe('renderRss', () => {
   it('describes each item and points at the full text in Markdown and JSON', () => {
     const [hello] = items(renderRss(channel, [bilingual], 'en', SITE));
     const en = bilingual.translations[0]!;
-    expect(tag(hello!, 'title')).toBe('<![CDATA[Hello: "World" & <friends>]]>');
+    expect(tag(hello!, 'title')).toBe('Hello: "World" &amp; &lt;friends&gt;');
+    expect(tag(hello!, 'dc:creator')).toBe('Jane Doe');
+    expect(hello).toContain(`<enclosure length="12345" type="image/webp" url="https://news.example/media/journal/cover.jpg"/>`);
     expect(hello).toContain(`<guid isPermaLink="true">${en.htmlUrl}</guid>`);
     expect(tag(hello!, 'pubDate')).toBe('Sun, 01 Feb 2026 09:00:00 GMT');
     expect(tag(hello!, 'description')).toBe('<![CDATA[A first look at the press.]]>');
@@ -98,6 +100,26 @@ describe('renderRss', () => {
     expect(xml).toContain('&lt;script&gt;x&lt;/script&gt; ]]&gt; &amp; done');
     // An empty feed dates itself by the channel.
     expect(tag(renderRss(odd, [], null, SITE), 'lastBuildDate')).toBe('Thu, 01 Jan 2026 00:00:00 GMT');
+  });
+
+  it('reads back every title exactly, "]]>" and markup included, in a feed parser', async () => {
+    const { parseRssFeed } = await import('feedsmith');
+    const title = 'a]]>b ]]> <b>&amp; "q" & \'s\'';
+    const article = buildArticle(channel, { id: 70, slug: 'odd', defaultLanguage: 'en', translations: [{ language: 'en', title, publishedAt: '2026-01-01T00:00:00.000Z' }] });
+    const xml = renderRss(channel, [article], null, SITE);
+    expect(parseRssFeed(xml).items?.map((i) => i.title)).toEqual([title]);
+  });
+
+  it('has no item author without one, and an <image> only as the PNG rendition of the avatar', () => {
+    const webpOnly = buildChannel({ id: 7, slug: 'c', defaultLanguage: 'en', translations: [{ language: 'en', title: 'C' }], avatarUrl: 'https://news.example/media/c/_channel/avatar-0123456789abcdef.webp' });
+    const article = buildArticle(webpOnly, { id: 71, slug: 'x', defaultLanguage: 'en', author: null, translations: [{ language: 'en', title: 'X', publishedAt: '2026-01-01T00:00:00.000Z' }] });
+    const xml = renderRss(webpOnly, [article], null, SITE);
+    expect(xml).not.toContain('<image>');
+    expect(xml).not.toContain('dc:creator');
+    expect(xml).not.toContain('<enclosure');
+    const png = 'https://news.example/media/c/_channel/avatar-0123456789abcdef.png';
+    const withPng = renderRss({ ...webpOnly, feedImageUrl: png }, [article], null, SITE);
+    expect(tag(tag(withPng, 'image')!, 'url')).toBe(png);
   });
 
   it('names its own address for a language the channel lacks', () => {
@@ -152,7 +174,8 @@ describe('renderJsonFeed', () => {
       id: ar.htmlUrl,
       url: ar.htmlUrl,
       title: 'مرحبا: العالم',
-      content_text: 'نظرة أولى على المطبعة.',
+      summary: 'نظرة أولى على المطبعة.',
+      content_html: `<p>نظرة أولى على المطبعة.</p><p><a href="${ar.htmlUrl}">مرحبا: العالم</a></p>`,
       image: 'https://news.example/media/journal/cover.jpg',
       date_published: ar.publishedAt,
       date_modified: ar.updatedAt,

@@ -10,7 +10,9 @@
  *   newest `updatedAt` of the items (the channel's `updatedAt` when empty).
  * - RSS items: title, link and `guid isPermaLink="true"` (the translation's
  *   canonical URL), description (the excerpt, else the start of the text, as
- *   escaped HTML), pubDate (the translation's `publishedAt`), and two
+ *   escaped HTML), pubDate (the translation's `publishedAt`), `dc:creator`
+ *   (the author; RSS `<author>` must be an e-mail address), `enclosure` (the
+ *   translation's image: URL, byte length, type), and two
  *   `<atom:link rel="alternate">` (type `text/markdown` and
  *   `application/json`, with `hreflang`) to the full text. RSS 2.0 allows
  *   namespaced elements in items and the feed already declares the Atom
@@ -22,10 +24,19 @@
  *   (JSON Feed items carry their own `language`; RSS 2.0 has no item-level
  *   language). The channel's `<link>` is its canonical page in the feed's
  *   language (`channelVersion`), the same address the page and sitemap give.
+ * - Titles are element text, not CDATA: the package writes CDATA and
+ *   xml-js splits only the first `]]>` of it, so a reader would see
+ *   `]]&gt;`; as text every character reads back exactly.
+ * - The channel `<image>` is the avatar's PNG rendition (`feedImageUrl`):
+ *   RSS 2.0 allows GIF, JPEG or PNG there, and the avatar is WebP. Without
+ *   a rendition there is no `<image>`.
  * - JSON Feed is written by hand rather than with `feed`: the package emits
  *   version 1.0 (no `language`), puts plain text in `content_html` and
  *   indents with four spaces; 1.1 has `language`, which a per-language feed
  *   should state. Full-text addresses go in the `_pressroom` extension.
+ *   An item has `summary` (the same summary as RSS) and, because 1.1
+ *   requires content, a `content_html` that says what the item is: the
+ *   summary and a link to the article, never the body (discovery only).
  * @module
  */
 import { Feed, type Extension } from 'feed';
@@ -57,8 +68,6 @@ function lastChange(channel: PublicChannel, entries: readonly FeedEntry[]): stri
 // The `feed` package writes element text through xml-js, which first turns `&amp;` back into `&`;
 // escaping `&` beforehand makes a literal "&amp;" in a title survive.
 const elementText = (text: string) => xmlChars(text).replace(/&/g, '&amp;');
-// Titles go into CDATA unescaped, and xml-js splits only the first "]]>"; none may remain.
-const cdataText = (text: string) => xmlChars(text).replace(/]]>/g, ']]&gt;');
 // RSS descriptions are HTML: plain text is escaped so "<b>" in an excerpt shows as written.
 const htmlText = (text: string) => xmlChars(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -69,6 +78,12 @@ function fullTextLinks(t: PublicTranslationSummary): Extension {
   // `Extension.objects` is typed as a record, but an array is what makes xml-js repeat the element.
   return { name: 'atom:link', objects: links as unknown as Record<string, unknown> };
 }
+
+/** Namespace of `dc:creator`, declared on the root (the package declares it only for `content:encoded`). */
+const DC_NAMESPACE = 'http://purl.org/dc/elements/1.1/';
+
+/** An element with text content, as a `feed` extension (escaped like the package's own text). */
+const textElement = (name: string, text: string): Extension => ({ name, objects: { _text: elementText(text) } });
 
 /**
  * Renders the RSS 2.0 feed of `channel`, unfiltered (`language` null) or in
@@ -88,19 +103,35 @@ export function renderRss(channel: PublicChannel, articles: readonly PublicArtic
     updated: new Date(lastChange(channel, entries)),
     generator: 'Pressroom',
     feedLinks: { rss: self },
-    ...(channel.avatarUrl ? { image: channel.avatarUrl } : {}),
+    ...(channel.feedImageUrl ? { image: channel.feedImageUrl } : {}),
   });
-  for (const { translation: t } of entries) {
-    // No `id`/`guid`: the package then writes the link as `<guid isPermaLink="true">`.
+  for (const { article, translation: t } of entries) {
+    // No `id`/`guid`: the package then writes the link as `<guid isPermaLink="true">`. The title is an extension so it
+    // is written as text, not CDATA (module doc); `title` itself is required by the type and left empty (not written).
     feed.addItem({
-      title: cdataText(t.title),
+      title: '',
       link: t.htmlUrl,
       date: new Date(t.publishedAt),
       description: htmlText(summaryOf(t)),
-      extensions: [fullTextLinks(t)],
+      ...(t.image ? { enclosure: { url: escapeXml(t.image.url), length: t.image.bytes, type: t.image.type } } : {}),
+      extensions: [
+        textElement('title', t.title),
+        ...(article.author ? [textElement('dc:creator', article.author.name)] : []),
+        fullTextLinks(t),
+      ],
     });
   }
-  return `${feed.rss2()}\n`;
+  const xml = feed.rss2();
+  const root = '<rss version="2.0"';
+  if (!xml.includes(root)) throw new Error('feed: unexpected RSS root element');
+  return `${xml.replace(root, `${root} xmlns:dc="${DC_NAMESPACE}"`)}\n`;
+}
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** A JSON Feed item's content: its summary and a link to the article (module doc). */
+function teaserHtml(t: PublicTranslationSummary): string {
+  return `<p>${escapeHtml(summaryOf(t))}</p><p><a href="${escapeHtml(t.htmlUrl)}">${escapeHtml(t.title)}</a></p>`;
 }
 
 /**
@@ -127,8 +158,9 @@ export function renderJsonFeed(
       id: t.htmlUrl,
       url: t.htmlUrl,
       title: t.title,
-      content_text: summaryOf(t),
-      ...(article.image ? { image: article.image.url } : {}),
+      summary: summaryOf(t),
+      content_html: teaserHtml(t),
+      ...(t.image ? { image: t.image.url } : {}),
       date_published: t.publishedAt,
       date_modified: t.updatedAt,
       ...(article.author ? { authors: [{ name: article.author.name }] } : {}),

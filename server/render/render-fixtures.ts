@@ -8,7 +8,7 @@
 import { createPublicUrls } from '../urls/public-urls.ts';
 import { textDirection } from '../domain/language.ts';
 import { textStartOf } from './public-select.ts';
-import type { AnyPublicArticle, ArticlesByChannel, PublicArticle, PublicArticleSummary, PublicChannel, PublicTranslation, PublicTranslationSummary, SiteInfo } from './view-models.ts';
+import type { AnyPublicArticle, ArticlesByChannel, PublicArticle, PublicArticleSummary, PublicChannel, PublicImage, PublicTranslation, PublicTranslationSummary, SiteInfo } from './view-models.ts';
 
 /** The site of every fixture. */
 export const SITE: SiteInfo = Object.freeze({
@@ -27,6 +27,7 @@ export function buildChannel(input: {
   translations: ReadonlyArray<{ language: string; title: string; description?: string | null }>;
   updatedAt?: string;
   avatarUrl?: string | null;
+  feedImageUrl?: string | null;
 }): PublicChannel {
   return {
     id: input.id,
@@ -44,6 +45,7 @@ export function buildChannel(input: {
     })),
     homepageEnabled: true,
     avatarUrl: input.avatarUrl ?? null,
+    feedImageUrl: input.feedImageUrl ?? null,
     coverUrl: null,
     htmlUrl: urls.channelHtml(input.slug),
     rssUrl: urls.channelRss(input.slug),
@@ -66,6 +68,11 @@ export interface TranslationInput {
 
 /** A fixture article is both kinds at once (bodies and `textStart`), so every renderer takes it. */
 export type FixtureArticle = PublicArticle & PublicArticleSummary;
+
+/** A translation's image from a URL and alt text; the file's facts are fixed (a 1200 × 800 WebP of 12,345 bytes). */
+export function fixtureImage(image: { url: string; alt: string }): PublicImage {
+  return { ...image, type: 'image/webp', bytes: 12_345, width: 1200, height: 800 };
+}
 
 /** An article of `channel`; translations primary first as the model orders them. */
 export function buildArticle(
@@ -98,6 +105,7 @@ export function buildArticle(
       htmlUrl: urls.articleHtml(channel.slug, input.slug, t.language),
       jsonUrl: urls.articleJson(channel.slug, input.slug, t.language),
       markdownUrl: urls.articleMarkdown(channel.slug, input.slug, t.language),
+      image: input.image ? fixtureImage(input.image) : null,
     };
   });
   return {
@@ -106,7 +114,6 @@ export function buildArticle(
     channel,
     defaultLanguage: input.defaultLanguage,
     author: input.author ?? null,
-    image: input.image ?? null,
     publishedAt: translations.find((t) => t.language === input.defaultLanguage)!.publishedAt,
     updatedAt: translations.map((t) => t.updatedAt).sort().pop()!,
     onHomepage: true,

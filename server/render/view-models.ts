@@ -33,6 +33,11 @@ export interface PublicChannel {
   readonly translations: readonly PublicChannelTranslation[];
   readonly homepageEnabled: boolean;
   readonly avatarUrl: string | null;
+  /**
+   * The avatar as PNG, for RSS `<image>` (GIF, JPEG or PNG only); null when the
+   * channel has no avatar or it was uploaded before renditions were made.
+   */
+  readonly feedImageUrl: string | null;
   readonly coverUrl: string | null;
   /** The channel's page in its default language. */
   readonly htmlUrl: string;
@@ -42,6 +47,22 @@ export interface PublicChannel {
   readonly jsonUrl: string;
   readonly articlesJsonUrl: string;
   readonly updatedAt: string;
+}
+
+/**
+ * The image of a published translation (`server/publish/article-image.ts`):
+ * one of the article's uploaded files, with the alt text its body gives it.
+ */
+export interface PublicImage {
+  /** Absolute URL of the stored file. */
+  readonly url: string;
+  readonly alt: string;
+  /** Media type of the file (`image/webp`). */
+  readonly type: string;
+  /** Size of the file in bytes (RSS `enclosure` length). */
+  readonly bytes: number;
+  readonly width: number;
+  readonly height: number;
 }
 
 /** What every output shows of a published translation, the body aside. */
@@ -59,6 +80,8 @@ export interface PublicTranslationHead {
   readonly htmlUrl: string;
   readonly jsonUrl: string;
   readonly markdownUrl: string;
+  /** The first of the article's own images in this translation's published body, or null. */
+  readonly image: PublicImage | null;
 }
 
 /** One published translation of an article, with its body (article pages, JSON, Markdown, search). */
@@ -92,7 +115,6 @@ export interface PublicArticleOf<T extends PublicTranslationHead> {
   readonly channel: PublicChannel;
   readonly defaultLanguage: string;
   readonly author: { readonly name: string } | null;
-  readonly image: { readonly url: string; readonly alt: string } | null;
   /** First publication of the article. */
   readonly publishedAt: string;
   /** Latest change to any public translation. */

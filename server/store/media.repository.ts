@@ -13,6 +13,25 @@ export async function findMediaByFileName(db: Executor, fileName: string): Promi
   return db.selectFrom('media').selectAll().where('file_name', '=', fileName).executeTakeFirst();
 }
 
+/** The attached (non-draft) article images among `names`, for the article image rule (`domain/body/article-image.ts`). */
+export async function listArticleImageFiles(db: Executor, names: readonly string[]): Promise<Array<Pick<MediaRow, 'file_name' | 'article_id' | 'bytes' | 'width' | 'height'>>> {
+  const rows: Array<Pick<MediaRow, 'file_name' | 'article_id' | 'bytes' | 'width' | 'height'>> = [];
+  // In slices: a whole site's names would pass SQLite's limit on bound parameters.
+  for (let start = 0; start < names.length; start += 500) {
+    const slice = names.slice(start, start + 500);
+    rows.push(
+      ...(await db
+        .selectFrom('media')
+        .select(['file_name', 'article_id', 'bytes', 'width', 'height'])
+        .where('file_name', 'in', slice)
+        .where('draft', '=', 0)
+        .where('purpose', '=', 'article')
+        .execute()),
+    );
+  }
+  return rows;
+}
+
 /** A row by id. */
 export async function findMediaById(db: Executor, id: number): Promise<MediaRow | undefined> {
   return db.selectFrom('media').selectAll().where('id', '=', id).executeTakeFirst();

@@ -23,6 +23,8 @@ export interface MediaTable {
   focus_y: Generated<number>;
   /** 1 for a draft image (uploaded without page_slug, under `_drafts/`). */
   draft: Generated<number>;
+  /** A channel avatar's PNG rendition for RSS `<image>` (migration 0009); null for other images and older avatars. */
+  feed_file_name: Generated<string | null>;
 }
 
 export type MediaRow = Selectable<MediaTable>;

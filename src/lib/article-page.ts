@@ -37,7 +37,6 @@ export interface ArticlePage {
   readonly published: ShownDate;
   /** Shown only when the last change is on a later day than the publication. */
   readonly updated: ShownDate | null;
-  readonly image: { readonly src: string; readonly alt: string } | null;
   /** The other published translations (never this one). */
   readonly otherLanguages: readonly LanguageLink[];
 }
@@ -85,7 +84,9 @@ export function articlePage(input: ArticlePageInput): ArticlePage {
   const description = describeTranslation(translation);
   const canonical = translation.htmlUrl;
   const headline = translation.seoTitle?.trim() || translation.title;
-  const image = article.image ? { src: absoluteUrl(article.image.url, site), alt: article.image.alt } : null;
+  // The translation's image is the first of its body's own images (docs/OUTPUTS.md): previews and JSON-LD name it,
+  // the page shows it where the body puts it, not a second time above.
+  const image = translation.image ? { src: absoluteUrl(translation.image.url, site), alt: translation.image.alt } : null;
   const others = article.translations.filter((t) => t.language !== translation.language);
   const rssUrl = channelText.rssUrl;
   const primary = article.translations.find((t) => t.language === article.defaultLanguage) ?? article.translations[0]!;
@@ -169,7 +170,6 @@ export function articlePage(input: ArticlePageInput): ArticlePage {
       utcDay(translation.updatedAt) > utcDay(translation.publishedAt)
         ? { iso: translation.updatedAt, text: formatDate(translation.updatedAt, translation.language) }
         : null,
-    image: article.image ? { src: localHref(image!.src, site), alt: article.image.alt } : null,
     otherLanguages: others.map((t) => ({ language: t.language, dir: t.dir, name: languageName(t.language), href: localHref(t.htmlUrl, site) })),
   };
 }

@@ -42,6 +42,8 @@ export interface TranslationView {
   published_at: string | null;
   scheduled_at: string | null;
   url: string;
+  /** The public image of the published version (docs/OUTPUTS.md, "Article image"); null when none is published or it has none. */
+  image: { url: string; alt: string } | null;
   pending_revision: PendingRevisionView | null;
 }
 
@@ -131,6 +133,8 @@ export function toArticleView(input: {
   revisions: ReadonlyMap<number, RevisionRow>;
   urls: PublicUrls;
   warnings?: WriteWarning[];
+  /** The public image of each translation's published version, by language. */
+  images?: ReadonlyMap<string, { url: string; alt: string }>;
 }): ArticleView {
   const { article, channelSlug, urls } = input;
   const rows = orderTranslations(input.translations, article.default_language);
@@ -163,6 +167,7 @@ export function toArticleView(input: {
       published_at: t.published_at,
       scheduled_at: t.scheduled_at,
       url: urls.articleUrl(channelSlug, article.slug, t.language),
+      image: input.images?.get(t.language) ?? null,
       pending_revision: pendingRevision(t, input.revisions),
     })),
     created_at: article.created_at,

@@ -24,6 +24,8 @@ import { toArticleListItem, toArticleView, type ArticleListItem, type ArticleVie
 import { setHomepageMode, storedRendering } from './article-write.ts';
 import { applyPlan, contentRequests, prepareContents, takeOverFromContent, upsertContent, withAttachedMarkdown, writeArticle, type LanguagePlan } from './article-save.ts';
 import { BODY_RENDER_VERSION, renderMarkdownBody, type BodyProcessor } from '../body/index.ts';
+import { firstAttachedImage, ownBodyImages } from '../body/article-image.ts';
+import { listArticleImageFiles } from '../../store/media.repository.ts';
 import type { ModerationPolicy } from '../moderation/moderation-policy.ts';
 import { assertPublicFieldsAllowed } from '../moderation/public-fields.ts';
 import { readBuiltTranslations } from '../../store/built-translation.repository.ts';
@@ -90,7 +92,34 @@ async function viewOf(deps: ArticleDeps, db: Executor, article: ArticleRow, chan
   const reported = deps.output
     ? withReportedStatuses(fresh, translations, await shownLanguages(db, fresh.id), (await articlesAwaitingBuild(db, [fresh])).has(fresh.id))
     : { article: fresh, translations };
-  return toArticleView({ ...reported, channelSlug, revisions, urls: deps.urls, warnings });
+  const images = await publishedImages(db, deps.urls, channelSlug, fresh, translations, revisions);
+  return toArticleView({ ...reported, channelSlug, revisions, urls: deps.urls, warnings, images });
+}
+
+/**
+ * The public image of each translation's published version, by language (the rule of
+ * `body/article-image.ts`, as the public model applies it: from the stored, current rendering).
+ */
+async function publishedImages(
+  db: Executor,
+  urls: PublicUrls,
+  channelSlug: string,
+  article: ArticleRow,
+  translations: readonly TranslationRow[],
+  revisions: ReadonlyMap<number, RevisionRow>,
+): Promise<Map<string, { url: string; alt: string }>> {
+  const found = translations.flatMap((t) => {
+    const revision = t.published_revision_id === null ? undefined : revisions.get(t.published_revision_id);
+    const html = revision?.body_version === BODY_RENDER_VERSION ? revision.content_html : null;
+    return [{ language: t.language, images: ownBodyImages(html, channelSlug, article.slug) }];
+  });
+  const files = new Map((await listArticleImageFiles(db, [...new Set(found.flatMap((f) => f.images.map((i) => i.fileName)))])).map((f) => [f.file_name, f]));
+  const images = new Map<string, { url: string; alt: string }>();
+  for (const { language, images: candidates } of found) {
+    const first = firstAttachedImage(candidates, article.id, files);
+    if (first) images.set(language, { url: urls.media(first.file.file_name), alt: first.alt });
+  }
+  return images;
 }
 
 /**

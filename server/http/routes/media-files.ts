@@ -16,7 +16,8 @@ import { errorBody } from '../error-body.ts';
 /** Cache-Control of every media file. */
 export const MEDIA_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
-const CONTENT_TYPES: Readonly<Record<string, string>> = { webp: 'image/webp' };
+// PNG: the channel avatar's rendition for RSS `<image>` (docs/MEDIA.md).
+const CONTENT_TYPES: Readonly<Record<string, string>> = { webp: 'image/webp', png: 'image/png' };
 
 /**
  * The media name in a request path (`/media/a/b.webp` → `a/b.webp`), or null

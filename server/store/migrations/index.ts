@@ -12,6 +12,7 @@ import * as searchDocuments from './0005-search-documents.ts';
 import * as revisionBodies from './0006-revision-bodies.ts';
 import * as translationBodies from './0007-translation-bodies.ts';
 import * as builtTranslations from './0008-built-translations.ts';
+import * as feedImages from './0009-feed-images.ts';
 
 /** Every migration by name, applied in name order. */
 export const migrations: Record<string, Migration> = {
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '0006-revision-bodies': revisionBodies,
   '0007-translation-bodies': translationBodies,
   '0008-built-translations': builtTranslations,
+  '0009-feed-images': feedImages,
 };
