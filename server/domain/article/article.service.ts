@@ -66,7 +66,14 @@ async function viewOf(deps: ArticleDeps, db: Executor, article: ArticleRow, chan
   const translations = await ensureRenderings(db, await articles.listTranslations(db, [article.id]));
   const ids = translations.flatMap((t) => [t.current_revision_id, t.published_revision_id]).filter((id): id is number => id !== null);
   const revisions = new Map<number, RevisionRow>((await articles.findRevisions(db, ids)).map((r) => [r.id, r]));
-  return toArticleView({ article: fresh, channelSlug, translations, revisions, urls: deps.urls, warnings });
+  const latest = await latestRevisionMap(db, translations);
+  return toArticleView({ article: fresh, channelSlug, translations, revisions, latest, urls: deps.urls, warnings });
+}
+
+/** The newest revision of each translation, by translation id: what its moderation state is read from. */
+async function latestRevisionMap(db: Executor, translations: readonly TranslationRow[]): Promise<Map<number, RevisionRow>> {
+  const rows = await articles.latestRevisions(db, translations.map((t) => t.id));
+  return new Map(rows.map((r) => [r.translation_id, r]));
 }
 
 /**
@@ -141,9 +148,10 @@ export async function listArticles(
   const page = rows.slice(0, query.limit);
   const hasMore = rows.length > query.limit;
   const translations = await articles.listTranslations(deps.db, page.map((a) => a.id));
+  const latest = await latestRevisionMap(deps.db, translations);
   return {
     pages: page.map((a) =>
-      toArticleListItem(a, channelSlug, translations.filter((t) => t.article_id === a.id), deps.urls),
+      toArticleListItem(a, channelSlug, translations.filter((t) => t.article_id === a.id), latest, deps.urls),
     ),
     pagination: {
       limit: query.limit,
