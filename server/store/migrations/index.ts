@@ -11,6 +11,7 @@ import * as outputFiles from './0004-output-files.ts';
 import * as searchDocuments from './0005-search-documents.ts';
 import * as revisionBodies from './0006-revision-bodies.ts';
 import * as translationBodies from './0007-translation-bodies.ts';
+import * as restoreRefusedRevisions from './0008-restore-refused-revisions.ts';
 
 /** Every migration by name, applied in name order. */
 export const migrations: Record<string, Migration> = {
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '0005-search-documents': searchDocuments,
   '0006-revision-bodies': revisionBodies,
   '0007-translation-bodies': translationBodies,
+  '0008-restore-refused-revisions': restoreRefusedRevisions,
 };
