@@ -152,6 +152,22 @@ describe('a translation waiting for a person', () => {
   });
 });
 
+describe('an approved revision of published content', () => {
+  it('becomes the public version', async () => {
+    await create('manual-revision-ok', [en('Clean')]);
+    await t.request('PUT', `${page('manual-revision-ok')}/translations/en`, { key, body: { title: 'Revised', content_markdown: 'About the lawsuit.' } });
+    await settle();
+    expect(tr(await read('manual-revision-ok'), 'en').moderation).toBe('manual_review');
+    expect((await publicJson('manual-revision-ok', 'en')).json.title).toBe('Clean');
+    await decideManualReview({ db: t.service.db, clock: t.clock }, { channel: 'news', article: 'manual-revision-ok', language: 'en' }, 'pass');
+    await settle();
+    const article = await read('manual-revision-ok');
+    expect(tr(article, 'en')).toMatchObject({ status: 'published', moderation: 'passed', pending_revision: null, title: 'Revised' });
+    expect(article.translation_status_summary).toMatchObject({ manual_review: [], revisions_in_review: [], revisions_blocked: [] });
+    expect((await publicJson('manual-revision-ok', 'en')).json.title).toBe('Revised');
+  });
+});
+
 describe('a secondary approved while the primary is blocked', () => {
   it('reads waiting_for_primary (settled) and is published with the fixed primary', async () => {
     await create('held', [en('Casino bonus inside'), fr('Propre')]);
