@@ -143,13 +143,13 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
         channel: { kind: 'value', placeholder: 'SLUG', required: true, description: 'The channel.' },
         article: { kind: 'value', placeholder: 'SLUG', required: true, description: 'The article.' },
         language: { kind: 'value', placeholder: 'CODE', required: true, description: 'The translation, e.g. en.' },
-        ...(verb === 'block' && { note: { kind: 'value' as const, placeholder: 'TEXT', description: 'Why, kept with the revision.' } }),
+        ...(verb === 'block' && { note: { kind: 'value' as const, placeholder: 'TEXT', description: 'Why, kept with the revision; the publishing API shows it as the reason ("manual: TEXT").' } }),
       },
       positionals: [],
       details:
         verb === 'approve'
-          ? 'The translation is published (or scheduled, when its time is still ahead) at once.'
-          : 'The translation becomes moderation_blocked; a blocked revision of published content leaves the public version as it was.',
+          ? 'The translation is published (or scheduled, when its time is still ahead) at once; a secondary language whose primary is not public yet waits for it (moderation "waiting_for_primary" in the publishing API).'
+          : 'The translation becomes moderation_blocked; a blocked revision of published content leaves the public version as it was, and the publishing API shows it refused in pending_revision.',
       run: (deps, a) =>
         decideModeration(deps, {
           channel: a.values.channel!,

@@ -97,6 +97,21 @@ export async function findRevisions(db: Executor, ids: readonly number[]): Promi
   return db.selectFrom('revisions').selectAll().where('id', 'in', ids).execute();
 }
 
+/**
+ * The newest revision (highest id) of each translation that has one: the
+ * latest submission, which moderation state the publishing API reports.
+ */
+export async function latestRevisions(db: Executor, translationIds: readonly number[]): Promise<RevisionRow[]> {
+  if (translationIds.length === 0) return [];
+  return db
+    .selectFrom('revisions')
+    .selectAll()
+    .where('id', 'in', (eb) =>
+      eb.selectFrom('revisions').select((e) => e.fn.max('id').as('id')).where('translation_id', 'in', translationIds).groupBy('translation_id'),
+    )
+    .execute();
+}
+
 /** Marks every revision of a translation still waiting for moderation as superseded. */
 export async function supersedePendingRevisions(db: Executor, translationId: number, at: string): Promise<void> {
   await db

@@ -193,8 +193,9 @@ describe('revisions of published content', () => {
     await runJobs();
     const after = await read('rev-block');
     expect(after).toMatchObject({ status: 'published', moderation: 'blocked' });
-    expect(after.translations[0].pending_revision).toBeNull();
-    expect(after.translations[0].status).toBe('published');
+    // Issue 13: the refusal is reported in pending_revision, and the translation shows the public version.
+    expect(after.translations[0].pending_revision).toMatchObject({ number: 2, status: 'moderation_blocked', moderation: 'blocked', title: 'Bad v2' });
+    expect(after.translations[0]).toMatchObject({ status: 'published', moderation: 'blocked', title: 'Good v1' });
     expect(await publicTitle('rev-block')).toBe('Good v1');
   });
 });

@@ -188,7 +188,7 @@ describe('the document', () => {
     expect(schemas.ArticleStatus.enum).toEqual([...ARTICLE_STATUSES]);
     expect(schemas.TranslationStatus.enum).toEqual([...TRANSLATION_STATUSES]);
     expect(schemas.HomepageMode.enum).toEqual([...HOMEPAGE_MODES]);
-    expect(schemas.Moderation.enum).toEqual([null, ...MODERATION_STATES]);
+    expect(schemas.Moderation.enum).toEqual([...MODERATION_STATES]);
     expect(schemas.ChannelStatus.enum).toEqual([...CHANNEL_STATUSES]);
     expect(schemas.Slug.pattern).toBe(SLUG_PATTERN.source);
     expect(schemas.Slug.maxLength).toBe(SLUG_MAX_LENGTH);
@@ -329,7 +329,7 @@ describe.each(BASES)('pages under /%s', (base) => {
     const res = await call(t, 'POST', p.pages, at(''), { key: keys.ana, body: articleBody('first-draft', { status: 'draft', author: { name: 'Ana' } }) });
     expect(res.status, res.text).toBe(201);
     const view = res.json;
-    expect(view).toMatchObject({ status: 'draft', moderation: null, project: channel, homepage_mode: 'inherit', warnings: [], author: { name: 'Ana' } });
+    expect(view).toMatchObject({ status: 'draft', moderation: 'none', project: channel, homepage_mode: 'inherit', warnings: [], author: { name: 'Ana' } });
     expect(res.headers.get('location')).toBe(`/api/v1/channels/${channel}/pages/${view.id}`);
     expect(view.url).toBe(`${t.config.publicUrl}/${channel}/first-draft?lang=en`);
     expect(view.edit_url).toBe(`${t.config.dashboardUrl}/channels/${channel}/pages/${view.id}`);
@@ -493,7 +493,7 @@ describe.each(BASES)('pages under /%s', (base) => {
     expect(listed.json.pages.map((a: { id: number }) => a.id)).toEqual([multiId]);
 
     const draft = await call(t, 'PATCH', p.status, at('multi'), { key: keys.ana, body: { status: 'draft', publish_translations: true } });
-    expect(draft.json).toMatchObject({ status: 'draft', moderation: null });
+    expect(draft.json).toMatchObject({ status: 'draft', moderation: 'none' });
 
     await call(t, 'PATCH', p.status, at('multi'), { key: keys.ana, body: { status: 'archived', publish_translations: true } });
     const republished = await call(t, 'PATCH', p.status, at(multiId), { key: keys.ana, body: { status: 'published', publish_translations: true, homepage_mode: 'inherit' } });
@@ -504,7 +504,7 @@ describe.each(BASES)('pages under /%s', (base) => {
   it('archiving clears moderation "pending": nothing waits for moderation any more', async () => {
     await call(t, 'POST', p.pages, at(''), { key: keys.ana, body: { slug: 'to-archive', default_language: 'en', status: 'published', translations: [{ language: 'en', title: 'Archive', content_markdown: 'Text.' }] } });
     const archived = await call(t, 'PATCH', p.status, at('to-archive'), { key: keys.ana, body: { status: 'archived' } });
-    expect(archived.json).toMatchObject({ status: 'archived', moderation: null });
+    expect(archived.json).toMatchObject({ status: 'archived', moderation: 'none' });
   });
 
   it('schedules on a pro plan: scheduled_at is normalised to UTC', async () => {
@@ -605,15 +605,29 @@ describe('lifecycle outcomes read back, with the real moderation worker', () => 
       number: 2,
       status: 'moderation_review',
       moderation: 'pending',
+      reason: null,
       title: 'Passes, revised',
       excerpt: 'New.',
       created_at: '2026-11-22T12:00:00.000Z',
+      decided_at: null,
     });
     await call(m, 'PUT', p.translation, at('passes'), { key, body: { title: 'Passes, revised', content_markdown: 'Lottery news.' } });
     await m.service.worker.runDue();
     const res = await read('passes');
     expect(res.json.status).toBe('published');
-    expect(res.json.translations[0].pending_revision).toMatchObject({ number: 3, moderation: 'manual_review' });
+    expect(res.json.translations[0].pending_revision).toMatchObject({ number: 3, moderation: 'manual_review', reason: expect.stringMatching(/^review_term/) });
+    expect(res.json.translation_status_summary).toMatchObject({ manual_review: ['en'], revisions_in_review: ['en'], all_translations_settled: true });
+
+    // A refused revision: the public content stays the translation's content; pending_revision shows the refusal.
+    await call(m, 'PUT', p.translation, at('passes'), { key, body: { title: 'Passes, refused', content_markdown: 'The casino.' } });
+    await m.service.worker.runDue();
+    const blocked = await read('passes');
+    expect(blocked.json).toMatchObject({ status: 'published', moderation: 'blocked' });
+    expect(blocked.json.translations[0]).toMatchObject({ status: 'published', moderation: 'blocked', title: 'Title of passes' });
+    expect(blocked.json.translations[0].pending_revision).toMatchObject({ number: 4, status: 'moderation_blocked', moderation: 'blocked', reason: expect.stringMatching(/^blocked_term/) });
+    expect(blocked.json.translation_status_summary).toMatchObject({ published: ['en'], revisions_blocked: ['en'], all_translations_settled: true });
+    const listed = await call(m, 'GET', p.pages, at(''), { key });
+    expect(listed.json.pages.find((a: { slug: string }) => a.slug === 'passes').moderation).toBe('blocked');
   });
 
   it('scheduled: passes moderation into scheduled, then publishes itself at scheduled_at', async () => {

@@ -40,7 +40,7 @@ describe('create and update', () => {
   it('creates a draft by default, and POST with an existing slug updates it (200)', async () => {
     const created = await article('rules', { slug: 'first', default_language: 'en', translations: [en('First')] });
     expect(created.status).toBe(201);
-    expect(created.json).toMatchObject({ status: 'draft', moderation: null, homepage_mode: 'inherit', project: 'rules' });
+    expect(created.json).toMatchObject({ status: 'draft', moderation: 'none', homepage_mode: 'inherit', project: 'rules' });
     expect(created.json.url).toBe('http://pressroom.test/rules/first?lang=en');
     expect(created.json.edit_url).toBe(`http://pressroom.test/dashboard/channels/rules/pages/${created.json.id}`);
 

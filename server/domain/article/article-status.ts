@@ -29,11 +29,23 @@ export const HOMEPAGE_MODES = ['inherit', 'allow', 'hide'] as const;
 export type HomepageMode = (typeof HOMEPAGE_MODES)[number];
 
 /**
- * The `moderation` field of the article response: where the primary
- * translation's latest submission stands. `null` before anything was submitted.
- * `pending`: automatic check queued; `manual_review`: waits for a person;
- * `passed`; `blocked`.
+ * The `moderation` field of a translation and of the article response
+ * (docs/LIFECYCLE.md, "Moderation"): where the latest submission stands.
+ * `none`: nothing submitted for the current state (a draft); `pending`:
+ * automatic check queued; `manual_review`: waits for a person;
+ * `waiting_for_primary`: approved, held until the primary language is public
+ * (publishing rule 1); `passed`; `blocked`: the latest submission was refused.
+ * The article's value is the aggregate over its translations, in the
+ * priority {@link MODERATION_PRIORITY}.
  */
-export const MODERATION_STATES = ['pending', 'manual_review', 'passed', 'blocked'] as const;
+export const MODERATION_STATES = ['none', 'pending', 'manual_review', 'waiting_for_primary', 'passed', 'blocked'] as const;
 /** A moderation state. */
 export type ModerationState = (typeof MODERATION_STATES)[number];
+
+/**
+ * The article-level aggregate: the first of these any translation is in.
+ * `pending` first, so a client polling for settled states keeps waiting while
+ * any automatic check is queued; then the states that need the publisher or a
+ * person, before the ones that need nothing.
+ */
+export const MODERATION_PRIORITY: readonly ModerationState[] = ['pending', 'blocked', 'manual_review', 'waiting_for_primary', 'passed', 'none'];

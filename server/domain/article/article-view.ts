@@ -7,6 +7,7 @@ import type { ArticleRow, RevisionRow, TranslationRow } from '../../store/articl
 import type { PublicUrls } from '../../urls/public-urls.ts';
 import { BODY_RENDER_VERSION, renderMarkdown } from '../body/index.ts';
 import type { ArticleStatus, HomepageMode, ModerationState, TranslationStatus } from './article-status.ts';
+import { articleModeration, translationModeration, unpublishedRevisionState, type ModerationInput } from './translation-moderation.ts';
 import { summarizeTranslations, type TranslationStatusSummary } from './translation-summary.ts';
 
 /** A non-fatal note about a write: the content was changed or needs attention. */
@@ -19,14 +20,22 @@ export interface WriteWarning {
   field?: string;
 }
 
-/** A revision of published content that waits for moderation. */
+/**
+ * The latest revision of published content while it is not the public one:
+ * waiting for moderation, or refused (it stays until the next submission or
+ * an unpublish; readers keep the public version).
+ */
 export interface PendingRevisionView {
   number: number;
-  status: 'moderation_review';
-  moderation: 'pending' | 'manual_review';
+  status: 'moderation_review' | 'moderation_blocked';
+  moderation: 'pending' | 'manual_review' | 'blocked';
+  /** Why it waits for a person or was refused, for people to read; null while the automatic check is queued. */
+  reason: string | null;
   title: string;
   excerpt: string | null;
   created_at: string;
+  /** When it was refused; null while it waits. */
+  decided_at: string | null;
 }
 
 /** One translation in the article response. */
@@ -39,6 +48,7 @@ export interface TranslationView {
   seo_title: string | null;
   seo_description: string | null;
   status: TranslationStatus;
+  moderation: ModerationState;
   published_at: string | null;
   scheduled_at: string | null;
   url: string;
@@ -57,7 +67,7 @@ export interface ArticleView {
   status: ArticleStatus;
   scheduled_paused: boolean;
   scheduled_pause_reason: string | null;
-  moderation: ModerationState | null;
+  moderation: ModerationState;
   published_at: string | null;
   scheduled_at: string | null;
   author: { name: string } | null;
@@ -77,7 +87,7 @@ export interface ArticleListItem {
   default_language: string;
   status: ArticleStatus;
   homepage_mode: HomepageMode;
-  moderation: ModerationState | null;
+  moderation: ModerationState;
   published_at: string | null;
   scheduled_at: string | null;
   title: string;
@@ -92,18 +102,33 @@ function orderTranslations<T extends { language: string }>(rows: readonly T[], p
   return [...rows].sort((a, b) => (a.language === primary ? -1 : b.language === primary ? 1 : a.language.localeCompare(b.language)));
 }
 
-function pendingRevision(row: TranslationRow, revisions: ReadonlyMap<number, RevisionRow>): PendingRevisionView | null {
-  if (row.status !== 'published' || row.current_revision_id === null || row.current_revision_id === row.published_revision_id) return null;
-  const revision = revisions.get(row.current_revision_id);
-  if (!revision || (revision.moderation_state !== 'pending' && revision.moderation_state !== 'manual_review')) return null;
+/** The newest revision of each translation, by translation id. */
+export type LatestRevisions = ReadonlyMap<number, RevisionRow>;
+
+function moderationInput(row: TranslationRow, latest: LatestRevisions): ModerationInput {
+  return { status: row.status, publishedRevisionId: row.published_revision_id, latest: latest.get(row.id) };
+}
+
+function pendingRevision(row: TranslationRow, latest: LatestRevisions): PendingRevisionView | null {
+  const state = unpublishedRevisionState(moderationInput(row, latest));
+  const revision = latest.get(row.id);
+  if (state === null || revision === undefined) return null;
   return {
     number: revision.number,
-    status: 'moderation_review',
-    moderation: revision.moderation_state,
+    status: state === 'blocked' ? 'moderation_blocked' : 'moderation_review',
+    moderation: state,
+    // A queued revision has no reason yet; `superseded` and other bookkeeping values never reach here.
+    reason: state === 'pending' ? null : revision.moderation_reason,
     title: revision.title,
     excerpt: revision.excerpt,
     created_at: revision.created_at,
+    decided_at: state === 'blocked' ? revision.decided_at : null,
   };
+}
+
+/** Each translation's moderation, in the order of `rows`. */
+function moderations(rows: readonly TranslationRow[], latest: LatestRevisions): ModerationState[] {
+  return rows.map((t) => translationModeration(moderationInput(t, latest)));
 }
 
 /**
@@ -125,19 +150,22 @@ function bodyHtml(t: TranslationRow, revisions: ReadonlyMap<number, RevisionRow>
 /**
  * Builds the full article response.
  * @param revisions revisions referenced by the translations, by id.
+ * @param latest the newest revision of each translation, by translation id.
  */
 export function toArticleView(input: {
   article: ArticleRow;
   channelSlug: string;
   translations: readonly TranslationRow[];
   revisions: ReadonlyMap<number, RevisionRow>;
+  latest: LatestRevisions;
   urls: PublicUrls;
   warnings?: WriteWarning[];
   /** The public image of each translation's published version, by language. */
   images?: ReadonlyMap<string, { url: string; alt: string }>;
 }): ArticleView {
-  const { article, channelSlug, urls } = input;
+  const { article, channelSlug, urls, latest } = input;
   const rows = orderTranslations(input.translations, article.default_language);
+  const states = moderations(rows, latest);
   return {
     id: article.id,
     project: channelSlug,
@@ -147,15 +175,18 @@ export function toArticleView(input: {
     status: article.status,
     scheduled_paused: article.scheduled_paused === 1,
     scheduled_pause_reason: article.scheduled_pause_reason,
-    moderation: article.moderation,
+    moderation: articleModeration(states),
     published_at: article.published_at,
     scheduled_at: article.scheduled_at,
     author: article.author_name ? { name: article.author_name } : null,
     url: urls.articleUrl(channelSlug, article.slug, article.default_language),
     edit_url: urls.editUrl(channelSlug, article.id),
-    translation_status_summary: summarizeTranslations(rows, article.default_language),
+    translation_status_summary: summarizeTranslations(
+      rows.map((t, i) => ({ language: t.language, status: t.status, moderation: states[i]! })),
+      article.default_language,
+    ),
     warnings: input.warnings ?? [],
-    translations: rows.map((t) => ({
+    translations: rows.map((t, i) => ({
       language: t.language,
       title: t.title,
       excerpt: t.excerpt,
@@ -164,37 +195,46 @@ export function toArticleView(input: {
       seo_title: t.seo_title,
       seo_description: t.seo_description,
       status: t.status,
+      moderation: states[i]!,
       published_at: t.published_at,
       scheduled_at: t.scheduled_at,
       url: urls.articleUrl(channelSlug, article.slug, t.language),
       image: input.images?.get(t.language) ?? null,
-      pending_revision: pendingRevision(t, input.revisions),
+      pending_revision: pendingRevision(t, latest),
     })),
     created_at: article.created_at,
     updated_at: article.updated_at,
   };
 }
 
-/** Builds one list item. */
+/**
+ * Builds one list item.
+ * @param latest the newest revision of each translation, by translation id.
+ */
 export function toArticleListItem(
   article: ArticleRow,
   channelSlug: string,
   translations: readonly TranslationRow[],
+  latest: LatestRevisions,
   urls: PublicUrls,
 ): ArticleListItem {
   const rows = orderTranslations(translations, article.default_language);
+  const states = moderations(rows, latest);
   return {
     id: article.id,
     slug: article.slug,
     default_language: article.default_language,
     status: article.status,
     homepage_mode: article.homepage_mode,
-    moderation: article.moderation,
+    moderation: articleModeration(states),
     published_at: article.published_at,
     scheduled_at: article.scheduled_at,
     title: rows[0]?.title ?? article.slug,
     languages: rows.map((t) => t.language),
-    translation_status_summary: summarizeTranslations(rows, article.default_language),
+    translation_status_summary: summarizeTranslations(
+      rows.map((t, i) => ({ language: t.language, status: t.status, moderation: states[i]! })),
+      article.default_language,
+    ),
     url: urls.articleUrl(channelSlug, article.slug, article.default_language),
     edit_url: urls.editUrl(channelSlug, article.id),
     updated_at: article.updated_at,

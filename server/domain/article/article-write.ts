@@ -11,7 +11,7 @@ import type { Executor } from '../../store/database.ts';
 import * as articles from '../../store/article.repository.ts';
 import { insertJob } from '../../store/job.repository.ts';
 import { insertPublicationEvent } from '../../store/publication-event.repository.ts';
-import type { ArticleRow, RevisionRow, TranslationRow } from '../../store/article.table.ts';
+import type { ArticleRow, RevisionRow, TranslationRow, TranslationUpdate } from '../../store/article.table.ts';
 import { articleStatusFor, nextTranslationState, type LifecycleEffect, type LifecycleEvent, type TranslationState } from './article-lifecycle.ts';
 import type { ModerationState } from './article-status.ts';
 import { BODY_RENDER_VERSION, renderMarkdownBody } from '../body/index.ts';
@@ -40,6 +40,43 @@ export function contentHash(t: Pick<TranslationRow, 'title' | 'excerpt' | 'conte
 async function loadRevision(trx: Executor, id: number | null): Promise<RevisionRow | undefined> {
   if (id === null) return undefined;
   return (await articles.findRevisions(trx, [id]))[0];
+}
+
+/** The content columns of a translation row: what a revision snapshots, with its kept rendering. */
+function contentOf(t: TranslationRow): TranslationUpdate {
+  return {
+    title: t.title,
+    excerpt: t.excerpt,
+    content_markdown: t.content_markdown,
+    seo_title: t.seo_title,
+    seo_description: t.seo_description,
+    content_html: t.content_html,
+    content_text: t.content_text,
+    body_version: t.body_version,
+  };
+}
+
+/**
+ * The public revision's content as translation columns. When a revision of
+ * published content is refused, the translation goes back to it: the API
+ * then shows what readers get, and a later partial edit starts from the
+ * public text, not the refused one (which `pending_revision` still reports).
+ */
+async function publicContent(trx: Executor, publishedRevisionId: number | null): Promise<Partial<TranslationRow> | undefined> {
+  const revision = await loadRevision(trx, publishedRevisionId);
+  if (!revision) return undefined;
+  return {
+    current_revision_id: revision.id,
+    title: revision.title,
+    excerpt: revision.excerpt,
+    content_markdown: revision.content_markdown,
+    seo_title: revision.seo_title,
+    seo_description: revision.seo_description,
+    // A rendering of an older renderer (or none) is made again when the translation is next read.
+    content_html: revision.content_html,
+    content_text: revision.content_text,
+    body_version: revision.body_version,
+  };
 }
 
 /** The lifecycle's view of a stored translation. */
@@ -94,6 +131,7 @@ export async function applyTranslationEvents(
     if (step.moderation !== undefined) moderation = step.moderation;
   }
   const next: TranslationRow = { ...row, status: state.status, scheduled_at: state.scheduledAt, updated_at: ctx.now };
+  let contentRestored = false;
   for (const effect of new Set(effects)) {
     switch (effect) {
       case 'withdraw':
@@ -140,6 +178,11 @@ export async function applyTranslationEvents(
       case 'discard_pending_revision':
         if (next.current_revision_id !== null && next.current_revision_id !== next.published_revision_id) {
           await articles.updateRevision(trx, next.current_revision_id, { moderation_state: 'blocked', decided_at: ctx.now });
+          const restored = await publicContent(trx, next.published_revision_id);
+          if (restored) {
+            Object.assign(next, restored);
+            contentRestored = true;
+          }
         }
         break;
       case 'arm_schedule':
@@ -162,6 +205,7 @@ export async function applyTranslationEvents(
     });
   }
   await articles.updateTranslation(trx, row.id, {
+    ...(contentRestored ? contentOf(next) : {}),
     status: next.status,
     scheduled_at: next.scheduled_at,
     published_revision_id: next.published_revision_id,

@@ -93,7 +93,8 @@ async function viewOf(deps: ArticleDeps, db: Executor, article: ArticleRow, chan
     ? withReportedStatuses(fresh, translations, await shownLanguages(db, fresh.id), (await articlesAwaitingBuild(db, [fresh])).has(fresh.id))
     : { article: fresh, translations };
   const images = await publishedImages(db, deps.urls, channelSlug, fresh, translations, revisions);
-  return toArticleView({ ...reported, channelSlug, revisions, urls: deps.urls, warnings, images });
+  const latest = await latestRevisionMap(db, translations);
+  return toArticleView({ ...reported, channelSlug, revisions, latest, urls: deps.urls, warnings, images });
 }
 
 /**
@@ -120,6 +121,12 @@ async function publishedImages(
     if (first) images.set(language, { url: urls.media(first.file.file_name), alt: first.alt });
   }
   return images;
+}
+
+/** The newest revision of each translation, by translation id: what its moderation state is read from. */
+async function latestRevisionMap(db: Executor, translations: readonly TranslationRow[]): Promise<Map<number, RevisionRow>> {
+  const rows = await articles.latestRevisions(db, translations.map((t) => t.id));
+  return new Map(rows.map((r) => [r.translation_id, r]));
 }
 
 /**
@@ -196,10 +203,11 @@ export async function listArticles(
   const translations = await articles.listTranslations(deps.db, page.map((a) => a.id));
   const built = deps.output ? await readBuiltTranslations(deps.db, page.map((a) => a.id)) : null;
   const building = deps.output ? await articlesAwaitingBuild(deps.db, page) : new Set<number>();
+  const latest = await latestRevisionMap(deps.db, translations);
   const item = (a: ArticleRow) => {
     const own = translations.filter((t) => t.article_id === a.id);
     const reported = built ? withReportedStatuses(a, own, new Set(built.get(a.id)?.keys() ?? []), building.has(a.id)) : { article: a, translations: own };
-    return toArticleListItem(reported.article, channelSlug, reported.translations, deps.urls);
+    return toArticleListItem(reported.article, channelSlug, reported.translations, latest, deps.urls);
   };
   return {
     pages: page.map(item),

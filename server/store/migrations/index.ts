@@ -13,6 +13,7 @@ import * as revisionBodies from './0006-revision-bodies.ts';
 import * as translationBodies from './0007-translation-bodies.ts';
 import * as builtTranslations from './0008-built-translations.ts';
 import * as feedImages from './0009-feed-images.ts';
+import * as restoreRefusedRevisions from './0010-restore-refused-revisions.ts';
 
 /** Every migration by name, applied in name order. */
 export const migrations: Record<string, Migration> = {
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '0007-translation-bodies': translationBodies,
   '0008-built-translations': builtTranslations,
   '0009-feed-images': feedImages,
+  '0010-restore-refused-revisions': restoreRefusedRevisions,
 };
