@@ -109,10 +109,12 @@ export function nextTranslationState(state: TranslationState, event: LifecycleEv
         moderation: 'pending',
       };
     case 'schedule':
-      if (state.status === 'published') return same(state);
+      // From any state, published included (spec: "status change to scheduled → moderation_review"): published
+      // content leaves public view until its time, and its latest content (a pending revision's, if any) is
+      // moderated again as a new submission. Rescheduling is a new submission too.
       return {
-        state: { ...state, status: 'moderation_review', scheduledAt: event.at, scheduledPaused: false },
-        effects: ['moderate'],
+        state: { ...state, status: 'moderation_review', scheduledAt: event.at, scheduledPaused: false, hasPublicVersion: false, pendingRevision: false },
+        effects: state.hasPublicVersion || state.pendingRevision ? ['withdraw', 'moderate'] : ['moderate'],
         moderation: 'pending',
       };
     case 'revise':
