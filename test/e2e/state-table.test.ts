@@ -202,3 +202,38 @@ describe('the state table over HTTP: when the scheduled time arrives', () => {
     expectRow(c, await observe(c));
   });
 });
+
+describe('scheduling a published article, to its time', () => {
+  it('leaves public view at once with a warning, and publishes its latest content (a pending revision) at the time', async () => {
+    const c: Case = { ...cases[0]!, slug: 'resched', row: { ...cases[0]!.row, role: 'secondary' }, language: 'fr' };
+    // After the clock moved: the schedule is relative to now.
+    const now = t.clock.now().getTime();
+    const when = new Date(now + 3 * HOUR).toISOString();
+    await ok(post(c, { status: 'published', translations: translations(c, 'pass') }));
+    await settle();
+    await ok(put(c, 'fr', item('fr', 'Fresh words about roses.', 2)));
+    const res = await patch(c, { status: 'scheduled', scheduled_at: when });
+    expect(res.status, res.text).toBe(200);
+    const warning = res.json.warnings.find((w: { code: string }) => w.code === WITHDRAWN_UNTIL_SCHEDULED);
+    expect(warning).toMatchObject({ field: 'scheduled_at' });
+    expect(warning.message).toContain('"en", "fr"');
+    expect(warning.message).toContain(when);
+    expect(res.json).toMatchObject({ status: 'moderation_review', scheduled_at: when, published_at: null });
+    await settle();
+    expect(await observe(c)).toMatchObject({ status: 'scheduled', article: 'scheduled', public: { json: false, md: false, html: false } });
+    // Rescheduling goes through moderation again, then waits for the new time.
+    const later = new Date(now + 4 * HOUR).toISOString();
+    const again = await patch(c, { status: 'scheduled', scheduled_at: later });
+    expect(again.json).toMatchObject({ status: 'moderation_review', scheduled_at: later, warnings: [] });
+    await settle();
+    expect((await t.request('GET', `${pages(c)}/${c.slug}`, { key })).json).toMatchObject({ status: 'scheduled', scheduled_at: later });
+    t.clock.set(new Date(now + 3 * HOUR + 1000));
+    await settle();
+    expect(await observe(c)).toMatchObject({ status: 'scheduled', public: { json: false } });
+    t.clock.set(new Date(now + 4 * HOUR + 1000));
+    await settle();
+    expect(await observe(c)).toMatchObject({ status: 'published', article: 'published', public: { json: true, md: true, html: true } });
+    const fr = (await t.request('GET', `/api/public/v1/channels/st/articles/resched?lang=fr`)).json;
+    expect(JSON.stringify(fr)).toContain('Fresh words about roses.');
+  });
+});
