@@ -9,6 +9,7 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listManualReviews } from '../../server/domain/article/moderation.service.ts';
 import { pauseSchedulesIfPlanDisallows } from '../../server/domain/article/schedule.service.ts';
 import { WITHDRAWN_UNTIL_SCHEDULED } from '../../server/domain/article/schedule-warning.ts';
 import { SCHEDULING_WRITES, STATE_TABLE, type Outcome, type StateTableRow } from '../../server/domain/article/state-table.ts';
@@ -200,6 +201,19 @@ describe('the state table over HTTP: when the scheduled time arrives', () => {
       await settle();
     }
     expectRow(c, await observe(c));
+  });
+});
+
+describe('a submission dropped by a status change', () => {
+  it('is not left waiting for a person: a draft is not in the manual-review list', async () => {
+    const c: Case = { ...cases[0]!, slug: 'manual-then-draft' };
+    await ok(post(c, { status: 'published', translations: translations(c, 'manual') }));
+    await settle();
+    expect((await listManualReviews(t.service.db)).map((r) => r.article)).toContain('manual-then-draft');
+    await ok(patch(c, { status: 'draft' }));
+    await settle();
+    expect((await listManualReviews(t.service.db)).map((r) => r.article)).not.toContain('manual-then-draft');
+    expect(await observe(c)).toMatchObject({ status: 'draft', article: 'draft', public: { json: false } });
   });
 });
 

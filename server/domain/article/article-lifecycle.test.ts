@@ -65,6 +65,7 @@ const table: Row[] = [
   { spec: 'any (published) | status change to scheduled → moderation_review, withdrawn until its time', from: published, event: { type: 'schedule', at: LATER }, to: { status: 'moderation_review', scheduledAt: LATER, hasPublicVersion: false }, effects: ['withdraw', 'moderate'], moderation: 'pending' },
   { spec: 'any (published with revision) | schedule → the latest content is moderated, nothing stays public', from: publishedWithRevision, event: { type: 'schedule', at: LATER }, to: { status: 'moderation_review', hasPublicVersion: false, pendingRevision: false }, effects: ['withdraw', 'moderate'], moderation: 'pending' },
   { spec: 'any (scheduled) | reschedule → moderation_review at the new time', from: scheduled, event: { type: 'schedule', at: EARLIER }, to: { status: 'moderation_review', scheduledAt: EARLIER }, effects: ['moderate'], moderation: 'pending' },
+  { spec: 'moderation_review | save as draft → the waiting submission is dropped', from: review, event: { type: 'save_draft' }, to: { status: 'draft' }, effects: ['withdraw'], moderation: null },
   { spec: 'published | unpublish (save as draft) withdraws', from: published, event: { type: 'save_draft' }, to: { status: 'draft', hasPublicVersion: false }, effects: ['withdraw'], moderation: null },
 ];
 
