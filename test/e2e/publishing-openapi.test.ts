@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { ARTICLE_STATUSES, HOMEPAGE_MODES, MODERATION_STATES, TRANSLATION_STATUSES } from '../../server/domain/article/article-status.ts';
 import { BODY_WARNING_CODES } from '../../server/domain/body/index.ts';
+import { WITHDRAWN_UNTIL_SCHEDULED } from '../../server/domain/article/schedule-warning.ts';
 import { CHANNEL_STATUSES } from '../../server/domain/channel/channel.schema.ts';
 import { ERROR_CATALOGUE } from '../../server/domain/errors.ts';
 import { RESERVED_CHANNEL_SLUGS, SLUG_MAX_LENGTH, SLUG_PATTERN } from '../../server/domain/slug.ts';
@@ -183,8 +184,8 @@ describe('the document', () => {
 
   it('mirrors the enums of the implementation', () => {
     const schemas = doc.components.schemas;
-    expect(schemas.WarningCode.enum).toEqual([...BODY_WARNING_CODES]);
-    for (const code of BODY_WARNING_CODES) expect(schemas.WarningCode.description).toContain(code);
+    expect(schemas.WarningCode.enum).toEqual([...BODY_WARNING_CODES, WITHDRAWN_UNTIL_SCHEDULED]);
+    for (const code of schemas.WarningCode.enum) expect(schemas.WarningCode.description).toContain(code);
     expect(schemas.ArticleStatus.enum).toEqual([...ARTICLE_STATUSES]);
     expect(schemas.TranslationStatus.enum).toEqual([...TRANSLATION_STATUSES]);
     expect(schemas.HomepageMode.enum).toEqual([...HOMEPAGE_MODES]);

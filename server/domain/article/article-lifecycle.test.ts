@@ -12,6 +12,7 @@ import {
   type LifecycleEvent,
   type TranslationState,
 } from './article-lifecycle.ts';
+import { STATE_TABLE, type Outcome, type StartState, type Write } from './state-table.ts';
 
 const NOW = '2026-11-22T12:00:00.000Z';
 const LATER = '2026-11-23T09:00:00.000Z';
@@ -61,6 +62,10 @@ const table: Row[] = [
   { spec: 'published with revision | revision blocked → previous version stays public', from: publishedWithRevision, event: { type: 'moderation_block' }, to: { status: 'published', hasPublicVersion: true, pendingRevision: false }, effects: ['discard_pending_revision'], moderation: 'blocked' },
   { spec: 'published with revision | manual review → waits, previous stays public', from: publishedWithRevision, event: { type: 'moderation_manual' }, to: { status: 'published', pendingRevision: true }, effects: ['record_moderation'], moderation: 'manual_review' },
   { spec: 'archived | archive removes from public view', from: published, event: { type: 'archive' }, to: { status: 'draft', hasPublicVersion: false }, effects: ['withdraw'], moderation: null },
+  { spec: 'any (published) | status change to scheduled → moderation_review, withdrawn until its time', from: published, event: { type: 'schedule', at: LATER }, to: { status: 'moderation_review', scheduledAt: LATER, hasPublicVersion: false }, effects: ['withdraw', 'moderate'], moderation: 'pending' },
+  { spec: 'any (published with revision) | schedule → the latest content is moderated, nothing stays public', from: publishedWithRevision, event: { type: 'schedule', at: LATER }, to: { status: 'moderation_review', hasPublicVersion: false, pendingRevision: false }, effects: ['withdraw', 'moderate'], moderation: 'pending' },
+  { spec: 'any (scheduled) | reschedule → moderation_review at the new time', from: scheduled, event: { type: 'schedule', at: EARLIER }, to: { status: 'moderation_review', scheduledAt: EARLIER }, effects: ['moderate'], moderation: 'pending' },
+  { spec: 'moderation_review | save as draft → the waiting submission is dropped', from: review, event: { type: 'save_draft' }, to: { status: 'draft' }, effects: ['withdraw'], moderation: null },
   { spec: 'published | unpublish (save as draft) withdraws', from: published, event: { type: 'save_draft' }, to: { status: 'draft', hasPublicVersion: false }, effects: ['withdraw'], moderation: null },
 ];
 
@@ -172,5 +177,56 @@ describe('reported status is public status: unpublishing the primary language', 
     ['draft', false],
   ] as const)('secondary %s is withdrawn with the primary: %s', (status, withdrawn) => {
     expect(mustWithdrawWithPrimary(status)).toBe(withdrawn);
+  });
+});
+
+// The rows of state-table.ts (docs/LIFECYCLE.md, "The state table, row by row"), walked through the pure rules.
+describe('the state table as data: the pure lifecycle', () => {
+  const AFTER = '2026-11-24T12:00:00.000Z';
+  const start: Record<StartState, TranslationState> = {
+    new: NEW_DRAFT,
+    draft: NEW_DRAFT,
+    moderation_review: review,
+    scheduled: scheduled,
+    scheduled_paused: { ...scheduled, scheduledPaused: true },
+    published,
+    published_pending: publishedWithRevision,
+    moderation_blocked: blocked,
+    archived: NEW_DRAFT,
+  };
+  const decision = (outcome: Outcome): LifecycleEvent[] =>
+    outcome === 'pass' ? [{ type: 'moderation_pass' }] : outcome === 'block' ? [{ type: 'moderation_block' }] : outcome === 'manual' ? [{ type: 'moderation_manual' }] : [];
+  /** The events the write means for a translation it applies to, moderation included. */
+  const eventsOf = (write: Write, outcome: Outcome): LifecycleEvent[] => {
+    if (write === 'create_draft' || write === 'draft' || write === 'draft_primary_only') return [{ type: 'save_draft' }];
+    if (write === 'archive') return [{ type: 'archive' }];
+    if (write === 'time_arrives') return [{ type: 'schedule_due', schedulingAllowed: true }];
+    if (write === 'revise') return [{ type: 'revise' }, ...decision(outcome)];
+    if (write === 'create_publish' || write === 'publish') return [{ type: 'publish' }, ...decision(outcome)];
+    return [{ type: 'schedule', at: LATER }, ...decision(outcome)];
+  };
+  const run = (from: TranslationState, events: LifecycleEvent[], now: string) => events.reduce((s, e) => nextTranslationState(s, e, now).state, from);
+
+  it.each(STATE_TABLE.filter((r) => !r.refused).map((r) => [`${r.from} | ${r.write} | ${r.outcome} | ${r.role}`, r] as const))('%s', (_name, r) => {
+    const now = r.write === 'time_arrives' ? AFTER : NOW;
+    let primary: TranslationState;
+    let subject: TranslationState;
+    if (r.role === 'primary') {
+      primary = subject = run(start[r.from], eventsOf(r.write, r.outcome), now);
+    } else {
+      // The primary is published with clean content; it takes the write unless the write is the secondary's own.
+      primary = r.write === 'revise' ? published : run(published, eventsOf(r.write, r.outcome === '-' ? '-' : 'pass'), now);
+      const own = r.write.endsWith('_primary_only') ? [] : eventsOf(r.write, r.outcome);
+      subject = run(start[r.from], own, now);
+      if (r.write.endsWith('_primary_only') && mustWithdrawWithPrimary(subject.status)) subject = run(subject, [{ type: 'save_draft' }], now);
+    }
+    const archived = r.write === 'archive' || (r.from === 'archived' && r.write === 'revise');
+    const articleStatus = articleStatusFor(primary.status, archived);
+    expect({ status: subject.status, article: articleStatus, public: isTranslationPublic({ translation: subject, primary, articleStatus, channelActive: true }) }).toEqual({
+      status: r.status,
+      article: r.article,
+      public: r.public,
+    });
+    expect(r.publishedBefore).toBe(start[r.from].hasPublicVersion);
   });
 });

@@ -52,7 +52,7 @@ export type LifecycleEffect =
   | 'moderate'
   /** Make the moderated revision the public one. */
   | 'make_public'
-  /** Remove every public version of the translation. */
+  /** Remove every public version of the translation, and drop the submissions waiting for moderation. */
   | 'withdraw'
   /** Drop the revision that waited for moderation; the public version stays. */
   | 'discard_pending_revision'
@@ -89,15 +89,11 @@ const same = (state: TranslationState): Transition => ({ state, effects: [] });
 export function nextTranslationState(state: TranslationState, event: LifecycleEvent, now: string): Transition {
   switch (event.type) {
     case 'save_draft':
-      return {
-        state: { ...NEW_DRAFT },
-        effects: state.hasPublicVersion || state.pendingRevision ? ['withdraw'] : [],
-        moderation: null,
-      };
     case 'archive':
+      // A submission still waiting is dropped too: it must not be decided (or listed for a person) for a draft.
       return {
         state: { ...NEW_DRAFT },
-        effects: state.hasPublicVersion || state.pendingRevision ? ['withdraw'] : [],
+        effects: state.hasPublicVersion || state.pendingRevision || state.status === 'moderation_review' ? ['withdraw'] : [],
         moderation: null,
       };
     case 'publish':
@@ -109,10 +105,12 @@ export function nextTranslationState(state: TranslationState, event: LifecycleEv
         moderation: 'pending',
       };
     case 'schedule':
-      if (state.status === 'published') return same(state);
+      // From any state, published included (spec: "status change to scheduled → moderation_review"): published
+      // content leaves public view until its time, and its latest content (a pending revision's, if any) is
+      // moderated again as a new submission. Rescheduling is a new submission too.
       return {
-        state: { ...state, status: 'moderation_review', scheduledAt: event.at, scheduledPaused: false },
-        effects: ['moderate'],
+        state: { ...state, status: 'moderation_review', scheduledAt: event.at, scheduledPaused: false, hasPublicVersion: false, pendingRevision: false },
+        effects: state.hasPublicVersion || state.pendingRevision ? ['withdraw', 'moderate'] : ['moderate'],
         moderation: 'pending',
       };
     case 'revise':

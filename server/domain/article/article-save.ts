@@ -21,7 +21,8 @@ import { mayChangePrimary, mustWithdrawWithPrimary, nextTranslationState, type L
 import { assertSecondaryMayPublish, eventFor, resolveStatusRequest, type StatusRequest } from './article-request.ts';
 import type { ArticleWriteInput } from './article.schema.ts';
 import type { WriteWarning } from './article-view.ts';
-import { applyTranslationEvents, contentHash, setHomepageMode, syncArticleRecord, type ModerationMode } from './article-write.ts';
+import { applyTranslationEvents, contentHash, setHomepageMode, syncArticleRecord, type AppliedTranslation, type ModerationMode } from './article-write.ts';
+import { withdrawnUntilScheduledWarning } from './schedule-warning.ts';
 
 /** What saving needs beyond the transaction. */
 export interface SaveDeps {
@@ -181,16 +182,20 @@ export async function upsertContent(
   return { row: { ...existing, ...content, updated_at: now }, changed: true, created: false };
 }
 
-/** The primary translation's status after `events`, computed without writing. */
-function primaryStatusAfter(row: TranslationRow, events: readonly LifecycleEvent[], now: string, hasPublic: boolean) {
+/** The primary translation's state after `events`, computed without writing. */
+function primaryStateAfter(row: TranslationRow, events: readonly LifecycleEvent[], now: string, hasPublic: boolean) {
   let state = { status: row.status, scheduledAt: row.scheduled_at, scheduledPaused: false, hasPublicVersion: hasPublic, pendingRevision: false };
   for (const e of events) state = nextTranslationState(state, e, now).state;
-  return state.status;
+  return state;
 }
+
+/** Whether a plan entry asks for a status (more than saving content). */
+const asksForStatus = (entry: { events: readonly LifecycleEvent[] } | undefined): boolean => entry?.events.some((e) => e.type !== 'revise') ?? false;
 
 /**
  * Applies per-language events: the primary first, then secondaries (checked
  * against rule 1), then syncs the article record.
+ * @param warnings receives `ARTICLE_WITHDRAWN_UNTIL_SCHEDULED` when published content leaves public view to be scheduled.
  */
 export async function applyPlan(
   trx: Executor,
@@ -198,32 +203,42 @@ export async function applyPlan(
   article: ArticleRow,
   plan: LanguagePlan,
   archived: boolean,
+  warnings: WriteWarning[] = [],
 ): Promise<ArticleRow> {
   const primaryEntry = plan.get(article.default_language);
   const all = await articles.listTranslations(trx, [article.id]);
-  // Unpublishing the primary language unpublishes the article: a secondary is public only while the primary is,
-  // so a published or scheduled secondary left alone would read "published" while readers get a 404.
-  if (primaryEntry?.events.some((e) => e.type === 'save_draft')) {
-    for (const t of all) {
-      if (t.language === article.default_language || plan.has(t.language)) continue;
-      if (mustWithdrawWithPrimary(t.status)) plan.set(t.language, { row: t, events: [{ type: 'save_draft' }], field: 'status' });
-    }
-  }
   const primaryRow = primaryEntry?.row ?? all.find((t) => t.language === article.default_language);
   if (!primaryRow) throw new Error(`article ${article.id} has no primary translation`);
-  const primaryAfter = primaryStatusAfter(primaryRow, primaryEntry?.events ?? [], ctx.now, primaryRow.published_revision_id !== null);
+  const primaryWasPublic = primaryRow.published_revision_id !== null;
+  const primaryAfter = primaryStateAfter(primaryRow, primaryEntry?.events ?? [], ctx.now, primaryWasPublic);
+  // Unpublishing the primary language, or scheduling it while published, takes the article out of view: a
+  // secondary is public only while the primary is, so a published or scheduled secondary that was not asked for
+  // a status would read "published" while readers get a 404. It becomes a draft.
+  const drafted: string[] = [];
+  if (primaryEntry?.events.some((e) => e.type === 'save_draft') || (primaryWasPublic && !primaryAfter.hasPublicVersion)) {
+    for (const t of all) {
+      const entry = plan.get(t.language);
+      if (t.language === article.default_language || asksForStatus(entry) || !mustWithdrawWithPrimary(t.status)) continue;
+      plan.set(t.language, { row: entry?.row ?? t, events: [...(entry?.events ?? []), { type: 'save_draft' }], field: entry?.field ?? 'status' });
+      drafted.push(t.language);
+    }
+  }
   for (const [language, entry] of plan) {
     if (language === article.default_language) continue;
     const publishes = entry.events.some((e) => e.type === 'publish' || e.type === 'schedule');
-    if (publishes) assertSecondaryMayPublish(primaryAfter, language, article.default_language, entry.field);
+    if (publishes) assertSecondaryMayPublish(primaryAfter.status, language, article.default_language, entry.field);
   }
+  const applied: AppliedTranslation[] = [];
   const primary = primaryEntry
     ? await applyTranslationEvents(trx, ctx, article, primaryEntry.row, primaryEntry.events)
     : primaryRow;
+  if ('row' in primary) applied.push(primary);
   for (const [language, entry] of plan) {
     if (language === article.default_language || entry.events.length === 0) continue;
-    await applyTranslationEvents(trx, ctx, article, entry.row, entry.events);
+    applied.push(await applyTranslationEvents(trx, ctx, article, entry.row, entry.events));
   }
+  const warning = withdrawnUntilScheduledWarning(all, applied, drafted);
+  if (warning) warnings.push(warning);
   return syncArticleRecord(trx, ctx.now, article, primary, archived);
 }
 
@@ -360,7 +375,7 @@ export async function writeArticle(
     }
   }
   const archived = article.status === 'archived' && articleRequest.kind === 'none';
-  article = await applyPlan(trx, { now, mode: options.mode ?? 'queue' }, article, plan, archived);
+  article = await applyPlan(trx, { now, mode: options.mode ?? 'queue' }, article, plan, archived, warnings);
   return { article, created: !existing, warnings };
 }
 

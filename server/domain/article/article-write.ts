@@ -95,6 +95,17 @@ export async function stateOf(trx: Executor, row: TranslationRow, article: Artic
   };
 }
 
+/**
+ * Each effect once, at its last place: what a later event asks for is done
+ * after what an earlier one did. Scheduling a published translation while
+ * saving new content (`revise`, then `schedule`) must withdraw before it
+ * snapshots, or the withdrawal would supersede the new revision; saving as a
+ * draft after a revision must supersede it, as it does.
+ */
+export function lastOccurrences<T>(items: readonly T[]): T[] {
+  return items.filter((item, i) => items.lastIndexOf(item) === i);
+}
+
 /** The result of applying events to one translation. */
 export interface AppliedTranslation {
   readonly row: TranslationRow;
@@ -132,7 +143,7 @@ export async function applyTranslationEvents(
   }
   const next: TranslationRow = { ...row, status: state.status, scheduled_at: state.scheduledAt, updated_at: ctx.now };
   let contentRestored = false;
-  for (const effect of new Set(effects)) {
+  for (const effect of lastOccurrences(effects)) {
     switch (effect) {
       case 'withdraw':
         await articles.supersedePendingRevisions(trx, row.id, ctx.now);

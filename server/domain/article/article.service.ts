@@ -262,7 +262,7 @@ export async function putTranslation(
     }
     const plan = new Map([[language, { row, events, field: 'status' }]]);
     await takeOverFromContent(trx, article);
-    const updated = await applyPlan(trx, { now, mode: 'queue' }, article, plan, article.status === 'archived');
+    const updated = await applyPlan(trx, { now, mode: 'queue' }, article, plan, article.status === 'archived', warnings);
     return { view: await viewOf(deps, trx, updated, channelSlug, warnings), created };
   });
 }
@@ -298,8 +298,9 @@ export async function changeStatus(
     }
     if (input.homepage_mode !== undefined) article = await setHomepageMode(trx, now, article, input.homepage_mode);
     await takeOverFromContent(trx, article);
-    article = await applyPlan(trx, { now, mode: 'queue' }, article, plan, request.kind === 'archive');
-    return viewOf(deps, trx, article, channelSlug);
+    const warnings: WriteWarning[] = [];
+    article = await applyPlan(trx, { now, mode: 'queue' }, article, plan, request.kind === 'archive', warnings);
+    return viewOf(deps, trx, article, channelSlug, warnings);
   });
 }
 
