@@ -137,6 +137,9 @@ async function observe(c: Case) {
   );
   return {
     status: translation.status,
+    moderation: translation.moderation,
+    // Once moderation and the build have run, nothing waits for automatic work.
+    settled: article.translation_status_summary.all_translations_settled,
     article: article.status,
     inSummary: article.translation_status_summary[translation.status].includes(c.language),
     public: { json: json === 200, md: md === 200, html: html === 200 },
@@ -145,7 +148,7 @@ async function observe(c: Case) {
 
 function expectRow(c: Case, seen: Awaited<ReturnType<typeof observe>>): void {
   const { row } = c;
-  expect(seen).toEqual({ status: row.status, article: row.article, inSummary: true, public: { json: row.public, md: row.public, html: row.public } });
+  expect(seen).toEqual({ status: row.status, moderation: row.moderation, settled: true, article: row.article, inSummary: true, public: { json: row.public, md: row.public, html: row.public } });
 }
 
 beforeAll(async () => {

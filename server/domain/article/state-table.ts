@@ -8,7 +8,7 @@
  * fails when the document differs).
  * @module
  */
-import type { ArticleStatus, TranslationStatus } from './article-status.ts';
+import type { ArticleStatus, ModerationState, TranslationStatus } from './article-status.ts';
 
 /** Where the translation stands before the write. */
 export type StartState =
@@ -60,8 +60,8 @@ export interface StateTableRow {
   readonly public: boolean;
   /** A refused write: the field the 422 names; nothing changes. */
   readonly refused?: string;
-  /** The translation-level moderation value, asserted only when present (issue 13, items 1 and 3). */
-  readonly moderation?: string;
+  /** The translation's `moderation` once moderation has run (docs/LIFECYCLE.md, "Moderation"). */
+  readonly moderation: ModerationState;
 }
 
 /** How each write reads in the documentation. */
@@ -86,8 +86,8 @@ export const WRITE_LABELS: Readonly<Record<Write, string>> = {
 /** Writes that schedule: published content they reach leaves public view until its time. */
 export const SCHEDULING_WRITES: ReadonlySet<Write> = new Set(['create_schedule', 'publish_at', 'schedule', 'upsert_schedule', 'schedule_primary_only']);
 
-type Cells = [StartState, Write, Outcome, 'P' | 'S', boolean, TranslationStatus, ArticleStatus, boolean, string?];
-const row = ([from, write, outcome, role, publishedBefore, status, article, pub, refused]: Cells): StateTableRow => ({
+type Cells = [StartState, Write, Outcome, 'P' | 'S', boolean, TranslationStatus, ArticleStatus, boolean, ModerationState, string?];
+const row = ([from, write, outcome, role, publishedBefore, status, article, pub, moderation, refused]: Cells): StateTableRow => ({
   from,
   write,
   outcome,
@@ -96,69 +96,70 @@ const row = ([from, write, outcome, role, publishedBefore, status, article, pub,
   status,
   article,
   public: pub,
+  moderation,
   ...(refused !== undefined && { refused }),
 });
 
 // prettier-ignore
 /** Every row, in the order of `docs/LIFECYCLE.md`. */
 export const STATE_TABLE: readonly StateTableRow[] = Object.freeze(([
-  // from                  write                    outcome role before  → status               article              public  refused
-  ['new',                  'create_draft',          '-',     'P', false, 'draft',              'draft',             false],
-  ['new',                  'create_publish',        'pass',  'P', false, 'published',          'published',         true],
-  ['new',                  'create_publish',        'block', 'P', false, 'moderation_blocked', 'draft',             false],
-  ['new',                  'create_publish',        'manual','P', false, 'moderation_review',  'moderation_review', false],
-  ['new',                  'create_schedule',       'pass',  'P', false, 'scheduled',          'scheduled',         false],
-  ['new',                  'create_schedule',       'block', 'P', false, 'moderation_blocked', 'draft',             false],
-  ['draft',                'publish',               'pass',  'P', false, 'published',          'published',         true],
-  ['draft',                'publish',               'block', 'P', false, 'moderation_blocked', 'draft',             false],
-  ['draft',                'publish',               'manual','P', false, 'moderation_review',  'moderation_review', false],
-  ['draft',                'schedule',              'pass',  'P', false, 'scheduled',          'scheduled',         false],
-  ['draft',                'publish_at',            'pass',  'P', false, 'scheduled',          'scheduled',         false],
-  ['draft',                'schedule_no_time',      '-',     'P', false, 'draft',              'draft',             false, 'scheduled_at'],
-  ['draft',                'request_review',        '-',     'P', false, 'draft',              'draft',             false, 'status'],
-  ['draft',                'archive',               '-',     'P', false, 'draft',              'archived',          false],
-  ['moderation_review',    'publish',               'pass',  'P', false, 'published',          'published',         true],
-  ['moderation_review',    'schedule',              'pass',  'P', false, 'scheduled',          'scheduled',         false],
-  ['moderation_review',    'draft',                 '-',     'P', false, 'draft',              'draft',             false],
-  ['scheduled',            'time_arrives',          '-',     'P', false, 'published',          'published',         true],
-  ['scheduled',            'schedule',              'pass',  'P', false, 'scheduled',          'scheduled',         false],
-  ['scheduled',            'publish',               'pass',  'P', false, 'published',          'published',         true],
-  ['scheduled',            'draft',                 '-',     'P', false, 'draft',              'draft',             false],
-  ['scheduled',            'archive',               '-',     'P', false, 'draft',              'archived',          false],
-  ['scheduled_paused',     'time_arrives',          '-',     'P', false, 'scheduled',          'scheduled',         false],
-  ['scheduled_paused',     'publish',               'pass',  'P', false, 'published',          'published',         true],
-  ['scheduled_paused',     'schedule',              'pass',  'P', false, 'scheduled',          'scheduled',         false],
-  ['published',            'publish',               '-',     'P', true,  'published',          'published',         true],
-  ['published',            'schedule',              'pass',  'P', true,  'scheduled',          'scheduled',         false],
-  ['published',            'publish_at',            'pass',  'P', true,  'scheduled',          'scheduled',         false],
-  ['published',            'upsert_schedule',       'pass',  'P', true,  'scheduled',          'scheduled',         false],
-  ['published',            'revise',                'pass',  'P', true,  'published',          'published',         true],
-  ['published',            'revise',                'block', 'P', true,  'published',          'published',         true],
-  ['published',            'revise',                'manual','P', true,  'published',          'published',         true],
-  ['published',            'draft',                 '-',     'P', true,  'draft',              'draft',             false],
-  ['published',            'archive',               '-',     'P', true,  'draft',              'archived',          false],
-  ['published',            'schedule_no_time',      '-',     'P', true,  'published',          'published',         true,  'scheduled_at'],
-  ['published',            'request_review',        '-',     'P', true,  'published',          'published',         true,  'status'],
-  ['published_pending',    'publish',               'pass',  'P', true,  'published',          'published',         true],
-  ['published_pending',    'schedule',              'pass',  'P', true,  'scheduled',          'scheduled',         false],
-  ['published_pending',    'schedule',              'block', 'P', true,  'moderation_blocked', 'draft',             false],
-  ['moderation_blocked',   'publish',               'pass',  'P', false, 'published',          'published',         true],
-  ['moderation_blocked',   'publish',               'block', 'P', false, 'moderation_blocked', 'draft',             false],
-  ['moderation_blocked',   'schedule',              'pass',  'P', false, 'scheduled',          'scheduled',         false],
-  ['moderation_blocked',   'draft',                 '-',     'P', false, 'draft',              'draft',             false],
-  ['archived',             'draft',                 '-',     'P', false, 'draft',              'draft',             false],
-  ['archived',             'publish',               'pass',  'P', false, 'published',          'published',         true],
-  ['archived',             'schedule',              'pass',  'P', false, 'scheduled',          'scheduled',         false],
-  ['archived',             'archive',               '-',     'P', false, 'draft',              'archived',          false],
-  ['new',                  'create_publish',        'pass',  'S', false, 'published',          'published',         true],
-  ['new',                  'create_publish',        'block', 'S', false, 'moderation_blocked', 'published',         false],
-  ['new',                  'create_publish',        'manual','S', false, 'moderation_review',  'published',         false],
-  ['published',            'revise',                'block', 'S', true,  'published',          'published',         true],
-  ['published',            'schedule',              'pass',  'S', true,  'scheduled',          'scheduled',         false],
-  ['published',            'schedule_primary_only', 'pass',  'S', true,  'draft',              'scheduled',         false],
-  ['published',            'draft',                 '-',     'S', true,  'draft',              'draft',             false],
-  ['published',            'draft_primary_only',    '-',     'S', true,  'draft',              'draft',             false],
-  ['published',            'archive',               '-',     'S', true,  'draft',              'archived',          false],
+  // from                  write                    outcome role before  → status               article              public  moderation      refused
+  ['new',                  'create_draft',          '-',     'P', false, 'draft',              'draft',             false,  'none'],
+  ['new',                  'create_publish',        'pass',  'P', false, 'published',          'published',         true,   'passed'],
+  ['new',                  'create_publish',        'block', 'P', false, 'moderation_blocked', 'draft',             false,  'blocked'],
+  ['new',                  'create_publish',        'manual','P', false, 'moderation_review',  'moderation_review', false,  'manual_review'],
+  ['new',                  'create_schedule',       'pass',  'P', false, 'scheduled',          'scheduled',         false,  'passed'],
+  ['new',                  'create_schedule',       'block', 'P', false, 'moderation_blocked', 'draft',             false,  'blocked'],
+  ['draft',                'publish',               'pass',  'P', false, 'published',          'published',         true,   'passed'],
+  ['draft',                'publish',               'block', 'P', false, 'moderation_blocked', 'draft',             false,  'blocked'],
+  ['draft',                'publish',               'manual','P', false, 'moderation_review',  'moderation_review', false,  'manual_review'],
+  ['draft',                'schedule',              'pass',  'P', false, 'scheduled',          'scheduled',         false,  'passed'],
+  ['draft',                'publish_at',            'pass',  'P', false, 'scheduled',          'scheduled',         false,  'passed'],
+  ['draft',                'schedule_no_time',      '-',     'P', false, 'draft',              'draft',             false,  'none',          'scheduled_at'],
+  ['draft',                'request_review',        '-',     'P', false, 'draft',              'draft',             false,  'none',          'status'],
+  ['draft',                'archive',               '-',     'P', false, 'draft',              'archived',          false,  'none'],
+  ['moderation_review',    'publish',               'pass',  'P', false, 'published',          'published',         true,   'passed'],
+  ['moderation_review',    'schedule',              'pass',  'P', false, 'scheduled',          'scheduled',         false,  'passed'],
+  ['moderation_review',    'draft',                 '-',     'P', false, 'draft',              'draft',             false,  'none'],
+  ['scheduled',            'time_arrives',          '-',     'P', false, 'published',          'published',         true,   'passed'],
+  ['scheduled',            'schedule',              'pass',  'P', false, 'scheduled',          'scheduled',         false,  'passed'],
+  ['scheduled',            'publish',               'pass',  'P', false, 'published',          'published',         true,   'passed'],
+  ['scheduled',            'draft',                 '-',     'P', false, 'draft',              'draft',             false,  'none'],
+  ['scheduled',            'archive',               '-',     'P', false, 'draft',              'archived',          false,  'none'],
+  ['scheduled_paused',     'time_arrives',          '-',     'P', false, 'scheduled',          'scheduled',         false,  'passed'],
+  ['scheduled_paused',     'publish',               'pass',  'P', false, 'published',          'published',         true,   'passed'],
+  ['scheduled_paused',     'schedule',              'pass',  'P', false, 'scheduled',          'scheduled',         false,  'passed'],
+  ['published',            'publish',               '-',     'P', true,  'published',          'published',         true,   'passed'],
+  ['published',            'schedule',              'pass',  'P', true,  'scheduled',          'scheduled',         false,  'passed'],
+  ['published',            'publish_at',            'pass',  'P', true,  'scheduled',          'scheduled',         false,  'passed'],
+  ['published',            'upsert_schedule',       'pass',  'P', true,  'scheduled',          'scheduled',         false,  'passed'],
+  ['published',            'revise',                'pass',  'P', true,  'published',          'published',         true,   'passed'],
+  ['published',            'revise',                'block', 'P', true,  'published',          'published',         true,   'blocked'],
+  ['published',            'revise',                'manual','P', true,  'published',          'published',         true,   'manual_review'],
+  ['published',            'draft',                 '-',     'P', true,  'draft',              'draft',             false,  'none'],
+  ['published',            'archive',               '-',     'P', true,  'draft',              'archived',          false,  'none'],
+  ['published',            'schedule_no_time',      '-',     'P', true,  'published',          'published',         true,   'passed',        'scheduled_at'],
+  ['published',            'request_review',        '-',     'P', true,  'published',          'published',         true,   'passed',        'status'],
+  ['published_pending',    'publish',               'pass',  'P', true,  'published',          'published',         true,   'passed'],
+  ['published_pending',    'schedule',              'pass',  'P', true,  'scheduled',          'scheduled',         false,  'passed'],
+  ['published_pending',    'schedule',              'block', 'P', true,  'moderation_blocked', 'draft',             false,  'blocked'],
+  ['moderation_blocked',   'publish',               'pass',  'P', false, 'published',          'published',         true,   'passed'],
+  ['moderation_blocked',   'publish',               'block', 'P', false, 'moderation_blocked', 'draft',             false,  'blocked'],
+  ['moderation_blocked',   'schedule',              'pass',  'P', false, 'scheduled',          'scheduled',         false,  'passed'],
+  ['moderation_blocked',   'draft',                 '-',     'P', false, 'draft',              'draft',             false,  'none'],
+  ['archived',             'draft',                 '-',     'P', false, 'draft',              'draft',             false,  'none'],
+  ['archived',             'publish',               'pass',  'P', false, 'published',          'published',         true,   'passed'],
+  ['archived',             'schedule',              'pass',  'P', false, 'scheduled',          'scheduled',         false,  'passed'],
+  ['archived',             'archive',               '-',     'P', false, 'draft',              'archived',          false,  'none'],
+  ['new',                  'create_publish',        'pass',  'S', false, 'published',          'published',         true,   'passed'],
+  ['new',                  'create_publish',        'block', 'S', false, 'moderation_blocked', 'published',         false,  'blocked'],
+  ['new',                  'create_publish',        'manual','S', false, 'moderation_review',  'published',         false,  'manual_review'],
+  ['published',            'revise',                'block', 'S', true,  'published',          'published',         true,   'blocked'],
+  ['published',            'schedule',              'pass',  'S', true,  'scheduled',          'scheduled',         false,  'passed'],
+  ['published',            'schedule_primary_only', 'pass',  'S', true,  'draft',              'scheduled',         false,  'none'],
+  ['published',            'draft',                 '-',     'S', true,  'draft',              'draft',             false,  'none'],
+  ['published',            'draft_primary_only',    '-',     'S', true,  'draft',              'draft',             false,  'none'],
+  ['published',            'archive',               '-',     'S', true,  'draft',              'archived',          false,  'none'],
 ] satisfies Cells[]).map(row));
 
 const code = (value: string) => `\`${value}\``;
@@ -166,8 +167,8 @@ const code = (value: string) => `\`${value}\``;
 /** The table as Markdown, as `docs/LIFECYCLE.md` shows it between its markers. */
 export function renderStateTable(rows: readonly StateTableRow[] = STATE_TABLE): string {
   const head = [
-    '| From | Write | Moderation | Translation | Public before | → Translation status | Article status | Public after |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| From | Write | Moderation | Translation | Public before | → Translation status | `moderation` | Article status | Public after |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   const lines = rows.map((r) => {
     const result = r.refused ? `422 naming ${code(r.refused)}; stays ${code(r.status)}` : code(r.status);
@@ -178,6 +179,7 @@ export function renderStateTable(rows: readonly StateTableRow[] = STATE_TABLE): 
       r.role,
       r.publishedBefore ? 'yes' : 'no',
       result,
+      code(r.moderation),
       code(r.article),
       r.public ? 'yes' : 'no',
     ];
