@@ -107,6 +107,31 @@ describe('read your writes on the bundled server', () => {
     expect(failures).toEqual([]);
   });
 
+  it(`${LOOPS} revise → read loops: once pending_revision is null and the summary settled, readers get the new text`, async () => {
+    const slug = 'revised';
+    const created = await t.request('POST', `/api/v1/channels/${CHANNEL}/pages`, {
+      key,
+      body: { slug, default_language: 'en', status: 'published', translations: [{ language: 'en', title: 'Revision 0', content_markdown: 'Text.' }] },
+    });
+    expect(created.status, created.text).toBeLessThan(300);
+    await pollUntil(slug, (s) => s.every((x) => x === 'published'));
+    const failures: string[] = [];
+    for (let i = 1; i <= LOOPS; i++) {
+      const put = await t.request('PUT', `${page(slug)}/translations/en`, { key, body: { title: `Revision ${i}`, content_markdown: `Text ${i}.` } });
+      expect(put.status, put.text).toBe(200);
+      let article: any;
+      for (let n = 0; n < 5000; n++) {
+        article = (await t.request('GET', page(slug), { key })).json;
+        if (article.translations[0].pending_revision === null && article.translation_status_summary.all_translations_settled) break;
+        await tick();
+      }
+      expect(article.translations[0].pending_revision).toBeNull();
+      const seen = await readerView(slug, 'en');
+      if (seen.title !== `Revision ${i}`) failures.push(`loop ${i}: readers got ${JSON.stringify(seen.title)}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
   it('a database upgraded to 0008 is seeded from its published translations, and a full build records the same', async () => {
     const written = await t.request('POST', `/api/v1/channels/${CHANNEL}/pages`, {
       key,

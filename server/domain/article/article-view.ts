@@ -28,7 +28,8 @@ export interface WriteWarning {
 export interface PendingRevisionView {
   number: number;
   status: 'moderation_review' | 'moderation_blocked';
-  moderation: 'pending' | 'manual_review' | 'blocked';
+  /** `passed`: approved, being published (its files are not in place yet; docs/LIFECYCLE.md, "Read your writes"). */
+  moderation: 'pending' | 'manual_review' | 'blocked' | 'passed';
   /** Why it waits for a person or was refused, for people to read; null while the automatic check is queued. */
   reason: string | null;
   title: string;
@@ -105,13 +106,27 @@ function orderTranslations<T extends { language: string }>(rows: readonly T[], p
 /** The newest revision of each translation, by translation id. */
 export type LatestRevisions = ReadonlyMap<number, RevisionRow>;
 
+const NONE: ReadonlySet<string> = new Set();
+
 function moderationInput(row: TranslationRow, latest: LatestRevisions): ModerationInput {
   return { status: row.status, publishedRevisionId: row.published_revision_id, latest: latest.get(row.id) };
 }
 
-function pendingRevision(row: TranslationRow, latest: LatestRevisions): PendingRevisionView | null {
-  const state = unpublishedRevisionState(moderationInput(row, latest));
+function pendingRevision(row: TranslationRow, latest: LatestRevisions, publishing: ReadonlySet<string>): PendingRevisionView | null {
   const revision = latest.get(row.id);
+  if (revision !== undefined && publishing.has(row.language)) {
+    return {
+      number: revision.number,
+      status: 'moderation_review',
+      moderation: 'passed',
+      reason: null,
+      title: revision.title,
+      excerpt: revision.excerpt,
+      created_at: revision.created_at,
+      decided_at: null,
+    };
+  }
+  const state = unpublishedRevisionState(moderationInput(row, latest));
   if (state === null || revision === undefined) return null;
   return {
     number: revision.number,
@@ -162,10 +177,13 @@ export function toArticleView(input: {
   warnings?: WriteWarning[];
   /** The public image of each translation's published version, by language. */
   images?: ReadonlyMap<string, { url: string; alt: string }>;
+  /** Languages whose approved revision is being published (`revisionsBeingPublished`). */
+  publishing?: ReadonlySet<string>;
 }): ArticleView {
   const { article, channelSlug, urls, latest } = input;
   const rows = orderTranslations(input.translations, article.default_language);
   const states = moderations(rows, latest);
+  const publishing = input.publishing ?? NONE;
   return {
     id: article.id,
     project: channelSlug,
@@ -182,7 +200,7 @@ export function toArticleView(input: {
     url: urls.articleUrl(channelSlug, article.slug, article.default_language),
     edit_url: urls.editUrl(channelSlug, article.id),
     translation_status_summary: summarizeTranslations(
-      rows.map((t, i) => ({ language: t.language, status: t.status, moderation: states[i]! })),
+      rows.map((t, i) => ({ language: t.language, status: t.status, moderation: states[i]!, revisionPublishing: publishing.has(t.language) })),
       article.default_language,
     ),
     warnings: input.warnings ?? [],
@@ -200,7 +218,7 @@ export function toArticleView(input: {
       scheduled_at: t.scheduled_at,
       url: urls.articleUrl(channelSlug, article.slug, t.language),
       image: input.images?.get(t.language) ?? null,
-      pending_revision: pendingRevision(t, latest),
+      pending_revision: pendingRevision(t, latest, publishing),
     })),
     created_at: article.created_at,
     updated_at: article.updated_at,
@@ -217,6 +235,7 @@ export function toArticleListItem(
   translations: readonly TranslationRow[],
   latest: LatestRevisions,
   urls: PublicUrls,
+  publishing: ReadonlySet<string> = NONE,
 ): ArticleListItem {
   const rows = orderTranslations(translations, article.default_language);
   const states = moderations(rows, latest);
@@ -232,7 +251,7 @@ export function toArticleListItem(
     title: rows[0]?.title ?? article.slug,
     languages: rows.map((t) => t.language),
     translation_status_summary: summarizeTranslations(
-      rows.map((t, i) => ({ language: t.language, status: t.status, moderation: states[i]! })),
+      rows.map((t, i) => ({ language: t.language, status: t.status, moderation: states[i]!, revisionPublishing: publishing.has(t.language) })),
       article.default_language,
     ),
     url: urls.articleUrl(channelSlug, article.slug, article.default_language),

@@ -30,7 +30,7 @@ import type { ModerationPolicy } from '../moderation/moderation-policy.ts';
 import { assertPublicFieldsAllowed } from '../moderation/public-fields.ts';
 import { readBuiltTranslations } from '../../store/built-translation.repository.ts';
 import { articlesAwaitingBuild } from '../../store/publication-event.repository.ts';
-import { withdrawalPending, withReportedStatuses, type OutputWatch } from './reported-status.ts';
+import { revisionsBeingPublished, withdrawalPending, withReportedStatuses, type OutputWatch } from './reported-status.ts';
 
 /**
  * How long a write that withdrew public content waits for the build that
@@ -61,7 +61,12 @@ export interface ArticleDeps {
 
 /** Languages of an article the static output shows. */
 async function shownLanguages(db: Executor, articleId: number): Promise<Set<string>> {
-  return new Set((await readBuiltTranslations(db, [articleId])).get(articleId)?.keys() ?? []);
+  return new Set((await builtHashes(db, articleId)).keys());
+}
+
+/** Language → content hash the static output shows of an article. */
+async function builtHashes(db: Executor, articleId: number): Promise<ReadonlyMap<string, string>> {
+  return (await readBuiltTranslations(db, [articleId])).get(articleId) ?? new Map();
 }
 
 /** The body a translation item sends, whichever field carries it. */
@@ -89,12 +94,17 @@ async function viewOf(deps: ArticleDeps, db: Executor, article: ArticleRow, chan
   const translations = await ensureRenderings(db, await articles.listTranslations(db, [article.id]));
   const ids = translations.flatMap((t) => [t.current_revision_id, t.published_revision_id]).filter((id): id is number => id !== null);
   const revisions = new Map<number, RevisionRow>((await articles.findRevisions(db, ids)).map((r) => [r.id, r]));
-  const reported = deps.output
-    ? withReportedStatuses(fresh, translations, await shownLanguages(db, fresh.id), (await articlesAwaitingBuild(db, [fresh])).has(fresh.id))
-    : { article: fresh, translations };
-  const images = await publishedImages(db, deps.urls, channelSlug, fresh, translations, revisions);
   const latest = await latestRevisionMap(db, translations);
-  return toArticleView({ ...reported, channelSlug, revisions, latest, urls: deps.urls, warnings, images });
+  let reported: { article: ArticleRow; translations: TranslationRow[] } = { article: fresh, translations };
+  let publishing: ReadonlySet<string> | undefined;
+  if (deps.output) {
+    const built = await builtHashes(db, fresh.id);
+    const building = (await articlesAwaitingBuild(db, [fresh])).has(fresh.id);
+    reported = withReportedStatuses(fresh, translations, new Set(built.keys()), building);
+    publishing = revisionsBeingPublished(translations, built, latest, building);
+  }
+  const images = await publishedImages(db, deps.urls, channelSlug, fresh, translations, revisions);
+  return toArticleView({ ...reported, channelSlug, revisions, latest, urls: deps.urls, warnings, images, publishing });
 }
 
 /**
@@ -206,8 +216,10 @@ export async function listArticles(
   const latest = await latestRevisionMap(deps.db, translations);
   const item = (a: ArticleRow) => {
     const own = translations.filter((t) => t.article_id === a.id);
-    const reported = built ? withReportedStatuses(a, own, new Set(built.get(a.id)?.keys() ?? []), building.has(a.id)) : { article: a, translations: own };
-    return toArticleListItem(reported.article, channelSlug, reported.translations, latest, deps.urls);
+    const shown = built?.get(a.id) ?? new Map<string, string>();
+    const reported = built ? withReportedStatuses(a, own, new Set(shown.keys()), building.has(a.id)) : { article: a, translations: own };
+    const publishing = built ? revisionsBeingPublished(own, shown, latest, building.has(a.id)) : undefined;
+    return toArticleListItem(reported.article, channelSlug, reported.translations, latest, deps.urls, publishing);
   };
   return {
     pages: page.map(item),

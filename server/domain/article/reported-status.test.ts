@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ArticleRow, TranslationRow } from '../../store/article.table.ts';
 import type { TranslationStatus } from './article-status.ts';
-import { reportedTranslationStatus, withdrawalPending, withReportedStatuses } from './reported-status.ts';
+import { reportedTranslationStatus, revisionsBeingPublished, withdrawalPending, withReportedStatuses } from './reported-status.ts';
 
 describe('reportedTranslationStatus', () => {
   it.each<[TranslationStatus, boolean, boolean, TranslationStatus]>([
@@ -54,5 +54,26 @@ describe('withReportedStatuses', () => {
     expect(withdrawalPending([row('en', 'draft')], new Set(['en']))).toBe(true);
     expect(withdrawalPending([row('en', 'published')], new Set(['en']))).toBe(false);
     expect(withdrawalPending([row('en', 'draft')], new Set())).toBe(false);
+  });
+});
+
+describe('revisionsBeingPublished', () => {
+  const tr = (language: string, status: TranslationStatus, published: number | null) =>
+    ({ id: language === 'en' ? 1 : 2, language, status, published_revision_id: published }) as TranslationRow;
+  const latest = new Map([
+    [1, { id: 10, content_hash: 'new' }],
+    [2, { id: 20, content_hash: 'same' }],
+  ]);
+
+  it.each<[string, TranslationRow[], Record<string, string>, boolean, string[]]>([
+    ['approved revision, files show the old text, build pending', [tr('en', 'published', 10)], { en: 'old' }, true, ['en']],
+    ['files show the new text', [tr('en', 'published', 10)], { en: 'new' }, true, []],
+    ['nothing pending: the store stands', [tr('en', 'published', 10)], { en: 'old' }, false, []],
+    ['newest revision still waits (not the published one)', [tr('en', 'published', 9)], { en: 'old' }, true, []],
+    ['not shown at all: a first publication, reported by the status instead', [tr('en', 'published', 10)], {}, true, []],
+    ['a draft', [tr('en', 'draft', null)], { en: 'old' }, true, []],
+    ['one of two', [tr('en', 'published', 10), tr('fr', 'published', 20)], { en: 'old', fr: 'same' }, true, ['en']],
+  ])('%s', (_name, rows, built, building, expected) => {
+    expect([...revisionsBeingPublished(rows, new Map(Object.entries(built)), latest, building)]).toEqual(expected);
   });
 });

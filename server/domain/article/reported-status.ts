@@ -70,3 +70,31 @@ export function withReportedStatuses(
 export function withdrawalPending(stored: readonly TranslationRow[], built: ReadonlySet<string>): boolean {
   return stored.some((t) => t.status !== 'published' && built.has(t.language));
 }
+
+/**
+ * Languages whose newest revision passed moderation and is the published
+ * one in the store, while the output still shows an older version and the
+ * build has work pending: the revision is *being published*. The publishing
+ * API keeps showing it in `pending_revision` (`moderation: "passed"`) until
+ * the files show it, so a client that waits for `pending_revision: null`
+ * then reads the new text.
+ * @param built language → content hash the output shows, for this article.
+ * @param latest the newest revision of each translation, by translation id.
+ */
+export function revisionsBeingPublished(
+  translations: readonly TranslationRow[],
+  built: ReadonlyMap<string, string>,
+  latest: ReadonlyMap<number, { id: number; content_hash: string }>,
+  building: boolean,
+): Set<string> {
+  const out = new Set<string>();
+  if (!building) return out;
+  for (const t of translations) {
+    const newest = latest.get(t.id);
+    const shown = built.get(t.language);
+    if (t.status === 'published' && newest !== undefined && newest.id === t.published_revision_id && shown !== undefined && shown !== newest.content_hash) {
+      out.add(t.language);
+    }
+  }
+  return out;
+}

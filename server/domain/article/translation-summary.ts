@@ -19,7 +19,7 @@ export interface TranslationStatusSummary {
   manual_review: string[];
   /** Languages approved and held until the primary language is public (publishing rule 1). */
   waiting_for_primary: string[];
-  /** Published languages with a revision waiting for moderation (automatic or a person). */
+  /** Published languages with a revision waiting for moderation (automatic or a person), or approved and being published. */
   revisions_in_review: string[];
   /** Published languages whose latest revision was refused; readers keep the public version. */
   revisions_blocked: string[];
@@ -35,6 +35,8 @@ export interface SummaryInput {
   language: string;
   status: TranslationStatus;
   moderation: ModerationState;
+  /** An approved revision of this published translation is being published (its files are not in place yet). */
+  revisionPublishing?: boolean;
 }
 
 /**
@@ -55,12 +57,14 @@ export function summarizeTranslations(translations: readonly SummaryInput[], pri
     draft_translation_languages: languages((t) => t.status === 'draft' && t.language !== primaryLanguage),
     manual_review: languages((t) => t.moderation === 'manual_review'),
     waiting_for_primary: languages((t) => t.moderation === 'waiting_for_primary'),
-    revisions_in_review: languages((t) => revision(t) === 'pending' || revision(t) === 'manual_review'),
+    revisions_in_review: languages((t) => revision(t) === 'pending' || revision(t) === 'manual_review' || t.revisionPublishing === true),
     revisions_blocked: languages((t) => revision(t) === 'blocked'),
     all_translations_published: all((s) => s === 'published'),
     all_translations_scheduled: all((s) => s === 'scheduled'),
     all_translations_public_or_pending: all((s) => s === 'published' || s === 'scheduled' || s === 'moderation_review'),
     // Being published (passed, files not yet placed) is not final either: the status is about to change.
-    all_translations_settled: translations.every((t) => t.moderation !== 'pending' && !(t.status === 'moderation_review' && t.moderation === 'passed')),
+    all_translations_settled: translations.every(
+      (t) => t.moderation !== 'pending' && !(t.status === 'moderation_review' && t.moderation === 'passed') && t.revisionPublishing !== true,
+    ),
   };
 }
