@@ -19,24 +19,30 @@ export interface CursorCodec {
   decode(scope: string, cursor: string): Record<string, string | number>;
 }
 
-const INVALID = 'Not a valid cursor. Pass the value of pagination.next_cursor from the previous response unchanged, with the same filters.';
+const INVALID =
+  'Not a valid cursor: it was edited, truncated or made for another list. Pass pagination.next_cursor of the previous response ' +
+  '(or follow its _links.next) exactly as given, with the same filters.';
 
 /**
  * Creates the codec.
  * @param secret the instance secret (from `instance_settings`).
  */
 export function createCursorCodec(secret: string): CursorCodec {
-  const sign = (text: string) => createHmac('sha256', secret).update(text).digest().subarray(0, 12);
+  const sign = (text: string) => createHmac('sha256', secret).update(text).digest().subarray(0, 12).toString('base64url');
   return Object.freeze({
     encode(scope, position) {
       const body = Buffer.from(JSON.stringify({ s: scope, p: position }), 'utf8');
-      return `${body.toString('base64url')}.${sign(body.toString('base64url')).toString('base64url')}`;
+      const text = body.toString('base64url');
+      return `${text}.${sign(text)}`;
     },
     decode(scope, cursor) {
       const [body, mac, extra] = cursor.split('.');
       if (!body || !mac || extra !== undefined) throw validationError({ cursor: INVALID });
-      const expected = sign(body);
-      const given = Buffer.from(mac, 'base64url');
+      // The signature is compared as text: base64url decoding skips characters
+      // outside its alphabet and a trailing partial character, so comparing
+      // decoded bytes let an appended or inserted character through.
+      const expected = Buffer.from(sign(body), 'utf8');
+      const given = Buffer.from(mac, 'utf8');
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw validationError({ cursor: INVALID });
       let parsed: unknown;
       try {

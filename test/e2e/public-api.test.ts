@@ -244,7 +244,7 @@ describe('rules 2 and 3: limit and cursor', () => {
     const cursor: string = page.json.pagination.next_cursor;
     const [body, mac] = cursor.split('.');
     const forged = Buffer.from(JSON.stringify({ s: 'public-articles:1:', p: { p: '2099-01-01', id: 1 } })).toString('base64url');
-    for (const bad of [`${body}x.${mac}`, `${forged}.${mac}`, 'not-a-cursor', `${cursor}.extra`]) {
+    for (const bad of [`${body}x.${mac}`, `${forged}.${mac}`, 'not-a-cursor', `${cursor}.extra`, `${cursor}A`, `${cursor}!`, cursor.slice(0, -1)]) {
       const res = await get(`${API}/channels/wire/articles?cursor=${encodeURIComponent(bad)}`);
       expect(res.status, bad).toBe(422);
       expect(res.json.error.details.fields.cursor).toMatch(/next_cursor/);

@@ -226,6 +226,16 @@ describe('listing', () => {
     expect(seen).toEqual(['p5', 'p4', 'p3', 'p2', 'p1']);
   });
 
+  it('refuses an edited cursor (a character appended, removed or changed) with 422 naming cursor', async () => {
+    const first = await t.request('GET', '/api/v1/channels/paged/pages?limit=2', { key });
+    const cursor: string = first.json.pagination.next_cursor;
+    for (const edited of [`${cursor}A`, `${cursor}!`, cursor.slice(0, -1), `${cursor.slice(0, -1)}${cursor.endsWith('A') ? 'B' : 'A'}`]) {
+      const res = await t.request('GET', `/api/v1/channels/paged/pages?limit=2&cursor=${encodeURIComponent(edited)}`, { key });
+      expect(res.status, edited).toBe(422);
+      expect(res.json.error.details.fields.cursor).toMatch(/next_cursor/);
+    }
+  });
+
   it.each([
     ['limit=0', 'limit'],
     ['limit=abc', 'limit'],
