@@ -191,6 +191,12 @@ describe('scheduling', () => {
     expect(res.json).toMatchObject({ status: 'moderation_review', scheduled_at: '2026-11-25T07:00:00.000Z', scheduled_paused: false });
   });
 
+  it('accepts the ISO 8601 hour-only offset (+01) and normalises it to UTC', async () => {
+    const res = await article('later', { slug: 'sched-hour', default_language: 'en', status: 'scheduled', scheduled_at: '2026-11-24T10:00:00+01', translations: [en('Later')] }, proKey);
+    expect(res.status, res.text).toBe(201);
+    expect(res.json.scheduled_at).toBe('2026-11-24T09:00:00.000Z');
+  });
+
   it.each([
     ['no time zone', '2026-11-25T08:00:00', /time zone/],
     ['in the past', '2026-11-20T08:00:00Z', /not in the future/],
