@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { articleSlugSchema, dateTimeSchema, findControlCharacter, isRealDateTime, plainTextSchema, slugSchema, titleSchema } from './schema-parts.ts';
+import { articleSlugSchema, characterCount, dateTimeSchema, findControlCharacter, isRealDateTime, plainTextSchema, slugSchema, titleSchema } from './schema-parts.ts';
 import { parseInput } from './validation.ts';
 
 describe('dateTimeSchema', () => {
@@ -97,5 +97,29 @@ describe('slugs', () => {
 
   it.each(['issue-38', '38-a', 'a38', '2026-review'])('an article slug "%s" is fine', (slug) => {
     expect(articleSlugSchema.parse(slug)).toBe(slug);
+  });
+});
+
+describe('lengths count characters (Unicode code points), not UTF-16 code units', () => {
+  const emoji = (n: number) => '😀'.repeat(n);
+  it.each([
+    ['300 emoji in a title', titleSchema, emoji(300), true],
+    ['301 emoji in a title', titleSchema, emoji(301), false],
+    ['320 emoji in a 320-character field', plainTextSchema(320), emoji(320), true],
+    ['321 emoji in a 320-character field', plainTextSchema(320), emoji(321), false],
+    ['320 letters with combining marks counted per code point', plainTextSchema(320), 'e\u0301'.repeat(160), true],
+  ])('%s', (_name, schema, value, ok) => {
+    expect(schema.safeParse(value).success).toBe(ok);
+  });
+
+  it('says "characters" when too long', () => {
+    const result = titleSchema.safeParse(emoji(301));
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.message).toMatch(/at most 300 characters/);
+  });
+
+  it('characterCount counts code points', () => {
+    expect(characterCount('😀a')).toBe(2);
+    expect('😀a'.length).toBe(3);
   });
 });

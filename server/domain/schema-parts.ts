@@ -83,6 +83,24 @@ const controlMessage = (value: string) => ({
 const LINE_BREAK = /[\r\n]/;
 
 /**
+ * The length of `value` in characters as the API documents them: Unicode
+ * code points, so an emoji counts once (JavaScript's `length` and zod's
+ * `max()` count UTF-16 code units, two for each emoji).
+ */
+export function characterCount(value: string): number {
+  let count = 0;
+  for (const _ of value) count++;
+  return count;
+}
+
+/** At least `min` and at most `max` characters (code points) of `schema`'s string. */
+function characters<T extends z.ZodType<string, z.ZodTypeDef, string>>(schema: T, min: number, max: number, tooShort: string | undefined, tooLong: string) {
+  return schema
+    .refine((v) => characterCount(v) >= min, tooShort ?? `Too short: at least ${min} characters.`)
+    .refine((v) => characterCount(v) <= max, tooLong);
+}
+
+/**
  * A plain-text field (excerpts, SEO fields, author names, alt text, channel
  * descriptions): trimmed, at most `max` characters, and refused (422) when
  * it holds a control or bidi override character. Every text field of
@@ -95,20 +113,12 @@ const LINE_BREAK = /[\r\n]/;
  * @param options.min the fewest characters after trimming (default 0).
  */
 export function plainTextSchema(max: number, options: { singleLine?: boolean; tooLong?: string; min?: number } = {}) {
-  return z
-    .string()
-    .trim()
-    .min(options.min ?? 0)
-    .max(max, options.tooLong ?? `Too long: at most ${max} characters.`)
+  return characters(z.string().trim(), options.min ?? 0, max, undefined, options.tooLong ?? `Too long: at most ${max} characters.`)
     .refine((v) => !options.singleLine || !LINE_BREAK.test(v), 'Must be one line; remove line breaks.')
     .refine((v) => findControlCharacter(v) === null, controlMessage);
 }
 
 /** A non-empty single-line title. */
-export const titleSchema = z
-  .string()
-  .trim()
-  .min(1, 'Must not be empty. Give a title.')
-  .max(300, 'Too long: at most 300 characters.')
+export const titleSchema = characters(z.string().trim(), 1, 300, 'Must not be empty. Give a title.', 'Too long: at most 300 characters.')
   .refine((v) => !LINE_BREAK.test(v), 'A title is one line; remove line breaks.')
   .refine((v) => findControlCharacter(v) === null, controlMessage);

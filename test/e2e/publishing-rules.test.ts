@@ -191,6 +191,14 @@ describe('scheduling', () => {
     expect(res.json).toMatchObject({ status: 'moderation_review', scheduled_at: '2026-11-25T07:00:00.000Z', scheduled_paused: false });
   });
 
+  it('counts the excerpt and title limits in characters (code points): 320 emoji fit, 321 do not', async () => {
+    const fits = await article('later', { slug: 'emoji-fits', default_language: 'en', translations: [{ ...en('😀'.repeat(300)), excerpt: '😀'.repeat(320) }] }, proKey);
+    expect(fits.status, fits.text).toBe(201);
+    const over = await article('later', { slug: 'emoji-over', default_language: 'en', translations: [{ ...en('Title'), excerpt: '😀'.repeat(321) }] }, proKey);
+    expect(over.status).toBe(422);
+    expect(JSON.stringify(over.json.error.details.fields)).toMatch(/at most 320 characters/);
+  });
+
   it('accepts the ISO 8601 hour-only offset (+01) and normalises it to UTC', async () => {
     const res = await article('later', { slug: 'sched-hour', default_language: 'en', status: 'scheduled', scheduled_at: '2026-11-24T10:00:00+01', translations: [en('Later')] }, proKey);
     expect(res.status, res.text).toBe(201);
