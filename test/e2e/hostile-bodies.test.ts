@@ -55,6 +55,22 @@ describe('bodies over a limit', () => {
     expect(message).toMatch(/at most [\d,]+/);
   });
 
+  it('the size limit is per translation, and the message says the 20 MB request is for all translations together', async () => {
+    const res = await t.request('POST', '/api/v1/channels/bodies/pages', {
+      key,
+      body: {
+        slug: 'two-big',
+        default_language: 'en',
+        translations: [
+          { language: 'en', title: 'T', content_markdown: 'Short.' },
+          { language: 'fr', title: 'T', content_markdown: 'a'.repeat(1_000_001) },
+        ],
+      },
+    });
+    expect(res.status).toBe(422);
+    expect(res.json.error.details.fields['translations.1.content_markdown']).toMatch(/one translation's content_markdown.*20 MB limit is for the whole article/);
+  });
+
   it.each(HTML)('content_html %s → 422 naming the field and its limit', async (_name, make, limit) => {
     const res = await save('html', { content_html: make() });
     expect(res.status, res.text.slice(0, 300)).toBe(422);

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { articleSlugSchema, dateTimeSchema, languageSchema, plainTextSchema, titleSchema } from '../schema-parts.ts';
 import { HOMEPAGE_MODES } from './article-status.ts';
+import { BODY_LIMITS } from '../body/limits.ts';
 import { RESERVED_ARTICLE_SLUGS } from '../../urls/static-files.ts';
 
 /** Longest excerpt (publishing spec, limits). */
@@ -41,9 +42,21 @@ export const translationContentFields = {
   seo_description: plainTextSchema(500).nullable().optional(),
 };
 
+// The per-translation body sizes of `BODY_LIMITS` (docs/CONTENT.md, "Body
+// limits"), refused here already so that an oversized body never reaches a
+// worker thread; the request's 20 MB cap is for all translations together.
+const bodySize = (field: 'content_markdown' | 'content_html', limit: 'markdownChars' | 'htmlChars') =>
+  z
+    .string()
+    .max(
+      BODY_LIMITS[limit],
+      `Too long: at most ${BODY_LIMITS[limit].toLocaleString('en')} characters in one translation's ${field} (limit ${limit}). The request's 20 MB limit is for the whole ` +
+        'article, all translations together. Split the article, or move long appendices to their own article.',
+    );
+
 const bodyFields = {
-  content_markdown: z.string().max(5_000_000).optional(),
-  content_html: z.string().max(10_000_000).optional(),
+  content_markdown: bodySize('content_markdown', 'markdownChars').optional(),
+  content_html: bodySize('content_html', 'htmlChars').optional(),
 };
 
 function exactlyOneBody(item: { content_markdown?: string; content_html?: string }, ctx: z.RefinementCtx): void {

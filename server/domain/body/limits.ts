@@ -77,8 +77,8 @@ const ADVICE: Record<BodyLimitName, string> = {
 };
 
 const WHAT: Record<BodyLimitName, string> = {
-  markdownChars: 'The body has {value} characters; at most {max} are accepted',
-  htmlChars: 'The body has {value} characters; at most {max} are accepted',
+  markdownChars: "The body has {value} characters; at most {max} are accepted in one translation's content_markdown (the request's 20 MB limit is for the whole article, all translations together)",
+  htmlChars: "The body has {value} characters; at most {max} are accepted in one translation's content_html (the request's 20 MB limit is for the whole article, all translations together)",
   markdownDepth: 'Line {line} nests {value} blockquotes/lists; at most {max} levels are accepted',
   htmlDepth: 'Line {line} nests {value} HTML elements; at most {max} levels are accepted',
   delimitersPerBlock: 'The block at line {line} has {value} emphasis characters (*, _, ~); at most {max} per paragraph are accepted',
