@@ -13,20 +13,16 @@
  * The body is the stored Markdown made safe (`publicMarkdown`, via `publicBodyOf`): raw HTML
  * reduced to what the rendered page allows, no `javascript:`-style targets.
  *
- * Every string value is written double-quoted. That reads the same under
- * YAML 1.2 (the `yaml` package) and YAML 1.1 (js-yaml in gray-matter, most
- * static-site generators): an unquoted `no` (Norwegian) would be `false` and
- * an unquoted date a timestamp object there. Quoting also means a title with
- * `:`, quotes, newlines or RTL text cannot change the structure.
+ * The YAML reads the same under YAML 1.1 and 1.2 (`front-matter-yaml.ts`):
+ * every string double-quoted, characters that 1.1 reads as line breaks or
+ * that are not printable escaped. Quoting also means a title with `:`,
+ * quotes, newlines or RTL text cannot change the structure.
  * @module
  */
-import { stringify } from 'yaml';
 import { SCHEMA_VERSION } from '../http/error-body.ts';
+import { frontMatterYaml } from './front-matter-yaml.ts';
 import { channelVersion, publicBodyOf, requireTranslation } from './public-select.ts';
 import type { PublicArticle } from './view-models.ts';
-
-/** Options for the `yaml` stringifier: quoted strings, plain keys, no line folding (stable bytes, one line per value). */
-const YAML_OPTIONS = { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 } as const;
 
 /**
  * Renders the Markdown document of `article` in exactly `language`.
@@ -60,7 +56,7 @@ export function renderArticleMarkdown(article: PublicArticle, language: string):
       html_url: t.htmlUrl,
     })),
   };
-  const yaml = stringify(frontMatter, YAML_OPTIONS);
+  const yaml = frontMatterYaml(frontMatter);
   // Trailing blank lines of the stored body are dropped so the file ends with exactly one newline.
   // publicMarkdown: bodies stored before the safe-Markdown rule may still hold unsafe HTML or links.
   const body = publicBodyOf(translation).replace(/\s+$/, '');

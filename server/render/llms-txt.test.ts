@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { LLMS_CHANNEL_ARTICLES, LLMS_RECENT_ARTICLES, renderChannelLlmsPart, renderChannelLlmsTxt, renderLlmsTxt } from './llms-txt.ts';
 import { articleParts } from './public-select.ts';
 import { buildArticle, buildChannel, groupByChannel, SITE, standardFixtures } from './render-fixtures.ts';
+import { parseLlmsFile } from '../../test/validate/llms-txt-parser.ts';
 
 const { channel, articles } = standardFixtures();
 
@@ -24,15 +25,16 @@ describe('renderLlmsTxt', () => {
   it('lists every published translation, articles newest first, primary first', () => {
     const items = text.split('\n').filter((l) => l.startsWith('- '));
     expect(items.map((l) => /\]\(([^)]+)\)/.exec(l)![1])).toEqual([
+      'https://news.example/journal/llms.txt',
       'https://news.example/api/public/v1/channels/journal/articles/arabic-only.md?lang=ar',
       'https://news.example/api/public/v1/channels/journal/articles/english-only.md?lang=en',
       'https://news.example/api/public/v1/channels/journal/articles/hello-world.md?lang=en',
       'https://news.example/api/public/v1/channels/journal/articles/hello-world.md?lang=ar',
     ]);
-    expect(items[3]).toBe(
+    expect(items[4]).toBe(
       '- [مرحبا: العالم](https://news.example/api/public/v1/channels/journal/articles/hello-world.md?lang=ar): نظرة أولى على المطبعة. (ar, published 2026-02-02)',
     );
-    expect(items[2]).toContain('[Hello: "World" \\& \\<friends\\>]');
+    expect(items[3]).toContain('[Hello: "World" \\& \\<friends\\>]');
   });
 
   it('escapes link text, skips channels without articles, and is deterministic', () => {
@@ -45,7 +47,7 @@ describe('renderLlmsTxt', () => {
     });
     const out = renderLlmsTxt([empty, channel], groupByChannel([...articles, odd]), SITE);
     expect(out).not.toContain('Empty channel');
-    expect(out).toContain('- [a \\[b\\] c](https://news.example/api/public/v1/channels/journal/articles/odd.md?lang=en): line one line two (en, published 2025-01-01)');
+    expect(out).toContain('- [a \\[b&#93; c](https://news.example/api/public/v1/channels/journal/articles/odd.md?lang=en): line one line two (en, published 2025-01-01)');
     expect(renderLlmsTxt([channel, empty], groupByChannel([odd, ...articles].reverse()), SITE)).toBe(out);
   });
 });
@@ -58,8 +60,8 @@ describe('renderLlmsTxt with many articles, and renderChannelLlmsTxt', () => {
   it('lists only each channel’s newest articles and links the channel’s own file', () => {
     const text = renderLlmsTxt([channel], groupByChannel([...articles, ...many]), SITE);
     const items = text.split('\n').filter((l) => l.startsWith('- '));
-    expect(items).toHaveLength(LLMS_RECENT_ARTICLES);
-    expect(items[0]).toContain(`[N ${LLMS_RECENT_ARTICLES + 4}]`);
+    expect(items).toHaveLength(LLMS_RECENT_ARTICLES + 1);
+    expect(items[1]).toContain(`[N ${LLMS_RECENT_ARTICLES + 4}]`);
     expect(text).toContain('(https://news.example/journal/llms.txt)');
   });
 
@@ -109,5 +111,46 @@ describe('publishers\' text in llms.txt', () => {
     for (const [, href] of html.matchAll(/href="([^"]*)"/g)) expect(href).toMatch(/^https:\/\/news\.example\//);
     // The text itself reads back whole.
     expect(html).toContain('Evil](javascript:alert(1)) [x ## Injected heading &lt;script&gt;alert(2)&lt;/script&gt; &amp;#106;s `code ![i](data:x) | # end #');
+  });
+});
+
+describe('llms files as the llms.txt reference parser reads them (test/validate/llms-txt-parser.ts)', () => {
+  const AWKWARD = ['Brackets ] and [ and ] again', 'Parens (a) and \\ backslash', 'نص عربي 🚀 ]', 'Every article'];
+  const twin = buildChannel({ id: 7, slug: 'twin', defaultLanguage: 'en', translations: [{ language: 'en', title: 'Pressroom Journal' }] });
+  const odd = AWKWARD.map((title, i) =>
+    buildArticle(channel, { id: 300 + i, slug: `awkward-${i}`, defaultLanguage: 'en', translations: [{ language: 'en', title, excerpt: `${title}: (excerpt)`, publishedAt: '2026-04-01T00:00:00.000Z' }] }),
+  );
+  const twinArticle = buildArticle(twin, { id: 400, slug: 'twin-article', defaultLanguage: 'en', translations: [{ language: 'en', title: 'Twin', publishedAt: '2026-04-02T00:00:00.000Z' }] });
+  const all = [...articles, ...odd];
+  const md = new MarkdownIt();
+  /** A link text as a Markdown reader reads it: escapes and character references decoded. */
+  const read = (s: string) => md.utils.unescapeAll(s);
+
+  it('/llms.txt: title, summary, info, one uniquely named section per channel, every line a link', () => {
+    const file = parseLlmsFile(renderLlmsTxt([channel, twin], groupByChannel([...all, twinArticle]), SITE));
+    expect(file.title).toBe('Pressroom News');
+    expect(file.summary).toMatch(/^Pressroom News publishes/);
+    expect(file.info).toContain('canonical_url');
+    expect([...file.sections.keys()]).toEqual(['Pressroom Journal (https://news.example/journal/)', 'Pressroom Journal (https://news.example/twin/)']);
+    const journal = file.sections.get('Pressroom Journal (https://news.example/journal/)')!;
+    expect(journal[0]!.url).toBe('https://news.example/journal/llms.txt');
+    expect(journal.map((l) => read(l.title))).toEqual(expect.arrayContaining(AWKWARD));
+    for (const link of journal) expect(link.url).toMatch(/^https:\/\/news\.example\/\S+$/);
+  });
+
+  it('/{channel}/llms.txt and its parts: every title read back exactly, parts linked', () => {
+    const own = parseLlmsFile(renderChannelLlmsTxt(channel, all, SITE));
+    expect(own.title).toBe('Pressroom Journal · Pressroom News');
+    expect([...own.sections.keys()]).toEqual(['Newest articles', 'Every article']);
+    expect(own.sections.get('Newest articles')!.map((l) => read(l.title))).toEqual(expect.arrayContaining(AWKWARD));
+    expect(own.sections.get('Every article')!.map((l) => l.url)).toEqual(['https://news.example/journal/llms-1.txt']);
+    const part = parseLlmsFile(renderChannelLlmsPart(channel, articleParts(all)[0]!, 1, SITE));
+    expect([...part.sections.keys()]).toEqual(['Part 1']);
+    expect(part.sections.get('Part 1')!.map((l) => read(l.title))).toEqual(expect.arrayContaining(AWKWARD));
+  });
+
+  it('the port fails where the reference parser fails: prose in a section, an escaped ] in a title', () => {
+    expect(() => parseLlmsFile('# T\n\n> s\n\ninfo\n\n## S\n\nSome prose.\n- [a](https://x/)\n')).toThrow(/not a link item/);
+    expect(() => parseLlmsFile('# T\n\n> s\n\ninfo\n\n## S\n\n- [a \\] b](https://x/)\n')).toThrow(/not a link item/);
   });
 });

@@ -22,6 +22,13 @@
  *   front matter carries.
  * - Channels in id order, titled in their default language; a channel with
  *   no public article has no section.
+ * - Shaped for the proposal's reference parser (`parse_llms_file` of the
+ *   `llms_txt` package, ported in test/validate/llms-txt-parser.ts): every
+ *   line of an H2 section is a link item (the prose is in the part before
+ *   the first H2, or a link's note after `: `); H2 titles are unique (a
+ *   parser keeps sections by title); a `]` in a link text is the character
+ *   reference `&#93;`, because the parser ends a link text at the first
+ *   `]`, escaped or not.
  * @module
  */
 import { escapeMarkdownText, markdownLinkDestination } from '../domain/body/markdown-escape.ts';
@@ -37,6 +44,8 @@ export const LLMS_CHANNEL_ARTICLES = 50;
 // Titles, summaries and the site name are publishers' text: on one line and
 // escaped, so they cannot add links, HTML, headings or lines to the file.
 const text = escapeMarkdownText;
+/** Link text: `text`, with `]` as a character reference (see module doc). */
+const linkText = (value: string) => escapeMarkdownText(value).replace(/\\(.)/g, (escape, c: string) => (c === ']' ? '&#93;' : escape));
 // Parentheses and spaces would end a Markdown link destination; addresses from public-urls.ts are already encoded.
 const linkUrl = markdownLinkDestination;
 
@@ -49,7 +58,7 @@ function articleLine(t: PublicTranslationSummary): string {
   if (line === undefined) {
     const summary = summaryOf(t);
     const facts = `(${t.language}, published ${t.publishedAt.slice(0, 10)})`;
-    line = `- [${text(t.title)}](${linkUrl(t.markdownUrl)}): ${summary ? `${text(summary)} ${facts}` : facts}`;
+    line = `- [${linkText(t.title)}](${linkUrl(t.markdownUrl)}): ${summary ? `${text(summary)} ${facts}` : facts}`;
     writtenLines.set(t, line);
   }
   return line;
@@ -82,17 +91,36 @@ const linesOf = (channel: PublicChannel, articles: readonly PublicArticleSummary
     .flatMap((a) => a.translations.map(articleLine));
 
 /**
+ * H2 titles of the channels in `/llms.txt`: their default-language titles,
+ * with the channel's address after any title two channels share, so that
+ * every section keeps its own name.
+ */
+function sectionTitles(channels: readonly PublicChannel[]): Map<number, string> {
+  const count = new Map<string, number>();
+  for (const c of channels) {
+    const title = text(channelDefaultTranslation(c).title);
+    count.set(title, (count.get(title) ?? 0) + 1);
+  }
+  return new Map(
+    channels.map((c) => {
+      const title = text(channelDefaultTranslation(c).title);
+      return [c.id, count.get(title)! > 1 ? `${title} (${c.htmlUrl})` : title];
+    }),
+  );
+}
+
+/**
  * Renders `/llms.txt` (see module doc): each channel's newest articles
- * (`articles` by channel id) under it, with a link to its full list.
+ * (`articles` by channel id) under it, after a link to its full list.
  */
 export function renderLlmsTxt(channels: readonly PublicChannel[], articles: ArticlesByChannel, site: SiteInfo): string {
   const parts = [`# ${text(site.name)}`, summary(site), CITATION];
-  for (const channel of [...channels].sort((a, b) => a.id - b.id)) {
-    const own = articles.get(channel.id) ?? [];
-    if (own.length === 0) continue;
-    const title = text(channelDefaultTranslation(channel).title);
-    const all = `More of ${title}, and links to every article: [${title} llms.txt](${linkUrl(channelLlmsUrl(channel))}).`;
-    parts.push(`## ${title}`, all, linesOf(channel, own, LLMS_RECENT_ARTICLES).join('\n'));
+  const listed = [...channels].sort((a, b) => a.id - b.id).filter((c) => (articles.get(c.id) ?? []).length > 0);
+  const titles = sectionTitles(listed);
+  for (const channel of listed) {
+    const title = linkText(channelDefaultTranslation(channel).title);
+    const all = `- [${title}: every article](${linkUrl(channelLlmsUrl(channel))}): the channel's own llms.txt, with its ${LLMS_CHANNEL_ARTICLES} newest articles and links to lists of all of them`;
+    parts.push(`## ${titles.get(channel.id)!}`, [all, ...linesOf(channel, articles.get(channel.id)!, LLMS_RECENT_ARTICLES)].join('\n'));
   }
   return `${parts.join('\n\n')}\n`;
 }
@@ -107,12 +135,16 @@ export function renderChannelLlmsTxt(channel: PublicChannel, articles: readonly 
   const title = text(channelDefaultTranslation(channel).title);
   const own = ofChannel(channel.id, articles);
   const lines = linesOf(channel, own, LLMS_CHANNEL_ARTICLES);
-  const parts = [`# ${title} · ${text(site.name)}`, summary(site), CITATION, `## ${title}`];
+  const parts = [`# ${title} · ${text(site.name)}`, summary(site), CITATION, '## Newest articles'];
   if (lines.length > 0) parts.push(lines.join('\n'));
   const count = articleParts(own).length;
   if (count > 0) {
-    const links = Array.from({ length: count }, (_, i) => `- [${title}, part ${i + 1}](${linkUrl(channelLlmsPartUrl(channel, i + 1))})`);
-    parts.push('## Every article', `Every article of ${title}, in parts of up to 100, oldest articles first:`, links.join('\n'));
+    const name = linkText(channelDefaultTranslation(channel).title);
+    const links = Array.from(
+      { length: count },
+      (_, i) => `- [${name}, part ${i + 1}](${linkUrl(channelLlmsPartUrl(channel, i + 1))}): part ${i + 1} of ${count} of every article, up to 100 each, oldest articles first`,
+    );
+    parts.push('## Every article', links.join('\n'));
   }
   return `${parts.join('\n\n')}\n`;
 }
@@ -125,7 +157,7 @@ export function renderChannelLlmsTxt(channel: PublicChannel, articles: readonly 
 export function renderChannelLlmsPart(channel: PublicChannel, part: readonly PublicArticleSummary[], n: number, site: SiteInfo): string {
   const title = text(channelDefaultTranslation(channel).title);
   const lines = linesOf(channel, part);
-  const parts = [`# ${title}, part ${n} · ${text(site.name)}`, summary(site), CITATION, `## ${title}, part ${n}`];
+  const parts = [`# ${title}, part ${n} · ${text(site.name)}`, summary(site), CITATION, `## Part ${n}`];
   if (lines.length > 0) parts.push(lines.join('\n'));
   return `${parts.join('\n\n')}\n`;
 }
