@@ -1,0 +1,62 @@
+/**
+ * The validation suite (docs/OUTPUTS.md, "Validation"): every output file
+ * of one varied site (`varied-site.ts`) read with the tools its consumers
+ * use. Each checker returns its problems as text; each test expects none.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkFeeds } from './check-feeds.ts';
+import { checkLlms } from './check-llms.ts';
+import { checkYaml } from './check-yaml.ts';
+import { buildVariedSite, listOutputs, type VariedSite } from './varied-site.ts';
+
+let site: VariedSite;
+beforeAll(async () => {
+  site = await buildVariedSite();
+}, 180_000);
+afterAll(async () => site?.stop());
+
+describe('the varied site', () => {
+  it('has every kind of output, in both channels and languages', () => {
+    const outputs = listOutputs(site.distDir);
+    expect(outputs.html).toEqual(expect.arrayContaining(['index.html', 'harbour/index.html', 'harbour/ar/tides.html', 'sahara/dunes.html', 'sahara/en/dunes.html']));
+    for (const kind of ['json', 'md', 'rss', 'jsonFeed', 'sitemap', 'llms'] as const) expect(outputs[kind].length, kind).toBeGreaterThan(0);
+  });
+
+  it('shows nothing unpublished in any output file, the search index included', () => {
+    const leaks: string[] = [];
+    const files = (fs.readdirSync(site.distDir, { recursive: true, encoding: 'utf8' }) as string[]).filter((f) => fs.statSync(path.join(site.distDir, f)).isFile());
+    for (const file of files) {
+      if (/\.(?:webp|png|jpe?g|gif|avif|woff2?)$/.test(file)) continue;
+      const raw = fs.readFileSync(path.join(site.distDir, file));
+      // Pagefind's fragments are gzip: read them as the browser would.
+      const text = file.endsWith('.pf_fragment') || file.endsWith('.pf_index') || file.endsWith('.pf_meta') ? gunzip(raw) : raw.toString('utf8');
+      for (const secret of site.unpublished) if (text.includes(secret)) leaks.push(`${file}: ${secret}`);
+    }
+    expect(leaks).toEqual([]);
+  });
+});
+
+describe('validators', () => {
+  it('feeds: two parsers, JSON Feed 1.1 (check-feeds.ts)', async () => {
+    expect((await checkFeeds(site.distDir, { baseUrl: site.baseUrl })).problems).toEqual([]);
+  });
+
+  it('llms.txt: the reference parser, links resolve (check-llms.ts)', async () => {
+    expect(await checkLlms(site.distDir, site.baseUrl)).toEqual([]);
+  });
+
+  it('YAML front matter: YAML 1.1 and 1.2 readings agree (check-yaml.ts)', async () => {
+    expect(await checkYaml(site.distDir)).toEqual([]);
+  });
+});
+
+function gunzip(raw: Buffer): string {
+  try {
+    return zlib.gunzipSync(raw).toString('utf8');
+  } catch {
+    return raw.toString('utf8');
+  }
+}
