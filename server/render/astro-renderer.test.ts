@@ -230,6 +230,13 @@ describe('article page', () => {
     });
   });
 
+  it('writes no code point HTML forbids, whatever a stored title or excerpt holds', async () => {
+    const odd = buildArticle({ id: 13, slug: 'odd', channel: techChannel(), translations: [{ language: 'en', title: 'Bell\u0007 and NEL\u0085', excerpt: 'Esc\u001b here', markdown: 'Text.' }] });
+    const html = await renderer.article(odd, 'en', fixtureSite);
+    expect(html).not.toMatch(/[\u0000-\u0008\u000B\u000E-\u001F\u007F-\u009F]/);
+    expect(html).toContain('Bell and NEL');
+  });
+
   it('has JSON-LD Article data that parses', () => {
     const data = jsonLd(en);
     expect(data).toMatchObject({
@@ -275,7 +282,7 @@ describe('article page', () => {
     expect(tags(en, 'article')[0]).toHaveProperty('data-pagefind-body');
     expect(tags(en, 'h1')[0]).toMatchObject({ 'data-pagefind-meta': 'title' });
     const filters = tags(ar, 'meta').filter((m) => m['data-pagefind-filter']);
-    expect(filters).toContainEqual({ 'data-pagefind-filter': 'language[content]', content: 'ar' });
+    expect(filters).toContainEqual({ name: 'pagefind-language', 'data-pagefind-filter': 'language[content]', content: 'ar' });
   });
 
   it('links its own stylesheet, which is a client asset of the build', async () => {

@@ -12,6 +12,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { experimental_AstroContainer } from 'astro/container';
+import { withoutForbiddenCodePoints } from '../domain/body/forbidden-code-points.ts';
 import type { ArticlePageInput, ChannelPageInput, HomePageInput, PageInput } from '../../src/lib/page-input.ts';
 import { BUILD_STAMP_FILE, readBuildStamp } from './site-build.ts';
 import type { PublicArticle, PublicArticleSummary, PublicChannel, SiteInfo } from './view-models.ts';
@@ -104,7 +105,7 @@ export async function createAstroRenderer(buildDir: string, options: AstroRender
     }
     const locals: App.Locals = { pressroom: input };
     // partial: false renders a whole document, with its doctype.
-    return (await container).renderToString(components[name], { locals, partial: false });
+    return withoutForbiddenCodePoints(await (await container).renderToString(components[name], { locals, partial: false }));
   };
 
   return Object.freeze({

@@ -28,6 +28,6 @@ export interface HeadData {
   readonly meta: readonly HeadMeta[];
   /** Escaped JSON-LD (see `jsonForScript`), or null. */
   readonly jsonLd: string | null;
-  /** Pagefind filters set on the page (`data-pagefind-filter="name[content]"`). */
+  /** Pagefind filters set on the page (`<meta name="pagefind-{name}" data-pagefind-filter="{name}[content]">`). */
   readonly pagefindFilters: ReadonlyArray<{ readonly name: string; readonly value: string }>;
 }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkFeeds } from './check-feeds.ts';
+import { checkHtml } from './check-html.ts';
 import { checkLlms } from './check-llms.ts';
 import { checkYaml } from './check-yaml.ts';
 import { buildVariedSite, listOutputs, type VariedSite } from './varied-site.ts';
@@ -40,6 +41,10 @@ describe('the varied site', () => {
 });
 
 describe('validators', () => {
+  it('HTML: html-validate (recommended rules), no forbidden code points (check-html.ts)', async () => {
+    expect(await checkHtml(site.distDir)).toEqual([]);
+  });
+
   it('feeds: two parsers, JSON Feed 1.1 (check-feeds.ts)', async () => {
     expect((await checkFeeds(site.distDir, { baseUrl: site.baseUrl })).problems).toEqual([]);
   });

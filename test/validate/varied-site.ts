@@ -48,7 +48,8 @@ export const AWKWARD_TITLES = {
 const LONG_CODE = `const line = "${'a very long line of code that does not wrap '.repeat(8).trim()}";`;
 
 function body(lang: 'en' | 'ar', images: readonly { url: string; alt: string }[], others: { sibling: string; channel: string }): string {
-  const words = lang === 'en' ? 'The tide comes in twice a day' : 'يأتي المد مرتين في اليوم';
+  // A raw control character (pasted text): bodies accept it, no HTML output may carry it.
+  const words = lang === 'en' ? 'The tide comes in twice a day\u0007' : 'يأتي المد مرتين في اليوم';
   return [
     `${words}, see [the other article](./${others.sibling}), [the same one](${others.sibling}), [its parent list](../${others.sibling}), [the section below](#notes), [the other channel](/${others.channel}/) and [an outside page](https://example.org/page?x=1&y=2).`,
     ...images.map((i) => `![${i.alt}](${i.url})`),

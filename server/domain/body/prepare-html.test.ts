@@ -96,9 +96,9 @@ describe('prepareBody (HTML input)', () => {
   });
 
   it('keeps blank lines inside a dir block from ending the raw HTML block', () => {
-    const result = prepareHtml('<pre dir="rtl">line 1\n\nline *3*</pre><p>after</p>');
+    const result = prepareHtml('<pre dir="rtl" tabindex="0">line 1\n\nline *3*</pre><p>after</p>');
     const html = renderMarkdown(result.markdown);
-    expect(html).toContain('<pre dir="rtl">line 1\n\nline *3*</pre>');
+    expect(html).toContain('<pre dir="rtl" tabindex="0">line 1\n\nline *3*</pre>');
     expect(html).toContain('<p>after</p>');
   });
 

@@ -113,3 +113,31 @@ export function rehypeLtrIslands() {
     });
   };
 }
+
+const ALIGN_VALUES: ReadonlySet<string> = new Set(['left', 'center', 'right']);
+
+/**
+ * What the sanitised tree needs to be valid and accessible HTML, applied
+ * after sanitising (so these attributes are ours, not the author's):
+ * - table cells' `align` (GFM column alignment, or raw HTML) is obsolete
+ *   in HTML: it becomes the class `align-left|center|right` (styled in
+ *   `src/styles/site.css`; an inline `style` would need the CSP to allow it);
+ * - a `<pre>` may scroll sideways, and a scrolling region must be reachable
+ *   by keyboard (WCAG 2.1.1, axe `scrollable-region-focusable`): it gets
+ *   `tabindex="0"`.
+ */
+export function rehypeAccessibleMarkup() {
+  return (tree: Root): void => {
+    eachElement(tree, (el) => {
+      if (el.tagName === 'td' || el.tagName === 'th') {
+        const align = el.properties.align;
+        if (align === undefined) return;
+        delete el.properties.align;
+        const value = String(align).trim().toLowerCase();
+        if (ALIGN_VALUES.has(value)) el.properties.className = [`align-${value}`];
+      } else if (el.tagName === 'pre') {
+        el.properties.tabIndex = 0;
+      }
+    });
+  };
+}

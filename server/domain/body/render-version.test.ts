@@ -9,6 +9,7 @@ const SAMPLES = [
   'مرحبا بالعالم `npm test` [read more](https://example.com)\n\n| a | b |\n| - | - |\n| 1 | 2 |\n',
   'Raw <span onclick="x()">html</span> <script>alert(1)</script><table><tr><td>a</td><td>b</td></tr></table>\u202Ebidi\u202C\n',
   'Text with a footnote[^1] and <div dir="rtl" id="name">block</div>.\n\n[^1]: The note.\n\n![alt](https://example.com/i.png "title")\n',
+  '| l | c | r |\n| :- | :-: | -: |\n| 1 | 2 | 3 |\n\n<table><tr><td align="RIGHT">x</td><td align="justify">y</td></tr></table>\n',
 ];
 
 /**
@@ -17,7 +18,8 @@ const SAMPLES = [
  * (so stored bodies are rendered again) and record the new pair here.
  */
 const RECORDED: Record<string, string> = {
-  '1': '8fc8d8013d3c3decaa1c934efe2a95c8a6afe9ec41c554604ef3046a9ea00e29',
+  // 2: table alignment as classes, focusable <pre> (valid HTML, keyboard-reachable code blocks); a table sample added.
+  '2': '2990ddbdd52ed59aa13f0733144f22aab9f2089495e7434911addc00e5ee9c08',
 };
 
 describe('BODY_RENDER_VERSION', () => {

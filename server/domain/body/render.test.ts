@@ -26,7 +26,7 @@ describe('renderMarkdown', () => {
 
   it.each([
     ['inline code', 'Run `npm test` now', '<code dir="ltr">npm test</code>'],
-    ['fenced code', '```js\nx()\n```', '<pre dir="ltr"><code class="language-js">x()\n</code></pre>'],
+    ['fenced code', '```js\nx()\n```', '<pre dir="ltr" tabindex="0"><code class="language-js">x()\n</code></pre>'],
     ['URL autolink literal', 'Go to https://example.com/a?b=1', '<a href="https://example.com/a?b=1" dir="ltr">https://example.com/a?b=1</a>'],
     ['www autolink', 'Go to www.example.com', '<a href="http://www.example.com" dir="ltr">www.example.com</a>'],
     ['angle autolink', '<https://example.com>', '<a href="https://example.com" dir="ltr">https://example.com</a>'],
@@ -39,7 +39,7 @@ describe('renderMarkdown', () => {
   it('does not add dir to links whose text is prose, nor to code inside pre', () => {
     const html = renderMarkdown('[read more](https://example.com)\n\n```\ncode\n```');
     expect(html).toContain('<a href="https://example.com">read more</a>');
-    expect(html).toContain('<pre dir="ltr"><code>code\n</code></pre>');
+    expect(html).toContain('<pre dir="ltr" tabindex="0"><code>code\n</code></pre>');
   });
 
   it('renders an embedded URL in Arabic text left to right', () => {
@@ -121,5 +121,24 @@ describe('renderMarkdownBody', () => {
     for (const markdown of [generatedArticle(1200), 'a <script>x</script> b', '[^1]\n\n[^1]: note', '']) {
       expect(renderMarkdownBody(markdown)).toEqual({ html: renderMarkdown(markdown), text: markdownToPlainText(markdown) });
     }
+  });
+});
+
+describe('renderMarkdown: valid and accessible markup', () => {
+  it('writes table column alignment as classes, never the obsolete align attribute', () => {
+    const html = renderMarkdown('| l | c | r | n |\n| :- | :-: | -: | - |\n| 1 | 2 | 3 | 4 |\n\n<table><tr><td align="RIGHT">x</td><td align="justify">y</td></tr></table>\n');
+    expect(html).not.toContain('align=');
+    expect(html).toContain('<th class="align-left">l</th>\n<th class="align-center">c</th>\n<th class="align-right">r</th>\n<th>n</th>');
+    expect(html).toContain('<td class="align-right">x</td><td>y</td>');
+  });
+
+  it('makes code blocks focusable, since they may scroll sideways', () => {
+    expect(renderMarkdown('```\ncode\n```\n')).toContain('<pre dir="ltr" tabindex="0"><code>');
+  });
+
+  it('drops the code points HTML forbids (C0 but tab/LF/FF/CR, DEL, C1), raw in text or attributes', () => {
+    const { html, text } = renderMarkdownBody('a\u0007b c\u0085d e\u007ff <span title="x\u0001y">z</span> &#7;');
+    expect(html).toBe('<p>ab cd ef <span title="xy">z</span> \ufffd</p>');
+    expect(text).toBe('ab cd ef z \ufffd');
   });
 });

@@ -14,6 +14,7 @@ import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
 import {
+  rehypeAccessibleMarkup,
   rehypeDemoteH1,
   rehypeEnforceDir,
   rehypeLinkClobberedIds,
@@ -21,6 +22,7 @@ import {
   rehypeRawIfNeeded,
   rehypeStripBidi,
 } from './rehype-plugins.ts';
+import { withoutForbiddenCodePoints } from './forbidden-code-points.ts';
 import { checkMarkdownBody } from './limits.ts';
 import { takeParsedBody } from './parsed-bodies.ts';
 import { ARTICLE_SCHEMA } from './schema.ts';
@@ -39,6 +41,7 @@ const renderer = unified()
   .use(rehypeSanitize, ARTICLE_SCHEMA)
   .use(rehypeLinkClobberedIds)
   .use(rehypeLtrIslands)
+  .use(rehypeAccessibleMarkup)
   .use(rehypeStringify)
   .freeze();
 
@@ -57,13 +60,14 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
  */
 function overLimitBody(markdown: string): { html: string; text: string } {
   const text = markdown.replace(/\s+/g, ' ').trim();
-  return { html: `<p>${text.replace(/[&<>"]/g, (c) => ESCAPES[c]!)}</p>`, text };
+  const clean = withoutForbiddenCodePoints(text);
+  return { html: `<p>${clean.replace(/[&<>"]/g, (c) => ESCAPES[c]!)}</p>`, text: clean };
 }
 
 /** Renders stored Markdown to safe HTML (for API responses and public pages). */
 export function renderMarkdown(markdown: string): string {
   if (checkMarkdownBody(markdown)) return overLimitBody(markdown).html;
-  return renderer.stringify(renderTree(markdown));
+  return withoutForbiddenCodePoints(renderer.stringify(renderTree(markdown)));
 }
 
 // Elements whose boundaries separate words even without whitespace in the
@@ -95,7 +99,7 @@ function plainText(tree: Root): string {
 /** Plain text of a Markdown body (for excerpts / search); whitespace collapsed. */
 export function markdownToPlainText(markdown: string): string {
   if (checkMarkdownBody(markdown)) return overLimitBody(markdown).text;
-  return plainText(renderTree(markdown));
+  return withoutForbiddenCodePoints(plainText(renderTree(markdown)));
 }
 
 /**
@@ -106,7 +110,7 @@ export function markdownToPlainText(markdown: string): string {
  * the HTML or the text. `render-version.test.ts` fails when the output of
  * its samples changes while this stays the same.
  */
-export const BODY_RENDER_VERSION = '1';
+export const BODY_RENDER_VERSION = '2';
 
 /**
  * Both renderings of a body from one parse: the same values as
@@ -117,5 +121,6 @@ export function renderMarkdownBody(markdown: string): { html: string; text: stri
   if (checkMarkdownBody(markdown)) return overLimitBody(markdown);
   const tree = renderTree(markdown);
   // Neither reading mutates the tree.
-  return { text: plainText(tree), html: renderer.stringify(tree) };
+  // Raw control characters of the source survive parsing (character references to them do not: micromark makes them U+FFFD).
+  return { text: withoutForbiddenCodePoints(plainText(tree)), html: withoutForbiddenCodePoints(renderer.stringify(tree)) };
 }
