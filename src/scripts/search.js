@@ -17,6 +17,7 @@
       var sameLang = shards.filter(function (s) { return s.language === lang; });
       var pool = channel === '' || sameLang.length === 0 ? shards : sameLang;
       var own = pool.filter(function (s) { return s.channel === channel && s.language === lang; })[0] || pool.filter(function (s) { return s.language === lang; })[0] || pool[0];
+      labelWhenRendered(el);
       new PagefindUI({
         element: '#search',
         showSubResults: true,
@@ -26,4 +27,20 @@
       });
     })
     .catch(function () {});
+
+  // Pagefind UI labels its input with `title` only, which screen readers do not all announce as a label (axe
+  // `label-title-only`): give it the search region's own label.
+  function labelWhenRendered(box) {
+    var label = box.getAttribute('aria-label');
+    function apply() {
+      var input = box.querySelector('input');
+      if (!input) return false;
+      input.setAttribute('aria-label', label);
+      return true;
+    }
+    var observer = new MutationObserver(function () {
+      if (apply()) observer.disconnect();
+    });
+    observer.observe(box, { childList: true, subtree: true });
+  }
 })();

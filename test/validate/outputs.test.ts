@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkAxe } from './check-axe.ts';
 import { checkFeeds } from './check-feeds.ts';
 import { checkHtml } from './check-html.ts';
 import { checkLlms } from './check-llms.ts';
@@ -44,6 +45,10 @@ describe('validators', () => {
   it('HTML: html-validate (recommended rules), no forbidden code points (check-html.ts)', async () => {
     expect(await checkHtml(site.distDir)).toEqual([]);
   });
+
+  it('accessibility: axe-core in Chromium, LTR and RTL pages, desktop and phone, light and dark (check-axe.ts)', async () => {
+    expect(await checkAxe(site.serverUrl, site.pages)).toEqual([]);
+  }, 120_000);
 
   it('feeds: two parsers, JSON Feed 1.1 (check-feeds.ts)', async () => {
     expect((await checkFeeds(site.distDir, { baseUrl: site.baseUrl })).problems).toEqual([]);
