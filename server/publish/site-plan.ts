@@ -33,6 +33,7 @@ export interface Renderers {
   /** `/{channel}/sitemap-{n}.xml`: the articles of one part (`articleParts`). */
   channelSitemapPart(channel: PublicChannel, part: readonly AnyPublicArticle[]): string;
   robots(site: SiteInfo): string;
+  favicon(): string;
   llms(channels: readonly PublicChannel[], articles: ArticlesByChannel, site: SiteInfo): string;
   channelLlms(channel: PublicChannel, articles: readonly PublicArticleSummary[], site: SiteInfo): string;
   /** `/{channel}/llms-{n}.txt`: the articles of part `n` (`articleParts`). */
@@ -250,7 +251,7 @@ export function homeArticles(articles: ArticlesByChannel, renderers: Pick<Render
 
 /**
  * Site-wide files: homepage, channel list, sitemap index and the homepage's
- * sitemap, robots.txt, llms.txt, and the site's client assets (`_astro/`).
+ * sitemap, robots.txt, llms.txt, favicon.svg, and the site's client assets (`_astro/`).
  * Each is small whatever the site's size (the newest articles, one line per
  * channel), and is rendered from the channels' groups (`articles`), whose
  * per-group work is remembered while a group is unchanged, so re-planning
@@ -273,6 +274,7 @@ export function planSite(
     { path: staticFiles.sitemap(), inputs: [channels.length, ...channels, ...groups], render: () => renderers.sitemapIndex(channels, articles, site) },
     { path: staticFiles.homeSitemap(), inputs: [channels.length, ...channels, ...groups], render: () => renderers.homeSitemap(channels, articles, site) },
     { path: staticFiles.robots(), inputs: [], render: () => renderers.robots(site) },
+    { path: staticFiles.favicon(), inputs: [], render: () => renderers.favicon() },
     { path: staticFiles.llms(), inputs: [channels.length, ...channels, ...groups], render: () => renderers.llms(channels, articles, site) },
     ...assets,
   ];

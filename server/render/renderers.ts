@@ -13,6 +13,7 @@ import type { HtmlRenderer } from './astro-renderer.ts';
 import { renderChannelJson, renderChannelList } from './channel-json.ts';
 import { renderJsonFeed, renderRss } from './feeds.ts';
 import { renderChannelLlmsPart, renderChannelLlmsTxt, renderLlmsTxt } from './llms-txt.ts';
+import { renderFavicon } from './favicon.ts';
 import { renderRobots } from './robots.ts';
 import { renderChannelSitemap, renderChannelSitemapPart, renderHomeSitemap, renderSitemapIndex } from './sitemap.ts';
 
@@ -34,6 +35,7 @@ export function createRenderers(html: HtmlRenderer): Renderers {
     channelSitemap: renderChannelSitemap,
     channelSitemapPart: renderChannelSitemapPart,
     robots: renderRobots,
+    favicon: renderFavicon,
     llms: renderLlmsTxt,
     channelLlms: renderChannelLlmsTxt,
     channelLlmsPart: renderChannelLlmsPart,

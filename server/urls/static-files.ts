@@ -48,6 +48,8 @@ export const staticFiles = Object.freeze({
   /** Part `n` (from 1) of a channel's complete llms list, at `/{channel}/llms-{n}.txt`. */
   channelLlmsPart: (channel: string, n: number) => `${channel}/llms-${n}.txt`,
   robots: () => 'robots.txt',
+  /** The site's icon, linked from every page. */
+  favicon: () => 'favicon.svg',
   llms: () => 'llms.txt',
 });
 

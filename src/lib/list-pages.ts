@@ -170,9 +170,14 @@ export function homePage(input: HomePageInput): HomePage {
       title: site.name,
       description,
       canonical,
-      links: [{ rel: 'canonical', href: canonical }],
+      // Feed autodiscovery: the site has no feed of its own, so each channel's (one version per article, every language).
+      links: [
+        { rel: 'canonical', href: canonical },
+        ...input.channels.map((channel): HeadLink => ({ rel: 'alternate', type: 'application/rss+xml', href: channel.rssUrl, title: `${channelTranslation(channel, channel.defaultLanguage).title} (RSS)` })),
+      ],
       meta: [
         { property: 'og:type', content: 'website' },
+        { property: 'og:locale', content: ogLocale(HOME_LANGUAGE) },
         { property: 'og:site_name', content: site.name },
         { property: 'og:title', content: site.name },
         { property: 'og:description', content: description },

@@ -41,6 +41,27 @@ describe('the varied site', () => {
   });
 });
 
+describe('small things every page needs', () => {
+  it('has a favicon, linked from every page and served as SVG (no first-visit 404)', async () => {
+    const res = await fetch(`${site.serverUrl}/favicon.svg`);
+    expect([res.status, res.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+    expect(await res.text()).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    for (const page of listOutputs(site.distDir).html) {
+      expect(fs.readFileSync(path.join(site.distDir, page), 'utf8'), page).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
+    }
+  });
+
+  it('homepage: feed autodiscovery for each channel and og:locale', () => {
+    const home = fs.readFileSync(path.join(site.distDir, 'index.html'), 'utf8');
+    const feeds = [...home.matchAll(/<link rel="alternate" href="([^"]+)" type="application\/rss\+xml" title="([^"]+)">/g)].map((m) => [m[1], m[2]]);
+    expect(feeds).toEqual([
+      [`${site.baseUrl}/harbour/rss.xml`, 'Harbour &#38; Sea <News> (RSS)'],
+      [`${site.baseUrl}/sahara/rss.xml`, 'أخبار الصحراء (RSS)'],
+    ]);
+    expect(home).toContain('<meta property="og:locale" content="en_US">');
+  });
+});
+
 describe('validators', () => {
   it('HTML: html-validate (recommended rules), no forbidden code points (check-html.ts)', async () => {
     expect(await checkHtml(site.distDir)).toEqual([]);
