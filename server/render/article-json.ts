@@ -13,11 +13,13 @@
  * - `available_translations` lists every published translation including this
  *   one, primary first, so every sibling carries the same list;
  * - `_links`: self, html, markdown, channel, articles, rss;
- * - `content_markdown` is the stored body made safe (`publicMarkdown`, via `publicBodyOf`).
+ * - `content_markdown` is the stored body made safe (`publicMarkdown`, via `publicBodyOf`), and
+ *   `content_html` the rendered body; in both, relative link targets are made absolute against the
+ *   translation's page (`absolute-links.ts`), so they mean the same at every address the JSON is served from.
  * @module
  */
 import { SCHEMA_VERSION } from '../http/error-body.ts';
-import { channelVersion, publicBodyOf, requireTranslation } from './public-select.ts';
+import { channelVersion, publicBodyOf, publicHtmlOf, requireTranslation } from './public-select.ts';
 import type { PublicArticle, PublicTranslation } from './view-models.ts';
 
 /** How the Article JSON is rendered. */
@@ -76,7 +78,7 @@ export function renderArticleJson(article: PublicArticle, language: string, opti
     updated_at: translation.updatedAt,
     // Made safe as the HTML is: bodies stored before the rule may hold unsafe HTML or links.
     content_markdown: publicBodyOf(translation),
-    ...(options.includeHtml ? { content_html: translation.html } : {}),
+    ...(options.includeHtml ? { content_html: publicHtmlOf(translation) } : {}),
     available_translations: article.translations.map(translationLink),
     _links: {
       self: translation.jsonUrl,

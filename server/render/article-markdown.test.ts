@@ -116,7 +116,8 @@ describe('renderArticleMarkdown with a body stored before the safe-Markdown rule
     const article = buildArticle(channel, { id: 77, slug: 'old', defaultLanguage: 'en', translations: [{ language: 'en', title: 'Old', markdown: stored, publishedAt: '2026-02-01T09:00:00.000Z' }] });
     const { body } = read(renderArticleMarkdown(article, 'en'));
     expect(body).not.toMatch(/onerror|javascript:|<script/);
-    expect(body).toContain('<img src="x">');
+    // A relative target is resolved against the translation's page (absolute-links.ts).
+    expect(body).toContain('<img src="https://news.example/journal/en/x">');
     expect(body).toContain('<sub>kept</sub>');
   });
 });

@@ -6,6 +6,7 @@
  * @module
  */
 import { publicMarkdown } from '../domain/body/safe-markdown.ts';
+import { absoluteHtmlLinks, absoluteMarkdownLinks } from './absolute-links.ts';
 import type { AnyPublicArticle, PublicArticle, PublicArticleOf, PublicArticleSummary, PublicChannel, PublicChannelTranslation, PublicTranslationHead, PublicTranslationSummary } from './view-models.ts';
 
 /**
@@ -244,15 +245,24 @@ const partsOfArray = new WeakMap<readonly AnyPublicArticle[], ReadonlyArray<read
 
 // The JSON and the Markdown document of a translation are rendered from the
 // same model object in one build; built models are never changed.
-const publicBodies = new WeakMap<{ readonly markdown: string }, string>();
+const publicBodies = new WeakMap<object, string>();
+const publicHtmlBodies = new WeakMap<object, string>();
 
 /**
  * The body of a translation as the public Markdown outputs give it
  * (`publicMarkdown`: safe even when stored before the safe-Markdown rule),
- * made once per model object.
+ * with its relative link targets made absolute against the translation's
+ * page (`absoluteMarkdownLinks`), made once per model object.
  */
-export function publicBodyOf(translation: { readonly markdown: string }): string {
+export function publicBodyOf(translation: { readonly markdown: string; readonly htmlUrl: string }): string {
   let body = publicBodies.get(translation);
-  if (body === undefined) publicBodies.set(translation, (body = publicMarkdown(translation.markdown)));
+  if (body === undefined) publicBodies.set(translation, (body = absoluteMarkdownLinks(publicMarkdown(translation.markdown), translation.htmlUrl)));
   return body;
+}
+
+/** The rendered body for the JSON's `content_html`, its relative targets made absolute (`absoluteHtmlLinks`). */
+export function publicHtmlOf(translation: { readonly html: string; readonly htmlUrl: string }): string {
+  let html = publicHtmlBodies.get(translation);
+  if (html === undefined) publicHtmlBodies.set(translation, (html = absoluteHtmlLinks(translation.html, translation.htmlUrl)));
+  return html;
 }

@@ -11,6 +11,7 @@ import { checkAxe } from './check-axe.ts';
 import { checkFeeds } from './check-feeds.ts';
 import { checkHtml } from './check-html.ts';
 import { checkLlms } from './check-llms.ts';
+import { checkMarkdown } from './check-markdown.ts';
 import { checkYaml } from './check-yaml.ts';
 import { buildVariedSite, listOutputs, type VariedSite } from './varied-site.ts';
 
@@ -77,6 +78,10 @@ describe('validators', () => {
 
   it('llms.txt: the reference parser, links resolve (check-llms.ts)', async () => {
     expect(await checkLlms(site.distDir, site.baseUrl)).toEqual([]);
+  });
+
+  it('Markdown: markdown-it renders every body, every link absolute and answering (check-markdown.ts)', async () => {
+    expect(await checkMarkdown(site.distDir, site.baseUrl)).toEqual([]);
   });
 
   it('YAML front matter: YAML 1.1 and 1.2 readings agree (check-yaml.ts)', async () => {

@@ -47,11 +47,12 @@ export const AWKWARD_TITLES = {
 
 const LONG_CODE = `const line = "${'a very long line of code that does not wrap '.repeat(8).trim()}";`;
 
-function body(lang: 'en' | 'ar', images: readonly { url: string; alt: string }[], others: { sibling: string; channel: string }): string {
+function body(lang: 'en' | 'ar', images: readonly { url: string; alt: string }[], others: { sibling: string; own: string; channel: string }): string {
   // A raw control character (pasted text): bodies accept it, no HTML output may carry it.
   const words = lang === 'en' ? 'The tide comes in twice a day\u0007' : 'يأتي المد مرتين في اليوم';
   return [
-    `${words}, see [the other article](./${others.sibling}), [the same one](${others.sibling}), [its parent list](../${others.sibling}), [the section below](#notes), [the other channel](/${others.channel}/) and [an outside page](https://example.org/page?x=1&y=2).`,
+    // Links in the forms that mean the same on every page of the article (`..` depends on the page's depth).
+    `${words}, see [the other article](./${others.sibling}), [the same one](${others.sibling}), [by its path](/${others.own}/${others.sibling}), [the section below](#notes), [the other channel](/${others.channel}/) and [an outside page](https://example.org/page?x=1&y=2).`,
     ...images.map((i) => `![${i.alt}](${i.url})`),
     '| Left | Centre | Right |\n| :--- | :---: | ---: |\n| a | b | 3 |\n| long cell | c | 42 |',
     '```ts\n' + LONG_CODE + '\n```',
@@ -118,15 +119,18 @@ export async function buildVariedSite(): Promise<VariedSite> {
     author: { name: 'Jane "JD" Doe & Co' },
     status: 'published',
     translations: [
-      { language: 'en', title: AWKWARD_TITLES.en, excerpt: 'High & low water: <when> and "why" ]]>.', content_markdown: body('en', harbourImages.en, { sibling: 'boats', channel: 'sahara' }) },
-      { language: 'ar', title: AWKWARD_TITLES.ar, excerpt: 'متى ولماذا.', content_markdown: body('ar', harbourImages.ar, { sibling: 'boats', channel: 'sahara' }) },
+      { language: 'en', title: AWKWARD_TITLES.en, excerpt: 'High & low water: <when> and "why" ]]>.', content_markdown: body('en', harbourImages.en, { sibling: 'boats', own: 'harbour', channel: 'sahara' }) },
+      { language: 'ar', title: AWKWARD_TITLES.ar, excerpt: 'متى ولماذا.', content_markdown: body('ar', harbourImages.ar, { sibling: 'boats', own: 'harbour', channel: 'sahara' }) },
     ],
   });
   await call('POST', '/api/v1/channels/harbour/pages', {
     slug: 'boats',
     default_language: 'en',
     status: 'published',
-    translations: [{ language: 'en', title: 'Boats (and ships) [2026]', content_markdown: body('en', [], { sibling: 'tides', channel: 'sahara' }) }],
+    translations: [
+      { language: 'en', title: 'Boats (and ships) [2026]', content_markdown: body('en', [], { sibling: 'tides', own: 'harbour', channel: 'sahara' }) },
+      { language: 'ar', title: 'القوارب', content_markdown: body('ar', [], { sibling: 'tides', own: 'harbour', channel: 'sahara' }) },
+    ],
   });
   const dunes = [await img('sahara', '#ccaa55', 'الكثبان عند الغروب')];
   await call('POST', '/api/v1/channels/sahara/pages', {
@@ -134,15 +138,18 @@ export async function buildVariedSite(): Promise<VariedSite> {
     default_language: 'ar',
     status: 'published',
     translations: [
-      { language: 'ar', title: 'الكثبان الرملية', excerpt: 'رمال تتحرك.', content_markdown: body('ar', dunes, { sibling: 'stars', channel: 'harbour' }) },
-      { language: 'en', title: 'Dunes', content_markdown: body('en', dunes, { sibling: 'stars', channel: 'harbour' }) },
+      { language: 'ar', title: 'الكثبان الرملية', excerpt: 'رمال تتحرك.', content_markdown: body('ar', dunes, { sibling: 'stars', own: 'sahara', channel: 'harbour' }) },
+      { language: 'en', title: 'Dunes', content_markdown: body('en', dunes, { sibling: 'stars', own: 'sahara', channel: 'harbour' }) },
     ],
   });
   await call('POST', '/api/v1/channels/sahara/pages', {
     slug: 'stars',
     default_language: 'ar',
     status: 'published',
-    translations: [{ language: 'ar', title: 'نجوم الصحراء', content_markdown: body('ar', [], { sibling: 'dunes', channel: 'harbour' }) }],
+    translations: [
+      { language: 'ar', title: 'نجوم الصحراء', content_markdown: body('ar', [], { sibling: 'dunes', own: 'sahara', channel: 'harbour' }) },
+      { language: 'en', title: 'Desert stars', content_markdown: body('en', [], { sibling: 'dunes', own: 'sahara', channel: 'harbour' }) },
+    ],
   });
 
   // What must never appear.

@@ -28,5 +28,6 @@ export function escapeMarkdownText(text: string): string {
  * are percent-encoded.
  */
 export function markdownLinkDestination(url: string): string {
-  return url.replace(/[\s()<>\\]/g, (c) => encodeURIComponent(c));
+  // encodeURIComponent leaves `(` and `)` as they are: percent-encode by code.
+  return url.replace(/[\s()<>\\]/g, (c) => (c.charCodeAt(0) < 0x80 ? `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}` : encodeURIComponent(c)));
 }
