@@ -12,6 +12,7 @@ import { checkFeeds } from './check-feeds.ts';
 import { checkHtml } from './check-html.ts';
 import { checkLlms } from './check-llms.ts';
 import { checkMarkdown } from './check-markdown.ts';
+import { checkMetadata } from './check-metadata.ts';
 import { checkYaml } from './check-yaml.ts';
 import { buildVariedSite, listOutputs, type VariedSite } from './varied-site.ts';
 
@@ -71,6 +72,10 @@ describe('validators', () => {
   it('accessibility: axe-core in Chromium, LTR and RTL pages, desktop and phone, light and dark (check-axe.ts)', async () => {
     expect(await checkAxe(site.serverUrl, site.pages)).toEqual([]);
   }, 120_000);
+
+  it('link previews and crawlers: JSON-LD, OpenGraph, hreflang (check-metadata.ts)', async () => {
+    expect(await checkMetadata(site.distDir, site.baseUrl)).toEqual([]);
+  });
 
   it('feeds: two parsers, JSON Feed 1.1 (check-feeds.ts)', async () => {
     expect((await checkFeeds(site.distDir, { baseUrl: site.baseUrl })).problems).toEqual([]);

@@ -54,7 +54,8 @@ function body(lang: 'en' | 'ar', images: readonly { url: string; alt: string }[]
     // Links in the forms that mean the same on every page of the article (`..` depends on the page's depth).
     `${words}, see [the other article](./${others.sibling}), [the same one](${others.sibling}), [by its path](/${others.own}/${others.sibling}), [the section below](#notes), [the other channel](/${others.channel}/) and [an outside page](https://example.org/page?x=1&y=2).`,
     ...images.map((i) => `![${i.alt}](${i.url})`),
-    '| Left | Centre | Right |\n| :--- | :---: | ---: |\n| a | b | 3 |\n| long cell | c | 42 |',
+    // Wider than a phone: the table scrolls sideways.
+    '| Left | Centre | Right | Notes |\n| :--- | :---: | ---: | --- |\n| a | b | 3 | short |\n| long cell | c | 42 | ' + 'a cell of unbreakable-words-that-go-on-and-on '.repeat(3) + ' |',
     '```ts\n' + LONG_CODE + '\n```',
     '## Notes',
     `> ${words}.\n\n- one\n- two with \`code\``,

@@ -122,9 +122,9 @@ const ALIGN_VALUES: ReadonlySet<string> = new Set(['left', 'center', 'right']);
  * - table cells' `align` (GFM column alignment, or raw HTML) is obsolete
  *   in HTML: it becomes the class `align-left|center|right` (styled in
  *   `src/styles/site.css`; an inline `style` would need the CSP to allow it);
- * - a `<pre>` may scroll sideways, and a scrolling region must be reachable
- *   by keyboard (WCAG 2.1.1, axe `scrollable-region-focusable`): it gets
- *   `tabindex="0"`.
+ * - a `<pre>` or a `<table>` may scroll sideways (`src/styles/site.css`), and
+ *   a scrolling region must be reachable by keyboard (WCAG 2.1.1, axe
+ *   `scrollable-region-focusable`): they get `tabindex="0"`.
  */
 export function rehypeAccessibleMarkup() {
   return (tree: Root): void => {
@@ -135,7 +135,7 @@ export function rehypeAccessibleMarkup() {
         delete el.properties.align;
         const value = String(align).trim().toLowerCase();
         if (ALIGN_VALUES.has(value)) el.properties.className = [`align-${value}`];
-      } else if (el.tagName === 'pre') {
+      } else if (el.tagName === 'pre' || el.tagName === 'table') {
         el.properties.tabIndex = 0;
       }
     });

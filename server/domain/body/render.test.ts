@@ -132,8 +132,9 @@ describe('renderMarkdown: valid and accessible markup', () => {
     expect(html).toContain('<td class="align-right">x</td><td>y</td>');
   });
 
-  it('makes code blocks focusable, since they may scroll sideways', () => {
+  it('makes code blocks and tables focusable, since they may scroll sideways', () => {
     expect(renderMarkdown('```\ncode\n```\n')).toContain('<pre dir="ltr" tabindex="0"><code>');
+    expect(renderMarkdown('| a |\n| - |\n| 1 |\n')).toContain('<table tabindex="0">');
   });
 
   it('drops the code points HTML forbids (C0 but tab/LF/FF/CR, DEL, C1), raw in text or attributes', () => {
