@@ -22,6 +22,7 @@ import { PUBLIC_API_PREFIX } from '../urls/public-urls.ts';
 import { normalizeRequestPath } from '../urls/request-path.ts';
 import { validatorsMatch } from './conditional-get.ts';
 import type { CachedFile, OutputFileCache } from './output-file-cache.ts';
+import { prefersMarkdown } from './accept-markdown.ts';
 import { cacheControlOf, contentTypeOf, resolveOutputRequest, type CachePolicy } from './routes/site-files.ts';
 
 /** What the fast path needs. */
@@ -92,7 +93,7 @@ export function createStaticFastPath(deps: StaticFastPathDeps): (req: IncomingMe
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     const raw = req.url ?? '/';
     const accept = req.headers.accept;
-    const wantsMarkdown = accept !== undefined && /(^|,)\s*text\/markdown/i.test(accept);
+    const wantsMarkdown = prefersMarkdown(accept);
     const key = wantsMarkdown ? `md:${raw}` : raw;
     let found = routes.get(key);
     if (found === undefined) {

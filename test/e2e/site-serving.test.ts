@@ -91,6 +91,18 @@ describe('agents', () => {
     expect((await get('/pressroom-journal/ar/welcome')).headers.get('content-type')).toBe('text/html; charset=utf-8');
   });
 
+  it.each([
+    ['text/markdown;q=0', 'text/html; charset=utf-8'],
+    ['text/markdown;q=0, text/html', 'text/html; charset=utf-8'],
+    ['text/html, text/markdown;q=0.9', 'text/html; charset=utf-8'],
+    ['*/*', 'text/html; charset=utf-8'],
+    ['text/markdown;q=0.9, text/html;q=0.1', 'text/markdown; charset=utf-8'],
+    ['text/markdown, */*', 'text/markdown; charset=utf-8'],
+  ])('Accept: %s on an article page → %s (q-values decide; q=0 never gets Markdown)', async (accept, type) => {
+    const res = await get('/pressroom-journal/ar/welcome', { accept });
+    expect([res.status, res.headers.get('content-type')]).toEqual([200, type]);
+  });
+
   it('refuses the reserved article slug "index", which would replace the channel page', async () => {
     const res = await t.request('POST', '/api/v1/channels/pressroom-journal/pages', {
       key,

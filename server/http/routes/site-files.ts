@@ -11,6 +11,7 @@
 import { Hono, type Context } from 'hono';
 import { securityHeadersFor } from '../../hosting/security-headers.ts';
 import { articleAlternates, articleLinkHeader, articleOfHtmlFile, fileForRequest, staticFiles } from '../../urls/static-files.ts';
+import { prefersMarkdown } from '../accept-markdown.ts';
 import { respondConditionally, type ConditionalBody } from '../conditional-get.ts';
 import type { CachedFile, OutputFileCache } from '../output-file-cache.ts';
 import { errorBody } from '../error-body.ts';
@@ -80,7 +81,7 @@ export function resolveOutputRequest(pathname: string, lang: string | null, acce
   const page = articleOfHtmlFile(mapped.file);
   if (!page) return { file: mapped.file, headers: { ...security } };
   // Agents that ask for Markdown on an article's page get the exact Markdown document.
-  const wantsMarkdown = /(^|,)\s*text\/markdown/i.test(accept ?? '');
+  const wantsMarkdown = prefersMarkdown(accept);
   const headers: Record<string, string> = {
     Link: articleLinkHeader(page),
     // The page and its Markdown share an address: caches must keep them apart.
