@@ -35,7 +35,7 @@ import type { Db } from '../store/database.ts';
 import { readSetting, writeSetting } from '../store/instance-setting.repository.ts';
 import * as manifest from '../store/output-file.repository.ts';
 import { listUnprocessedEvents, markEventsProcessed, type PublicationEvent } from '../store/publication-event.repository.ts';
-import { UNMANAGED_OUTPUT_FOLDERS } from '../urls/static-files.ts';
+import { UNMANAGED_OUTPUT_FILES, UNMANAGED_OUTPUT_FOLDERS } from '../urls/static-files.ts';
 import { renderArticles, type RenderedArticle } from './article-render.ts';
 import { createArticleIndex, type ArticleIndex } from './article-index.ts';
 import { createManifestBatch, type ManifestBatch } from './manifest-batch.ts';
@@ -447,7 +447,7 @@ function affected(events: readonly PublicationEvent[]): { articleIds: Set<number
 
 /**
  * Every file of the managed part of the output (folders listed in
- * UNMANAGED_OUTPUT_FOLDERS are left out): a full build re-renders owners
+ * UNMANAGED_OUTPUT_FOLDERS and files in UNMANAGED_OUTPUT_FILES are left out): a full build re-renders owners
  * whose files are missing and deletes files no owner produces (left by a
  * crash, or by an older version).
  */
@@ -462,7 +462,7 @@ function listOutput(outputDir: string): Set<string> {
     }
     for (const entry of entries) {
       const rel = relative ? `${relative}/${entry.name}` : entry.name;
-      if (!relative && UNMANAGED_OUTPUT_FOLDERS.includes(entry.name)) continue;
+      if (!relative && (UNMANAGED_OUTPUT_FOLDERS.includes(entry.name) || UNMANAGED_OUTPUT_FILES.includes(entry.name))) continue;
       if (entry.isDirectory()) walk(path.join(dir, entry.name), rel);
       else found.add(rel);
     }

@@ -60,6 +60,13 @@ function apiFile(path: string, lang: string | undefined, ext: 'json' | 'md'): st
 /** Top-level folders of the output that the site builder does not own (never deleted by a build). */
 export const UNMANAGED_OUTPUT_FOLDERS: readonly string[] = ['media', 'pagefind'];
 
+/**
+ * Top-level files of the output that the site builder does not own: the
+ * static hosts' configuration, written by `npm run host-config -- netlify|cloudflare --out dist`
+ * (docs/HOSTING.md). A build never deletes them, and nothing serves them.
+ */
+export const UNMANAGED_OUTPUT_FILES: readonly string[] = ['_headers', '_redirects'];
+
 /** The file names of a channel's feeds, at `/{channel}/{name}` and `/{channel}/{lang}/{name}`. */
 export const CHANNEL_FEEDS: ReadonlySet<string> = new Set(['rss.xml', 'feed.json']);
 

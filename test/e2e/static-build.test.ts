@@ -141,6 +141,15 @@ describe('full build of the sample content', () => {
     const report = await builder.fullBuild();
     expect(report).toMatchObject({ written: 0, removed: 0 });
   });
+
+  it('keeps the host files `npm run host-config -- … --out dist` writes, and removes any other stray file', async () => {
+    for (const name of ['_headers', '_redirects', 'stray.txt']) fs.writeFileSync(out(name), `# ${name}\n`);
+    const report = await builder.fullBuild();
+    expect(report).toMatchObject({ written: 0, removed: 1 });
+    expect(['_headers', '_redirects', 'stray.txt'].map((name) => fs.existsSync(out(name)))).toEqual([true, true, false]);
+    // The later tests compare this folder with a fresh build, which has no host files.
+    for (const name of ['_headers', '_redirects']) fs.rmSync(out(name));
+  });
 });
 
 describe('incremental builds', () => {
