@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
+import { chooseEncoding, compressed, encodedEtag, isCompressible, varyWithEncoding } from './compression.ts';
 
 /** A strong ETag of some bytes. */
 export function etagOf(bytes: Uint8Array | string): string {
@@ -48,11 +49,25 @@ export function conditionalHeaders(body: Omit<ConditionalBody, 'bytes'>): Record
   };
 }
 
-/** Answers 304, a bodiless 200 for HEAD, or the full 200. */
-export function respondConditionally(c: Context, body: ConditionalBody): Response {
-  const headers = conditionalHeaders(body);
-  if (isNotModified(c, body.etag, body.lastModified)) return c.body(null, 304, headers);
+/**
+ * Answers 304, a bodiless 200 for HEAD, or the full 200, compressed when the
+ * type and size allow it and the client accepts it (`compression.ts`; the
+ * validators are then the compressed representation's).
+ */
+export async function respondConditionally(c: Context, body: ConditionalBody): Promise<Response> {
+  let { bytes, etag } = body;
+  let headers = conditionalHeaders(body);
+  if (isCompressible(body.contentType, bytes.byteLength)) {
+    headers = { ...headers, Vary: varyWithEncoding(headers['Vary']) };
+    const encoding = chooseEncoding(c.req.header('accept-encoding'));
+    if (encoding) {
+      etag = encodedEtag(body.etag, encoding);
+      headers = { ...headers, ETag: etag, 'Content-Encoding': encoding };
+      if (!isNotModified(c, etag, body.lastModified)) bytes = await compressed(body.bytes, body.etag, encoding);
+    }
+  }
+  if (isNotModified(c, etag, body.lastModified)) return c.body(null, 304, headers);
   // HEAD carries the length the GET would have.
-  if (c.req.method === 'HEAD') return c.body(null, 200, { ...headers, 'Content-Length': String(body.bytes.byteLength) });
-  return c.body(body.bytes, 200, headers);
+  if (c.req.method === 'HEAD') return c.body(null, 200, { ...headers, 'Content-Length': String(bytes.byteLength) });
+  return c.body(bytes, 200, headers);
 }

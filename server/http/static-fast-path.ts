@@ -20,6 +20,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PUBLIC_API_PREFIX } from '../urls/public-urls.ts';
 import { normalizeRequestPath } from '../urls/request-path.ts';
+import { chooseEncoding, compressed, encodedEtag, isCompressible, varyWithEncoding } from './compression.ts';
 import { validatorsMatch } from './conditional-get.ts';
 import type { CachedFile, OutputFileCache } from './output-file-cache.ts';
 import { prefersMarkdown } from './accept-markdown.ts';
@@ -41,10 +42,13 @@ const APP_ONLY = /^\/(?:api\/v1(?:\/|$)|media\/)/;
 /** How a request URL resolves: the file and the headers that do not depend on its bytes; null when the app must answer. */
 interface Route {
   readonly file: string;
-  /** Content-Type, Cache-Control, X-Content-Type-Options, Link, Vary, Content-Location, flattened. */
+  /** Content-Type, Cache-Control, X-Content-Type-Options, Link, Content-Location, flattened (Vary apart). */
   readonly fixed: readonly string[];
-  /** The full 200 headers for the file version last served, made once per version. */
-  last?: { readonly file: CachedFile; readonly ok: string[]; readonly notModified: string[] };
+  readonly contentType: string;
+  /** The answer's own Vary (`Accept` on article pages), to which compressible files add `Accept-Encoding`. */
+  readonly vary: string | undefined;
+  /** The headers for the file version last served other than ETag, Content-Encoding and Content-Length, made once per version. */
+  last?: { readonly file: CachedFile; readonly compressible: boolean; readonly headers: string[] };
 }
 
 // Resolving a URL costs more than sending the file; the answer depends only on the URL and on
@@ -79,13 +83,14 @@ export function createStaticFastPath(deps: StaticFastPathDeps): (req: IncomingMe
     }
     const answer = resolveOutputRequest(pathname, lang, wantsMarkdown ? 'text/markdown' : undefined);
     if (!answer) return null;
+    const { Vary: vary, ...headers } = answer.headers;
     const fixed: Record<string, string> = {
       'Content-Type': contentTypeOf(answer.file),
       'Cache-Control': cacheControlOf(answer.file, deps.policy),
       'X-Content-Type-Options': 'nosniff',
-      ...answer.headers,
+      ...headers,
     };
-    return { file: answer.file, fixed: Object.entries(fixed).flat() };
+    return { file: answer.file, fixed: Object.entries(fixed).flat(), contentType: fixed['Content-Type']!, vary };
   }
 
   return async (req, res) => {
@@ -106,17 +111,23 @@ export function createStaticFastPath(deps: StaticFastPathDeps): (req: IncomingMe
     if (!file) return false;
     const ifNoneMatch = req.headers['if-none-match'];
     const ifModifiedSince = req.headers['if-modified-since'];
-    const notModified = (ifNoneMatch !== undefined || ifModifiedSince !== undefined) && validatorsMatch(ifNoneMatch, ifModifiedSince, file.etag, file.mtime);
     if (found.last?.file !== file) {
-      const notModifiedHeaders = [...found.fixed, 'ETag', file.etag, 'Last-Modified', file.lastModified];
-      found.last = { file, notModified: notModifiedHeaders, ok: [...notModifiedHeaders, 'Content-Length', String(file.bytes.byteLength)] };
+      const compressible = isCompressible(found.contentType, file.bytes.byteLength);
+      const notModifiedHeaders = [...found.fixed, ...(compressible ? ['Vary', varyWithEncoding(found.vary)] : found.vary ? ['Vary', found.vary] : []), 'Last-Modified', file.lastModified];
+      found.last = { file, compressible, headers: notModifiedHeaders };
     }
+    // Compressed answers (compression.ts) have their own bytes and ETag; the rest of the headers are the same.
+    const encoding = found.last.compressible ? chooseEncoding(req.headers['accept-encoding']) : null;
+    const etag = encoding ? encodedEtag(file.etag, encoding) : file.etag;
+    const notModified = (ifNoneMatch !== undefined || ifModifiedSince !== undefined) && validatorsMatch(ifNoneMatch, ifModifiedSince, etag, file.mtime);
+    const headers = encoding ? [...found.last.headers, 'ETag', etag, 'Content-Encoding', encoding] : [...found.last.headers, 'ETag', etag];
     if (notModified) {
-      res.writeHead(304, found.last.notModified);
+      res.writeHead(304, headers);
       res.end();
     } else {
-      res.writeHead(200, found.last.ok);
-      res.end(req.method === 'HEAD' ? undefined : file.bytes);
+      const bytes = encoding ? await compressed(file.bytes, file.etag, encoding) : file.bytes;
+      res.writeHead(200, [...headers, 'Content-Length', String(bytes.byteLength)]);
+      res.end(req.method === 'HEAD' ? undefined : bytes);
     }
     deps.onAnswered?.(req.method, raw, notModified ? 304 : 200, performance.now() - started);
     return true;

@@ -3,7 +3,9 @@
  * of public address, `?lang=`, content types, validators and 304s, drafts
  * absent, and paths that try to leave the output folder.
  */
+import http from 'node:http';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../server/main.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
@@ -12,6 +14,19 @@ let t: TestService;
 let key: string;
 
 const get = (p: string, headers: Record<string, string> = {}) => fetch(`${t.url}${p}`, { headers });
+
+/** A GET on Node's http client, which does not decode: the bytes and headers as sent. */
+function raw(p: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${t.url}${p}`, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
+  });
+}
 
 beforeAll(async () => {
   t = await startTestService(
@@ -47,7 +62,7 @@ describe('public addresses', () => {
     const res = await get(address);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe(type);
-    expect(res.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(res.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{27}(?:-br|-gzip)?"$/);
     expect(res.headers.get('last-modified')).toBeTruthy();
     expect(res.headers.get('cache-control')).toContain('public');
     expect(await res.text()).toContain(needle);
@@ -84,7 +99,7 @@ describe('agents', () => {
     const res = await get('/pressroom-journal/ar/welcome', { accept: 'text/markdown, text/html;q=0.5' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
-    expect(res.headers.get('vary')).toBe('Accept');
+    expect(res.headers.get('vary')).toBe('Accept, Accept-Encoding');
     expect(res.headers.get('content-location')).toBe('/api/public/v1/channels/pressroom-journal/articles/welcome.md?lang=ar');
     const md = await res.text();
     expect(md).toBe(await (await get('/api/public/v1/channels/pressroom-journal/articles/welcome.md?lang=ar')).text());
@@ -101,6 +116,36 @@ describe('agents', () => {
   ])('Accept: %s on an article page → %s (q-values decide; q=0 never gets Markdown)', async (accept, type) => {
     const res = await get('/pressroom-journal/ar/welcome', { accept });
     expect([res.status, res.headers.get('content-type')]).toEqual([200, type]);
+  });
+
+  it('compresses text answers with brotli or gzip by Accept-Encoding, each with its own ETag, and 304s on it', async () => {
+    const address = '/pressroom-journal/ar/welcome';
+    const plain = await raw(address, {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['vary']).toBe('Accept, Accept-Encoding');
+    for (const [accept, encoding, decode] of [
+      ['gzip, deflate, br', 'br', zlib.brotliDecompressSync],
+      ['br;q=0.5, gzip', 'gzip', zlib.gunzipSync],
+      ['*', 'br', zlib.brotliDecompressSync],
+    ] as const) {
+      const res = await raw(address, { 'accept-encoding': accept });
+      expect([res.status, res.headers['content-encoding'], res.headers['vary']]).toEqual([200, encoding, 'Accept, Accept-Encoding']);
+      expect(res.headers['etag']).toBe(plain.headers['etag']!.replace(/"$/, `-${encoding}"`));
+      expect(Number(res.headers['content-length'])).toBe(res.body.byteLength);
+      expect(res.body.byteLength).toBeLessThan(plain.body.byteLength);
+      expect(decode(res.body).equals(plain.body)).toBe(true);
+      expect((await raw(address, { 'accept-encoding': accept, 'if-none-match': res.headers['etag']! })).status).toBe(304);
+      // Another representation's validator does not match.
+      expect((await raw(address, { 'accept-encoding': accept, 'if-none-match': plain.headers['etag']! })).status).toBe(200);
+    }
+    expect((await raw(address, { 'accept-encoding': 'br;q=0, gzip;q=0' })).headers['content-encoding']).toBeUndefined();
+    // The app's path (a rendered variant) compresses too.
+    const variant = await raw('/api/public/v1/channels/pressroom-journal/articles?limit=20', { 'accept-encoding': 'gzip' });
+    expect([variant.status, variant.headers['content-encoding']]).toEqual([200, 'gzip']);
+    expect(JSON.parse(zlib.gunzipSync(variant.body).toString('utf8')).articles.length).toBeGreaterThan(0);
+    // Small files are sent as they are.
+    const robots = await raw('/robots.txt', { 'accept-encoding': 'br' });
+    expect([robots.headers['content-encoding'], robots.body.byteLength < 1024]).toEqual([undefined, true]);
   });
 
   it('refuses the reserved article slug "index", which would replace the channel page', async () => {

@@ -60,7 +60,7 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
   app.use('*', async (c, next) => (c.req.path.endsWith('/search') ? searchLimit(c, next) : contentLimit(c, next)));
 
   /** Sends a rendered answer with validators. */
-  const answer = (c: Context, read: ReadAnswer): Response =>
+  const answer = (c: Context, read: ReadAnswer): Promise<Response> =>
     respondConditionally(c, {
       bytes: new TextEncoder().encode(read.body),
       contentType: 'application/json; charset=utf-8',
