@@ -72,6 +72,9 @@ export const CHARSET_TYPES: readonly string[] = [
   'application/feed+json',
 ];
 
+/** Types sent compressed (as `server/http/compression.ts` decides for the bundled server). */
+const COMPRESSED_TYPES: readonly string[] = [...CHARSET_TYPES, 'image/svg+xml'];
+
 export const SHORT_CACHE = 'public, max-age=60, must-revalidate';
 export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
 
@@ -157,7 +160,16 @@ server {
   root ${q(root)};
 
   charset utf-8;
-  charset_types ${CHARSET_TYPES.join(' ')};
+  # text/html is always in charset_types and gzip_types: listing it again makes \`nginx -t\` warn of a duplicate.
+  charset_types ${CHARSET_TYPES.filter((t) => t !== 'text/html').join(' ')};
+  # Text answers compressed, like the bundled server's (gzip only: brotli needs a module nginx does not ship).
+  # nginx makes the ETag weak on a compressed answer, and If-None-Match still matches it.
+  gzip on;
+  gzip_vary on;
+  gzip_proxied any;
+  gzip_comp_level 6;
+  gzip_min_length 1024;
+  gzip_types ${COMPRESSED_TYPES.filter((t) => t !== 'text/html').join(' ')};
   etag on;
   server_tokens off;
   absolute_redirect off;
