@@ -10,6 +10,8 @@
  *
  * - the article JSON `/api/public/v1/channels/{c}/articles/{a}` (server, nginx);
  * - its `?lang=ar` variant (server, nginx: routed through `$arg_lang`);
+ * - the article JSON with `Accept-Encoding: gzip` (server, nginx) and `br`
+ *   (server; nginx has no brotli without a module);
  * - search `/api/public/v1/search?q=…` over a few corpus words (server only;
  *   `n/a` when the endpoint does not answer 200, e.g. on a version without it).
  *
@@ -124,13 +126,15 @@ async function searchStatus(url: string): Promise<number> {
 }
 
 /** Loads `target` with `paths` (warm-up, then the measured run) and reads its CPU and memory meanwhile. */
-async function measure(row: string, target: Target, paths: string[]): Promise<BenchFigure> {
+async function measure(row: string, target: Target, paths: string[], headers: Record<string, string> = {}): Promise<BenchFigure> {
   const name = `http ${row}: ${target.name} (${corpus})`;
-  const first = await fetch(`${target.base}${paths[0]}`);
+  const first = await fetch(`${target.base}${paths[0]}`, { headers });
   await first.body?.cancel();
   if (first.status !== 200) throw new Error(`${name}: ${paths[0]} answered ${first.status}, not 200`);
+  const encoding = headers['accept-encoding'];
+  if (encoding && encoding !== 'identity' && first.headers.get('content-encoding') === null) throw new Error(`${name}: ${paths[0]} was not compressed`);
   const script = path.join(dir, `${row.replace(/\W+/g, '-')}.lua`);
-  writeWrkScript(script, paths);
+  writeWrkScript(script, paths, headers);
   const track = (child: ChildProcess) => (loads.add(child), child.once('exit', () => loads.delete(child)));
   progress(`${row} → ${target.name}: ${warmup} s warm-up, ${duration} s measured…`);
   if (warmup > 0) await runWrk({ base: target.base, script, seconds: warmup, connections, track });
@@ -170,9 +174,17 @@ try {
   const search = await searchStatus(`${server.base}${queries[0]}`);
 
   const figures: BenchFigure[] = [];
-  for (const [row, paths] of [['article JSON', json], ['article JSON ?lang=ar', arabic]] as const) {
-    const own = await measure(row, server, paths);
-    const theirs: BenchFigure = nginx ? await measure(row, nginx, paths) : { name: `http ${row}: nginx (${corpus})`, wallMs: 0, cpuMs: 0, peakRssMb: 0, unavailable: 'nginx not installed' };
+  const rows: [string, string[], Record<string, string>, boolean][] = [
+    ['article JSON', json, {}, true],
+    ['article JSON ?lang=ar', arabic, {}, true],
+    // Compressed answers: once per file version, then from memory (server); nginx compresses each answer.
+    ['article JSON gzip', json, { 'accept-encoding': 'gzip' }, true],
+    ['article JSON br', json, { 'accept-encoding': 'br' }, false],
+  ];
+  for (const [row, paths, headers, onNginx] of rows) {
+    const own = await measure(row, server, paths, headers);
+    const unavailable = !onNginx ? 'nginx has no brotli without a module' : !nginx ? 'nginx not installed' : null;
+    const theirs: BenchFigure = unavailable === null ? await measure(row, nginx!, paths, headers) : { name: `http ${row}: nginx (${corpus})`, wallMs: 0, cpuMs: 0, peakRssMb: 0, unavailable };
     if (theirs.requestsPerSec) own.vsNginx = own.requestsPerSec! / theirs.requestsPerSec;
     figures.push(own, theirs);
   }

@@ -23,7 +23,8 @@ export interface LoadResult {
 }
 
 /** Writes the Lua script that requests `paths` in turn (each wrk thread from its own offset). */
-export function writeWrkScript(file: string, paths: readonly string[]): void {
+export function writeWrkScript(file: string, paths: readonly string[], headers: Readonly<Record<string, string>> = {}): void {
+  const table = Object.entries(headers).map(([name, value]) => `[${JSON.stringify(name)}] = ${JSON.stringify(value)}`).join(', ');
   const list = paths.map((p) => `  ${JSON.stringify(p)},`).join('\n');
   fs.writeFileSync(
     file,
@@ -31,6 +32,7 @@ export function writeWrkScript(file: string, paths: readonly string[]): void {
 local paths = {
 ${list}
 }
+local headers = { ${table} }
 local counter = 1
 local threads = 0
 function setup(thread)
@@ -43,7 +45,7 @@ end
 function request()
   local path = paths[counter]
   counter = counter % #paths + 1
-  return wrk.format("GET", path)
+  return wrk.format("GET", path, headers)
 end
 function done(summary, latency, requests)
   local e = summary.errors
