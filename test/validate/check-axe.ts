@@ -13,7 +13,8 @@
 import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
 
-const CHROMIUM = '/usr/bin/chromium';
+/** Debian's Chromium (package `chromium`). */
+export const CHROMIUM = '/usr/bin/chromium';
 const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 /**
  * The windows checked: desktop and phone widths (layout: overflow, reflow)

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkAxe } from './check-axe.ts';
+import { CHROMIUM, checkAxe } from './check-axe.ts';
 import { checkFeeds } from './check-feeds.ts';
 import { checkHtml } from './check-html.ts';
 import { checkLlms } from './check-llms.ts';
@@ -15,6 +15,9 @@ import { checkMarkdown } from './check-markdown.ts';
 import { checkMetadata } from './check-metadata.ts';
 import { checkYaml } from './check-yaml.ts';
 import { buildVariedSite, listOutputs, type VariedSite } from './varied-site.ts';
+
+const CHROMIUM_INSTALLED = fs.existsSync(CHROMIUM);
+if (!CHROMIUM_INSTALLED && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run must install the Debian package "chromium".`);
 
 let site: VariedSite;
 beforeAll(async () => {
@@ -69,9 +72,14 @@ describe('validators', () => {
     expect(await checkHtml(site.distDir)).toEqual([]);
   });
 
-  it('accessibility: axe-core in Chromium, LTR and RTL pages, desktop and phone, light and dark (check-axe.ts)', async () => {
-    expect(await checkAxe(site.serverUrl, site.pages)).toEqual([]);
-  }, 120_000);
+  // As test/e2e/browser.test.ts: on CI a missing Chromium is an error (.ci/run installs it); elsewhere the skip says why.
+  it.skipIf(!CHROMIUM_INSTALLED)(
+    CHROMIUM_INSTALLED ? 'accessibility: axe-core in Chromium, LTR and RTL pages, desktop and phone, light and dark (check-axe.ts)' : `accessibility (skipped: ${CHROMIUM} is not installed)`,
+    async () => {
+      expect(await checkAxe(site.serverUrl, site.pages)).toEqual([]);
+    },
+    120_000,
+  );
 
   it('link previews and crawlers: JSON-LD, OpenGraph, hreflang (check-metadata.ts)', async () => {
     expect(await checkMetadata(site.distDir, site.baseUrl)).toEqual([]);
