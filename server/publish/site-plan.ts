@@ -17,6 +17,7 @@ export interface Renderers {
   /** A channel page in `language`, one of `languages` (the channel's languages, `channelLanguages`). */
   channelHtml(channel: PublicChannel, language: string, languages: readonly string[], articles: readonly PublicArticleSummary[], site: SiteInfo): Promise<string>;
   homeHtml(channels: readonly PublicChannel[], articles: readonly PublicArticleSummary[], site: SiteInfo): Promise<string>;
+  notFoundHtml(site: SiteInfo): Promise<string>;
   articleJson(article: PublicArticle, language: string): string;
   articleMarkdown(article: PublicArticle, language: string): string;
   channelJson(channel: PublicChannel, language: string): string;
@@ -251,7 +252,7 @@ export function homeArticles(articles: ArticlesByChannel, renderers: Pick<Render
 
 /**
  * Site-wide files: homepage, channel list, sitemap index and the homepage's
- * sitemap, robots.txt, llms.txt, favicon.svg, and the site's client assets (`_astro/`).
+ * sitemap, robots.txt, llms.txt, favicon.svg, the 404 page, and the site's client assets (`_astro/`).
  * Each is small whatever the site's size (the newest articles, one line per
  * channel), and is rendered from the channels' groups (`articles`), whose
  * per-group work is remembered while a group is unchanged, so re-planning
@@ -275,6 +276,7 @@ export function planSite(
     { path: staticFiles.homeSitemap(), inputs: [channels.length, ...channels, ...groups], render: () => renderers.homeSitemap(channels, articles, site) },
     { path: staticFiles.robots(), inputs: [], render: () => renderers.robots(site) },
     { path: staticFiles.favicon(), inputs: [], render: () => renderers.favicon() },
+    { path: staticFiles.notFound(), inputs: [], render: () => renderers.notFoundHtml(site) },
     { path: staticFiles.llms(), inputs: [channels.length, ...channels, ...groups], render: () => renderers.llms(channels, articles, site) },
     ...assets,
   ];

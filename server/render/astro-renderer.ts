@@ -13,7 +13,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { experimental_AstroContainer } from 'astro/container';
 import { withoutForbiddenCodePoints } from '../domain/body/forbidden-code-points.ts';
-import type { ArticlePageInput, ChannelPageInput, HomePageInput, PageInput } from '../../src/lib/page-input.ts';
+import type { ArticlePageInput, ChannelPageInput, HomePageInput, NotFoundPageInput, PageInput } from '../../src/lib/page-input.ts';
 import { BUILD_STAMP_FILE, readBuildStamp } from './site-build.ts';
 import type { PublicArticle, PublicArticleSummary, PublicChannel, SiteInfo } from './view-models.ts';
 
@@ -37,6 +37,8 @@ export interface HtmlRenderer {
   channel(channel: PublicChannel, language: string, languages: readonly string[], articles: readonly PublicArticleSummary[], site: SiteInfo): Promise<string>;
   /** The homepage: the `onHomepage` articles among `articles`, newest first, and the channels. */
   home(channels: readonly PublicChannel[], articles: readonly PublicArticleSummary[], site: SiteInfo): Promise<string>;
+  /** The page static hosts send with a 404 (`/404.html`). */
+  notFound(site: SiteInfo): Promise<string>;
   /**
    * Files under the build's client folder that the pages reference (the
    * stylesheet under `_astro/`): copy each `file` to `{output}/{path}`.
@@ -67,7 +69,7 @@ type AstroContainer = experimental_AstroContainer;
 type PageComponent = Parameters<AstroContainer['renderToString']>[0];
 
 /** The render entry points, by file name under `src/pages/`. */
-const PAGES = ['article', 'channel', 'home'] as const;
+const PAGES = ['article', 'channel', 'home', 'not-found'] as const;
 type PageName = (typeof PAGES)[number];
 
 const FIX = 'Run "npm run build:site" (or call ensureSiteBuild from server/render/site-build.ts) first.';
@@ -138,6 +140,10 @@ export async function createAstroRenderer(buildDir: string, options: AstroRender
     home(channels: readonly PublicChannel[], articles: readonly PublicArticleSummary[], site: SiteInfo) {
       const input: HomePageInput = { page: 'home', channels, articles, site };
       return render('home', input);
+    },
+    notFound(site: SiteInfo) {
+      const input: NotFoundPageInput = { page: 'not-found', site };
+      return render('not-found', input);
     },
     clientAssets: () => listClientAssets(path.join(dir, 'client')),
   } satisfies HtmlRenderer);

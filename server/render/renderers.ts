@@ -23,6 +23,7 @@ export function createRenderers(html: HtmlRenderer): Renderers {
     articleHtml: (article, language, site) => html.article(article, language, site),
     channelHtml: (channel, language, languages, articles, site) => html.channel(channel, language, languages, articles, site),
     homeHtml: (channels, articles, site) => html.home(channels, articles, site),
+    notFoundHtml: (site) => html.notFound(site),
     articleJson: (article, language) => renderArticleJson(article, language),
     articleMarkdown: renderArticleMarkdown,
     channelJson: renderChannelJson,

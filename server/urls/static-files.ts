@@ -50,6 +50,8 @@ export const staticFiles = Object.freeze({
   robots: () => 'robots.txt',
   /** The site's icon, linked from every page. */
   favicon: () => 'favicon.svg',
+  /** The page static hosts (Cloudflare Pages, Netlify) send with a 404; without it Pages answers 200 with the homepage. */
+  notFound: () => '404.html',
   llms: () => 'llms.txt',
 });
 

@@ -9,7 +9,7 @@ import { channelTranslation, type LanguageLink, type ShownDate } from './article
 import type { HeadData, HeadLink, HeadMeta } from './head.ts';
 import { absoluteUrl, localHref, newestFirst, truncateText } from './html-helpers.ts';
 import { formatDate, languageName, ogLocale, uiFor, type Ui } from './i18n.ts';
-import type { ChannelPageInput, HomePageInput } from './page-input.ts';
+import type { ChannelPageInput, HomePageInput, NotFoundPageInput } from './page-input.ts';
 
 /** One article in a list. */
 export interface ArticleListItem {
@@ -201,5 +201,43 @@ export function homePage(input: HomePageInput): HomePage {
         description: text.description?.trim() || null,
       };
     }),
+  };
+}
+
+/** What `src/pages/not-found.astro` shows. */
+export interface NotFoundPage {
+  readonly head: HeadData;
+  readonly ui: Ui;
+  readonly site: SiteInfo;
+  readonly homeHref: string;
+}
+
+/**
+ * The page static hosts send with a 404 (`/404.html`): says that nothing is
+ * published at the address and links the homepage, in the homepage's
+ * language. It has no canonical address and asks not to be indexed.
+ */
+export function notFoundPage(input: NotFoundPageInput): NotFoundPage {
+  const { site } = input;
+  const ui = uiFor(HOME_LANGUAGE, 'ltr');
+  const description = `Nothing is published at this address on ${site.name}.`;
+  return {
+    head: {
+      lang: HOME_LANGUAGE,
+      dir: 'ltr',
+      title: `Page not found · ${site.name}`,
+      description,
+      canonical: `${site.baseUrl}/`,
+      links: [],
+      meta: [
+        { name: 'robots', content: 'noindex' },
+        { property: 'og:locale', content: ogLocale(HOME_LANGUAGE) },
+      ],
+      jsonLd: null,
+      pagefindFilters: [],
+    },
+    ui,
+    site,
+    homeHref: localHref(`${site.baseUrl}/`, site),
   };
 }

@@ -40,7 +40,13 @@ export interface HomePageInput {
   readonly site: SiteInfo;
 }
 
-export type PageInput = ArticlePageInput | ChannelPageInput | HomePageInput;
+/** Input of `src/pages/not-found.astro`: the page static hosts send with a 404 (`/404.html`). */
+export interface NotFoundPageInput {
+  readonly page: 'not-found';
+  readonly site: SiteInfo;
+}
+
+export type PageInput = ArticlePageInput | ChannelPageInput | HomePageInput | NotFoundPageInput;
 
 /**
  * Returns the page input when it is of the expected kind; throws a clear

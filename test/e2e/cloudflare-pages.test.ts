@@ -122,4 +122,14 @@ describe('Cloudflare Pages (wrangler pages dev) serving dist/', () => {
     }
     expect(answers).toEqual(paths.map((p) => `${p} ok no Link`));
   });
+
+  it('answers 404 (the site\'s 404 page), never 200 with the homepage, for what is not published', async () => {
+    const home = await (await get('/')).text();
+    for (const p of ['/pressroom-journal/no-such-article', '/no-such-channel/', '/pressroom-journal/ar/no-such-article', '/api/public/v1/channels/no-such-channel']) {
+      const res = await get(p);
+      const body = await res.text();
+      expect([p, res.status, body === home]).toEqual([p, 404, false]);
+      expect(body).toContain('Page not found');
+    }
+  });
 });

@@ -17,6 +17,8 @@
  *   has an `x-default` on article pages; the page's canonical address is in
  *   its own set.
  *
+ * Pages marked `noindex` (the 404 page) are left out.
+ *
  * Returns problems as text ("file: what"), empty when everything passes.
  * @module
  */
@@ -73,6 +75,8 @@ export async function checkMetadata(distDir: string, baseUrl: string): Promise<s
   };
   for (const [file, page] of pages) {
     const one = (key: string) => page.meta.get(key)?.[0];
+    // A page that asks not to be indexed (the 404 page) is no one's preview or alternate.
+    if (one('robots')?.includes('noindex')) continue;
     // OpenGraph and Twitter.
     for (const key of ['og:title', 'og:type', 'og:url', 'og:locale']) if (!one(key)) problems.push(`${file}: no ${key}`);
     if (page.canonical === undefined) problems.push(`${file}: no <link rel="canonical">`);
