@@ -132,4 +132,12 @@ describe('Cloudflare Pages (wrangler pages dev) serving dist/', () => {
       expect(body).toContain('Page not found');
     }
   });
+
+  it('maps the public API\'s default addresses onto their files (_redirects), the same bytes as the bundled server', async () => {
+    for (const p of ['/api/public/v1/channels', '/api/public/v1/channels/pressroom-journal', '/api/public/v1/channels/pressroom-journal/articles', '/api/public/v1/channels/pressroom-journal/articles/welcome', '/api/public/v1/channels/pressroom-journal/articles/welcome.md']) {
+      const [fromPages, fromNode] = await Promise.all([get(p), fetch(`${t.url}${p}`)]);
+      expect([p, fromPages.status]).toEqual([p, 200]);
+      expect(await fromPages.text(), p).toBe(await fromNode.text());
+    }
+  });
 });
