@@ -223,7 +223,8 @@ describe('one canonical address per page', () => {
       for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
         if (e.isDirectory()) {
           if (!['api', 'pagefind', 'media', '_astro'].includes(e.name)) walk(path.join(dir, e.name), `${rel}${e.name}/`);
-        } else if (e.name.endsWith('.html')) {
+        } else if (e.name.endsWith('.html') && !(rel === '' && e.name === '404.html')) {
+          // (404.html is what hosts send for missing addresses: no address of its own, no canonical.)
           pages.set(e.name === 'index.html' ? `/${rel}` : `/${rel}${e.name.slice(0, -5)}`, '');
         }
       }
