@@ -199,6 +199,10 @@ ${types}
   # A symbolic link is followed only when the link and its target have the same owner.
   disable_symlinks if_not_owner from=$document_root;
 
+  # The 404 page (for hosts that send a file with their 404) is no address of its own, as on the bundled server.
+  location = /404 { return 404; }
+  location = /404.html { return 404; }
+
   # Hashed build assets and content-addressed media never change.
   location ^~ /_astro/ {
     try_files $uri =404;

@@ -76,3 +76,11 @@ describe('fileForRequest answers every spelling with the same file', () => {
     expect(fileForRequest(raw, null)).toEqual({ reason: 'bad_path' });
   });
 });
+
+describe('the 404 page', () => {
+  it('is never an address of its own (a 200 saying "not found" would be a soft 404)', () => {
+    expect(fileForRequest('/404', null)).toEqual({ reason: 'bad_path' });
+    expect(fileForRequest('/404.html', null)).toEqual({ reason: 'bad_path' });
+    expect(fileForRequest('/harbour/404', null)).toEqual({ file: 'harbour/404.html' });
+  });
+});

@@ -121,6 +121,8 @@ export function fileForRequest(pathname: string, lang: string | null): { file: s
     return { file: lang ? `${base}/_lang/${lang}.${md ? 'md' : 'json'}` : `${base}.${md ? 'md' : 'json'}` };
   }
   if (parts.length === 0) return { file: 'index.html' };
+  // The 404 page is what hosts send for a missing address; asked for by name it would be a 200 saying "not found".
+  if (parts.length === 1 && (path === '404' || path === staticFiles.notFound())) return { reason: 'bad_path' };
   if (trailingSlash) return { file: lang ? `${path}/${lang}/index.html` : `${path}/index.html` };
   // An article's default address with ?lang= is answered by that language's page.
   if (lang && parts.length === 2 && !parts[1]!.includes('.')) return { file: `${parts[0]}/${lang}/${parts[1]}.html` };

@@ -125,6 +125,8 @@ describe('Cloudflare Pages (wrangler pages dev) serving dist/', () => {
 
   it('answers 404 (the site\'s 404 page), never 200 with the homepage, for what is not published', async () => {
     const home = await (await get('/')).text();
+    // (`/404` itself is the one exception: Pages serves the file there with 200, and its rules cannot answer a 404;
+    // docs/HOSTING.md lists it. The bundled server and nginx answer 404.)
     for (const p of ['/pressroom-journal/no-such-article', '/no-such-channel/', '/pressroom-journal/ar/no-such-article', '/api/public/v1/channels/no-such-channel']) {
       const res = await get(p);
       const body = await res.text();

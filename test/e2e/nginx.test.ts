@@ -213,6 +213,13 @@ suite(`nginx serving dist/${reason}`, () => {
     expect(out).not.toContain('[warn]');
   });
 
+  it('answers 404 for the 404 page asked for by name, as the bundled server does', async () => {
+    for (const p of ['/404', '/404.html']) {
+      const [fromNginx, fromNode] = await Promise.all([get(p), fetch(`${t.url}${p}`)]);
+      expect([p, fromNginx.status, fromNode.status]).toEqual([p, 404, 404]);
+    }
+  });
+
   it('marks hashed assets immutable', async () => {
     const astro = fs.existsSync(path.join(t.config.outputDir, '_astro')) ? fs.readdirSync(path.join(t.config.outputDir, '_astro')) : [];
     if (astro.length === 0) return;

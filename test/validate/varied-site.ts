@@ -32,7 +32,7 @@ export interface VariedSite {
   readonly serverUrl: string;
   /** Texts (titles, slugs, body words) that must appear in no output file. */
   readonly unpublished: readonly string[];
-  /** Paths (from the site root) of every page kind (home, channel, article, 404) in LTR and RTL, for checks in a browser. */
+  /** Paths (from the site root) of every page kind (home, channel, article) in LTR and RTL, for checks in a browser. */
   readonly pages: readonly string[];
   /** The running service, for checks that need more. */
   readonly service: TestService;
@@ -201,7 +201,7 @@ export async function buildVariedSite(): Promise<VariedSite> {
     baseUrl: t.config.publicUrl.replace(/\/$/, ''),
     serverUrl: t.url,
     unpublished: [...unpublished, 'draft-zebra', 'scheduled-quokka', 'blocked-bonus', 'withdrawn-axolotl'],
-    pages: ['/', '/harbour/', '/sahara/', '/harbour/tides', '/harbour/ar/tides', '/sahara/dunes', '/sahara/en/dunes', '/404.html'],
+    pages: ['/', '/harbour/', '/sahara/', '/harbour/tides', '/harbour/ar/tides', '/sahara/dunes', '/sahara/en/dunes'],
     service: t,
     stop: () => t.stop(),
   };
