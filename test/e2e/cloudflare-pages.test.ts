@@ -10,12 +10,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderCloudflareHeaders, renderCloudflareRedirects } from '../../server/hosting/cloudflare-config.ts';
 import { PROJECT_ROOT } from '../../server/main.ts';
+import { freePort } from '../helpers/free-port.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
 const WRANGLER = path.join(PROJECT_ROOT, 'node_modules/wrangler/bin/wrangler.js');
@@ -29,16 +29,6 @@ let home: string;
 
 const get = (p: string) => fetch(`${base}${p}`, { redirect: 'manual' });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitUntilServing(ms: number): Promise<void> {
   const until = Date.now() + ms;

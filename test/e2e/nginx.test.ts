@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderNginxConfig, renderStandaloneNginxConfig } from '../../server/hosting/nginx-config.ts';
 import { PROJECT_ROOT } from '../../server/main.ts';
+import { freePort } from '../helpers/free-port.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
 const NGINX = '/usr/sbin/nginx';
@@ -38,16 +39,6 @@ let nginxLog = '';
 const ARTICLE = '/api/public/v1/channels/pressroom-journal/articles/welcome';
 const get = (p: string, headers: Record<string, string> = {}) => fetch(`${base}${p}`, { headers, redirect: 'manual' });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitForPort(port: number, ms: number): Promise<void> {
   const until = Date.now() + ms;
