@@ -17,7 +17,22 @@ export interface CursorCodec {
    * @throws PressroomError VALIDATION_FAILED (field `cursor`) when it was edited, forged or made for another list.
    */
   decode(scope: string, cursor: string): Record<string, string | number>;
+  /**
+   * The cursor of a position in a public list (`render/list-pages.ts`): a
+   * keyed hash of the list and the position, 22 base64url characters. It
+   * reveals nothing and is the name of the page's static file; the read API
+   * resolves it by looking it up among the list's anchors.
+   */
+  token(scope: string, position: { readonly p: string; readonly id: number }): string;
 }
+
+/** What a list cursor looks like (`CursorCodec.token`); hosts refuse any other value before looking for a file. */
+export const LIST_CURSOR_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+
+/** The message of a list cursor that names no page of that list (edited, made for another list or language). */
+export const INVALID_LIST_CURSOR =
+  'Not a valid cursor for this list: it was edited, truncated or made for another list or language. Pass pagination.next_cursor of the previous ' +
+  'response (or follow its _links.next) exactly as given, with the same lang.';
 
 const INVALID =
   'Not a valid cursor: it was edited, truncated or made for another list. Pass pagination.next_cursor of the previous response ' +
@@ -34,6 +49,9 @@ export function createCursorCodec(secret: string): CursorCodec {
       const body = Buffer.from(JSON.stringify({ s: scope, p: position }), 'utf8');
       const text = body.toString('base64url');
       return `${text}.${sign(text)}`;
+    },
+    token(scope, position) {
+      return createHmac('sha256', secret).update(`list\n${scope}\n${position.p}\n${position.id}`).digest().subarray(0, 16).toString('base64url');
     },
     decode(scope, cursor) {
       const [body, mac, extra] = cursor.split('.');

@@ -18,6 +18,8 @@
 import path from 'node:path';
 import { HTML_SECURITY_HEADERS } from './security-headers.ts';
 import { PUBLIC_API_PREFIX } from '../urls/public-urls.ts';
+import { LIST_CURSOR_PATTERN } from '../domain/cursor.ts';
+import { DEFAULT_LIMIT_PATTERN, HOST_ERRORS, VALID_LIMIT_PATTERN } from './host-errors.ts';
 
 /** Options of {@link renderNginxConfig}. */
 export interface NginxConfigOptions {
@@ -153,6 +155,24 @@ map $pressroom_lang $pressroom_lang_query {
   "" "";
   default "?lang=$pressroom_lang";
 }
+# The folder of a list's language (P → P, P?lang=L → P/_lang/L), for its cursor pages.
+map $pressroom_lang $pressroom_lang_path {
+  "" "";
+  default "/_lang/$pressroom_lang";
+}
+# ?cursor= on a list: absent → "" (the first page), a cursor → /_cursor/{cursor}, anything else → a name no file has.
+map $arg_cursor $pressroom_cursor {
+  "" "";
+  "~${LIST_CURSOR_PATTERN.source}" "/_cursor/$arg_cursor";
+  default "/_cursor/!";
+}
+# ?limit= on a list: absent or the default → "", another valid size → "host" (not in the files), anything else → "bad".
+map $arg_limit $pressroom_limit {
+  "" "";
+  "~${DEFAULT_LIMIT_PATTERN}" "";
+  "~${VALID_LIMIT_PATTERN}" "host";
+  default "bad";
+}
 
 server {
   listen ${options.listen};
@@ -221,8 +241,39 @@ ${headers(IMMUTABLE_CACHE)}
       try_files $pressroom_md_base$pressroom_md_suffix =404;
 ${headers(SHORT_CACHE)}
     }
+    # Lists: ?cursor=T → P/_cursor/T.json (?lang=L: P/_lang/L/_cursor/T.json); a cursor that names no page is
+    # a 422 when the list exists (as on the bundled server), 404 when it does not; other page sizes are not files.
+    location ~ "^${api}/channels(/[^/]+/articles)?$" {
+      types { }
+      default_type application/json;
+      if ($args ~ "(^|&)cursor=(&|$)") { return 422 ${q(HOST_ERRORS.emptyCursor)}; }
+      if ($args ~ "(^|&)(lang|limit|cursor)=[^&]*&(.*&)?\\2=") { return 422 ${q(HOST_ERRORS.repeated)}; }
+      if ($pressroom_limit = "bad") { return 422 ${q(HOST_ERRORS.invalidLimit)}; }
+      if ($pressroom_limit = "host") { return 422 ${q(HOST_ERRORS.limitNotOnHost)}; }
+      try_files $uri$pressroom_lang_path$pressroom_cursor.json @pressroom_no_page;
+${headers(SHORT_CACHE)}
+    }
+    # An article's JSON: include=html is not in the files.
+    location ~ "^${api}/channels/[^/]+/articles/[^/]+$" {
+      types { }
+      default_type application/json;
+      if ($args ~ "(^|&)include=") { return 422 ${q(HOST_ERRORS.includeNotOnHost)}; }
+      try_files $uri$pressroom_json_suffix =404;
+${headers(SHORT_CACHE)}
+    }
     try_files $uri$pressroom_json_suffix =404;
 ${headers(SHORT_CACHE)}
+  }
+
+  # A list page that is not a file: with a cursor, 422 when the list exists; otherwise 404.
+  location @pressroom_no_page {
+    types { }
+    default_type application/json;
+    add_header Cache-Control "no-cache" always;
+    add_header X-Content-Type-Options nosniff always;
+    if ($pressroom_cursor = "") { return 404; }
+    if (-f $document_root$uri$pressroom_lang_path.json) { return 422 ${q(HOST_ERRORS.invalidCursor)}; }
+    return 404;
   }
 
   # A channel's feeds: ?lang=L → that language's feed ({channel}/L/…), or 404; never the unfiltered one.

@@ -20,15 +20,20 @@ const language = z
   .max(LANGUAGE_MAX_LENGTH, `Too long: a language code has at most ${LANGUAGE_MAX_LENGTH} characters. Use an exact published code such as "en" or "ar".`)
   .refine(isLanguageCode, 'Not a language code. Use an exact published BCP 47 code such as "en", "ar" or "pt-BR".');
 
+/** What is wrong with a `limit` that is not a whole number in bounds. */
+export const LIMIT_MESSAGE = `Must be a whole number from ${LIMIT.min} to ${LIMIT.max} (default ${LIMIT.default}).`;
+/** What is wrong with an empty `cursor`. */
+export const EMPTY_CURSOR_MESSAGE = 'Empty. Pass the value of pagination.next_cursor from the previous response, or leave the parameter out for the first page.';
+
 const limit = z
   .string()
-  .regex(/^\d{1,3}$/, `Must be a whole number from ${LIMIT.min} to ${LIMIT.max} (default ${LIMIT.default}).`)
+  .regex(/^\d{1,3}$/, LIMIT_MESSAGE)
   .transform(Number)
-  .refine((n) => n >= LIMIT.min && n <= LIMIT.max, `Must be a whole number from ${LIMIT.min} to ${LIMIT.max} (default ${LIMIT.default}).`);
+  .refine((n) => n >= LIMIT.min && n <= LIMIT.max, LIMIT_MESSAGE);
 
 const cursor = z
   .string()
-  .min(1, 'Empty. Pass the value of pagination.next_cursor from the previous response, or leave the parameter out for the first page.')
+  .min(1, EMPTY_CURSOR_MESSAGE)
   .max(2000, 'Not a valid cursor. Pass the value of pagination.next_cursor from the previous response unchanged.');
 
 const include = z.enum(['html'], {

@@ -5,18 +5,22 @@
  * same renderers as the static files, so the default form of each answer is
  * byte for byte the file.
  *
- * Pagination is keyset-based: a cursor carries the position of the last item
- * shown, signed and scoped to its list, so items published or removed
- * between two pages never cause a duplicate or a skip.
+ * Pagination is keyset-based (`render/list-pages.ts`): a cursor names the
+ * position of the last item shown, one of its list's anchors, so items
+ * published or removed between two pages never cause a duplicate or a skip.
+ * It is resolved here exactly as a static host resolves it, by looking it up
+ * among the list's anchors: a cursor that names none is a 422 here and an
+ * error on every host, never the first page.
  * @module
  */
-import type { CursorCodec } from '../domain/cursor.ts';
-import { PressroomError } from '../domain/errors.ts';
-import { articleListScope, channelListScope } from '../publish/site-plan.ts';
+import { INVALID_LIST_CURSOR, type CursorCodec } from '../domain/cursor.ts';
+import { PressroomError, validationError } from '../domain/errors.ts';
+import { articleListScope, channelListScope, channelPosition } from '../publish/site-plan.ts';
 import type { PublicState } from '../publish/site-builder.ts';
 import { cursorPosition, listArticlesFor, renderArticleList, type PageInfo } from '../render/article-list-json.ts';
 import { renderArticleJson } from '../render/article-json.ts';
 import { listChannelsFor, renderChannelList } from '../render/channel-json.ts';
+import { ARTICLE_LIST_ORDER, CHANNEL_LIST_ORDER, pageAfter, type ListOrder, type ListPosition } from '../render/list-pages.ts';
 import { channelLanguages, channelTranslationIn, translationIn } from '../render/public-select.ts';
 import type { PublicArticle, PublicArticleSummary, PublicChannel } from '../render/view-models.ts';
 import { LIMIT } from './public-query.ts';
@@ -85,26 +89,49 @@ export function translationMissing(what: string, language: string, available: re
   );
 }
 
-/** The items after the keyset position of `cursor` (all of them without one). */
-function after<T>(items: readonly T[], isAfter: (item: T) => boolean, hasCursor: boolean): T[] {
-  if (!hasCursor) return [...items];
-  const start = items.findIndex(isAfter);
-  return start < 0 ? [] : items.slice(start);
-}
-
 function latest(values: readonly string[]): string | null {
   return values.length === 0 ? null : values.reduce((a, b) => (a > b ? a : b));
+}
+
+// Each list's cursors by token, made once per anchors array (the builder replaces the array when anchors are added).
+const tokensByAnchors = new WeakMap<readonly ListPosition[], Map<string, ListPosition>>();
+
+/** The position `cursor` names in the list `scope`, or a 422. */
+function cursorTarget(state: PublicState, scope: string, cursor: string, items: () => readonly ListPosition[], cursors: CursorCodec): ListPosition {
+  const anchors = state.anchors.get(scope) ?? items();
+  let tokens = tokensByAnchors.get(anchors);
+  if (!tokens) {
+    tokens = new Map(anchors.map((a) => [cursors.token(scope, a), a] as const));
+    if (state.anchors.has(scope)) tokensByAnchors.set(anchors, tokens);
+  }
+  const position = tokens.get(cursor);
+  if (!position) throw validationError({ cursor: INVALID_LIST_CURSOR });
+  return position;
+}
+
+/** One page of a list: the first `limit` items, or those after the cursor's position, and the cursor of the next page. */
+function listPage<T>(
+  state: PublicState,
+  scope: string,
+  order: ListOrder,
+  listed: readonly T[],
+  positionOf: (item: T) => ListPosition,
+  query: ListQuery,
+  limit: number,
+  cursors: CursorCodec,
+): { shown: readonly T[]; nextCursor: string | null } {
+  const page = query.cursor
+    ? pageAfter(listed, positionOf, cursorTarget(state, scope, query.cursor, () => listed.map(positionOf), cursors), limit, order)
+    : { shown: listed.slice(0, limit), last: listed[Math.min(limit, listed.length) - 1] ?? null, more: listed.length > limit };
+  return { shown: page.shown, nextCursor: page.more ? cursors.token(scope, positionOf(page.last!)) : null };
 }
 
 /** One page of the ChannelCollection (`listPublicChannels`), in `lang` when given. */
 export function channelListPage(state: PublicState, query: ListQuery, deps: { cursors: CursorCodec; channelsUrl: string }): ReadAnswer {
   const limit = query.limit ?? LIMIT.default;
   const scope = channelListScope(query.lang ?? null);
-  const position = query.cursor ? deps.cursors.decode(scope, query.cursor) : null;
   const listed = listChannelsFor(state.channels).filter((c) => !query.lang || channelTranslationIn(c, query.lang));
-  const rest = after(listed, (c) => c.id > Number(position?.id), position !== null);
-  const shown = rest.slice(0, limit);
-  const nextCursor = rest.length > limit ? deps.cursors.encode(scope, { id: shown[shown.length - 1]!.id }) : null;
+  const { shown, nextCursor } = listPage(state, scope, CHANNEL_LIST_ORDER, listed, channelPosition, query, limit, deps.cursors);
   const page: PageInfo = {
     limit,
     nextCursor,
@@ -126,13 +153,8 @@ export function articleListPage(state: PublicState, channelSlug: string, query: 
   const limit = query.limit ?? LIMIT.default;
   const language = query.lang ?? null;
   const scope = articleListScope(channel.id, language);
-  const position = query.cursor ? deps.cursors.decode(scope, query.cursor) : null;
   const listed = listArticlesFor(own, language);
-  const p = String(position?.p ?? '');
-  const id = Number(position?.id);
-  const rest = after(listed, (a) => a.publishedAt < p || (a.publishedAt === p && a.id < id), position !== null);
-  const shown = rest.slice(0, limit);
-  const nextCursor = rest.length > limit ? deps.cursors.encode(scope, cursorPosition(shown[shown.length - 1]!)) : null;
+  const { shown, nextCursor } = listPage(state, scope, ARTICLE_LIST_ORDER, listed, cursorPosition, query, limit, deps.cursors);
   const base = channel.articlesJsonUrl;
   const page: PageInfo = {
     limit,

@@ -28,7 +28,11 @@ import type { Clock } from '../clock.ts';
 import { isoNow } from '../clock.ts';
 import type { CursorCodec } from '../domain/cursor.ts';
 import type { Logger } from '../logger.ts';
+import { cursorPosition } from '../render/article-list-json.ts';
+import { anchorsShowing, ARTICLE_LIST_ORDER, CHANNEL_LIST_ORDER, firstNotBefore, sortedPositions, withItemAnchors, type ListOrder, type ListPosition } from '../render/list-pages.ts';
+import { channelLanguages, translationIn } from '../render/public-select.ts';
 import type { PublicArticleSummary, PublicChannel, SiteInfo } from '../render/view-models.ts';
+import { addListAnchors, readListAnchors } from '../store/list-anchor.repository.ts';
 import { ensureBuildOwners, readBuildOwners, type BuildOwnerState } from '../store/build-owner.repository.ts';
 import { recordBuiltTranslations } from '../store/built-translation.repository.ts';
 import type { Db } from '../store/database.ts';
@@ -45,7 +49,19 @@ import { articleInputHash, renderCodeFingerprint } from './owner-inputs.ts';
 import type { ArticleHead, PublicModel } from './public-model.ts';
 import type { RenderPool } from './render-pool.ts';
 import { createRenderMemo } from './render-memo.ts';
-import { articleOwner, channelOwner, planChannel, planSite, SITE_OWNER, type PlannedFile, type Renderers } from './site-plan.ts';
+import {
+  articleListScope,
+  articleOwner,
+  channelOwner,
+  DEFAULT_LIST_LIMIT,
+  pagesOwner,
+  planArticlePages,
+  planChannel,
+  planSite,
+  SITE_OWNER,
+  type PlannedFile,
+  type Renderers,
+} from './site-plan.ts';
 
 /** What one build did. */
 export interface BuildReport {
@@ -94,6 +110,8 @@ export interface SiteBuilder {
 export interface PublicState {
   readonly channels: readonly PublicChannel[];
   readonly articles: ReadonlyMap<number, PublicArticleSummary>;
+  /** Each list's anchors (`render/list-pages.ts`), by cursor scope, in list order: the positions its cursors may name. */
+  readonly anchors: ReadonlyMap<string, readonly ListPosition[]>;
 }
 
 /** What the builder needs. */
@@ -141,6 +159,12 @@ const FLUSH_ROWS = 5000;
  */
 const FULL_BUILD_SETTING = 'last_full_build';
 
+/** Above this many changed articles in one channel, its cursor pages are planned whole rather than around each change. */
+const NARROW_PAGES_MAX = 64;
+
+/** The order of the list a cursor scope names. */
+const orderOf = (scope: string): ListOrder => (scope.startsWith('public-channels') ? CHANNEL_LIST_ORDER : ARTICLE_LIST_ORDER);
+
 const emptyReport = (): BuildReport => ({ written: 0, unchanged: 0, removed: 0, changedPaths: [], full: false, articleIds: [], ms: 0 });
 
 /** Creates the builder. Builds never overlap: each waits for the previous one. */
@@ -160,6 +184,39 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
   // `built_translations` with the events once the whole build (lists and feeds included) is in place.
   let rendered = new Map<number, Readonly<Record<string, string>>>();
   const placedListeners: Array<(paths: readonly string[]) => void> = [];
+  // Each list's anchors by scope (loaded from `list_anchors` once), and the ones found since, not yet recorded.
+  let anchors: Map<string, readonly ListPosition[]> | null = null;
+  let newAnchors: Array<{ scope: string; position: ListPosition }> = [];
+  // The channel object each channel's cursor pages were last planned whole with.
+  const pagesPlannedWith = new Map<number, PublicChannel>();
+
+  async function loadAnchors(): Promise<Map<string, readonly ListPosition[]>> {
+    if (!anchors) {
+      const loaded = new Map<string, readonly ListPosition[]>();
+      for (const [scope, positions] of await readListAnchors(deps.db)) loaded.set(scope, Object.freeze(sortedPositions(positions, orderOf(scope))));
+      anchors = loaded;
+    }
+    return anchors;
+  }
+
+  /** A list's anchors with every item listed now; new ones are recorded by `recordAnchors`. */
+  function anchorsOf<T>(scope: string, items: readonly T[], positionOf: (item: T) => ListPosition): readonly ListPosition[] {
+    const known = anchors!.get(scope) ?? [];
+    const merged = withItemAnchors(known, items, positionOf, orderOf(scope));
+    if (merged.added.length > 0) {
+      anchors!.set(scope, Object.freeze(merged.anchors));
+      for (const position of merged.added) newAnchors.push({ scope, position });
+    }
+    return merged.anchors;
+  }
+
+  /** Records the anchors found since the last call, before any file that names them is written. */
+  async function recordAnchors(): Promise<void> {
+    if (newAnchors.length === 0) return;
+    const rows = newAnchors;
+    newAnchors = [];
+    await addListAnchors(deps.db, rows);
+  }
 
   /**
    * The end of a build: tells the listeners which files changed, then records
@@ -187,6 +244,8 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
     if (stale) {
       index = null;
       channelList = null;
+      anchors = null;
+      pagesPlannedWith.clear();
       memo.clear();
     }
     knownFullBuild = last;
@@ -200,9 +259,13 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
     return next;
   };
 
-  /** Renders an owner's planned files here and applies them; a file whose inputs are as last rendered is left as it is. */
-  async function applyOwner(owner: string, planned: readonly PlannedFile[], report: BuildReport, batch: ManifestBatch): Promise<void> {
-    const previous = await manifest.filesOfOwners(deps.db, [owner]);
+  /**
+   * Renders an owner's planned files here and applies them; a file whose
+   * inputs are as last rendered is left as it is. With `some`, `planned` is
+   * only part of what the owner produces: its other files stay.
+   */
+  async function applyOwner(owner: string, planned: readonly PlannedFile[], report: BuildReport, batch: ManifestBatch, some = false): Promise<void> {
+    const previous = some ? await manifest.filesAt(deps.db, planned.map((f) => f.path)) : await manifest.filesOfOwners(deps.db, [owner]);
     const produced: Array<{ path: string; hash: string; written: boolean }> = [];
     for (const file of planned) {
       const recorded = previous.get(file.path)?.hash;
@@ -235,18 +298,79 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
     }
   }
 
-  /** Channel and site owners, from the index. */
-  async function applyListOwners(channelIds: Iterable<number>, report: BuildReport, batch: ManifestBatch): Promise<void> {
+  /**
+   * Channel and site owners, from the index. `changes` names, by channel,
+   * the articles an incremental build changed (as they were and are now),
+   * so only the cursor pages around them are planned; without it (or for a
+   * channel it does not name) every page is.
+   */
+  async function applyListOwners(channelIds: Iterable<number>, report: BuildReport, batch: ManifestBatch, changes?: ReadonlyMap<number, ChannelChanges>): Promise<void> {
+    await loadAnchors();
     for (const channelId of channelIds) {
       const found = await deps.model.channel(channelId);
       const channel = found && memo.sameChannel(found);
       const own = channel ? (index!.groups().get(channelId) ?? []) : [];
       await applyOwner(channelOwner(channelId), channel ? planChannel(channel, own, deps.renderers, deps.cursors, deps.site) : [], report, batch);
+      await applyPages(channelId, channel, own, changes?.get(channelId), report, batch);
     }
     const channels = (await deps.model.channels()).map(memo.sameChannel);
     const assets = deps.assets ? await deps.assets() : [];
     channelList = channels;
-    await applyOwner(SITE_OWNER, planSite(channels, index!.groups(), deps.renderers, deps.cursors, deps.site, deps.channelsUrl, assets), report, batch);
+    const planned = planSite(channels, index!.groups(), deps.renderers, deps.cursors, deps.site, deps.channelsUrl, assets, (scope, items) => anchorsOf(scope, items, (p) => p));
+    await recordAnchors();
+    await applyOwner(SITE_OWNER, planned, report, batch);
+  }
+
+  /**
+   * A channel's cursor pages (`render/list-pages.ts`), in each of its lists.
+   * Around `changes` only the pages whose items include a changed article's
+   * old or new position are planned, plus the pages of new anchors: a
+   * bounded number per publish, whatever the channel's size.
+   */
+  async function applyPages(channelId: number, channel: PublicChannel | null, own: readonly PublicArticleSummary[], changes: ChannelChanges | undefined, report: BuildReport, batch: ManifestBatch): Promise<void> {
+    const owner = pagesOwner(channelId);
+    if (!channel) {
+      pagesPlannedWith.delete(channelId);
+      await applyOwner(owner, [], report, batch);
+      return;
+    }
+    const languages = [null, ...channelLanguages(channel, own)];
+    const lists = languages.map((language) => {
+      const scope = articleListScope(channel.id, language);
+      const listed = deps.renderers.listArticles(own, language);
+      return { language, listed, anchors: anchorsOf(scope, listed, cursorPosition) };
+    });
+    const narrow =
+      changes !== undefined &&
+      changes.articles.length <= NARROW_PAGES_MAX &&
+      pagesPlannedWith.get(channelId) === channel &&
+      sameLanguages(languages, [null, ...channelLanguages(channel, changes.group)]);
+    if (!narrow) {
+      const planned = lists.flatMap((l) => planArticlePages(channel, l.language, l.listed, l.anchors, deps.renderers, deps.cursors));
+      await recordAnchors();
+      await applyOwner(owner, planned, report, batch);
+      pagesPlannedWith.set(channelId, channel);
+      return;
+    }
+    const planned: PlannedFile[] = [];
+    for (const l of lists) {
+      const indexes = new Set<number>();
+      const inList = (a: PublicArticleSummary | null): a is PublicArticleSummary => a !== null && (l.language === null || translationIn(a, l.language) !== undefined);
+      // The list as it was is the old group's (sorted when it was last built, so remembered).
+      const old = deps.renderers.listArticles(changes!.group, l.language);
+      for (const c of changes!.articles) {
+        for (const [version, items] of [[c.before, old], [c.after, l.listed]] as const) {
+          if (!inList(version)) continue;
+          const range = anchorsShowing(l.anchors, items, cursorPosition, cursorPosition(version), DEFAULT_LIST_LIMIT, ARTICLE_LIST_ORDER);
+          for (let i = range.from; i < range.to; i++) indexes.add(i);
+        }
+        // A newly listed position is a new anchor with a page of its own.
+        if (inList(c.after)) indexes.add(firstNotBefore(l.anchors, (p) => p, cursorPosition(c.after), ARTICLE_LIST_ORDER));
+      }
+      planned.push(...planArticlePages(channel, l.language, l.listed, l.anchors, deps.renderers, deps.cursors, [...indexes].sort((a, b) => a - b)));
+    }
+    await recordAnchors();
+    await applyOwner(owner, planned, report, batch, true);
   }
 
   /**
@@ -350,7 +474,7 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
     const channels = await deps.model.channels();
     await applyListOwners(channels.map((c) => c.id), report, batch);
     // Owners that produce nothing any more (unpublished articles, hidden channels) lose their files.
-    const owners = new Set([SITE_OWNER, ...channels.map((c) => channelOwner(c.id)), ...heads.map((h) => articleOwner(h.summary.id))]);
+    const owners = new Set([SITE_OWNER, ...channels.flatMap((c) => [channelOwner(c.id), pagesOwner(c.id)]), ...heads.map((h) => articleOwner(h.summary.id))]);
     for (const [owner, files] of byOwner) {
       if (owners.has(owner)) continue;
       batch.apply(owner, [], files, report);
@@ -379,6 +503,8 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
     const report = emptyReport();
     report.full = reread;
     const batch = createManifestBatch(deps.db, deps.clock, output);
+    // A builder that reads the public state afresh here has nothing to compare with: its pages are planned whole.
+    const fresh = index === null;
     await ensureIndex(report, batch);
     const { articleIds, channelIds } = affected(events);
     // A channel change shows in every page of its articles (publisher name, links).
@@ -392,8 +518,11 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
     const previous = await ownerFiles(ids);
     const hashes = new Map([...previous.values()].flatMap((files) => [...files].map(([p, f]) => [p, f.hash] as const)));
     const known = (p: string) => hashes.get(p);
+    const groups = index!.groups();
+    const oldGroups = new Map([...channelIds].map((id) => [id, groups.get(id) ?? []] as const));
+    const oldArticles = new Map(ids.map((id) => [id, index!.articles.get(id) ?? null] as const));
     applyArticles(await renderArticles(context, ids, known), previous, report, batch);
-    await applyListOwners(channelIds, report, batch);
+    await applyListOwners(channelIds, report, batch, fresh ? undefined : channelChanges(oldGroups, oldArticles, index!.articles));
     await batch.flush();
     await settle(report, events[events.length - 1]!.id, false);
     report.ms = Math.round(performance.now() - started);
@@ -402,15 +531,16 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
   }
 
   async function publicState(): Promise<PublicState> {
-    if (!index || !channelList) {
+    if (!index || !channelList || !anchors) {
       await serial(async () => {
         const batch = createManifestBatch(deps.db, deps.clock, output);
         await ensureIndex(emptyReport(), batch);
         await batch.flush();
         channelList ??= await deps.model.channels();
+        await loadAnchors();
       });
     }
-    return { channels: channelList!, articles: index!.articles };
+    return { channels: channelList!, articles: index!.articles, anchors: anchors ?? (await loadAnchors()) };
   }
 
   return {
@@ -428,10 +558,43 @@ function withTextStarts(head: ArticleHead, textStarts: Readonly<Record<string, s
   return { ...head.summary, translations: head.summary.translations.map((t) => ({ ...t, textStart: textStarts[t.language] ?? '' })) };
 }
 
+/** An article an incremental build changed: its public version before and after (null: not public). */
+interface ArticleChange {
+  readonly before: PublicArticleSummary | null;
+  readonly after: PublicArticleSummary | null;
+}
+
+/** What an incremental build changed in one channel: its group of articles before, and the changed articles. */
+interface ChannelChanges {
+  readonly group: readonly PublicArticleSummary[];
+  readonly articles: ArticleChange[];
+}
+
+function sameLanguages(a: readonly (string | null)[], b: readonly (string | null)[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
 /** Id of the newest publication event (0 when none): a full build processes exactly the events before it started. */
 async function lastEventId(db: Db): Promise<number> {
   const row = await db.selectFrom('publication_events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
   return Number(row?.id ?? 0);
+}
+
+/** The changed articles by channel (an article counts in the channel it was in and the one it is in). */
+function channelChanges(
+  oldGroups: ReadonlyMap<number, readonly PublicArticleSummary[]>,
+  before: ReadonlyMap<number, PublicArticleSummary | null>,
+  now: ReadonlyMap<number, PublicArticleSummary>,
+): Map<number, ChannelChanges> {
+  const out = new Map<number, ChannelChanges>();
+  for (const [channelId, group] of oldGroups) out.set(channelId, { group, articles: [] });
+  for (const [id, old] of before) {
+    const after = now.get(id) ?? null;
+    for (const channelId of new Set([old?.channel.id, after?.channel.id])) {
+      if (channelId !== undefined) out.get(channelId)?.articles.push({ before: old, after });
+    }
+  }
+  return out;
 }
 
 /** The articles and channels named by a batch of events. */

@@ -8,6 +8,8 @@ import type { CursorCodec } from '../domain/cursor.ts';
 import type { AnyPublicArticle, ArticlesByChannel, PublicArticle, PublicArticleSummary, PublicChannel, SiteInfo } from '../render/view-models.ts';
 import { FEED_MAX_ITEMS } from '../render/feeds.ts';
 import { LLMS_CHANNEL_ARTICLES } from '../render/llms-txt.ts';
+import { cursorPosition } from '../render/article-list-json.ts';
+import { ARTICLE_LIST_ORDER, CHANNEL_LIST_ORDER, pageAfter, type ListOrder, type ListPosition } from '../render/list-pages.ts';
 import { articleParts, channelLanguages, channelTranslationIn } from '../render/public-select.ts';
 import { staticFiles } from '../urls/static-files.ts';
 
@@ -41,8 +43,6 @@ export interface Renderers {
   channelLlmsPart(channel: PublicChannel, part: readonly PublicArticleSummary[], n: number, site: SiteInfo): string;
   /** Orders and filters a channel's articles for a list in `language` (null: one version per article). */
   listArticles<A extends AnyPublicArticle>(articles: readonly A[], language: string | null): readonly A[];
-  /** The keyset position of an article in a list, for cursors. */
-  cursorPosition(article: AnyPublicArticle): Record<string, string | number>;
 }
 
 /** Pagination of the first page of a list. */
@@ -92,6 +92,8 @@ export function channelListScope(language: string | null): string {
 export const articleOwner = (id: number) => `article:${id}`;
 /** Owner key of a channel's files in the manifest. */
 export const channelOwner = (id: number) => `channel:${id}`;
+/** Owner key of a channel's cursor pages (`render/list-pages.ts`), planned apart from its other files so a publish plans only those around it. */
+export const pagesOwner = (id: number) => `pages:${id}`;
 /** Owner key of site-wide files. */
 export const SITE_OWNER = 'site';
 
@@ -142,9 +144,9 @@ export function planChannel(
   const lists = (language: string | null) => {
     const listed = renderers.listArticles(articles, language);
     const more = listed.length > DEFAULT_LIST_LIMIT;
-    const cursor = more ? cursors.encode(articleListScope(channel.id, language), renderers.cursorPosition(listed[DEFAULT_LIST_LIMIT - 1]!)) : null;
-    const selfUrl = language ? `${channel.articlesJsonUrl}?lang=${encodeURIComponent(language)}` : channel.articlesJsonUrl;
-    const nextUrl = cursor ? `${selfUrl}${language ? '&' : '?'}cursor=${encodeURIComponent(cursor)}` : null;
+    const cursor = more ? cursors.token(articleListScope(channel.id, language), cursorPosition(listed[DEFAULT_LIST_LIMIT - 1]!)) : null;
+    const selfUrl = listUrl(channel.articlesJsonUrl, language, null);
+    const nextUrl = cursor ? listUrl(channel.articlesJsonUrl, language, cursor) : null;
     const page: PageInfo = { limit: DEFAULT_LIST_LIMIT, nextCursor: cursor, selfUrl, nextUrl };
     return { page, firstPage: listed.slice(0, DEFAULT_LIST_LIMIT), inFeed: listed.slice(0, FEED_MAX_ITEMS) };
   };
@@ -215,21 +217,83 @@ function newestIn(articles: readonly PublicArticleSummary[], language: string): 
 }
 
 /**
- * The first page of the channel list, in every language and in each language
- * some channel has (`?lang=`: only the channels with that language, shown in
- * it), so a static host answers both without the bundled server.
+ * The channel list, in every language and in each language some channel has
+ * (`?lang=`: only the channels with that language, shown in it): the first
+ * page and the page after each anchor, so a static host answers every page
+ * without the bundled server.
  */
-function channelListFiles(channels: readonly PublicChannel[], renderers: Renderers, cursors: CursorCodec, channelsUrl: string): PlannedFile[] {
+function channelListFiles(channels: readonly PublicChannel[], renderers: Renderers, cursors: CursorCodec, channelsUrl: string, anchors: ListAnchors): PlannedFile[] {
   const byId = [...channels].sort((a, b) => a.id - b.id);
   const languages = [...new Set(byId.flatMap((c) => c.translations.map((t) => t.language)))].sort();
-  return [null, ...languages].map((language) => {
+  return [null, ...languages].flatMap((language) => {
     const listed = language ? byId.filter((c) => c.translations.some((t) => t.language === language)) : byId;
     const shown = listed.slice(0, DEFAULT_LIST_LIMIT);
-    const cursor = listed.length > DEFAULT_LIST_LIMIT ? cursors.encode(channelListScope(language), { id: shown[shown.length - 1]!.id }) : null;
-    const selfUrl = language ? `${channelsUrl}?lang=${encodeURIComponent(language)}` : channelsUrl;
-    const page: PageInfo = { limit: DEFAULT_LIST_LIMIT, nextCursor: cursor, selfUrl, nextUrl: cursor ? `${selfUrl}${language ? '&' : '?'}cursor=${encodeURIComponent(cursor)}` : null };
-    return { path: staticFiles.channelsJson(language ?? undefined), inputs: [language, cursor, ...shown], render: () => renderers.channelList(shown, page, language) };
+    const scope = channelListScope(language);
+    const cursor = listed.length > DEFAULT_LIST_LIMIT ? cursors.token(scope, channelPosition(shown[shown.length - 1]!)) : null;
+    const page: PageInfo = {
+      limit: DEFAULT_LIST_LIMIT,
+      nextCursor: cursor,
+      selfUrl: listUrl(channelsUrl, language, null),
+      nextUrl: cursor ? listUrl(channelsUrl, language, cursor) : null,
+    };
+    const first: PlannedFile = { path: staticFiles.channelsJson(language ?? undefined), inputs: [language, cursor, ...shown], render: () => renderers.channelList(shown, page, language) };
+    const pages = (anchors(scope, listed.map(channelPosition), CHANNEL_LIST_ORDER) ?? []).map((anchor): PlannedFile => {
+      const token = cursors.token(scope, anchor);
+      const { shown: items, last, more } = pageAfter(listed, channelPosition, anchor, DEFAULT_LIST_LIMIT, CHANNEL_LIST_ORDER);
+      const next = more ? cursors.token(scope, channelPosition(last!)) : null;
+      const info: PageInfo = { limit: DEFAULT_LIST_LIMIT, nextCursor: next, selfUrl: listUrl(channelsUrl, language, token), nextUrl: next ? listUrl(channelsUrl, language, next) : null };
+      return { path: staticFiles.channelsPage(token, language ?? undefined), inputs: [language, next, ...items], render: () => renderers.channelList(items, info, language) };
+    });
+    return [first, ...pages];
   });
+}
+
+/** A channel's position in the channel list. */
+export const channelPosition = (channel: PublicChannel): ListPosition => ({ p: '', id: channel.id });
+
+/** The address of a list page: `base` with `lang` and `cursor`, in the order the read API writes them (`pageUrl`). */
+export function listUrl(base: string, language: string | null, cursor: string | null): string {
+  const params = [language ? `lang=${encodeURIComponent(language)}` : '', cursor ? `cursor=${encodeURIComponent(cursor)}` : ''].filter(Boolean);
+  return params.length ? `${base}?${params.join('&')}` : base;
+}
+
+/**
+ * The anchors of a list (`render/list-pages.ts`), given its items now: the
+ * builder records the new ones. Returns null to plan no cursor pages.
+ */
+export type ListAnchors = (scope: string, items: readonly ListPosition[], order: ListOrder) => readonly ListPosition[] | null;
+
+/**
+ * The cursor pages of a channel's article list in `language`
+ * (`render/list-pages.ts`): the page after each anchor at `indexes` (all
+ * of them when absent). Each names the items it shows as its inputs.
+ */
+export function planArticlePages(
+  channel: PublicChannel,
+  language: string | null,
+  listed: readonly AnyPublicArticle[],
+  anchors: readonly ListPosition[],
+  renderers: Pick<Renderers, 'articleList'>,
+  cursors: CursorCodec,
+  indexes?: Iterable<number>,
+): PlannedFile[] {
+  const scope = articleListScope(channel.id, language);
+  const base = channel.articlesJsonUrl;
+  const files: PlannedFile[] = [];
+  const plan = (anchor: ListPosition) => {
+    const token = cursors.token(scope, anchor);
+    const { shown, last, more } = pageAfter(listed, cursorPosition, anchor, DEFAULT_LIST_LIMIT, ARTICLE_LIST_ORDER);
+    const next = more ? cursors.token(scope, cursorPosition(last!)) : null;
+    const page: PageInfo = { limit: DEFAULT_LIST_LIMIT, nextCursor: next, selfUrl: listUrl(base, language, token), nextUrl: next ? listUrl(base, language, next) : null };
+    files.push({
+      path: staticFiles.channelArticlesPage(channel.slug, token, language ?? undefined),
+      inputs: [channel, language, more, ...shown],
+      render: () => renderers.articleList(channel, shown, language, page),
+    });
+  };
+  if (indexes) for (const i of indexes) plan(anchors[i]!);
+  else for (const anchor of anchors) plan(anchor);
+  return files;
 }
 
 /**
@@ -266,12 +330,13 @@ export function planSite(
   site: SiteInfo,
   channelsUrl: string,
   assets: readonly PlannedFile[] = [],
+  anchors: ListAnchors = () => null,
 ): PlannedFile[] {
   const home = homeArticles(articles, renderers);
   const groups = [...articles.values()];
   return [
     { path: staticFiles.home(), inputs: [channels.length, ...channels, ...home], render: () => renderers.homeHtml(channels, home, site) },
-    ...channelListFiles(channels, renderers, cursors, channelsUrl),
+    ...channelListFiles(channels, renderers, cursors, channelsUrl, anchors),
     { path: staticFiles.sitemap(), inputs: [channels.length, ...channels, ...groups], render: () => renderers.sitemapIndex(channels, articles, site) },
     { path: staticFiles.homeSitemap(), inputs: [channels.length, ...channels, ...groups], render: () => renderers.homeSitemap(channels, articles, site) },
     { path: staticFiles.robots(), inputs: [], render: () => renderers.robots(site) },

@@ -7,7 +7,7 @@
  */
 import type { Renderers } from '../publish/site-plan.ts';
 import { renderArticleJson } from './article-json.ts';
-import { cursorPosition, listArticlesFor, renderArticleList } from './article-list-json.ts';
+import { listArticlesFor, renderArticleList } from './article-list-json.ts';
 import { renderArticleMarkdown } from './article-markdown.ts';
 import type { HtmlRenderer } from './astro-renderer.ts';
 import { renderChannelJson, renderChannelList } from './channel-json.ts';
@@ -41,6 +41,5 @@ export function createRenderers(html: HtmlRenderer): Renderers {
     channelLlms: renderChannelLlmsTxt,
     channelLlmsPart: renderChannelLlmsPart,
     listArticles: listArticlesFor,
-    cursorPosition,
   } satisfies Renderers);
 }

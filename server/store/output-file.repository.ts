@@ -20,6 +20,16 @@ export async function filesOfOwners(db: Executor, owners: readonly string[]): Pr
   return new Map(rows.map((r) => [r.path, { owner: r.owner, hash: r.hash }]));
 }
 
+/** The recorded files among `paths`, path → owner and hash. */
+export async function filesAt(db: Executor, paths: readonly string[]): Promise<Map<string, { owner: string; hash: string }>> {
+  const out = new Map<string, { owner: string; hash: string }>();
+  for (let i = 0; i < paths.length; i += 500) {
+    const rows = await db.selectFrom('output_files').select(['path', 'owner', 'hash']).where('path', 'in', paths.slice(i, i + 500)).execute();
+    for (const r of rows) out.set(r.path, { owner: r.owner, hash: r.hash });
+  }
+  return out;
+}
+
 /** Every recorded file, path → hash. */
 export async function allFiles(db: Executor): Promise<Map<string, { owner: string; hash: string }>> {
   const rows = await db.selectFrom('output_files').select(['path', 'owner', 'hash']).execute();

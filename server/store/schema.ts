@@ -3,6 +3,7 @@ import type { AccountTable, ApiKeyTable } from './account.table.ts';
 import type { ArticleTable, ArticleTranslationTable, RevisionTable } from './article.table.ts';
 import type { ChannelMemberTable, ChannelTable, ChannelTranslationTable } from './channel.table.ts';
 import type { BuiltTranslationTable } from './built-translation.repository.ts';
+import type { ListAnchorTable } from './list-anchor.repository.ts';
 import type { JobTable } from './job.table.ts';
 import type { MediaTable } from './media.table.ts';
 import type { PublicationEventTable } from './publication-event.table.ts';
@@ -28,4 +29,5 @@ export interface Database {
   search_documents: SearchDocumentTable;
   search_fts: SearchFtsTable;
   built_translations: BuiltTranslationTable;
+  list_anchors: ListAnchorTable;
 }

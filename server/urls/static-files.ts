@@ -7,12 +7,14 @@
  * One rule covers every JSON and Markdown address of the public API:
  *   path P            → file `P.json` (or `P.md` when P ends in `.md`)
  *   path P ? lang=L   → file `P/_lang/L.json` (`P/_lang/L.md`)
+ *   path P ? cursor=T → file `P/_cursor/T.json` (with lang: `P/_lang/L/_cursor/T.json`)
  * `_lang` cannot collide with a slug (slugs never start with `_`).
  * HTML pages are `.html` files named after their path; `?lang=L` on an
  * article's default address is answered by `/{channel}/{L}/{article}`, and on
  * a channel's feed (`/{channel}/rss.xml`, `feed.json`) by `/{channel}/{L}/…`.
  * @module
  */
+import { LIST_CURSOR_PATTERN } from '../domain/cursor.ts';
 import { PUBLIC_API_PREFIX } from './public-urls.ts';
 import { normalizeRequestPath } from './request-path.ts';
 
@@ -32,6 +34,10 @@ export const staticFiles = Object.freeze({
   channelsJson: (lang?: string) => apiFile(`${api}/channels`, lang, 'json'),
   channelJson: (channel: string, lang?: string) => apiFile(`${api}/channels/${channel}`, lang, 'json'),
   channelArticlesJson: (channel: string, lang?: string) => apiFile(`${api}/channels/${channel}/articles`, lang, 'json'),
+  /** The page of the channel list after the position a cursor names (`render/list-pages.ts`). */
+  channelsPage: (cursor: string, lang?: string) => apiPage(`${api}/channels`, lang, cursor),
+  /** The page of a channel's article list after the position a cursor names. */
+  channelArticlesPage: (channel: string, cursor: string, lang?: string) => apiPage(`${api}/channels/${channel}/articles`, lang, cursor),
   articleJson: (channel: string, article: string, lang?: string) => apiFile(`${api}/channels/${channel}/articles/${article}`, lang, 'json'),
   articleMarkdown: (channel: string, article: string, lang?: string) =>
     apiFile(`${api}/channels/${channel}/articles/${article}`, lang, 'md'),
@@ -59,6 +65,11 @@ function apiFile(path: string, lang: string | undefined, ext: 'json' | 'md'): st
   return lang ? `${path}/_lang/${lang}.${ext}` : `${path}.${ext}`;
 }
 
+/** `P?cursor=T` → `P/_cursor/T.json`; `P?lang=L&cursor=T` → `P/_lang/L/_cursor/T.json` (a cursor names a page of one list in one language). */
+function apiPage(path: string, lang: string | undefined, cursor: string): string {
+  return `${path}${lang ? `/_lang/${lang}` : ''}/_cursor/${cursor}.json`;
+}
+
 /** Top-level folders of the output that the site builder does not own (never deleted by a build). */
 export const UNMANAGED_OUTPUT_FOLDERS: readonly string[] = ['media', 'pagefind'];
 
@@ -73,7 +84,7 @@ export const UNMANAGED_OUTPUT_FILES: readonly string[] = ['_headers', '_redirect
 export const CHANNEL_FEEDS: ReadonlySet<string> = new Set(['rss.xml', 'feed.json']);
 
 /** Why a request maps to no file. */
-export type UnservableReason = 'bad_path' | 'bad_lang';
+export type UnservableReason = 'bad_path' | 'bad_lang' | 'bad_cursor';
 
 /**
  * Temporary names of the output's writers (`{name}.{hex}.tmp`, media's
@@ -89,10 +100,12 @@ export const TEMP_FILE_NAME = /\.tmp$/;
  * so every spelling of an address names the same file. Returns the relative
  * file path, or a reason when the request can never name a file (a
  * traversal attempt, an encoded slash, a temporary file, a malformed
- * language). Whether the file exists is the caller's business.
+ * language, a cursor that is not one). `cursor` counts only on the public
+ * API's JSON addresses (it names a page of a list); pages ignore it. Whether
+ * the file exists is the caller's business.
  * @example fileForRequest('/tech/hello', 'ar') // { file: 'tech/ar/hello.html' }
  */
-export function fileForRequest(pathname: string, lang: string | null): { file: string } | { reason: UnservableReason } {
+export function fileForRequest(pathname: string, lang: string | null, cursor: string | null = null): { file: string } | { reason: UnservableReason } {
   if (lang !== null && !/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/.test(lang)) return { reason: 'bad_lang' };
   const canonical = normalizeRequestPath(pathname);
   if (canonical === null) return { reason: 'bad_path' };
@@ -118,6 +131,7 @@ export function fileForRequest(pathname: string, lang: string | null): { file: s
     if (trailingSlash) return { reason: 'bad_path' };
     const md = path.endsWith('.md');
     const base = md ? path.slice(0, -3) : path;
+    if (cursor !== null && !md) return LIST_CURSOR_PATTERN.test(cursor) ? { file: apiPage(base, lang ?? undefined, cursor) } : { reason: 'bad_cursor' };
     return { file: lang ? `${base}/_lang/${lang}.${md ? 'md' : 'json'}` : `${base}.${md ? 'md' : 'json'}` };
   }
   if (parts.length === 0) return { file: 'index.html' };

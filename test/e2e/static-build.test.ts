@@ -210,9 +210,12 @@ describe('incremental builds', () => {
     await t.service.worker.runDue();
     const report = await builder.applyEvents();
     // Its own files, the channel's page, feeds and full lists show it; the first page of the JSON list and the
-    // other channels' files do not, and are not rendered again.
+    // other channels' files do not, and are not rendered again. Of the cursor pages, exactly those that show
+    // it are: the pages after each of the 20 newer articles, in the unfiltered list and the "en" one.
     expect(report.changedPaths).toEqual(expect.arrayContaining(['many-news/en/many-0.html', 'many-news/index.html', 'many-news/rss.xml', 'many-news/llms.txt', 'many-news/llms-1.txt', 'index.html']));
-    expect(renderCalls.get('articleList')).toBeUndefined();
+    expect(report.changedPaths).not.toContain('api/public/v1/channels/many-news/articles.json');
+    expect(renderCalls.get('articleList')).toBe(2 * DEFAULT_LIST_LIMIT);
+    expect(report.changedPaths.filter((p) => p.includes('/_cursor/'))).toHaveLength(2 * DEFAULT_LIST_LIMIT);
     expect(renderCalls.get('channelJson')).toBeUndefined();
     expect(renderCalls.get('channelList')).toBeUndefined();
     expect(renderCalls.get('robots')).toBeUndefined();

@@ -14,6 +14,7 @@ import * as translationBodies from './0007-translation-bodies.ts';
 import * as builtTranslations from './0008-built-translations.ts';
 import * as feedImages from './0009-feed-images.ts';
 import * as restoreRefusedRevisions from './0010-restore-refused-revisions.ts';
+import * as listAnchors from './0011-list-anchors.ts';
 
 /** Every migration by name, applied in name order. */
 export const migrations: Record<string, Migration> = {
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '0008-built-translations': builtTranslations,
   '0009-feed-images': feedImages,
   '0010-restore-refused-revisions': restoreRefusedRevisions,
+  '0011-list-anchors': listAnchors,
 };
