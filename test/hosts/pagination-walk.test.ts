@@ -72,7 +72,7 @@ afterAll(async () => {
 
 if (NGINX_MISSING && process.env.CI) {
   it('needs nginx', () => {
-    throw new Error(NGINX_MISSING);
+    throw new Error(NGINX_MISSING ?? "nginx missing");
   });
 }
 
