@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { renderCloudflareHeaders, renderCloudflareRedirects } from '../server/hosting/cloudflare-config.ts';
+import { renderCloudflareWorker } from '../server/hosting/cloudflare-config.ts';
 import { listSite, renderNetlifyHeaders, renderNetlifyRedirects } from '../server/hosting/netlify-config.ts';
 import { renderNginxConfig } from '../server/hosting/nginx-config.ts';
 import { parseScriptArgs, wantsHelp } from './lib/cli.ts';
@@ -26,8 +26,9 @@ it into DIR (--out):
               articles in --root (default ./dist) for their Link headers and
               Markdown ?lang= rules: regenerate after each build, e.g.
               ${PROGRAM} netlify --root dist --out dist
-  cloudflare  _headers and _redirects for Cloudflare Pages (no ?lang=
-              routing: Pages cannot match query strings).
+  cloudflare  _worker.js for Cloudflare Pages: maps ?lang=, ?cursor= and
+              the .md forms onto files as the bundled server does, e.g.
+              ${PROGRAM} cloudflare --out dist
 
 See docs/HOSTING.md for what each host can and cannot route.
 `;
@@ -70,7 +71,7 @@ try {
     const site = listSite(root);
     files = { _headers: renderNetlifyHeaders(site), _redirects: renderNetlifyRedirects(site) };
   } else {
-    files = { _headers: renderCloudflareHeaders(), _redirects: renderCloudflareRedirects() };
+    files = { '_worker.js': await renderCloudflareWorker() };
   }
 } catch (error) {
   fail(error instanceof Error ? error.message : String(error));

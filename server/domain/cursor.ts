@@ -26,9 +26,6 @@ export interface CursorCodec {
   token(scope: string, position: { readonly p: string; readonly id: number }): string;
 }
 
-/** What a list cursor looks like (`CursorCodec.token`); hosts refuse any other value before looking for a file. */
-export const LIST_CURSOR_PATTERN = /^[A-Za-z0-9_-]{22}$/;
-
 /** The message of a list cursor that names no page of that list (edited, made for another list or language). */
 export const INVALID_LIST_CURSOR =
   'Not a valid cursor for this list: it was edited, truncated or made for another list or language. Pass pagination.next_cursor of the previous ' +

@@ -18,7 +18,7 @@
 import path from 'node:path';
 import { HTML_SECURITY_HEADERS } from './security-headers.ts';
 import { PUBLIC_API_PREFIX } from '../urls/public-urls.ts';
-import { LIST_CURSOR_PATTERN } from '../domain/cursor.ts';
+import { LIST_CURSOR_PATTERN } from '../urls/static-files.ts';
 import { DEFAULT_LIMIT_PATTERN, HOST_ERRORS, VALID_LIMIT_PATTERN } from './host-errors.ts';
 
 /** Options of {@link renderNginxConfig}. */
@@ -222,6 +222,10 @@ ${types}
   # The 404 page (for hosts that send a file with their 404) is no address of its own, as on the bundled server.
   location = /404 { return 404; }
   location = /404.html { return 404; }
+  # Nor are the other hosts' configuration files (the Cloudflare worker's source).
+  location = /_worker.js { return 404; }
+  location = /_headers { return 404; }
+  location = /_redirects { return 404; }
 
   # Hashed build assets and content-addressed media never change.
   location ^~ /_astro/ {

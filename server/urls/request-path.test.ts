@@ -82,5 +82,6 @@ describe('the 404 page', () => {
     expect(fileForRequest('/404', null)).toEqual({ reason: 'bad_path' });
     expect(fileForRequest('/404.html', null)).toEqual({ reason: 'bad_path' });
     expect(fileForRequest('/harbour/404', null)).toEqual({ file: 'harbour/404.html' });
+    for (const name of ['/_worker.js', '/_headers', '/_redirects']) expect(fileForRequest(name, null)).toEqual({ reason: 'bad_path' });
   });
 });

@@ -14,11 +14,13 @@
  * a channel's feed (`/{channel}/rss.xml`, `feed.json`) by `/{channel}/{L}/…`.
  * @module
  */
-import { LIST_CURSOR_PATTERN } from '../domain/cursor.ts';
 import { PUBLIC_API_PREFIX } from './public-urls.ts';
 import { normalizeRequestPath } from './request-path.ts';
 
 const api = PUBLIC_API_PREFIX.slice(1);
+
+/** What a list cursor looks like (`CursorCodec.token`: 16 bytes, base64url); hosts refuse any other value before looking for a file. */
+export const LIST_CURSOR_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 
 /** Relative file paths (forward slashes, no leading slash) of every output kind. */
 export const staticFiles = Object.freeze({
@@ -78,7 +80,7 @@ export const UNMANAGED_OUTPUT_FOLDERS: readonly string[] = ['media', 'pagefind']
  * static hosts' configuration, written by `npm run host-config -- netlify|cloudflare --out dist`
  * (docs/HOSTING.md). A build never deletes them, and nothing serves them.
  */
-export const UNMANAGED_OUTPUT_FILES: readonly string[] = ['_headers', '_redirects'];
+export const UNMANAGED_OUTPUT_FILES: readonly string[] = ['_headers', '_redirects', '_worker.js'];
 
 /** The file names of a channel's feeds, at `/{channel}/{name}` and `/{channel}/{lang}/{name}`. */
 export const CHANNEL_FEEDS: ReadonlySet<string> = new Set(['rss.xml', 'feed.json']);
@@ -137,6 +139,8 @@ export function fileForRequest(pathname: string, lang: string | null, cursor: st
   if (parts.length === 0) return { file: 'index.html' };
   // The 404 page is what hosts send for a missing address; asked for by name it would be a 200 saying "not found".
   if (parts.length === 1 && (path === '404' || path === staticFiles.notFound())) return { reason: 'bad_path' };
+  // The hosts' configuration (the Cloudflare worker's source included) is no address.
+  if (parts.length === 1 && UNMANAGED_OUTPUT_FILES.includes(path)) return { reason: 'bad_path' };
   if (trailingSlash) return { file: lang ? `${path}/${lang}/index.html` : `${path}/index.html` };
   // An article's default address with ?lang= is answered by that language's page.
   if (lang && parts.length === 2 && !parts[1]!.includes('.')) return { file: `${parts[0]}/${lang}/${parts[1]}.html` };

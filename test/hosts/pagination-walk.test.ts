@@ -1,8 +1,8 @@
 /**
  * Pagination from static files (issue 14): a client that follows
  * `_links.next` from a list's first page visits every article that stays
- * published exactly once, in order, and stops — on the bundled server and on
- * nginx serving the same `dist/`, while articles are published, revised and
+ * published exactly once, in order, and stops — on the bundled server, on
+ * nginx and on Cloudflare Pages (`wrangler pages dev`) serving the same `dist/`, while articles are published, revised and
  * unpublished between its requests (the article whose position the cursor
  * names included). Each page a host sends is the bundled server's answer
  * byte for byte; a cursor no page has is an error, never page 1.
@@ -13,6 +13,7 @@ import { articlesOfChannel, requireChannel } from '../../server/public-api/publi
 import { HOST_ERRORS } from '../../server/hosting/host-errors.ts';
 import { NGINX_MISSING, startNginx, type NginxHost } from '../helpers/nginx-host.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
+import { startWrangler, type WranglerHost } from '../helpers/wrangler-host.ts';
 
 const CHANNEL = 'walk-news';
 const ARTICLES = 260;
@@ -21,6 +22,7 @@ const LIST = `/api/public/v1/channels/${CHANNEL}/articles`;
 let t: TestService;
 let key: string;
 let nginx: NginxHost | null = null;
+let wrangler: WranglerHost | null = null;
 let serial = 0;
 
 async function publish(slug: string, languages: readonly string[], title = slug): Promise<void> {
@@ -63,10 +65,12 @@ beforeAll(async () => {
   for (let i = 0; i < ARTICLES; i++) await publish(`walk-${i}`, i % 3 === 0 ? ['en', 'ar'] : ['en']);
   await settle();
   if (!NGINX_MISSING) nginx = await startNginx(t.config.outputDir);
+  wrangler = await startWrangler(t.config.outputDir);
 }, 300_000);
 
 afterAll(async () => {
   await nginx?.stop();
+  await wrangler?.stop();
   await t?.stop();
 });
 
@@ -79,6 +83,7 @@ if (NGINX_MISSING && process.env.CI) {
 const hosts: Array<[string, () => string | null]> = [
   ['the bundled server', () => t.url],
   ['nginx', () => nginx?.url ?? null],
+  ['Cloudflare Pages (wrangler pages dev)', () => wrangler?.url ?? null],
 ];
 
 describe.each(hosts)('walking _links.next on %s', (name, baseOf) => {

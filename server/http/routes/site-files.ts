@@ -9,34 +9,13 @@
  * @module
  */
 import { Hono, type Context } from 'hono';
-import { securityHeadersFor } from '../../hosting/security-headers.ts';
-import { articleAlternates, articleLinkHeader, articleOfHtmlFile, fileForRequest, staticFiles } from '../../urls/static-files.ts';
-import { prefersMarkdown } from '../accept-markdown.ts';
+import { fileForRequest } from '../../urls/static-files.ts';
+import { contentTypeOf, resolveOutputRequest } from '../output-request.ts';
 import { respondConditionally, type ConditionalBody } from '../conditional-get.ts';
 import type { CachedFile, OutputFileCache } from '../output-file-cache.ts';
 import { errorBody } from '../error-body.ts';
 
-const TYPES: Readonly<Record<string, string>> = {
-  html: 'text/html; charset=utf-8',
-  json: 'application/json; charset=utf-8',
-  md: 'text/markdown; charset=utf-8',
-  txt: 'text/plain; charset=utf-8',
-  css: 'text/css; charset=utf-8',
-  js: 'text/javascript; charset=utf-8',
-  svg: 'image/svg+xml',
-  webp: 'image/webp',
-  png: 'image/png',
-  woff2: 'font/woff2',
-  wasm: 'application/wasm',
-};
-
-/** Content type of an output file; feeds and the sitemap have their own. */
-export function contentTypeOf(file: string): string {
-  if (file.endsWith('rss.xml')) return 'application/rss+xml; charset=utf-8';
-  if (file.endsWith('feed.json')) return 'application/feed+json; charset=utf-8';
-  if (file.endsWith('.xml')) return 'application/xml; charset=utf-8';
-  return TYPES[file.slice(file.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
-}
+export { contentTypeOf, resolveOutputRequest, type OutputAnswer } from '../output-request.ts';
 
 /** How long clients and CDNs may keep what the server answers. */
 export interface CachePolicy {
@@ -59,37 +38,6 @@ function notFound(c: Context): Response {
     errorBody('NOT_FOUND', `Nothing is published at ${new URL(c.req.url).pathname}. It does not exist, or it is not published (any more).`),
     404,
   );
-}
-
-/** A file of the output and the headers it is served with, besides the validators. */
-export interface OutputAnswer {
-  /** Relative path of the file that answers. */
-  readonly file: string;
-  /** Link, Vary and Content-Location on article pages; the security headers on HTML pages and scripts. */
-  readonly headers: Record<string, string>;
-}
-
-/**
- * Which output file answers a GET for `pathname` (raw) with `lang` and an
- * `Accept` header, or null when no file can (a 404). Shared by the routes
- * and the server's fast path so both answer alike.
- */
-export function resolveOutputRequest(pathname: string, lang: string | null, accept: string | undefined): OutputAnswer | null {
-  const mapped = fileForRequest(pathname, lang);
-  if ('reason' in mapped) return null;
-  const security = securityHeadersFor(mapped.file);
-  const page = articleOfHtmlFile(mapped.file);
-  if (!page) return { file: mapped.file, headers: { ...security } };
-  // Agents that ask for Markdown on an article's page get the exact Markdown document.
-  const wantsMarkdown = prefersMarkdown(accept);
-  const headers: Record<string, string> = {
-    Link: articleLinkHeader(page),
-    // The page and its Markdown share an address: caches must keep them apart.
-    Vary: 'Accept',
-  };
-  if (!wantsMarkdown) return { file: mapped.file, headers: { ...headers, ...security } };
-  headers['Content-Location'] = articleAlternates(page).markdown;
-  return { file: staticFiles.articleMarkdown(page.channel, page.article, page.lang ?? undefined), headers };
 }
 
 /** The validator headers and content headers of a cached output file. */

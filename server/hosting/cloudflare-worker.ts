@@ -1,0 +1,109 @@
+/**
+ * The Cloudflare Pages worker (`dist/_worker.js`, Pages' "advanced mode"),
+ * bundled by `cloudflare-config.ts` with esbuild. Pages' own rules cannot
+ * read a query string, so without it `?lang=` and `?cursor=` would be
+ * ignored and the default language or page 1 answered: the worst kind of
+ * wrong answer. The worker maps every request onto its file with the same
+ * code as the bundled server (`fileForRequest`, `resolveOutputRequest`),
+ * fetches it from the site's assets (Pages' ETag and 304s included) and
+ * sends the bundled server's headers; what no file answers is an explicit
+ * 404 or 422 with the API's JSON error body.
+ * @module
+ */
+import { contentTypeOf, resolveOutputRequest, type OutputAnswer } from '../http/output-request.ts';
+import { fileForRequest } from '../urls/static-files.ts';
+
+/** Values fixed when the worker is generated (`define`), so the worker bundles no validation library. */
+declare const PRESSROOM: {
+  readonly errors: Readonly<Record<'invalidCursor' | 'emptyCursor' | 'invalidLimit' | 'limitNotOnHost' | 'includeNotOnHost' | 'repeated', string>>;
+  readonly notFound: string;
+  readonly shortCache: string;
+  readonly immutableCache: string;
+  readonly defaultLimit: string;
+  readonly validLimit: string;
+};
+
+interface Env {
+  readonly ASSETS: { fetch(request: Request): Promise<Response> };
+}
+
+const API = '/api/public/v1';
+const LIST = /^\/api\/public\/v1\/channels(?:\/[^/]+\/articles)?$/;
+const ARTICLE_JSON = /^\/api\/public\/v1\/channels\/[^/]+\/articles\/[^/]+$/;
+
+function errorResponse(status: number, body: string): Response {
+  return new Response(body, { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' } });
+}
+
+/** The asset address of an output file: Pages serves `x.html` at `/x` and `x/index.html` at `/x/` (and redirects the file names). */
+function assetPath(file: string): string {
+  if (file === 'index.html') return '/';
+  if (file.endsWith('/index.html')) return `/${file.slice(0, -'index.html'.length)}`;
+  if (file.endsWith('.html')) return `/${file.slice(0, -'.html'.length)}`;
+  return `/${file}`;
+}
+
+async function asset(env: Env, request: Request, path: string): Promise<Response> {
+  return env.ASSETS.fetch(new Request(new URL(path, request.url), { method: request.method, headers: request.headers }));
+}
+
+/** A 404: the JSON error body under the API, the site's 404 page elsewhere. */
+async function notFound(env: Env, request: Request, api: boolean): Promise<Response> {
+  if (api) return errorResponse(404, PRESSROOM.notFound);
+  const page = await asset(env, new Request(request.url, { headers: {} }), '/_pressroom/no-such-page');
+  return new Response(page.body, { status: 404, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' } });
+}
+
+/** A list page that is not a file: 422 when the list exists (the cursor names none of its pages), 404 when it does not. */
+async function noPage(env: Env, request: Request, path: string, lang: string | null): Promise<Response> {
+  const first = fileForRequest(path, lang);
+  if ('file' in first) {
+    const res = await asset(env, new Request(request.url, { headers: {} }), assetPath(first.file));
+    await res.body?.cancel();
+    if (res.status === 200) return errorResponse(422, PRESSROOM.errors.invalidCursor);
+  }
+  return errorResponse(404, PRESSROOM.notFound);
+}
+
+export default {
+  async fetch(request: Request, env: Env): Promise<Response> {
+    const url = new URL(request.url);
+    const path = url.pathname;
+    const query = url.search.slice(1);
+    const params = url.searchParams;
+    const api = path === API || path.startsWith(`${API}/`);
+    const lang = params.has('lang') ? params.get('lang') : null;
+    let answer: OutputAnswer | null;
+    let cursor: string | null = null;
+    if (api && LIST.test(path)) {
+      // The checks the bundled server makes before it reads a list, with its bodies; a size the files do not hold is said so.
+      if (/(?:^|&)cursor=(?:&|$)/.test(query)) return errorResponse(422, PRESSROOM.errors.emptyCursor);
+      if (/(?:^|&)(lang|limit|cursor)=[^&]*&(?:.*&)?\1=/.test(query)) return errorResponse(422, PRESSROOM.errors.repeated);
+      const limit = params.get('limit');
+      if (limit !== null && !new RegExp(PRESSROOM.defaultLimit).test(limit)) {
+        return errorResponse(422, new RegExp(PRESSROOM.validLimit).test(limit) ? PRESSROOM.errors.limitNotOnHost : PRESSROOM.errors.invalidLimit);
+      }
+      cursor = params.get('cursor');
+    }
+    if (api && ARTICLE_JSON.test(path) && !path.endsWith('.md') && /(?:^|&)include=/.test(query)) return errorResponse(422, PRESSROOM.errors.includeNotOnHost);
+    if (cursor !== null) {
+      const mapped = fileForRequest(path, lang, cursor);
+      if (!('file' in mapped)) return noPage(env, request, path, lang);
+      answer = { file: mapped.file, headers: {} };
+    } else {
+      answer = resolveOutputRequest(path, lang, request.headers.get('accept') ?? undefined);
+    }
+    if (!answer) return notFound(env, request, api);
+    const res = await asset(env, request, assetPath(answer.file));
+    if (res.status === 404) {
+      await res.body?.cancel();
+      return cursor !== null ? noPage(env, request, path, lang) : notFound(env, request, api);
+    }
+    const headers = new Headers(res.headers);
+    if (res.status === 200) headers.set('content-type', contentTypeOf(answer.file));
+    headers.set('cache-control', /^(?:_astro|media)\//.test(answer.file) ? PRESSROOM.immutableCache : PRESSROOM.shortCache);
+    headers.set('x-content-type-options', 'nosniff');
+    for (const [name, value] of Object.entries(answer.headers)) headers.set(name, value);
+    return new Response(res.body, { status: res.status, headers });
+  },
+};
