@@ -7,7 +7,11 @@
  * - `?lang=L` (Netlify matches query parameters): `{P}/_lang/L.json`, `/{channel}/{article}` → `/{channel}/L/{article}`,
  *   `/{channel}/` → `/{channel}/L/`; forced (`200!`) because the unqualified file exists;
  * - per article (listed from `dist/` by {@link listSite}): `.md?lang=L` → `_lang/L.md` (a splat
- *   cannot drop the `.md`), the exact `Link` header, and `Content-Type` for Markdown and feeds.
+ *   cannot drop the `.md`), the exact `Link` header, and `Content-Type` for Markdown and feeds;
+ *   `include=` on its JSON → the 404 page (the files hold no `content_html`);
+ * - lists: `?cursor=T` → the page file `…/_cursor/T.json` (with `?lang=L`: `…/_lang/L/_cursor/T.json`),
+ *   `?limit=20` as the default, any other `limit` → the 404 page. Netlify's rules cannot send a
+ *   422 with a body, so a cursor that names no page is Netlify's 404 where the server says 422.
  *
  * Netlify's `_headers` has no placeholders in values, hence one rule per page:
  * regenerate the files after each build (`npm run host-config -- netlify --root dist --out dist`).
@@ -92,6 +96,23 @@ export function renderNetlifyRedirects(site: SiteListing): string {
   for (const a of site.articles) {
     const p = `${api}/channels/${a.channel}/articles/${a.slug}`;
     lines.push(`${p}.md  lang=:lang  ${p}/_lang/:lang.md  200!`);
+  }
+  lines.push('# include=html on an article: the files have no content_html, so the 404 page, never the document without it.');
+  for (const a of site.articles) lines.push(`${api}/channels/${a.channel}/articles/${a.slug}  include=:include  /404.html  404!`);
+  lines.push(
+    '# Lists: ?cursor= names a page file (with ?lang=, in that language\'s folder); a cursor with no page is a 404, never page 1.',
+    '# ?limit= other than 20 is not in the files: the 404 page, never 20 items.',
+  );
+  for (const list of [`${api}/channels`, `${api}/channels/:channel/articles`]) {
+    lines.push(
+      `${list}  limit=20  lang=:lang  cursor=:cursor  ${list}/_lang/:lang/_cursor/:cursor.json  200!`,
+      `${list}  limit=20  cursor=:cursor  ${list}/_cursor/:cursor.json  200!`,
+      `${list}  limit=20  lang=:lang  ${list}/_lang/:lang.json  200!`,
+      `${list}  limit=20  ${list}.json  200!`,
+      `${list}  limit=:limit  /404.html  404!`,
+      `${list}  lang=:lang  cursor=:cursor  ${list}/_lang/:lang/_cursor/:cursor.json  200!`,
+      `${list}  cursor=:cursor  ${list}/_cursor/:cursor.json  200!`,
+    );
   }
   lines.push(
     '# ?lang= on the public API, an article\'s default address and a channel page.',
