@@ -47,6 +47,8 @@ try {
   removeStaleTempFiles(config.outputDir);
   const site = await createStaticSite({ db, clock, urls, cursors: await loadCursorCodec(db), config, projectRoot: PROJECT_ROOT, log });
   const report = await site.builder.fullBuild();
+  // PRESSROOM_STATIC_HOST: the host's own files (Netlify's rules, Cloudflare's worker) go with the output.
+  await site.hostFiles.ensure();
   // The search index (one Pagefind shard per channel and language) is part of the site.
   const searchStarted = performance.now();
   site.search.rebuildAll();

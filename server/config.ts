@@ -45,6 +45,7 @@ const envSchema = z.object({
   PRESSROOM_BUILD_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   PRESSROOM_BODY_WORKERS: z.coerce.number().int().min(0).max(64).default(1),
   PRESSROOM_BODY_TIME_LIMIT_MS: z.coerce.number().int().min(10).max(600_000).default(10_000),
+  PRESSROOM_STATIC_HOST: z.enum(['none', 'netlify', 'cloudflare'], { errorMap: () => ({ message: 'must be none, netlify or cloudflare (nginx reads its configuration from outside the output: npm run host-config -- nginx)' }) }).default('none'),
 });
 
 /** The validated, frozen configuration. */
@@ -100,6 +101,8 @@ export interface Config {
   readonly bodyWorkers: number;
   /** Longest a body may take on a body thread before the save is refused with 422. */
   readonly bodyTimeLimitMs: number;
+  /** The static host whose files every build writes into the output folder and keeps (`server/hosting/host-files.ts`). */
+  readonly staticHost: 'none' | 'netlify' | 'cloudflare';
   /** Least severe log level printed. */
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
 }
@@ -157,5 +160,6 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     buildWorkers: e.PRESSROOM_BUILD_WORKERS ?? Math.max(1, os.availableParallelism()),
     bodyWorkers: e.PRESSROOM_BODY_WORKERS,
     bodyTimeLimitMs: e.PRESSROOM_BODY_TIME_LIMIT_MS,
+    staticHost: e.PRESSROOM_STATIC_HOST,
   });
 }

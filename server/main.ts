@@ -115,6 +115,7 @@ export async function startService(
     const first = (await db.selectFrom('output_files').select('path').limit(1).execute()).length === 0;
     const report = first ? await staticSite.builder.fullBuild() : await staticSite.builder.applyEvents();
     log.info(first ? 'static site built' : 'static site up to date', { dir: config.outputDir, written: report.written, removed: report.removed, ms: report.ms });
+    await staticSite.hostFiles.ensure();
     // The search shards build in the background; pages work without them meanwhile.
     if (first || !staticSite.search.hasIndex()) staticSite.search.rebuildAll();
     else staticSite.search.rebuildFor(report);

@@ -22,6 +22,7 @@ import { createPublicModel, type PublicArticleText, type PublicModel } from './p
 import { createSearchIndexer, SEARCH_FOLDER, searchRecords, type SearchIndexer, type Shard } from './search-index.ts';
 import { renderCodeFingerprint } from './owner-inputs.ts';
 import { createSyncOutputQueue, createThreadOutputQueue } from './output-queue.ts';
+import { createHostFiles, type HostFiles } from '../hosting/host-files.ts';
 import { createRenderPool } from './render-pool.ts';
 import { createSiteBuilder, type BuildReport, type SiteBuilder } from './site-builder.ts';
 
@@ -30,6 +31,8 @@ export interface StaticSite {
   readonly builder: SiteBuilder;
   readonly queue: BuildQueue;
   readonly search: SiteSearch;
+  /** The static host's files in the output (`PRESSROOM_STATIC_HOST`): `ensure()` after the first build; later builds keep them in step. */
+  readonly hostFiles: HostFiles;
   /** Waits for the running search rebuild, then stops Pagefind and the output writer thread (stop the queue first). */
   close(): Promise<void>;
 }
@@ -106,10 +109,15 @@ export async function createStaticSite(deps: {
   const queue = createBuildQueue(builder, deps.log);
   const search = createSiteSearch(createSearchIndexer({ outputDir: deps.config.outputDir, log: deps.log }), model, deps.config.outputDir, deps.log);
   queue.onBuilt((report) => search.rebuildFor(report));
+  const hostFiles = createHostFiles(deps.config.staticHost, deps.config.outputDir);
+  builder.onFilesPlaced((paths) => {
+    hostFiles.afterBuild(paths).catch((error: unknown) => deps.log.error('host files not written', { host: deps.config.staticHost, error: String(error) }));
+  });
   return {
     builder,
     queue,
     search,
+    hostFiles,
     async close() {
       await search.close();
       await output.close();
