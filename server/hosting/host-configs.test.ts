@@ -83,18 +83,21 @@ describe('nginx', () => {
 });
 
 describe('Netlify', () => {
-  it('rewrites ?lang= with query matching, forced over the existing files', () => {
+  it('rewrites ?lang= only to files that exist, then answers any other language with a forced 404', () => {
     const r = renderNetlifyRedirects(site);
-    expect(r).toContain('/api/public/v1/channels/tech/articles/hello.md  lang=:lang  /api/public/v1/channels/tech/articles/hello/_lang/:lang.md  200!');
+    // Where the address without ?lang= is a file, a placeholder rule would fall back to it: one rule per language.
+    expect(r).toContain('/api/public/v1/channels/tech/articles/hello.md  lang=ar  /api/public/v1/channels/tech/articles/hello/_lang/ar.md  200!');
+    expect(r).toContain('/api/public/v1/channels/tech/articles/hello.md  lang=:lang  /404.html  404!');
+    expect(r).toContain('/tech/hello  lang=ar  /tech/ar/hello  200!');
+    expect(r).toContain('/:channel/:article  lang=:lang  /404.html  404!');
+    expect(r).toContain('/tech/rss.xml  lang=ar  /tech/ar/rss.xml  200!');
+    expect(r).toContain('/:channel/rss.xml  lang=:lang  /404.html  404!');
+    expect(r).not.toContain('/:channel/:lang/:article  200!');
     expect(r).toContain('/api/public/v1/*  lang=:lang  /api/public/v1/:splat/_lang/:lang.json  200!');
-    expect(r).toContain('/:channel/:article  lang=:lang  /:channel/:lang/:article  200!');
-    // A feed with ?lang= is that language's feed, never the unfiltered one (its own rule, before the article rule).
-    expect(r).toContain('/:channel/rss.xml  lang=:lang  /:channel/:lang/rss.xml  200!');
-    expect(r).toContain('/:channel/feed.json  lang=:lang  /:channel/:lang/feed.json  200!');
-    expect(r.indexOf('/:channel/rss.xml  lang')).toBeLessThan(r.indexOf('/:channel/:article  lang'));
     expect(r).toContain('/api/public/v1/*  /api/public/v1/:splat.json  200');
-    // Order: Markdown before the API splat, ?lang= before the plain rewrite.
-    expect(r.indexOf('hello.md  lang')).toBeLessThan(r.indexOf('/api/public/v1/*  lang'));
+    // Order: each language's rules before the forced 404, ?lang= before the plain rewrite.
+    expect(r.indexOf('hello.md  lang=ar')).toBeLessThan(r.indexOf('hello.md  lang=:lang'));
+    expect(r.indexOf('/tech/rss.xml  lang=ar')).toBeLessThan(r.indexOf('/:channel/rss.xml  lang=:lang'));
     expect(r.indexOf('/api/public/v1/*  lang')).toBeLessThan(r.indexOf('/api/public/v1/*  /api'));
   });
 
@@ -114,7 +117,7 @@ describe('Netlify', () => {
       fs.mkdirSync(path.join(a, 'hello/_lang'), { recursive: true });
       fs.mkdirSync(path.join(a, '_lang'), { recursive: true });
       for (const f of ['hello/_lang/en.md', 'hello/_lang/ar.md', 'hello/_lang/en.json', '_lang/en.json', '_lang/ar.json']) fs.writeFileSync(path.join(a, f), '');
-      expect(listSite(dir)).toEqual({
+      expect({ ...listSite(dir), sitemaps: undefined }).toEqual({
         channels: [{ slug: 'tech', languages: ['ar', 'en'] }],
         articles: [{ channel: 'tech', slug: 'hello', languages: ['ar', 'en'] }],
       });

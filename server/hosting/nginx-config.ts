@@ -155,6 +155,12 @@ map $pressroom_lang $pressroom_lang_query {
   "" "";
   default "?lang=$pressroom_lang";
 }
+# Accept: an article page's Markdown when Markdown is listed first and without a q-value (finer
+# preferences get the page; the bundled server weighs q-values, docs/HOSTING.md).
+map $http_accept $pressroom_wants_md {
+  default 0;
+  "~*^\\s*text/markdown\\s*(,|$)" 1;
+}
 # The folder of a list's language (P → P, P?lang=L → P/_lang/L), for its cursor pages.
 map $pressroom_lang $pressroom_lang_path {
   "" "";
@@ -241,6 +247,11 @@ ${headers(IMMUTABLE_CACHE)}
   location = ${api} { return 404; }
   location ^~ ${api}/ {
     location ~ /$ { return 404; }
+    # The API's own document is its own file.
+    location = ${api}/openapi.json {
+      try_files $uri =404;
+${headers(SHORT_CACHE)}
+    }
     location ~ "^(?<pressroom_md_base>${api}/.+)\\.md$" {
       try_files $pressroom_md_base$pressroom_md_suffix =404;
 ${headers(SHORT_CACHE)}
@@ -319,13 +330,16 @@ ${headers(SHORT_CACHE)}
   }
   # An article in one language: /{channel}/{lang}/{article} (?lang= ignored).
   location ~ "^/(?<pressroom_c>[^/]+)/(?<pressroom_l>${LANG_PATTERN})/(?<pressroom_a>[^/.]+)$" {
+    # (To the language's file itself: the maps of ?lang= were read with the request's own query.)
+    if ($pressroom_wants_md) { rewrite ^ ${api}/channels/$pressroom_c/articles/$pressroom_a/_lang/$pressroom_l.md? last; }
     try_files /$pressroom_c/$pressroom_l/$pressroom_a.html =404;
-${headers(SHORT_CACHE, [`add_header Link ${q(linkHeader('$pressroom_c', '$pressroom_a', '?lang=$pressroom_l'))};`])}
+${headers(SHORT_CACHE, [`add_header Link ${q(linkHeader('$pressroom_c', '$pressroom_a', '?lang=$pressroom_l'))};`, 'add_header Vary Accept;'])}
   }
   # An article's default address: /{channel}/{article}, ?lang=L → /{channel}/L/{article}.
   location ~ "^/(?<pressroom_c>[^/]+)/(?<pressroom_a>[^/.]+)$" {
+    if ($pressroom_wants_md) { rewrite ^ ${api}/channels/$pressroom_c/articles/$pressroom_a.md last; }
     try_files /$pressroom_c$pressroom_lang_dir/$pressroom_a.html =404;
-${headers(SHORT_CACHE, [`add_header Link ${q(linkHeader('$pressroom_c', '$pressroom_a', '$pressroom_lang_query'))};`])}
+${headers(SHORT_CACHE, [`add_header Link ${q(linkHeader('$pressroom_c', '$pressroom_a', '$pressroom_lang_query'))};`, 'add_header Vary Accept;'])}
   }
   # Everything else: a path with an extension is that file, an extensionless one is {path}.html.
   location / {

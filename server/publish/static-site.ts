@@ -16,6 +16,8 @@ import { ensureSiteBuild } from '../render/site-build.ts';
 import type { SiteInfo } from '../render/view-models.ts';
 import type { Db } from '../store/database.ts';
 import type { PublicUrls } from '../urls/public-urls.ts';
+import { staticFiles } from '../urls/static-files.ts';
+import YAML from 'yaml';
 import { createBodyCache } from './body-cache.ts';
 import { createBuildQueue, type BuildQueue } from './build-queue.ts';
 import { createPublicModel, type PublicArticleText, type PublicModel } from './public-model.ts';
@@ -87,7 +89,12 @@ export async function createStaticSite(deps: {
     site,
     channelsUrl: deps.urls.channelsJson(),
     log: deps.log,
-    assets: async () => (await html.clientAssets()).map((a) => ({ path: a.path, render: () => fs.readFileSync(a.file) })),
+    assets: async () => [
+      ...(await html.clientAssets()).map((a) => ({ path: a.path, render: () => fs.readFileSync(a.file) })),
+      // Both APIs' documents go with the output, so every host serves them (as the bundled server sends them: compact JSON).
+      { path: staticFiles.publicOpenApi(), render: () => openApiJson(deps.projectRoot, 'public-content-api.yaml') },
+      { path: staticFiles.publishingOpenApi(), render: () => openApiJson(deps.projectRoot, 'publishing-api.yaml') },
+    ],
     renderFingerprint: `${renderCodeFingerprint()}:${html.buildHash}`,
     output,
     renderPool:
@@ -123,6 +130,11 @@ export async function createStaticSite(deps: {
       await output.close();
     },
   };
+}
+
+/** An OpenAPI document of `docs/openapi/` as JSON. */
+function openApiJson(projectRoot: string, name: string): string {
+  return JSON.stringify(YAML.parse(fs.readFileSync(path.join(projectRoot, 'docs/openapi', name), 'utf8')));
 }
 
 function createSiteSearch(indexer: SearchIndexer, model: PublicModel, outputDir: string, log: Logger): SiteSearch {

@@ -61,6 +61,10 @@ export const staticFiles = Object.freeze({
   /** The page static hosts (Cloudflare Pages, Netlify) send with a 404; without it Pages answers 200 with the homepage. */
   notFound: () => '404.html',
   llms: () => 'llms.txt',
+  /** The public API's OpenAPI document, at `/api/public/v1/openapi.json`. */
+  publicOpenApi: () => `${api}/openapi.json`,
+  /** The publishing API's OpenAPI document, at `/api/v1/openapi.json` (the API itself is the service's). */
+  publishingOpenApi: () => 'api/v1/openapi.json',
 });
 
 function apiFile(path: string, lang: string | undefined, ext: 'json' | 'md'): string {
@@ -131,6 +135,8 @@ export function fileForRequest(pathname: string, lang: string | null, cursor: st
   const path = parts.join('/');
   if (path === api || path.startsWith(`${api}/`)) {
     if (trailingSlash) return { reason: 'bad_path' };
+    // A document of the API itself (openapi.json) is its own file; slugs never contain a dot.
+    if (path.endsWith('.json')) return lang || cursor ? { reason: 'bad_path' } : { file: path };
     const md = path.endsWith('.md');
     const base = md ? path.slice(0, -3) : path;
     if (cursor !== null && !md) return LIST_CURSOR_PATTERN.test(cursor) ? { file: apiPage(base, lang ?? undefined, cursor) } : { reason: 'bad_cursor' };

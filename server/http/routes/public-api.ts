@@ -79,7 +79,8 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
 
   const query = (c: Context) => new URL(c.req.url).searchParams;
 
-  app.get('/openapi.json', (c) => c.json(deps.openApi as object));
+  // The built document (with an ETag, Cache-Control and 304s, as every host serves it); without a build, the one in docs/.
+  app.get('/openapi.json', async (c) => (await staticFile(c, undefined)) ?? c.json(deps.openApi as object));
 
   // Default forms try the file first: a file is published by construction, so the hot path reads no state.
   // Only a miss consults the public state, to say exactly what is missing.

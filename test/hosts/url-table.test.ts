@@ -1,0 +1,190 @@
+/**
+ * One URL table, four servers (issue 14): the same addresses — every output
+ * kind, every language form, a cursor page, invalid and repeated parameters,
+ * missing resources, conditional requests, `Accept` negotiation, traversal
+ * attempts — asked of the bundled server, a real nginx, Cloudflare Pages
+ * (`wrangler pages dev`) and Netlify (`@netlify/dev`) over one built `dist/`.
+ * Every answer must be the bundled server's (status; body bytes on 200 and
+ * 422; content type), except the intended differences listed here, which
+ * the test prints and `docs/HOSTING.md` repeats word for word.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../server/main.ts';
+import { NGINX_MISSING, startNginx, type NginxHost } from '../helpers/nginx-host.ts';
+import { startNetlify, type NetlifyHost } from '../helpers/netlify-host.ts';
+import { rawClient, type RawResponse } from '../helpers/raw-http.ts';
+import { startTestService, type TestService } from '../helpers/test-service.ts';
+import { startWrangler, type WranglerHost } from '../helpers/wrangler-host.ts';
+import { HOST_DIFFERENCES, differenceFor, differencesMarkdown, type HostName } from './host-differences.ts';
+
+const API = '/api/public/v1';
+const J = `${API}/channels/pressroom-journal`;
+const A = `${J}/articles/welcome`;
+
+let t: TestService;
+let nginx: NginxHost | null = null;
+let wrangler: WranglerHost | null = null;
+let netlify: NetlifyHost | null = null;
+let cursor = '';
+
+/** The table: address, and request headers where they matter. `{cursor}` is the first page's next_cursor. */
+const TABLE: Array<[string, Record<string, string>?]> = [
+  ['/'],
+  ['/pressroom-journal/'],
+  ['/pressroom-journal/?lang=ar'],
+  ['/pressroom-journal/ar/'],
+  ['/pressroom-journal/welcome'],
+  ['/pressroom-journal/welcome?lang=ar'],
+  ['/pressroom-journal/ar/welcome'],
+  ['/pressroom-journal/welcome?lang=fr'],
+  ['/pressroom-journal/welcome?lang='],
+  ['/pressroom-journal/welcome?lang=..%2F..'],
+  ['/pressroom-journal/welcome', { accept: 'text/markdown' }],
+  ['/pressroom-journal/welcome', { accept: 'text/markdown;q=0, text/html' }],
+  ['/pressroom-journal/welcome', { accept: 'text/html;q=0.5, text/markdown' }],
+  ['/pressroom-journal/ar/welcome', { accept: 'text/markdown' }],
+  ['/pressroom-journal/rss.xml'],
+  ['/pressroom-journal/rss.xml?lang=ar'],
+  ['/pressroom-journal/rss.xml?lang=fr'],
+  ['/pressroom-journal/feed.json?lang=en'],
+  ['/pressroom-journal/sitemap.xml'],
+  ['/pressroom-journal/llms.txt'],
+  ['/sitemap.xml'],
+  ['/llms.txt'],
+  ['/robots.txt'],
+  ['/favicon.svg'],
+  [`${API}/openapi.json`],
+  [`${API}/channels`],
+  [`${API}/channels?lang=ar`],
+  [`${API}/channels?lang=xx`],
+  [J],
+  [`${J}?lang=ar`],
+  [`${J}?lang=fr`],
+  [`${J}/articles`],
+  [`${J}/articles?lang=ar`],
+  [`${J}/articles?lang=fr`],
+  [`${J}/articles?limit=20`],
+  [`${J}/articles?limit=5`],
+  [`${J}/articles?limit=abc`],
+  [`${J}/articles?cursor=`],
+  [`${J}/articles?cursor=AAAAAAAAAAAAAAAAAAAAAA`],
+  [`${J}/articles?lang=ar&lang=en`],
+  [A],
+  [`${A}?lang=ar`],
+  [`${A}?lang=fr`],
+  [`${A}?include=html`],
+  [`${A}.md`],
+  [`${A}.md?lang=ar`],
+  [`${A}.md?lang=fr`],
+  ['/no-such-channel/'],
+  ['/pressroom-journal/no-such-article'],
+  ['/pressroom-journal/not-yet'],
+  [`${API}/channels/no-such-channel`],
+  [`${J}/articles/no-such-article`],
+  [`${J}/articles/not-yet.md`],
+  ['/404'],
+  ['/_worker.js'],
+  ['/pressroom-journal/%2e%2e/%2e%2e/etc/passwd'],
+  ['/pressroom-journal/..%2f..%2fetc%2fpasswd'],
+];
+
+beforeAll(async () => {
+  t = await startTestService({ PRESSROOM_STATIC_BUILD: 'true', PRESSROOM_IMPORT_CONTENT: 'true', PRESSROOM_CONTENT_DIR: path.join(PROJECT_ROOT, 'content'), PRESSROOM_RATE_LIMIT_CONTENT: '1000000' });
+  const key = t.service.newDevKey!;
+  // A draft (never anywhere) and enough articles for a second page.
+  await t.request('POST', '/api/v1/channels/pressroom-journal/pages', { key, body: { slug: 'not-yet', default_language: 'en', translations: [{ language: 'en', title: 'Not yet', content_markdown: 'Draft.' }] } });
+  for (let i = 0; i < 24; i++) {
+    t.clock.advance(60_000);
+    await t.request('POST', '/api/v1/channels/pressroom-journal/pages', { key, body: { slug: `table-${i}`, default_language: 'en', status: 'published', translations: [{ language: 'en', title: `Table ${i}`, content_markdown: 'Text.' }] } });
+  }
+  await t.service.worker.runDue();
+  await t.service.staticSite!.builder.applyEvents();
+  cursor = ((await (await fetch(`${t.url}${J}/articles`)).json()) as { pagination: { next_cursor: string } }).pagination.next_cursor;
+  TABLE.push([`${J}/articles?cursor=${cursor}`], [`${J}/articles?limit=20&cursor=${cursor}`], [`${J}/articles?lang=ar&cursor=${cursor}`]);
+  if (!NGINX_MISSING) nginx = await startNginx(t.config.outputDir);
+  wrangler = await startWrangler(t.config.outputDir);
+  netlify = await startNetlify(t.config.outputDir);
+}, 300_000);
+
+afterAll(async () => {
+  await Promise.all([nginx?.stop(), wrangler?.stop(), netlify?.stop()]);
+  await t?.stop();
+});
+
+if (NGINX_MISSING && process.env.CI) {
+  it('needs nginx', () => {
+    throw new Error(NGINX_MISSING ?? 'nginx missing');
+  });
+}
+
+/** What of an answer is compared. */
+function summary(res: RawResponse): { status: number; type: string; body: string } {
+  const type = String(res.headers['content-type'] ?? '').replace(/;\s*charset=utf-8/i, '; charset=utf-8');
+  const compared = res.status === 200 || res.status === 422;
+  return { status: res.status, type: compared ? type : type.split(';')[0]!, body: compared ? res.body.toString('utf8') : '' };
+}
+
+const hosts: Array<[HostName, () => string | null]> = [
+  ['nginx', () => nginx?.url ?? null],
+  ['cloudflare', () => wrangler?.url ?? null],
+  ['netlify', () => netlify?.url ?? null],
+];
+
+describe.each(hosts)('the URL table on %s', (host, urlOf) => {
+  it('answers every address as the bundled server does, or as an intended difference says', async () => {
+    const url = urlOf();
+    if (!url) return;
+    const server = rawClient(t.url);
+    const other = rawClient(url);
+    const mismatches: string[] = [];
+    const used = new Set<string>();
+    try {
+      for (const [address, headers = {}] of TABLE) {
+        const request = { name: address, method: 'GET', path: address, headers };
+        const [expected, got] = [summary(await server.send(request)), summary(await other.send(request))];
+        const difference = differenceFor(host, address, headers, expected.status);
+        if (difference) {
+          used.add(difference.id);
+          expect(got.status, `${host} ${address} (${difference.id})`).toBe(difference.status(expected.status));
+          if (difference.sameBody) expect(got.body, `${host} ${address}`).toBe(expected.body);
+          continue;
+        }
+        const label = `${address}${Object.keys(headers).length ? ` ${JSON.stringify(headers)}` : ''}`;
+        if (got.status !== expected.status) mismatches.push(`${label}: ${got.status}, the server ${expected.status}`);
+        else if (got.body !== expected.body) mismatches.push(`${label}: other body (${got.body.slice(0, 80)}…)`);
+        else if (got.status === 200 && got.type !== expected.type) mismatches.push(`${label}: type ${got.type}, the server ${expected.type}`);
+      }
+    } finally {
+      server.close();
+      other.close();
+    }
+    expect(mismatches).toEqual([]);
+    // Every difference listed for this host is still one (a fixed host loses its entry).
+    expect([...used].sort()).toEqual(HOST_DIFFERENCES.filter((d) => d.hosts.includes(host)).map((d) => d.id).sort());
+  }, 120_000);
+
+  it('answers 304 to If-None-Match with the validator it sent', async () => {
+    const url = urlOf();
+    // Netlify's emulator sends no ETag for static files (Netlify itself does, and answers 304).
+    if (!url || host === 'netlify') return;
+    for (const address of ['/pressroom-journal/welcome', A, `${A}.md?lang=ar`, `${J}/articles?cursor=${cursor}`]) {
+      const first = await fetch(`${url}${address}`);
+      await first.body?.cancel();
+      const etag = first.headers.get('etag');
+      expect(etag, `${host} ${address}`).toBeTruthy();
+      const again = await fetch(`${url}${address}`, { headers: { 'if-none-match': etag! } });
+      expect(again.status, `${host} ${address}`).toBe(304);
+    }
+  });
+});
+
+describe('docs/HOSTING.md', () => {
+  it('lists the intended differences exactly as the test has them', () => {
+    const doc = fs.readFileSync(path.join(PROJECT_ROOT, 'docs/HOSTING.md'), 'utf8');
+    const block = differencesMarkdown();
+    console.log(`Intended differences from the bundled server:\n${block}`);
+    expect(doc).toContain(block);
+  });
+});
