@@ -11,11 +11,12 @@
  * @module
  */
 import { contentTypeOf, resolveOutputRequest, type OutputAnswer } from '../http/output-request.ts';
+import { isLanguageCode, LANGUAGE_MAX_LENGTH } from '../domain/language.ts';
 import { fileForRequest } from '../urls/static-files.ts';
 
 /** Values fixed when the worker is generated (`define`), so the worker bundles no validation library. */
 declare const PRESSROOM: {
-  readonly errors: Readonly<Record<'invalidCursor' | 'emptyCursor' | 'invalidLimit' | 'limitNotOnHost' | 'includeNotOnHost' | 'repeated', string>>;
+  readonly errors: Readonly<Record<'invalidCursor' | 'emptyCursor' | 'invalidLimit' | 'limitNotOnHost' | 'includeNotOnHost' | 'repeated' | 'notALanguage' | 'langTooLong', string>>;
   readonly notFound: string;
   readonly shortCache: string;
   readonly immutableCache: string;
@@ -85,7 +86,12 @@ export default {
       }
       cursor = params.get('cursor');
     }
-    if (api && ARTICLE_JSON.test(path) && !path.endsWith('.md') && /(?:^|&)include=/.test(query)) return errorResponse(422, PRESSROOM.errors.includeNotOnHost);
+    const articleJson = api && ARTICLE_JSON.test(path) && !path.endsWith('.md');
+    // Lists and an article's JSON document 422 for a `lang` that is no language code (the others answer 404).
+    if ((articleJson || (api && LIST.test(path))) && lang !== null && !isLanguageCode(lang)) {
+      return errorResponse(422, lang.length > LANGUAGE_MAX_LENGTH ? PRESSROOM.errors.langTooLong : PRESSROOM.errors.notALanguage);
+    }
+    if (articleJson && /(?:^|&)include=/.test(query)) return errorResponse(422, PRESSROOM.errors.includeNotOnHost);
     if (cursor !== null) {
       const mapped = fileForRequest(path, lang, cursor);
       if (!('file' in mapped)) return noPage(env, request, path, lang);

@@ -154,7 +154,7 @@ describe('security headers (issue 18: pages had no CSP, X-Frame-Options or Refer
     expect(nginx).toContain('add_header Referrer-Policy "strict-origin-when-cross-origin" always;');
     // Every location that sets headers sets all of them (add_header does not inherit).
     const count = (text: string) => nginx.split(text).length - 1;
-    expect(count('add_header Content-Security-Policy')).toBe(count('add_header X-Content-Type-Options nosniff always;') - 2); // the two JSON error locations
+    expect(count('add_header Content-Security-Policy')).toBe(count('add_header X-Content-Type-Options nosniff always;') - 3); // the three JSON error locations
     expect(nginx).toContain('if ($uri ~ "\\.tmp$") { return 404; }');
     expect(nginx).toContain('disable_symlinks if_not_owner from=$document_root;');
   });

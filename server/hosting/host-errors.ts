@@ -10,7 +10,7 @@
 import { INVALID_LIST_CURSOR } from '../domain/cursor.ts';
 import { validationError, type PressroomError } from '../domain/errors.ts';
 import { errorBody } from '../http/error-body.ts';
-import { EMPTY_CURSOR_MESSAGE, LIMIT, LIMIT_MESSAGE } from '../public-api/public-query.ts';
+import { EMPTY_CURSOR_MESSAGE, LANG_TOO_LONG_MESSAGE, LIMIT, LIMIT_MESSAGE, NOT_A_LANGUAGE_MESSAGE } from '../public-api/public-query.ts';
 
 /** The JSON text of an error, as the bundled server sends it. */
 export function errorJson(error: PressroomError): string {
@@ -37,6 +37,10 @@ export const HOST_ERRORS = Object.freeze({
       include: 'This static host serves the article without content_html: leave include out, or read the page (html_url) or the Markdown (markdown_url). The Pressroom server itself answers include=html.',
     }),
   ),
+  /** `lang` on a list or an article's JSON that is no language code (those operations document 422). */
+  notALanguage: errorJson(validationError({ lang: NOT_A_LANGUAGE_MESSAGE })),
+  /** `lang` longer than a language code can be. */
+  langTooLong: errorJson(validationError({ lang: LANG_TOO_LONG_MESSAGE })),
   /** A known parameter given more than once. */
   repeated: errorJson(validationError({ query: 'A parameter (lang, limit or cursor) is given more than once. Give each once.' })),
 });

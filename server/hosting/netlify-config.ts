@@ -138,6 +138,13 @@ export function renderNetlifyRedirects(site: SiteListing): string {
   lines.push(
     '# ?lang= on the JSON API (the address without it is no file, so a missing language is a 404 by itself).',
     `${api}/*  lang=:lang  ${api}/:splat/_lang/:lang.json  200!`,
+    '# The layout\'s own folders (_lang, _cursor) are no addresses: the query forms are.',
+    `${api}/channels/_lang/*  /404.html  404!`,
+    `${api}/channels/_cursor/*  /404.html  404!`,
+    `${api}/channels/:channel/_lang/*  /404.html  404!`,
+    `${api}/channels/:channel/articles/_lang/*  /404.html  404!`,
+    `${api}/channels/:channel/articles/_cursor/*  /404.html  404!`,
+    `${api}/channels/:channel/articles/:article/_lang/*  /404.html  404!`,
     '# The 404 page and other hosts\' files are no addresses of their own.',
     '/404  /404.html  404!',
     '/404.html  /404.html  404!',

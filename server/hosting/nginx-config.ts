@@ -31,6 +31,9 @@ export interface NginxConfigOptions {
   readonly serverName?: string;
 }
 
+/** `isLanguageCode`'s BCP 47 shape (`server/domain/language.ts`), for nginx's PCRE. */
+const BCP47_PATTERN = '[a-zA-Z]{2,3}(?:-[a-zA-Z]{4})?(?:-(?:[a-zA-Z]{2}|\\d{3}))?(?:-(?:[a-zA-Z0-9]{5,8}|\\d[a-zA-Z0-9]{3}))*';
+
 /** The language pattern of `fileForRequest` (`server/urls/static-files.ts`). */
 export const LANG_PATTERN = '[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*';
 
@@ -155,6 +158,14 @@ map $pressroom_lang $pressroom_lang_query {
   "" "";
   default "?lang=$pressroom_lang";
 }
+# A ?lang= that is no language code, on the operations that document 422 for it (lists, an article's JSON):
+# "long" (more than 16 characters) or "code"; elsewhere such a value is a 404 (below).
+map "$arg_lang|$uri" $pressroom_api_lang {
+  default "";
+  "~^[^|]{17,}\\|${api}/channels(/[^/]+/articles(/[^/.]+)?)?$" "long";
+  "~^(${BCP47_PATTERN})?\\|" "";
+  "~^[^|]*\\|${api}/channels(/[^/]+/articles(/[^/.]+)?)?$" "code";
+}
 # Accept: an article page's Markdown when Markdown is listed first and without a q-value (finer
 # preferences get the page; the bundled server weighs q-values, docs/HOSTING.md).
 map $http_accept $pressroom_wants_md {
@@ -215,11 +226,25 @@ ${types}
     return 404 ${q(NOT_FOUND_JSON)};
   }
 
+  # A ?lang= that is no language code: 422 where the operation documents it, as on the bundled server.
+  error_page 422 @pressroom_bad_lang;
+  location @pressroom_bad_lang {
+    types { }
+    default_type application/json;
+    add_header Cache-Control "no-cache" always;
+    add_header X-Content-Type-Options nosniff always;
+    if ($pressroom_api_lang = "long") { return 422 ${q(HOST_ERRORS.langTooLong)}; }
+    return 422 ${q(HOST_ERRORS.notALanguage)};
+  }
+  if ($pressroom_api_lang != "") { return 422; }
   # A malformed ?lang= never names a file; nor does an empty one (\`?lang=\`, which $arg_lang cannot tell from none).
   if ($pressroom_lang = "!") { return 404; }
   if ($args ~ "(^|&)lang=(&|$)") { return 404; }
   # Encoded dots, slashes and backslashes in the path never name an output file (as in fileForRequest).
   if ($request_uri ~ "^[^?]*%(2[eEfF]|5[cC]|00)") { return 404; }
+  # The API layout's own folders (_lang, _cursor) are no addresses, the query forms are (the request as sent:
+  # the Markdown an article page's Accept asks for is an internal rewrite onto such a file).
+  if ($request_uri ~ "^${api}/[^?]*/_") { return 404; }
   # A writer's temporary file (a build killed mid-write) is never served.
   if ($uri ~ "\\.tmp$") { return 404; }
   # A symbolic link is followed only when the link and its target have the same owner.

@@ -15,10 +15,12 @@ export const LIMIT = Object.freeze({ min: 1, max: 50, default: 20 });
 /** Bounds of `q` in characters (rule 4). */
 export const QUERY_LENGTH = Object.freeze({ min: 2, max: 160 });
 
-const language = z
-  .string()
-  .max(LANGUAGE_MAX_LENGTH, `Too long: a language code has at most ${LANGUAGE_MAX_LENGTH} characters. Use an exact published code such as "en" or "ar".`)
-  .refine(isLanguageCode, 'Not a language code. Use an exact published BCP 47 code such as "en", "ar" or "pt-BR".');
+/** What is wrong with a `lang` longer than a language code can be. */
+export const LANG_TOO_LONG_MESSAGE = `Too long: a language code has at most ${LANGUAGE_MAX_LENGTH} characters. Use an exact published code such as "en" or "ar".`;
+/** What is wrong with a `lang` that is no language code. */
+export const NOT_A_LANGUAGE_MESSAGE = 'Not a language code. Use an exact published BCP 47 code such as "en", "ar" or "pt-BR".';
+
+const language = z.string().max(LANGUAGE_MAX_LENGTH, LANG_TOO_LONG_MESSAGE).refine(isLanguageCode, NOT_A_LANGUAGE_MESSAGE);
 
 /** What is wrong with a `limit` that is not a whole number in bounds. */
 export const LIMIT_MESSAGE = `Must be a whole number from ${LIMIT.min} to ${LIMIT.max} (default ${LIMIT.default}).`;

@@ -135,8 +135,10 @@ export function fileForRequest(pathname: string, lang: string | null, cursor: st
   const path = parts.join('/');
   if (path === api || path.startsWith(`${api}/`)) {
     if (trailingSlash) return { reason: 'bad_path' };
-    // A document of the API itself (openapi.json) is its own file; slugs never contain a dot.
-    if (path.endsWith('.json')) return lang || cursor ? { reason: 'bad_path' } : { file: path };
+    // The API's own document is its own file.
+    if (path === staticFiles.publicOpenApi()) return lang || cursor ? { reason: 'bad_path' } : { file: path };
+    // Segments starting with "_" (`_lang`, `_cursor`) name the layout's files, never an address (slugs never start with "_").
+    if (parts.some((part) => part.startsWith('_'))) return { reason: 'bad_path' };
     const md = path.endsWith('.md');
     const base = md ? path.slice(0, -3) : path;
     if (cursor !== null && !md) return LIST_CURSOR_PATTERN.test(cursor) ? { file: apiPage(base, lang ?? undefined, cursor) } : { reason: 'bad_cursor' };

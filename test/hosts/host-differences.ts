@@ -83,6 +83,13 @@ export const HOST_DIFFERENCES: readonly HostDifference[] = [
     text: "`Accept: text/markdown` on an article page: Netlify's rules cannot read `Accept`, so it sends the page (with the `Link` header naming the Markdown).",
   },
   {
+    id: 'netlify-file-names',
+    hosts: ['netlify'],
+    matches: (a) => /\/articles\/[^/?]+\.json$/.test(a),
+    status: () => 200,
+    text: "A document's file name (`…/articles/{article}.json`): Netlify serves the file, the same document as its address, where the bundled server, nginx and Cloudflare answer 404.",
+  },
+  {
     id: 'unknown-list-language',
     hosts: ['nginx', 'cloudflare', 'netlify'],
     matches: (a) => a.endsWith('/channels?lang=xx'),
