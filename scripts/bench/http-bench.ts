@@ -111,6 +111,25 @@ function articlePaths(query: string): string[] {
 }
 
 /**
+ * The address of every later page of every channel's article list (the
+ * `_links.next` chain from each first page), as a client walking them asks:
+ * each is a file on a static host (`render/list-pages.ts`).
+ */
+async function cursorPaths(base: string): Promise<string[]> {
+  const out: string[] = [];
+  for (let c = 0; c < CORPUS_CHANNELS; c++) {
+    let next: string | null = `${API}/channels/channel-${c}/articles`;
+    while (next) {
+      const page = (await (await fetch(`${base}${next}`)).json()) as { _links: { next: string | null } };
+      next = page._links.next === null ? null : `${new URL(page._links.next).pathname}${new URL(page._links.next).search}`;
+      if (next) out.push(next);
+    }
+  }
+  if (out.length === 0) throw new Error('no list has a second page: write more articles (--articles)');
+  return out;
+}
+
+/**
  * The search endpoint's answer once the server is ready for it: 503 means its
  * index is still being filled after the start, so it is asked again (for up
  * to a minute) before the row is given up as n/a.
@@ -180,6 +199,8 @@ try {
     // Compressed answers: once per file version, then from memory (server); nginx compresses each answer.
     ['article JSON gzip', json, { 'accept-encoding': 'gzip' }, true],
     ['article JSON br', json, { 'accept-encoding': 'br' }, false],
+    // A later page of a list: the server answers it from its state, nginx from the page's file.
+    ['list cursor page', await cursorPaths(server.base), {}, true],
   ];
   for (const [row, paths, headers, onNginx] of rows) {
     const own = await measure(row, server, paths, headers);

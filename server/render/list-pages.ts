@@ -16,10 +16,13 @@
  * the list's anchors, exactly as a host finds the file.
  * @module
  */
-import type { ListPosition } from '../store/list-anchor.repository.ts';
 import { compareText } from './public-select.ts';
 
-export type { ListPosition };
+/** A position in a list: the item's sort date ('' where the list orders by id only) and its id. */
+export interface ListPosition {
+  readonly p: string;
+  readonly id: number;
+}
 
 /** How a list is ordered: negative when `a` is shown before `b`. */
 export type ListOrder = (a: ListPosition, b: ListPosition) => number;
