@@ -226,6 +226,9 @@ ${types}
     return 404 ${q(NOT_FOUND_JSON)};
   }
 
+  # Set on article pages that answer with their Markdown (Accept), empty otherwise.
+  set $pressroom_md_link "";
+  set $pressroom_md_vary "";
   # A ?lang= that is no language code: 422 where the operation documents it, as on the bundled server.
   error_page 422 @pressroom_bad_lang;
   location @pressroom_bad_lang {
@@ -279,7 +282,8 @@ ${headers(SHORT_CACHE)}
     }
     location ~ "^(?<pressroom_md_base>${api}/.+)\\.md$" {
       try_files $pressroom_md_base$pressroom_md_suffix =404;
-${headers(SHORT_CACHE)}
+      # An article page's Markdown (Accept) keeps the page's Link and Vary (empty, so not sent, otherwise).
+${headers(SHORT_CACHE, ['add_header Link $pressroom_md_link;', 'add_header Vary $pressroom_md_vary;'])}
     }
     # Lists: ?cursor=T → P/_cursor/T.json (?lang=L: P/_lang/L/_cursor/T.json); a cursor that names no page is
     # a 422 when the list exists (as on the bundled server), 404 when it does not; other page sizes are not files.
@@ -354,15 +358,23 @@ ${headers(SHORT_CACHE)}
 ${headers(SHORT_CACHE)}
   }
   # An article in one language: /{channel}/{lang}/{article} (?lang= ignored).
-  location ~ "^/(?<pressroom_c>[^/]+)/(?<pressroom_l>${LANG_PATTERN})/(?<pressroom_a>[^/.]+)$" {
+  location ~ "^/(?<pressroom_c>[^/]+)/(?<pressroom_l>${LANG_PATTERN})/(?<pressroom_a>(?!index$)[^/.]+)$" {
     # (To the language's file itself: the maps of ?lang= were read with the request's own query.)
-    if ($pressroom_wants_md) { rewrite ^ ${api}/channels/$pressroom_c/articles/$pressroom_a/_lang/$pressroom_l.md? last; }
+    if ($pressroom_wants_md) {
+      set $pressroom_md_vary Accept;
+      set $pressroom_md_link ${q(linkHeader('$pressroom_c', '$pressroom_a', '?lang=$pressroom_l'))};
+      rewrite ^ ${api}/channels/$pressroom_c/articles/$pressroom_a/_lang/$pressroom_l.md? last;
+    }
     try_files /$pressroom_c/$pressroom_l/$pressroom_a.html =404;
 ${headers(SHORT_CACHE, [`add_header Link ${q(linkHeader('$pressroom_c', '$pressroom_a', '?lang=$pressroom_l'))};`, 'add_header Vary Accept;'])}
   }
   # An article's default address: /{channel}/{article}, ?lang=L → /{channel}/L/{article}.
-  location ~ "^/(?<pressroom_c>[^/]+)/(?<pressroom_a>[^/.]+)$" {
-    if ($pressroom_wants_md) { rewrite ^ ${api}/channels/$pressroom_c/articles/$pressroom_a.md last; }
+  location ~ "^/(?<pressroom_c>[^/]+)/(?<pressroom_a>(?!index$)[^/.]+)$" {
+    if ($pressroom_wants_md) {
+      set $pressroom_md_vary Accept;
+      set $pressroom_md_link ${q(linkHeader('$pressroom_c', '$pressroom_a', '$pressroom_lang_query'))};
+      rewrite ^ ${api}/channels/$pressroom_c/articles/$pressroom_a.md last;
+    }
     try_files /$pressroom_c$pressroom_lang_dir/$pressroom_a.html =404;
 ${headers(SHORT_CACHE, [`add_header Link ${q(linkHeader('$pressroom_c', '$pressroom_a', '$pressroom_lang_query'))};`, 'add_header Vary Accept;'])}
   }

@@ -38,6 +38,7 @@ const TABLE: Array<[string, Record<string, string>?]> = [
   ['/pressroom-journal/welcome'],
   ['/pressroom-journal/welcome?lang=ar'],
   ['/pressroom-journal/ar/welcome'],
+  ['/pressroom-journal/index'],
   ['/pressroom-journal/welcome?lang=fr'],
   ['/pressroom-journal/welcome?lang='],
   ['/pressroom-journal/welcome?lang=..%2F..'],
@@ -129,10 +130,10 @@ if (NGINX_MISSING && process.env.CI) {
 }
 
 /** What of an answer is compared. */
-function summary(res: RawResponse): { status: number; type: string; body: string } {
+function summary(res: RawResponse): { status: number; type: string; body: string; link: string } {
   const type = String(res.headers['content-type'] ?? '').replace(/;\s*charset=utf-8/i, '; charset=utf-8');
   const compared = res.status === 200 || res.status === 422;
-  return { status: res.status, type: compared ? type : type.split(';')[0]!, body: compared ? res.body.toString('utf8') : '' };
+  return { status: res.status, type: compared ? type : type.split(';')[0]!, body: compared ? res.body.toString('utf8') : '', link: String(res.headers.link ?? '') };
 }
 
 const hosts: Array<[HostName, () => string | null]> = [
@@ -164,6 +165,7 @@ describe.each(hosts)('the URL table on %s', (host, urlOf) => {
         if (got.status !== expected.status) mismatches.push(`${label}: ${got.status}, the server ${expected.status}`);
         else if (got.body !== expected.body) mismatches.push(`${label}: other body (${got.body.slice(0, 80)}…)`);
         else if (got.status === 200 && got.type !== expected.type) mismatches.push(`${label}: type ${got.type}, the server ${expected.type}`);
+        else if (got.status === 200 && got.link !== expected.link) mismatches.push(`${label}: Link ${got.link || 'none'}, the server ${expected.link || 'none'}`);
       }
     } finally {
       server.close();

@@ -70,8 +70,8 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
     });
 
   /** Serves the static file of a default form, or resolves null when there is none. */
-  const staticFile = async (c: Context, lang: string | undefined): Promise<Response | null> => {
-    const mapped = fileForRequest(new URL(c.req.url).pathname, lang ?? null);
+  const staticFile = async (c: Context, lang: string | undefined, cursor?: string): Promise<Response | null> => {
+    const mapped = fileForRequest(new URL(c.req.url).pathname, lang ?? null, cursor ?? null);
     return 'file' in mapped ? serveOutputFile(c, deps.files, mapped.file, deps.cache) : null;
   };
   // The state has it but its file is not (yet) written: the build is catching up.
@@ -109,7 +109,8 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
 
   app.get('/channels/:channel/articles', async (c) => {
     const q = parsePublicQuery('listPublicArticles', query(c));
-    const file = isDefaultForm(q) ? await staticFile(c, q.lang) : null;
+    // A later page of the default size is a file too (render/list-pages.ts); a cursor with none is resolved (and refused) below.
+    const file = isDefaultForm(q) ? await staticFile(c, q.lang) : isDefaultForm({ ...q, cursor: undefined }) ? await staticFile(c, q.lang, q.cursor) : null;
     return file ?? answer(c, articleListPage(await deps.state(), c.req.param('channel'), q, { cursors: deps.cursors }));
   });
 
