@@ -125,7 +125,6 @@ async function cursorPaths(base: string): Promise<string[]> {
       if (next) out.push(next);
     }
   }
-  if (out.length === 0) throw new Error('no list has a second page: write more articles (--articles)');
   return out;
 }
 
@@ -199,9 +198,11 @@ try {
     // Compressed answers: once per file version, then from memory (server); nginx compresses each answer.
     ['article JSON gzip', json, { 'accept-encoding': 'gzip' }, true],
     ['article JSON br', json, { 'accept-encoding': 'br' }, false],
-    // A later page of a list: the server answers it from its state, nginx from the page's file.
-    ['list cursor page', await cursorPaths(server.base), {}, true],
   ];
+  // A later page of a list (a file on both). A corpus too small for a second page (the smoke test's) has no row.
+  const pages = await cursorPaths(server.base);
+  if (pages.length > 0) rows.push(['list cursor page', pages, {}, true]);
+  else figures.push({ name: `http list cursor page: server (${corpus})`, wallMs: 0, cpuMs: 0, peakRssMb: 0, unavailable: 'no list has a second page (write more --articles)' });
   for (const [row, paths, headers, onNginx] of rows) {
     const own = await measure(row, server, paths, headers);
     const unavailable = !onNginx ? 'nginx has no brotli without a module' : !nginx ? 'nginx not installed' : null;
