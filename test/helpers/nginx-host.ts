@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { renderNginxConfig, renderStandaloneNginxConfig } from '../../server/hosting/nginx-config.ts';
 import { freePort } from './free-port.ts';
+import { stopChild } from './stop-child.ts';
 
 /** Where Debian installs nginx. */
 export const NGINX = '/usr/sbin/nginx';
@@ -37,13 +38,7 @@ export async function startNginx(root: string): Promise<NginxHost> {
   child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
   const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
-    }
+    await stopChild(child);
     fs.rmSync(dir, { recursive: true, force: true });
   };
   const until = Date.now() + 10_000;

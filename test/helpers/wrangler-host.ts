@@ -14,6 +14,7 @@ import path from 'node:path';
 import { renderCloudflareWorker } from '../../server/hosting/cloudflare-config.ts';
 import { PROJECT_ROOT } from '../../server/main.ts';
 import { freePort } from './free-port.ts';
+import { stopChild } from './stop-child.ts';
 
 const WRANGLER = path.join(PROJECT_ROOT, 'node_modules/wrangler/bin/wrangler.js');
 const COMPATIBILITY_DATE = '2026-04-01';
@@ -42,13 +43,7 @@ export async function startWrangler(dist: string): Promise<WranglerHost> {
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
   const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
-    }
+    await stopChild(child);
     fs.rmSync(home, { recursive: true, force: true });
   };
   const until = Date.now() + 90_000;
