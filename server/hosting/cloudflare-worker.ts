@@ -16,7 +16,7 @@ import { fileForRequest } from '../urls/static-files.ts';
 
 /** Values fixed when the worker is generated (`define`), so the worker bundles no validation library. */
 declare const PRESSROOM: {
-  readonly errors: Readonly<Record<'invalidCursor' | 'emptyCursor' | 'invalidLimit' | 'limitNotOnHost' | 'includeNotOnHost' | 'repeated' | 'notALanguage' | 'langTooLong', string>>;
+  readonly errors: Readonly<Record<'invalidCursor' | 'emptyCursor' | 'invalidLimit' | 'limitNotOnHost' | 'includeNotOnHost' | 'repeated' | 'notALanguage' | 'langTooLong' | 'repeatedOnArticle', string>>;
   readonly notFound: string;
   readonly shortCache: string;
   readonly immutableCache: string;
@@ -91,6 +91,7 @@ export default {
     if ((articleJson || (api && LIST.test(path))) && lang !== null && !isLanguageCode(lang)) {
       return errorResponse(422, lang.length > LANGUAGE_MAX_LENGTH ? PRESSROOM.errors.langTooLong : PRESSROOM.errors.notALanguage);
     }
+    if (articleJson && /(?:^|&)(lang|include)=[^&]*&(?:.*&)?\1=/.test(query)) return errorResponse(422, PRESSROOM.errors.repeatedOnArticle);
     if (articleJson && /(?:^|&)include=/.test(query)) return errorResponse(422, PRESSROOM.errors.includeNotOnHost);
     if (cursor !== null) {
       const mapped = fileForRequest(path, lang, cursor);

@@ -43,6 +43,8 @@ export const HOST_ERRORS = Object.freeze({
   langTooLong: errorJson(validationError({ lang: LANG_TOO_LONG_MESSAGE })),
   /** A known parameter given more than once. */
   repeated: errorJson(validationError({ query: 'A parameter (lang, limit or cursor) is given more than once. Give each once.' })),
+  /** `lang` or `include` given more than once on an article's JSON. */
+  repeatedOnArticle: errorJson(validationError({ query: 'A parameter (lang or include) is given more than once. Give each once.' })),
 });
 
 /** The pattern of a `limit` the files answer: the default, in at most three digits as the server reads it. */

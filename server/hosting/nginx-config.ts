@@ -301,6 +301,7 @@ ${headers(SHORT_CACHE)}
     location ~ "^${api}/channels/[^/]+/articles/[^/]+$" {
       types { }
       default_type application/json;
+      if ($args ~ "(^|&)(lang|include)=[^&]*&(.*&)?\\2=") { return 422 ${q(HOST_ERRORS.repeatedOnArticle)}; }
       if ($args ~ "(^|&)include=") { return 422 ${q(HOST_ERRORS.includeNotOnHost)}; }
       try_files $uri$pressroom_json_suffix =404;
 ${headers(SHORT_CACHE)}

@@ -52,14 +52,14 @@ export const HOST_DIFFERENCES: readonly HostDifference[] = [
     hosts: ['nginx', 'cloudflare'],
     matches: (a) => /lang=ar&lang=en/.test(a),
     status: () => 422,
-    text: 'A list parameter given twice (`?lang=ar&lang=en`): 422 as from the bundled server, with a general message where the server names the parameter and the count.',
+    text: 'A parameter given twice on a list or an article\'s JSON (`?lang=ar&lang=en`): 422 as from the bundled server, with a general message where the server names the parameter and the count.',
   },
   {
     id: 'netlify-repeated-parameter',
     hosts: ['netlify'],
     matches: (a) => /lang=ar&lang=en/.test(a),
     status: () => 200,
-    text: "A list parameter given twice (`?lang=ar&lang=en`): Netlify's query matching takes one of the values and answers that language's list, where the bundled server refuses the request (422).",
+    text: "A parameter given twice on a list or an article's JSON (`?lang=ar&lang=en`): Netlify's query matching takes one of the values and answers in that language, where the bundled server refuses the request (422).",
   },
   {
     id: 'encoded-dot-segments',

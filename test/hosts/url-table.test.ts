@@ -76,6 +76,7 @@ const TABLE: Array<[string, Record<string, string>?]> = [
   [`${A}?lang=ar`],
   [`${A}?lang=fr`],
   [`${A}?include=html`],
+  [`${A}?lang=ar&lang=en`],
   [`${A}.md`],
   [`${A}.md?lang=ar`],
   [`${A}.md?lang=fr`],
