@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureSiteBuild } from '../server/render/site-build.ts';
+import { ensureSiteBuild } from '../server/render/astro-compile.ts';
 import { parseScriptArgs, wantsHelp } from './lib/cli.ts';
 
 const HELP = `Usage: npm run build:site [-- --force]

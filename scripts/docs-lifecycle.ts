@@ -5,11 +5,8 @@
  * @module
  */
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { withStateTable } from '../server/domain/article/state-table.ts';
-
-const file = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'LIFECYCLE.md');
+import { LIFECYCLE_DOC as file } from '../server/paths.ts';
 if (process.argv.includes('--help')) {
   console.log('Usage: npm run docs:lifecycle\nRewrites the state table in docs/LIFECYCLE.md between its markers.');
 } else {

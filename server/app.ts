@@ -24,7 +24,7 @@ import { isMediaUploadPath, mediaRoutes } from './http/routes/media.ts';
 import { pageRoutes } from './http/routes/pages.ts';
 import type { OutputWatch } from './domain/article/reported-status.ts';
 import type { Logger } from './logger.ts';
-import type { MediaKit } from './media/media-kit.ts';
+import type { MediaKit } from './domain/media/media-kit.ts';
 import type { Db } from './store/database.ts';
 import type { PublicUrls } from './urls/public-urls.ts';
 import type { ModerationPolicy } from './domain/moderation/moderation-policy.ts';

@@ -4,8 +4,6 @@
  * @module
  */
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import http from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import YAML from 'yaml';
@@ -22,32 +20,25 @@ import { createRulePolicy } from './domain/moderation/moderation-policy.ts';
 import { createJobHandlers } from './jobs/handlers.ts';
 import { createWorker, type Worker } from './jobs/worker.ts';
 import type { CursorCodec } from './domain/cursor.ts';
-import { removeStaleTempFiles } from './publish/output-writer.ts';
+import { removeStaleTempFiles } from './output/output-writer.ts';
 import { createStaticSite, type StaticSite } from './publish/static-site.ts';
-import { createPublicModel } from './publish/public-model.ts';
+import { createPublicModel } from './read-model/public-model.ts';
 import { createSearchKeeper, type SearchKeeper } from './public-api/search-keeper.ts';
 import type { PublicApiDeps } from './http/routes/public-api.ts';
 import { createOutputFileCache, type OutputFileCache } from './http/output-file-cache.ts';
 import { createStaticFastPath } from './http/static-fast-path.ts';
 import { answerClientError } from './http/client-error.ts';
 import type { PublicUrls } from './urls/public-urls.ts';
-import { scheduleMediaCleanup } from './media/cleanup.ts';
-import { createMediaKit } from './media/media-kit.ts';
+import { scheduleMediaCleanup } from './domain/media/cleanup.ts';
 import { loadModerationRules } from './moderation-rules-file.ts';
 import { migrateToLatest, openDatabase, type Db } from './store/database.ts';
 import { createPublicUrls } from './urls/public-urls.ts';
+import { createMediaKit } from './media/create-media-kit.ts';
+import { OPENAPI_FILES, PROJECT_ROOT } from './paths.ts';
 
-/** Folder of the project (where docs/ lives), independent of the working directory. */
-export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-/** Reads the publishing API's OpenAPI document from docs/. */
-export function loadPublishingOpenApi(): unknown {
-  return YAML.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'docs/openapi/publishing-api.yaml'), 'utf8'));
-}
-
-/** Reads the public content API's OpenAPI document from docs/. */
-export function loadPublicOpenApi(): unknown {
-  return YAML.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'docs/openapi/public-content-api.yaml'), 'utf8'));
+/** Reads an OpenAPI document from docs/. */
+function loadOpenApi(file: string): unknown {
+  return YAML.parse(fs.readFileSync(file, 'utf8'));
 }
 
 /** A running service. */
@@ -134,7 +125,7 @@ export async function startService(
     urls,
     cursors,
     log,
-    publishingOpenApi: loadPublishingOpenApi(),
+    publishingOpenApi: loadOpenApi(OPENAPI_FILES.publishing),
     jobs: worker,
     moderation: policy,
     media,
@@ -237,7 +228,7 @@ async function createPublicReadSide(deps: {
       loadArticle: async (id) => (await model.articles({ ids: [id] }))[0] ?? null,
       searchReady: search.ready,
       searchVersion: search.version,
-      openApi: loadPublicOpenApi(),
+      openApi: loadOpenApi(OPENAPI_FILES.public),
       limits: { content: config.rateLimitContent, search: config.rateLimitSearch, trustProxyHops: config.trustProxyHops },
     },
   };

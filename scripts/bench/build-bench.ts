@@ -22,7 +22,7 @@ import { channelAccess } from '../../server/domain/account/access.ts';
 import { writeArticle } from '../../server/domain/article/article-save.ts';
 import type { ArticleWriteInput } from '../../server/domain/article/article.schema.ts';
 import { createLogger } from '../../server/logger.ts';
-import { PROJECT_ROOT } from '../../server/main.ts';
+import { PROJECT_ROOT } from '../../server/paths.ts';
 import { createStaticSite } from '../../server/publish/static-site.ts';
 import { migrateToLatest, openDatabase } from '../../server/store/database.ts';
 import { createPublicUrls } from '../../server/urls/public-urls.ts';

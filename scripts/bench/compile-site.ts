@@ -4,8 +4,8 @@
  * it in a child process before measuring, so Vite's memory is not counted in
  * the cold build's peak RSS. Alone: `tsx scripts/bench/compile-site.ts`.
  */
-import { PROJECT_ROOT } from '../../server/main.ts';
-import { ensureSiteBuild } from '../../server/render/site-build.ts';
+import { PROJECT_ROOT } from '../../server/paths.ts';
+import { ensureSiteBuild } from '../../server/render/astro-compile.ts';
 
 if (process.argv.includes('--help')) {
   process.stdout.write('Usage: tsx scripts/bench/compile-site.ts\nCompiles the Astro site into .pressroom/ when src/ changed; otherwise does nothing.\n');

@@ -29,7 +29,7 @@ import { loadCursorCodec } from '../../server/bootstrap.ts';
 import { systemClock } from '../../server/clock.ts';
 import { loadConfig } from '../../server/config.ts';
 import { createLogger } from '../../server/logger.ts';
-import { PROJECT_ROOT } from '../../server/main.ts';
+import { PROJECT_ROOT } from '../../server/paths.ts';
 import { createStaticSite } from '../../server/publish/static-site.ts';
 import { migrateToLatest, openDatabase } from '../../server/store/database.ts';
 import { createPublicUrls } from '../../server/urls/public-urls.ts';

@@ -14,7 +14,7 @@
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { createSharpProcessor } from '../../server/media/image-processor.ts';
-import { ARTICLE_MAX_SIDE, MAX_IMAGE_PIXELS } from '../../server/media/media-kit.ts';
+import { ARTICLE_MAX_SIDE, MAX_IMAGE_PIXELS } from '../../server/domain/media/media-kit.ts';
 
 /** One benchmark result, as the bench harness collects them. */
 export interface BenchResult {

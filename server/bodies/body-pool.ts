@@ -76,7 +76,7 @@ interface Slot {
   timer: NodeJS.Timeout | null;
 }
 
-const BOOT = new URL('../publish/worker-boot.mjs', import.meta.url);
+const BOOT = new URL('../worker-boot.mjs', import.meta.url);
 const ENTRY = new URL('./body-worker.ts', import.meta.url).href;
 
 /** Starts a pool of `options.threads` body threads. */

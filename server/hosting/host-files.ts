@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeAtomically } from '../publish/output-writer.ts';
+import { writeAtomically } from '../output/output-writer.ts';
 import { renderCloudflareWorker } from './cloudflare-config.ts';
 import { listSite, renderNetlifyHeaders, renderNetlifyRedirects } from './netlify-config.ts';
 

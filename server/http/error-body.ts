@@ -3,9 +3,7 @@
  * @module
  */
 import { ERROR_CATALOGUE, type ErrorCode } from '../domain/errors.ts';
-
-/** Value of `schema_version` in every JSON payload. */
-export const SCHEMA_VERSION = '1.0';
+import { SCHEMA_VERSION } from '../read-model/wire.ts';
 
 /** The JSON error body. */
 export interface ErrorBody {

@@ -13,7 +13,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { realFileInside } from '../publish/output-writer.ts';
+import { realFileInside } from '../output/output-writer.ts';
 import { etagOf } from './conditional-get.ts';
 
 /** One file as served. */

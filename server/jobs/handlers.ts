@@ -10,8 +10,8 @@ import { moderateRevision } from '../domain/article/moderation.service.ts';
 import { publishIfDue } from '../domain/article/schedule.service.ts';
 import type { ModerationPolicy } from '../domain/moderation/moderation-policy.ts';
 import type { Logger } from '../logger.ts';
-import { cleanupMedia, MEDIA_CLEANUP_INTERVAL_MS, MEDIA_CLEANUP_JOB, scheduleMediaCleanup } from '../media/cleanup.ts';
-import type { MediaKit } from '../media/media-kit.ts';
+import { cleanupMedia, MEDIA_CLEANUP_INTERVAL_MS, MEDIA_CLEANUP_JOB, scheduleMediaCleanup } from '../domain/media/cleanup.ts';
+import type { MediaKit } from '../domain/media/media-kit.ts';
 import type { Db } from '../store/database.ts';
 import type { JobHandler } from './worker.ts';
 

@@ -5,8 +5,9 @@
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { planImage } from './focus-crop.ts';
-import { createSharpProcessor, ImageInputError, type ImageShape, type ProcessOptions } from './image-processor.ts';
+import { planImage } from '../domain/media/focus-crop.ts';
+import { createSharpProcessor } from './image-processor.ts';
+import { ImageInputError, type ImageShape, type ProcessOptions } from '../domain/media/image-port.ts';
 
 const images = createSharpProcessor({ maxPixels: 24_000_000 });
 const ARTICLE: ProcessOptions = { shape: { kind: 'fit', maxSide: 1600 }, watermark: null };

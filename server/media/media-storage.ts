@@ -11,34 +11,10 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { realFileInside } from '../publish/output-writer.ts';
+import { realFileInside } from '../output/output-writer.ts';
+import type { MediaStorage } from '../domain/media/storage-port.ts';
 
-/** Files under the media folder, by name relative to it (`chan/_drafts/abc.webp`). */
-export interface MediaStorage {
-  /** Absolute path of the media folder. */
-  readonly root: string;
-  /** Writes a file atomically; a file of that name already there is kept (names are content-hashed). */
-  write(name: string, data: Uint8Array): Promise<void>;
-  /** Copies a file atomically. False when the source is missing and the target does not exist. */
-  copy(from: string, to: string): Promise<boolean>;
-  /** Whether a file exists. */
-  exists(name: string): Promise<boolean>;
-  /** Deletes a file; a missing file is not an error. */
-  remove(name: string): Promise<void>;
-  /**
-   * Deletes files directly in `folder` (left-over temporaries included) last
-   * modified before `beforeMs`, unless `keep(fileName)` says otherwise.
-   * @returns how many were deleted; 0 when the folder does not exist.
-   */
-  sweep(folder: string, beforeMs: number, keep: (fileName: string) => Promise<boolean>): Promise<number>;
-  /** Absolute path of a file, or null when the name is not a valid media name. */
-  resolve(name: string): string | null;
-  /**
-   * Real path of an existing file, or null when the name is not valid, the file
-   * is missing, or a symbolic link leads outside the media folder.
-   */
-  resolveExisting(name: string): Promise<string | null>;
-}
+export type { MediaStorage } from '../domain/media/storage-port.ts';
 
 // A segment starts with a letter, digit or underscore: no dot files (temporaries), no "..".
 const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}$/;

@@ -15,15 +15,14 @@
  */
 import { INVALID_LIST_CURSOR, type CursorCodec } from '../domain/cursor.ts';
 import { PressroomError, validationError } from '../domain/errors.ts';
-import { articleListScope, channelListScope, channelPosition } from '../publish/site-plan.ts';
-import type { PublicState } from '../publish/site-builder.ts';
-import { cursorPosition, listArticlesFor, renderArticleList, type PageInfo } from '../render/article-list-json.ts';
+import { renderArticleList } from '../render/article-list-json.ts';
 import { renderArticleJson } from '../render/article-json.ts';
 import { listChannelsFor, renderChannelList } from '../render/channel-json.ts';
-import { ARTICLE_LIST_ORDER, CHANNEL_LIST_ORDER, pageAfter, type ListOrder, type ListPosition } from '../render/list-pages.ts';
-import { channelLanguages, channelTranslationIn, translationIn } from '../render/public-select.ts';
-import type { PublicArticle, PublicArticleSummary, PublicChannel } from '../render/view-models.ts';
+import { ARTICLE_LIST_ORDER, CHANNEL_LIST_ORDER, pageAfter, type ListOrder, type ListPosition, articleListScope, channelListScope, channelPosition, type PageInfo } from '../read-model/list-pages.ts';
+import { channelLanguages, channelTranslationIn, translationIn, cursorPosition, listArticlesFor } from '../read-model/selection.ts';
+import type { PublicArticle, PublicArticleSummary, PublicChannel } from '../read-model/view-models.ts';
 import { LIMIT } from './public-query.ts';
+import type { PublicState } from '../read-model/public-state.ts';
 
 /** A rendered answer and, where known, when what it shows last changed. */
 export interface ReadAnswer {

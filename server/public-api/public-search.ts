@@ -7,16 +7,16 @@
  */
 import type { CursorCodec } from '../domain/cursor.ts';
 import { PressroomError } from '../domain/errors.ts';
-import { SCHEMA_VERSION } from '../http/error-body.ts';
-import type { PublicState } from '../publish/site-builder.ts';
+import { SCHEMA_VERSION } from '../read-model/wire.ts';
 import { articleSummary } from '../render/article-list-json.ts';
-import { translationIn } from '../render/public-select.ts';
+import { translationIn } from '../read-model/selection.ts';
 import type { Db } from '../store/database.ts';
 import { matchDocuments } from '../store/search-document.repository.ts';
 import type { PublicQuery } from './public-query.ts';
 import { LIMIT } from './public-query.ts';
 import { pageUrl, type ReadAnswer } from './public-reader.ts';
 import { searchPosition, searchScope, toFtsExpression, type SearchPosition } from './search-query.ts';
+import type { PublicState } from '../read-model/public-state.ts';
 
 /** What a search needs. */
 export interface SearchDeps {

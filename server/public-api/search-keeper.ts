@@ -12,9 +12,8 @@
  * @module
  */
 import type { Logger } from '../logger.ts';
-import type { PublicState } from '../publish/site-builder.ts';
-import type { PublicArticleText } from '../publish/public-model.ts';
-import type { AnyPublicArticle } from '../render/view-models.ts';
+import type { PublicArticleText } from '../read-model/public-model.ts';
+import type { AnyPublicArticle } from '../read-model/view-models.ts';
 import type { Db } from '../store/database.ts';
 import { readSetting, writeSetting } from '../store/instance-setting.repository.ts';
 import {
@@ -25,6 +24,7 @@ import {
   putDocument,
   type SearchDocument,
 } from '../store/search-document.repository.ts';
+import type { PublicState } from '../read-model/public-state.ts';
 
 const COMPLETE_SETTING = 'search_index_complete';
 // Articles loaded (with bodies) and written per transaction: bounds memory and lock time.

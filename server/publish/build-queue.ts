@@ -6,7 +6,7 @@
  * @module
  */
 import type { Logger } from '../logger.ts';
-import type { BuildReport, SiteBuilder } from './site-builder.ts';
+import type { BuildReport, SiteBuilder } from './build/site-builder.ts';
 
 /** The queue's controls. */
 export interface BuildQueue {

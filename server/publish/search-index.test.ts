@@ -10,7 +10,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.ts';
-import type { PublicArticle } from '../render/view-models.ts';
+import type { PublicArticle } from '../read-model/view-models.ts';
 import { createSearchIndexer, searchRecords, type SearchIndexer, type SearchRecord, type Shard } from './search-index.ts';
 
 let dir: string;

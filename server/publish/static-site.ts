@@ -12,21 +12,21 @@ import type { CursorCodec } from '../domain/cursor.ts';
 import type { Logger } from '../logger.ts';
 import { createAstroRenderer } from '../render/astro-renderer.ts';
 import { createRenderers } from '../render/renderers.ts';
-import { ensureSiteBuild } from '../render/site-build.ts';
-import type { SiteInfo } from '../render/view-models.ts';
+import { ensureSiteBuild } from '../render/astro-compile.ts';
+import type { SiteInfo } from '../read-model/view-models.ts';
 import type { Db } from '../store/database.ts';
 import type { PublicUrls } from '../urls/public-urls.ts';
 import { staticFiles } from '../urls/static-files.ts';
 import YAML from 'yaml';
-import { createBodyCache } from './body-cache.ts';
+import { createBodyCache } from '../read-model/body-cache.ts';
 import { createBuildQueue, type BuildQueue } from './build-queue.ts';
-import { createPublicModel, type PublicArticleText, type PublicModel } from './public-model.ts';
+import { createPublicModel, type PublicArticleText, type PublicModel } from '../read-model/public-model.ts';
 import { createSearchIndexer, SEARCH_FOLDER, searchRecords, type SearchIndexer, type Shard } from './search-index.ts';
-import { renderCodeFingerprint } from './owner-inputs.ts';
-import { createSyncOutputQueue, createThreadOutputQueue } from './output-queue.ts';
+import { renderCodeFingerprint } from './build/owner-inputs.ts';
+import { createSyncOutputQueue, createThreadOutputQueue } from '../output/output-queue.ts';
 import { createHostFiles, type HostFiles } from '../hosting/host-files.ts';
-import { createRenderPool } from './render-pool.ts';
-import { createSiteBuilder, type BuildReport, type SiteBuilder } from './site-builder.ts';
+import { createRenderPool } from './workers/render-pool.ts';
+import { createSiteBuilder, type BuildReport, type SiteBuilder } from './build/site-builder.ts';
 
 /** The static side of a running service. */
 export interface StaticSite {

@@ -18,9 +18,10 @@
  *   translation's page (`absolute-links.ts`), so they mean the same at every address the JSON is served from.
  * @module
  */
-import { SCHEMA_VERSION } from '../http/error-body.ts';
-import { channelVersion, publicBodyOf, publicHtmlOf, requireTranslation } from './public-select.ts';
-import type { PublicArticle, PublicTranslation } from './view-models.ts';
+import { SCHEMA_VERSION } from '../read-model/wire.ts';
+import { channelVersion, requireTranslation } from '../read-model/selection.ts';
+import { publicBodyOf, publicHtmlOf } from './public-body.ts';
+import type { PublicArticle, PublicTranslation } from '../read-model/view-models.ts';
 
 /** How the Article JSON is rendered. */
 export interface ArticleJsonOptions {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cursorPosition, listArticlesFor, listedTranslation, renderArticleList } from './article-list-json.ts';
+import { renderArticleList } from './article-list-json.ts';
 import { standardFixtures } from './render-fixtures.ts';
+import { cursorPosition, listArticlesFor, listedTranslation } from '../read-model/selection.ts';
 
 const { channel, articles, bilingual } = standardFixtures();
 const parse = (text: string) => JSON.parse(text) as Record<string, any>;

@@ -19,10 +19,11 @@
  * quotes, newlines or RTL text cannot change the structure.
  * @module
  */
-import { SCHEMA_VERSION } from '../http/error-body.ts';
+import { SCHEMA_VERSION } from '../read-model/wire.ts';
 import { frontMatterYaml } from './front-matter-yaml.ts';
-import { channelVersion, publicBodyOf, requireTranslation } from './public-select.ts';
-import type { PublicArticle } from './view-models.ts';
+import { channelVersion, requireTranslation } from '../read-model/selection.ts';
+import { publicBodyOf } from './public-body.ts';
+import type { PublicArticle } from '../read-model/view-models.ts';
 
 /**
  * Renders the Markdown document of `article` in exactly `language`.

@@ -11,8 +11,8 @@ import {
   techChannel,
 } from '../../test/fixtures/view-models.ts';
 import { createAstroRenderer, SiteBuildMissingError, type HtmlRenderer } from './astro-renderer.ts';
-import { ensureSiteBuild } from './site-build.ts';
-import type { PublicArticle } from './view-models.ts';
+import { ensureSiteBuild } from './astro-compile.ts';
+import type { PublicArticle } from '../read-model/view-models.ts';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 

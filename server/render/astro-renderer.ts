@@ -14,8 +14,8 @@ import { pathToFileURL } from 'node:url';
 import type { experimental_AstroContainer } from 'astro/container';
 import { withoutForbiddenCodePoints } from '../domain/body/forbidden-code-points.ts';
 import type { ArticlePageInput, ChannelPageInput, HomePageInput, NotFoundPageInput, PageInput } from '../../src/lib/page-input.ts';
-import { BUILD_STAMP_FILE, readBuildStamp } from './site-build.ts';
-import type { PublicArticle, PublicArticleSummary, PublicChannel, SiteInfo } from './view-models.ts';
+import { BUILD_STAMP_FILE, readBuildStamp } from './astro-compile.ts';
+import type { PublicArticle, PublicArticleSummary, PublicChannel, SiteInfo } from '../read-model/view-models.ts';
 
 /** A file of the compiled site that the static output must contain. */
 export interface ClientAsset {

@@ -5,10 +5,10 @@
  * (docs/OUTPUTS.md).
  * @module
  */
-import { SCHEMA_VERSION } from '../http/error-body.ts';
-import type { PageInfo } from './article-list-json.ts';
-import { channelTranslationIn, channelVersion } from './public-select.ts';
-import type { PublicChannel } from './view-models.ts';
+import { SCHEMA_VERSION } from '../read-model/wire.ts';
+import { channelTranslationIn, channelVersion } from '../read-model/selection.ts';
+import type { PublicChannel } from '../read-model/view-models.ts';
+import type { PageInfo } from '../read-model/list-pages.ts';
 
 /** The Channel object, without serialising, so the collection can embed it. */
 export function channelResource(channel: PublicChannel, language: string): Record<string, unknown> {

@@ -40,9 +40,8 @@
  * @module
  */
 import { Feed, type Extension } from 'feed';
-import { listArticlesFor, listedTranslation } from './article-list-json.ts';
-import { channelVersion, compareText, summaryOf } from './public-select.ts';
-import type { PublicArticleSummary, PublicChannel, PublicTranslationSummary, SiteInfo } from './view-models.ts';
+import { channelVersion, compareText, summaryOf, listArticlesFor, listedTranslation } from '../read-model/selection.ts';
+import type { PublicArticleSummary, PublicChannel, PublicTranslationSummary, SiteInfo } from '../read-model/view-models.ts';
 import { escapeXml, xmlChars } from './xml-text.ts';
 
 /** Most items in one feed: enough for a reader polling daily, small enough to fetch often. */

@@ -32,9 +32,9 @@
  * @module
  */
 import { escapeMarkdownText, markdownLinkDestination } from '../domain/body/markdown-escape.ts';
-import { listArticlesFor } from './article-list-json.ts';
-import { articleParts, channelDefaultTranslation, ofChannel, summaryOf } from './public-select.ts';
-import type { ArticlesByChannel, PublicArticleSummary, PublicChannel, PublicTranslationSummary, SiteInfo } from './view-models.ts';
+import { articleParts, channelDefaultTranslation, ofChannel, summaryOf, listArticlesFor } from '../read-model/selection.ts';
+import { memoByIdentity } from '../read-model/identity-memo.ts';
+import type { ArticlesByChannel, PublicArticleSummary, PublicChannel, PublicTranslationSummary, SiteInfo } from '../read-model/view-models.ts';
 
 /** Articles of each channel listed in `/llms.txt` itself. */
 export const LLMS_RECENT_ARTICLES = 10;
@@ -49,20 +49,13 @@ const linkText = (value: string) => escapeMarkdownText(value).replace(/\\(.)/g, 
 // Parentheses and spaces would end a Markdown link destination; addresses from public-urls.ts are already encoded.
 const linkUrl = markdownLinkDestination;
 
-// A line depends on its translation alone, and built models are never changed (a change makes new
-// objects), so a channel's file re-writes only the lines of the articles that changed.
-const writtenLines = new WeakMap<PublicTranslationSummary, string>();
-
-function articleLine(t: PublicTranslationSummary): string {
-  let line = writtenLines.get(t);
-  if (line === undefined) {
-    const summary = summaryOf(t);
-    const facts = `(${t.language}, published ${t.publishedAt.slice(0, 10)})`;
-    line = `- [${linkText(t.title)}](${linkUrl(t.markdownUrl)}): ${summary ? `${text(summary)} ${facts}` : facts}`;
-    writtenLines.set(t, line);
-  }
-  return line;
-}
+// A line depends on its translation alone (the identity rule, `read-model/identity-memo.ts`), so a
+// channel's file re-writes only the lines of the articles that changed.
+const articleLine = memoByIdentity((t: PublicTranslationSummary): string => {
+  const summary = summaryOf(t);
+  const facts = `(${t.language}, published ${t.publishedAt.slice(0, 10)})`;
+  return `- [${linkText(t.title)}](${linkUrl(t.markdownUrl)}): ${summary ? `${text(summary)} ${facts}` : facts}`;
+});
 
 /** The summary blockquote. SiteInfo has no description, so it is written from the site name. */
 function summary(site: SiteInfo): string {

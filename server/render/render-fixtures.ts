@@ -7,8 +7,8 @@
  */
 import { createPublicUrls } from '../urls/public-urls.ts';
 import { textDirection } from '../domain/language.ts';
-import { textStartOf } from './public-select.ts';
-import type { AnyPublicArticle, ArticlesByChannel, PublicArticle, PublicArticleSummary, PublicChannel, PublicImage, PublicTranslation, PublicTranslationSummary, SiteInfo } from './view-models.ts';
+import { textStartOf } from '../read-model/selection.ts';
+import type { AnyPublicArticle, ArticlesByChannel, PublicArticle, PublicArticleSummary, PublicChannel, PublicImage, PublicTranslation, PublicTranslationSummary, SiteInfo } from '../read-model/view-models.ts';
 
 /** The site of every fixture. */
 export const SITE: SiteInfo = Object.freeze({

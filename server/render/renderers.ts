@@ -5,9 +5,11 @@
  * server all use this one set.
  * @module
  */
-import type { Renderers } from '../publish/site-plan.ts';
+import type { PageInfo } from '../read-model/list-pages.ts';
+import { listArticlesFor } from '../read-model/selection.ts';
+import type { AnyPublicArticle, ArticlesByChannel, PublicArticle, PublicArticleSummary, PublicChannel, SiteInfo } from '../read-model/view-models.ts';
 import { renderArticleJson } from './article-json.ts';
-import { listArticlesFor, renderArticleList } from './article-list-json.ts';
+import { renderArticleList } from './article-list-json.ts';
 import { renderArticleMarkdown } from './article-markdown.ts';
 import type { HtmlRenderer } from './astro-renderer.ts';
 import { renderChannelJson, renderChannelList } from './channel-json.ts';
@@ -16,6 +18,39 @@ import { renderChannelLlmsPart, renderChannelLlmsTxt, renderLlmsTxt } from './ll
 import { renderFavicon } from './favicon.ts';
 import { renderRobots } from './robots.ts';
 import { renderChannelSitemap, renderChannelSitemapPart, renderHomeSitemap, renderSitemapIndex } from './sitemap.ts';
+
+/** The renderers, one per output kind (bound by `createRenderers`). Lists take articles without bodies. */
+export interface Renderers {
+  articleHtml(article: PublicArticle, language: string, site: SiteInfo): Promise<string>;
+  /** A channel page in `language`, one of `languages` (the channel's languages, `channelLanguages`). */
+  channelHtml(channel: PublicChannel, language: string, languages: readonly string[], articles: readonly PublicArticleSummary[], site: SiteInfo): Promise<string>;
+  homeHtml(channels: readonly PublicChannel[], articles: readonly PublicArticleSummary[], site: SiteInfo): Promise<string>;
+  notFoundHtml(site: SiteInfo): Promise<string>;
+  articleJson(article: PublicArticle, language: string): string;
+  articleMarkdown(article: PublicArticle, language: string): string;
+  channelJson(channel: PublicChannel, language: string): string;
+  /** A page of the channel list: each channel in `language` (null: its default language). */
+  channelList(channels: readonly PublicChannel[], page: PageInfo, language: string | null): string;
+  articleList(channel: PublicChannel, articles: readonly AnyPublicArticle[], language: string | null, page: PageInfo): string;
+  rss(channel: PublicChannel, articles: readonly PublicArticleSummary[], language: string | null, site: SiteInfo): string;
+  jsonFeed(channel: PublicChannel, articles: readonly PublicArticleSummary[], language: string | null, site: SiteInfo): string;
+  /** `sitemap.xml`: the index of the homepage's and every channel's sitemap. */
+  sitemapIndex(channels: readonly PublicChannel[], articles: ArticlesByChannel<AnyPublicArticle>, site: SiteInfo): string;
+  homeSitemap(channels: readonly PublicChannel[], articles: ArticlesByChannel<AnyPublicArticle>, site: SiteInfo): string;
+  /** `/{channel}/sitemap.xml`: the channel's pages. */
+  channelSitemap(channel: PublicChannel, articles: readonly AnyPublicArticle[]): string;
+  /** `/{channel}/sitemap-{n}.xml`: the articles of one part (`articleParts`). */
+  channelSitemapPart(channel: PublicChannel, part: readonly AnyPublicArticle[]): string;
+  robots(site: SiteInfo): string;
+  favicon(): string;
+  llms(channels: readonly PublicChannel[], articles: ArticlesByChannel, site: SiteInfo): string;
+  channelLlms(channel: PublicChannel, articles: readonly PublicArticleSummary[], site: SiteInfo): string;
+  /** `/{channel}/llms-{n}.txt`: the articles of part `n` (`articleParts`). */
+  channelLlmsPart(channel: PublicChannel, part: readonly PublicArticleSummary[], n: number, site: SiteInfo): string;
+  /** Orders and filters a channel's articles for a list in `language` (null: one version per article). */
+  listArticles<A extends AnyPublicArticle>(articles: readonly A[], language: string | null): readonly A[];
+}
+
 
 /** The renderer set over an HTML renderer. */
 export function createRenderers(html: HtmlRenderer): Renderers {

@@ -5,7 +5,7 @@
  * sitemap is advertised.
  * @module
  */
-import type { SiteInfo } from './view-models.ts';
+import type { SiteInfo } from '../read-model/view-models.ts';
 
 /**
  * Renders robots.txt. The `Content-Signal` line sits in the `User-agent: *`

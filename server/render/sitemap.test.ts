@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildArticle, buildChannel, groupByChannel, SITE, standardFixtures } from './render-fixtures.ts';
 import { xmlProblems } from './xml-check.ts';
-import { ARTICLES_PER_PART, articleParts } from './public-select.ts';
+import { ARTICLES_PER_PART, articleParts } from '../read-model/selection.ts';
 import { renderChannelSitemap, renderChannelSitemapPart, renderHomeSitemap, renderSitemapIndex } from './sitemap.ts';
 
 const { channel, articles } = standardFixtures();

@@ -30,8 +30,9 @@
  *   articles, so up to 500 languages each.
  * @module
  */
-import { articleParts, channelLanguages, channelVersion, compareText, ofChannel, primaryTranslation } from './public-select.ts';
-import type { AnyPublicArticle, ArticlesByChannel, PublicChannel, SiteInfo } from './view-models.ts';
+import { articleParts, channelLanguages, channelVersion, compareText, ofChannel, primaryTranslation } from '../read-model/selection.ts';
+import { memoByIdentity } from '../read-model/identity-memo.ts';
+import type { AnyPublicArticle, ArticlesByChannel, PublicChannel, SiteInfo } from '../read-model/view-models.ts';
 import { escapeXml } from './xml-text.ts';
 
 interface Alternate {
@@ -62,24 +63,17 @@ function channelEntries(channel: PublicChannel, languages: readonly string[], la
   }));
 }
 
-// An article's entries depend on the article alone, and articles are never changed once built (a change
-// makes a new object), so a channel's sitemap re-writes only the entries of the articles that changed.
-const writtenArticles = new WeakMap<AnyPublicArticle, readonly Written[]>();
-
+// An article's entries depend on the article alone (the identity rule, `read-model/identity-memo.ts`),
+// so a channel's sitemap re-writes only the entries of the articles that changed.
 /** The article's translations, one per language, sharing one alternate set, written. */
-function articleEntries(article: AnyPublicArticle): readonly Written[] {
-  let written = writtenArticles.get(article);
-  if (!written) {
-    const alternates = article.translations.map((t) => ({ hreflang: t.language, href: t.htmlUrl }));
-    if (alternates.length > 1) alternates.push({ hreflang: 'x-default', href: primaryTranslation(article).htmlUrl });
-    written = article.translations.map((t) => {
-      const entry = { loc: t.htmlUrl, lastmod: t.updatedAt, alternates: alternates.length > 1 ? alternates : [] };
-      return { loc: entry.loc, xml: writeEntry(entry) };
-    });
-    writtenArticles.set(article, written);
-  }
-  return written;
-}
+const articleEntries = memoByIdentity((article: AnyPublicArticle): readonly Written[] => {
+  const alternates = article.translations.map((t) => ({ hreflang: t.language, href: t.htmlUrl }));
+  if (alternates.length > 1) alternates.push({ hreflang: 'x-default', href: primaryTranslation(article).htmlUrl });
+  return article.translations.map((t) => {
+    const entry = { loc: t.htmlUrl, lastmod: t.updatedAt, alternates: alternates.length > 1 ? alternates : [] };
+    return { loc: entry.loc, xml: writeEntry(entry) };
+  });
+});
 
 function writeEntry(entry: Entry): string {
   const lines = [`  <url>`, `    <loc>${escapeXml(entry.loc)}</loc>`];
@@ -94,19 +88,12 @@ function writeEntry(entry: Entry): string {
 
 const newerOf = (a: string | null, b: string | null): string | null => (a === null || (b !== null && compareText(b, a) > 0) ? b : a);
 
-// Newest `updatedAt` of each array of articles: a builder passes an unchanged channel's group again.
-const newestOfArray = new WeakMap<readonly AnyPublicArticle[], string | null>();
-
-/** Newest `updatedAt` among `articles` (null when empty). */
-function newestUpdate(articles: readonly AnyPublicArticle[]): string | null {
-  let latest = newestOfArray.get(articles);
-  if (latest === undefined) {
-    latest = null;
-    for (const a of articles) latest = newerOf(latest, a.updatedAt);
-    newestOfArray.set(articles, latest);
-  }
+/** Newest `updatedAt` among `articles` (null when empty); per array, as a builder passes an unchanged channel's group again. */
+const newestUpdate = memoByIdentity((articles: readonly AnyPublicArticle[]): string | null => {
+  let latest: string | null = null;
+  for (const a of articles) latest = newerOf(latest, a.updatedAt);
   return latest;
-}
+});
 
 function urlset(entries: readonly Written[]): string {
   // A URL appears once even if a model lists it twice (e.g. the same article passed in two lists).

@@ -3,10 +3,10 @@
  * puts in `<head>`, computed from the view model alone.
  * @module
  */
-import { channelVersion } from '../../server/render/public-select.ts';
-import type { PublicArticle, PublicChannel, PublicChannelTranslation, PublicTranslation, SiteInfo } from '../../server/render/view-models.ts';
+import { channelVersion, PAGE_SUMMARY_MAX_CHARS, truncateText } from '../../server/read-model/selection.ts';
+import type { PublicArticle, PublicChannel, PublicChannelTranslation, PublicTranslation, SiteInfo } from '../../server/read-model/view-models.ts';
 import type { HeadData, HeadLink, HeadMeta } from './head.ts';
-import { absoluteUrl, jsonForScript, localHref, truncateText } from './html-helpers.ts';
+import { absoluteUrl, jsonForScript, localHref } from './html-helpers.ts';
 import { formatDate, languageName, ogLocale, uiFor, utcDay, type Ui } from './i18n.ts';
 import type { ArticlePageInput } from './page-input.ts';
 
@@ -41,19 +41,6 @@ export interface ArticlePage {
   readonly otherLanguages: readonly LanguageLink[];
 }
 
-/**
- * The channel's text in `language`, else in its default language, else its
- * first translation. Only names and links come from it, never article text.
- */
-export function channelTranslation(channel: PublicChannel, language: string): PublicChannelTranslation {
-  const found =
-    channel.translations.find((t) => t.language === language) ??
-    channel.translations.find((t) => t.language === channel.defaultLanguage) ??
-    channel.translations[0];
-  if (!found) throw new Error(`Channel "${channel.slug}" (id ${channel.id}) has no translation; a public channel needs at least one.`);
-  return found;
-}
-
 /** The translation of `article` in `language`; throws when it is not published. */
 export function articleTranslation(article: PublicArticle, language: string): PublicTranslation {
   const found = article.translations.find((t) => t.language === language);
@@ -70,7 +57,7 @@ export function articleTranslation(article: PublicArticle, language: string): Pu
 /** Description of a translation: its SEO description, else its excerpt, else the start of its text. */
 export function describeTranslation(translation: PublicTranslation): string {
   const chosen = translation.seoDescription?.trim() || translation.excerpt?.trim() || translation.text;
-  return truncateText(chosen, 200);
+  return truncateText(chosen, PAGE_SUMMARY_MAX_CHARS);
 }
 
 /** Builds the article page from its input. */

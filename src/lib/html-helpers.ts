@@ -3,7 +3,7 @@
  * descriptions, and JSON that is safe inside a `<script>` element.
  * @module
  */
-import type { SiteInfo } from '../../server/render/view-models.ts';
+import type { SiteInfo } from '../../server/read-model/view-models.ts';
 
 /**
  * The path of `path` on the site, honouring a base path in `site.baseUrl`
@@ -43,18 +43,6 @@ export function absoluteUrl(url: string, site: Pick<SiteInfo, 'baseUrl'>): strin
 }
 
 /**
- * Shortens plain text to at most `max` characters at a word boundary, adding
- * an ellipsis when cut. Whitespace runs collapse to one space.
- */
-export function truncateText(text: string, max = 160): string {
-  const clean = text.replace(/\s+/g, ' ').trim();
-  if (clean.length <= max) return clean;
-  const cut = clean.slice(0, max - 1);
-  const space = cut.lastIndexOf(' ');
-  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s.,;:!?،؛]+$/u, '')}…`;
-}
-
-/**
  * JSON for a `<script type="application/ld+json">` element: `<`, `>`, `&`
  * and the line separators are escaped so the text can never close the
  * element or start a comment, whatever the data contains.
@@ -66,12 +54,4 @@ export function jsonForScript(value: unknown): string {
     .replace(/&/g, '\\u0026')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
-}
-
-/** Newest first by an ISO date, then by id (descending) so equal dates keep a stable order. */
-export function newestFirst<T>(items: readonly T[], date: (item: T) => string, id: (item: T) => number): T[] {
-  return [...items].sort((a, b) => {
-    const byDate = Date.parse(date(b)) - Date.parse(date(a));
-    return byDate !== 0 && !Number.isNaN(byDate) ? byDate : id(b) - id(a);
-  });
 }

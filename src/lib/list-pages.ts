@@ -3,11 +3,11 @@
  * @module
  */
 import { textDirection } from '../../server/domain/language.ts';
-import { channelTranslationIn, channelVersion } from '../../server/render/public-select.ts';
-import type { PublicArticleSummary, PublicChannel, SiteInfo } from '../../server/render/view-models.ts';
-import { channelTranslation, type LanguageLink, type ShownDate } from './article-page.ts';
+import { byPublication, channelDefaultTranslation, channelTranslationIn, channelVersion, newestInLanguage, PAGE_SUMMARY_MAX_CHARS, pageExcerptOf, truncateText } from '../../server/read-model/selection.ts';
+import type { PublicArticleSummary, PublicChannel, SiteInfo } from '../../server/read-model/view-models.ts';
+import type { LanguageLink, ShownDate } from './article-page.ts';
 import type { HeadData, HeadLink, HeadMeta } from './head.ts';
-import { absoluteUrl, localHref, newestFirst, truncateText } from './html-helpers.ts';
+import { absoluteUrl, localHref } from './html-helpers.ts';
 import { formatDate, languageName, ogLocale, uiFor, type Ui } from './i18n.ts';
 import type { ChannelPageInput, HomePageInput, NotFoundPageInput } from './page-input.ts';
 
@@ -64,14 +64,14 @@ const HOME_LANGUAGE = 'en';
 function listItem(article: PublicArticleSummary, language: string, site: SiteInfo, withChannel: boolean): ArticleListItem | null {
   const t = article.translations.find((x) => x.language === language);
   if (!t) return null;
-  const excerpt = t.excerpt?.trim() || t.seoDescription?.trim() || (t.textStart ? truncateText(t.textStart, 200) : '');
+  const excerpt = pageExcerptOf(t);
   const channelText = withChannel ? channelVersion(article.channel, language) : null;
   return {
     title: t.title,
     href: localHref(t.htmlUrl, site),
     lang: t.language,
     dir: t.dir,
-    excerpt: excerpt || null,
+    excerpt,
     date: { iso: t.publishedAt, text: formatDate(t.publishedAt, t.language) },
     author: article.author?.name ?? null,
     channel: channelText
@@ -99,12 +99,11 @@ export function channelPage(input: ChannelPageInput): ChannelPage {
   const dir = text.language === language ? text.dir : textDirection(language);
   const ui = uiFor(language, dir);
   const description = text.description?.trim() || null;
-  const metaDescription = truncateText(description ?? `${text.title} · ${site.name}`, 200);
-  const own = input.articles.filter((a) => a.channel.id === channel.id && a.translations.some((t) => t.language === language));
-  const sorted = newestFirst(
-    own,
-    (a) => a.translations.find((t) => t.language === language)!.publishedAt,
-    (a) => a.id,
+  const metaDescription = truncateText(description ?? `${text.title} · ${site.name}`, PAGE_SUMMARY_MAX_CHARS);
+  const sorted = newestInLanguage(
+    input.articles.filter((a) => a.channel.id === channel.id),
+    language,
+    Number.POSITIVE_INFINITY,
   );
   const image = channel.coverUrl ?? channel.avatarUrl;
   // One canonical address per page, the one the sitemap, the channel JSON and the feeds give (docs/URLS.md).
@@ -158,11 +157,7 @@ export function homePage(input: HomePageInput): HomePage {
   const ui = uiFor(HOME_LANGUAGE, 'ltr');
   const canonical = `${site.baseUrl}/`;
   const description = `${ui.strings.latest} · ${site.name}`;
-  const listed = newestFirst(
-    input.articles.filter((a) => a.onHomepage && a.translations.length > 0),
-    (a) => a.publishedAt,
-    (a) => a.id,
-  );
+  const listed = input.articles.filter((a) => a.onHomepage && a.translations.length > 0).sort(byPublication);
   return {
     head: {
       lang: HOME_LANGUAGE,
@@ -173,7 +168,7 @@ export function homePage(input: HomePageInput): HomePage {
       // Feed autodiscovery: the site has no feed of its own, so each channel's (one version per article, every language).
       links: [
         { rel: 'canonical', href: canonical },
-        ...input.channels.map((channel): HeadLink => ({ rel: 'alternate', type: 'application/rss+xml', href: channel.rssUrl, title: `${channelTranslation(channel, channel.defaultLanguage).title} (RSS)` })),
+        ...input.channels.map((channel): HeadLink => ({ rel: 'alternate', type: 'application/rss+xml', href: channel.rssUrl, title: `${channelDefaultTranslation(channel).title} (RSS)` })),
       ],
       meta: [
         { property: 'og:type', content: 'website' },
@@ -192,7 +187,7 @@ export function homePage(input: HomePageInput): HomePage {
     // Each article in its primary (first) translation.
     articles: listed.map((a) => listItem(a, a.translations[0]!.language, site, true)!),
     channels: input.channels.map((channel) => {
-      const text = channelTranslation(channel, channel.defaultLanguage);
+      const text = channelDefaultTranslation(channel);
       return {
         name: text.title,
         href: localHref(text.htmlUrl, site),

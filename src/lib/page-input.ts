@@ -8,7 +8,7 @@
  * own, and its build hash covers `src/**` only.
  * @module
  */
-import type { PublicArticle, PublicArticleSummary, PublicChannel, SiteInfo } from '../../server/render/view-models.ts';
+import type { PublicArticle, PublicArticleSummary, PublicChannel, SiteInfo } from '../../server/read-model/view-models.ts';
 
 /** Input of `src/pages/article.astro`: one article in one published language. */
 export interface ArticlePageInput {

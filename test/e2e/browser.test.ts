@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../server/main.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
+import { PROJECT_ROOT } from '../../server/paths.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const available = fs.existsSync(CHROMIUM);

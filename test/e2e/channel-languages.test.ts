@@ -12,8 +12,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../server/main.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
+import { PROJECT_ROOT } from '../../server/paths.ts';
 
 const BASE = 'http://pressroom.test';
 const API = '/api/public/v1';

@@ -8,9 +8,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../server/main.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { startWrangler, type WranglerHost } from '../helpers/wrangler-host.ts';
+import { PROJECT_ROOT } from '../../server/paths.ts';
 
 let t: TestService;
 let host: WranglerHost | undefined;

@@ -11,9 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderNginxConfig, renderStandaloneNginxConfig } from '../../server/hosting/nginx-config.ts';
-import { PROJECT_ROOT } from '../../server/main.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
+import { PROJECT_ROOT } from '../../server/paths.ts';
 
 const NGINX = '/usr/sbin/nginx';
 const haveNginx = fs.existsSync(NGINX);

@@ -8,9 +8,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../server/main.ts';
 import { createOpenApiValidator, type OpenApiValidator } from '../helpers/openapi-validator.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
+import { PROJECT_ROOT } from '../../server/paths.ts';
 
 const API = '/api/public/v1';
 let t: TestService;

@@ -7,8 +7,8 @@ import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../server/main.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
+import { PROJECT_ROOT } from '../../server/paths.ts';
 
 let t: TestService;
 let key: string;

@@ -12,9 +12,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { renderCloudflareWorker } from '../../server/hosting/cloudflare-config.ts';
-import { PROJECT_ROOT } from '../../server/main.ts';
 import { freePort } from './free-port.ts';
 import { stopChild } from './stop-child.ts';
+import { PROJECT_ROOT } from '../../server/paths.ts';
 
 const WRANGLER = path.join(PROJECT_ROOT, 'node_modules/wrangler/bin/wrangler.js');
 const COMPATIBILITY_DATE = '2026-04-01';

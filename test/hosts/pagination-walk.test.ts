@@ -8,13 +8,13 @@
  * byte for byte; a cursor no page has is an error, never page 1.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listArticlesFor } from '../../server/render/article-list-json.ts';
 import { articlesOfChannel, requireChannel } from '../../server/public-api/public-reader.ts';
 import { HOST_ERRORS } from '../../server/hosting/host-errors.ts';
 import { NGINX_MISSING, startNginx, type NginxHost } from '../helpers/nginx-host.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { startWrangler, type WranglerHost } from '../helpers/wrangler-host.ts';
 import { startNetlify, type NetlifyHost } from '../helpers/netlify-host.ts';
+import { listArticlesFor } from '../../server/read-model/selection.ts';
 
 const CHANNEL = 'walk-news';
 const ARTICLES = 260;

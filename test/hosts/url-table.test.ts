@@ -11,13 +11,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../server/main.ts';
 import { NGINX_MISSING, startNginx, type NginxHost } from '../helpers/nginx-host.ts';
 import { startNetlify, type NetlifyHost } from '../helpers/netlify-host.ts';
 import { rawClient, type RawResponse } from '../helpers/raw-http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { startWrangler, type WranglerHost } from '../helpers/wrangler-host.ts';
 import { HOST_DIFFERENCES, differenceFor, differencesMarkdown, type HostName } from './host-differences.ts';
+import { PROJECT_ROOT } from '../../server/paths.ts';
 
 const API = '/api/public/v1';
 const J = `${API}/channels/pressroom-journal`;

@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import { createChannel, getChannel, listChannels, updateChannel, type ChannelDeps } from '../../domain/channel/channel.service.ts';
 import { channelCreateSchema, channelUpdateSchema } from '../../domain/channel/channel.schema.ts';
-import { SCHEMA_VERSION } from '../error-body.ts';
+import { SCHEMA_VERSION } from '../../read-model/wire.ts';
 import type { AuthEnv } from '../middleware/auth.ts';
 import { readJson } from '../read-json.ts';
 

@@ -7,9 +7,9 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { PressroomError } from '../../domain/errors.ts';
-import { uploadMedia, type MediaDeps } from '../../media/media.service.ts';
-import type { UploadedFile, UploadInput } from '../../media/upload-input.ts';
-import { SCHEMA_VERSION } from '../error-body.ts';
+import { uploadMedia, type MediaDeps } from '../../domain/media/media.service.ts';
+import type { UploadedFile, UploadInput } from '../../domain/media/upload-input.ts';
+import { SCHEMA_VERSION } from '../../read-model/wire.ts';
 import type { AuthEnv } from '../middleware/auth.ts';
 
 /** Room for the text fields and multipart framing on top of the largest image. */

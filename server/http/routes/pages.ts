@@ -23,7 +23,7 @@ import {
 } from '../../domain/article/article.schema.ts';
 import { languageSchema } from '../../domain/schema-parts.ts';
 import { parseInput } from '../../domain/validation.ts';
-import { SCHEMA_VERSION } from '../error-body.ts';
+import { SCHEMA_VERSION } from '../../read-model/wire.ts';
 import type { AuthEnv } from '../middleware/auth.ts';
 import { readJson, readQuery } from '../read-json.ts';
 

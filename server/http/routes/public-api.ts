@@ -9,12 +9,11 @@
  */
 import { Hono, type Context } from 'hono';
 import type { CursorCodec } from '../../domain/cursor.ts';
-import type { PublicState } from '../../publish/site-builder.ts';
 import { articleDocument, articleListPage, channelListPage, requireArticle, requireChannel, translationMissing, type ReadAnswer } from '../../public-api/public-reader.ts';
 import { isDefaultForm, parsePublicQuery } from '../../public-api/public-query.ts';
 import { searchArticles } from '../../public-api/public-search.ts';
-import type { PublicArticle } from '../../render/view-models.ts';
-import { channelTranslationIn, translationIn } from '../../render/public-select.ts';
+import type { PublicArticle } from '../../read-model/view-models.ts';
+import { channelTranslationIn, translationIn } from '../../read-model/selection.ts';
 import type { Db } from '../../store/database.ts';
 import type { PublicUrls } from '../../urls/public-urls.ts';
 import { fileForRequest } from '../../urls/static-files.ts';
@@ -23,6 +22,7 @@ import { errorBody } from '../error-body.ts';
 import { perClientRateLimit } from '../middleware/rate-limit.ts';
 import type { OutputFileCache } from '../output-file-cache.ts';
 import { documentCacheControl, serveOutputFile, type CachePolicy } from './site-files.ts';
+import type { PublicState } from '../../read-model/public-state.ts';
 
 /** What the public API needs. */
 export interface PublicApiDeps {

@@ -1,0 +1,47 @@
+/**
+ * What an article owner's files are a function of, as one hash: its head
+ * (every field its pages, JSON and Markdown show, its channel included), the
+ * content hash of each published body, the site settings and the code that
+ * renders. Equal hashes mean equal files, so a full build may skip the owner.
+ * @module
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../../paths.ts';
+import type { SiteInfo } from '../../read-model/view-models.ts';
+import type { ArticleHead } from '../../read-model/public-model.ts';
+
+/**
+ * Sources whose change may change a rendered file: the renderers, the body
+ * pipeline, the URL layout, the read model and the build's plans; and the
+ * locked dependency versions (remark, Astro). `src/` is covered by Astro's
+ * build hash. `owner-inputs.test.ts` checks that every one exists.
+ */
+export const RENDER_SOURCES: readonly string[] = ['server/render', 'server/read-model', 'server/domain/body', 'server/urls', 'server/publish/build', 'package-lock.json'];
+
+/**
+ * A hash of the rendering code (see RENDER_SOURCES), read once per process.
+ * When the sources cannot be read (a packaged install), a random value: every
+ * owner is then rendered once per process, which is slow but never wrong.
+ */
+export function renderCodeFingerprint(root = PROJECT_ROOT): string {
+  const hash = createHash('sha256');
+  try {
+    for (const source of RENDER_SOURCES) {
+      const full = path.join(root, source);
+      const files = fs.statSync(full).isDirectory()
+        ? fs.readdirSync(full, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).sort().map((f) => path.join(full, f))
+        : [full];
+      for (const file of files) hash.update(path.relative(root, file)).update('\0').update(fs.readFileSync(file)).update('\0');
+    }
+  } catch {
+    return `unreadable:${randomBytes(16).toString('hex')}`;
+  }
+  return hash.digest('hex');
+}
+
+/** The input hash of an article owner (see module doc). */
+export function articleInputHash(head: ArticleHead, site: SiteInfo, fingerprint: string): string {
+  return createHash('sha256').update(JSON.stringify([fingerprint, site, head.summary, head.contentHashes])).digest('hex');
+}

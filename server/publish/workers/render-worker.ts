@@ -1,0 +1,40 @@
+/**
+ * Entry point of a render worker (`render-pool.ts`): builds its own store
+ * handle, public model and renderers from `workerData`, then answers each
+ * message `{ id, ids, known }` with `renderArticles` for those ids.
+ * @module
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { createAstroRenderer } from '../../render/astro-renderer.ts';
+import { createRenderers } from '../../render/renderers.ts';
+import { openDatabase } from '../../store/database.ts';
+import { createPublicUrls } from '../../urls/public-urls.ts';
+import { renderArticles } from '../build/article-render.ts';
+import { createBodyCache } from '../../read-model/body-cache.ts';
+import { createPublicModel } from '../../read-model/public-model.ts';
+import type { RenderWorkerData } from './render-pool.ts';
+
+const data = workerData as RenderWorkerData;
+const port = parentPort!;
+
+try {
+  const db = openDatabase(data.databaseFile);
+  const context = {
+    // Bodies come rendered from the store; one without a current stored body is rendered once and stored,
+    // so no cache (it would hold every body of the site).
+    model: createPublicModel({ db, urls: createPublicUrls(data.publicUrl, data.dashboardUrl), cache: createBodyCache(0), storeBodies: true }),
+    renderers: createRenderers(await createAstroRenderer(data.astroBuildDir)),
+    site: data.site,
+    outputDir: data.outputDir,
+  };
+  port.on('message', async (message: { id: number; ids: number[]; known: Record<string, string> }) => {
+    try {
+      port.postMessage({ id: message.id, results: await renderArticles(context, message.ids, (p) => message.known[p]) });
+    } catch (error) {
+      port.postMessage({ id: message.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    }
+  });
+  port.postMessage({ ready: true });
+} catch (error) {
+  port.postMessage({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+}

@@ -1,0 +1,48 @@
+/**
+ * The identity rule, and the one way the read side remembers work by it.
+ *
+ * **Built models are never changed.** A change to what is public makes new
+ * objects: the public model reads fresh rows into new objects, and the
+ * article index rebuilds a channel's group (a new array) when one of its
+ * articles changed. So anything computed from a model object or array — a
+ * sorted list, a sitemap entry, an llms.txt line, a summary — holds for as
+ * long as that object lives, and a build that hands a renderer the same
+ * object again gets the same answer without the work.
+ *
+ * The rule is enforced, not only written: the public model freezes every
+ * object it hands out (`deepFreeze`), so code that tried to change a model
+ * would throw (modules are strict) instead of silently serving a memo of the
+ * old value. `identity-memo.test.ts` and the public model's tests check both.
+ *
+ * Everything that remembers by identity goes through `memoByIdentity` (the
+ * builder's own memo of rendered files, `publish/build/render-memo.ts`,
+ * compares `PlannedFile.inputs` by the same rule).
+ * @module
+ */
+
+/**
+ * A function of an object remembered per object (a `WeakMap`, so a model no
+ * build holds any more is forgotten with it). Only for functions of the
+ * object's contents: by the identity rule those never change.
+ */
+export function memoByIdentity<K extends object, V>(compute: (key: K) => V): (key: K) => V {
+  const memo = new WeakMap<K, V>();
+  return (key) => {
+    if (memo.has(key)) return memo.get(key) as V;
+    const value = compute(key);
+    memo.set(key, value);
+    return value;
+  };
+}
+
+/**
+ * Freezes `value` and everything reachable from it through plain objects and
+ * arrays (already frozen parts are skipped, so shared objects such as a
+ * channel are walked once). @returns `value`.
+ */
+export function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  for (const child of Object.values(value as object)) deepFreeze(child);
+  return value;
+}

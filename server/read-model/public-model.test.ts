@@ -1,0 +1,123 @@
+/**
+ * The public model reads bodies rendered at save time, renders (and, when
+ * asked, stores) the bodies of rows without a current stored body, and
+ * gives the same values either way.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../clock.ts';
+import { channelAccess } from '../domain/account/access.ts';
+import { ensureAccount } from '../domain/account/account.service.ts';
+import { writeArticle } from '../domain/article/article-save.ts';
+import { BODY_RENDER_VERSION, renderMarkdownBody } from '../domain/body/index.ts';
+import { insertChannelFor } from '../domain/channel/channel.service.ts';
+import { migrateToLatest, openDatabase, type Db } from '../store/database.ts';
+import { createPublicUrls } from '../urls/public-urls.ts';
+import { createPublicModel } from './public-model.ts';
+
+const urls = createPublicUrls('http://pressroom.test', 'http://pressroom.test/dashboard');
+const BODY = '## Heading\n\nSome *text* with [a link](https://example.com) and `code`.\n';
+let dir: string;
+let db: Db;
+
+beforeEach(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-model-'));
+  db = openDatabase(path.join(dir, 'pressroom.db'));
+  await migrateToLatest(db);
+  const account = (await ensureAccount(db, systemClock, 'test', 'pro')).account;
+  const principal = { accountId: account.id, accountName: account.name, plan: 'pro' as const, keyId: 0 };
+  await db.transaction().execute(async (trx) => {
+    await insertChannelFor(trx, systemClock, principal, { slug: 'news', default_language: 'en', translations: [{ language: 'en', title: 'News' }] });
+    await writeArticle(trx, { clock: systemClock }, await channelAccess(trx, principal, 'news'), {
+      slug: 'one',
+      default_language: 'en',
+      translations: [{ language: 'en', title: 'One', content_markdown: BODY, status: 'published' }],
+    }, { mode: 'trusted' });
+  });
+});
+afterEach(async () => {
+  await db.destroy();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const stored = () => db.selectFrom('revisions').select(['content_html', 'content_text', 'body_version']).executeTakeFirstOrThrow();
+
+describe('public model bodies', () => {
+  it('saving a revision stores its rendered body', async () => {
+    const expected = renderMarkdownBody(BODY);
+    expect(await stored()).toEqual({ content_html: expected.html, content_text: expected.text, body_version: BODY_RENDER_VERSION });
+  });
+
+  it('reads the stored body: what the revision holds is what readers get', async () => {
+    await db.updateTable('revisions').set({ content_html: '<p>stored</p>', content_text: 'stored' }).execute();
+    const [article] = await createPublicModel({ db, urls }).articles({});
+    expect(article!.translations[0]).toMatchObject({ markdown: BODY, html: '<p>stored</p>', text: 'stored' });
+    const [texts] = await createPublicModel({ db, urls }).texts({});
+    expect(texts!.translations[0]).toMatchObject({ language: 'en', title: 'One', text: 'stored' });
+  });
+
+  it.each([null, 'an older renderer'])('renders a body stored by version %s, and stores it back only when asked', async (version) => {
+    await db.updateTable('revisions').set({ content_html: version && '<p>old</p>', content_text: version && 'old', body_version: version }).execute();
+    const expected = renderMarkdownBody(BODY);
+    const [read] = await createPublicModel({ db, urls }).articles({});
+    expect(read!.translations[0]).toMatchObject({ html: expected.html, text: expected.text });
+    expect((await stored()).body_version).toBe(version);
+    const [text] = await createPublicModel({ db, urls, storeBodies: true }).texts({});
+    expect(text!.translations[0]!.text).toBe(expected.text);
+    expect(await stored()).toEqual({ content_html: expected.html, content_text: expected.text, body_version: BODY_RENDER_VERSION });
+  });
+});
+
+describe('the article image', () => {
+  const own = 'news/one/0123456789abcdef.webp';
+  const other = 'news/two/fedcba9876543210.webp';
+  const draft = 'news/_drafts/0011223344556677.webp';
+  async function setBody(markdown: string, version: string | null = BODY_RENDER_VERSION) {
+    const { html, text } = renderMarkdownBody(markdown);
+    await db.updateTable('revisions').set({ content_markdown: markdown, content_html: version ? html : null, content_text: version ? text : null, body_version: version }).execute();
+  }
+  beforeEach(async () => {
+    const { id: articleId, channel_id } = await db.selectFrom('articles').select(['id', 'channel_id']).executeTakeFirstOrThrow();
+    const row = { channel_id, purpose: 'article' as const, draft: 0, width: 800, height: 600, bytes: 4321, created_at: '2026-01-01T00:00:00.000Z' };
+    await db.insertInto('media').values([
+      { ...row, article_id: articleId, file_name: own },
+      { ...row, article_id: null, file_name: other },
+      { ...row, article_id: null, file_name: draft, draft: 1 },
+    ]).execute();
+  });
+  const image = async () => (await createPublicModel({ db, urls }).articles({}))[0]!.translations[0]!.image;
+  const headImage = async () => (await createPublicModel({ db, urls }).heads({}))[0]!.summary.translations[0]!.image;
+
+  it.each([
+    ['the first own image, with the alt text of the body', `![Elsewhere](https://elsewhere.example/a.webp)\n\n![Draft](/media/${draft})\n\n![Other](/media/${other})\n\n![Own "one"](http://pressroom.test/media/${own})\n\n![Second](/media/${own})`, { url: `http://pressroom.test/media/${own}`, alt: 'Own "one"', type: 'image/webp', bytes: 4321, width: 800, height: 600 }],
+    ['none without an own image', `![Other](/media/${other})\n\n\`\`\`\n<img src="/media/${own}">\n\`\`\``, null],
+  ])('is %s', async (_name, markdown, expected) => {
+    await setBody(markdown);
+    expect(await image()).toEqual(expected);
+    expect(await headImage()).toEqual(expected);
+  });
+
+  it('is there for a row without a current rendering whenever its body is read (heads read no body)', async () => {
+    await setBody(`![Own](/media/${own})`, null);
+    expect(await image()).toMatchObject({ alt: 'Own' });
+    expect(await headImage()).toBeNull();
+  });
+});
+
+describe('the identity rule (identity-memo.ts)', () => {
+  it('hands out frozen models only, so no reader can change one a memo remembers', async () => {
+    const model = createPublicModel({ db, urls });
+    const [article] = await model.articles({});
+    const [head] = await model.heads({});
+    const [channel] = await model.channels();
+    const [text] = await model.texts({});
+    for (const value of [article!, article!.translations[0]!, article!.channel, head!.summary, head!.summary.translations[0]!, channel!, channel!.translations[0]!, text!]) {
+      expect(Object.isFrozen(value)).toBe(true);
+    }
+    expect(() => {
+      (article!.translations[0] as { title: string }).title = 'changed';
+    }).toThrow(TypeError);
+  });
+});

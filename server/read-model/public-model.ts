@@ -1,0 +1,317 @@
+/**
+ * The public read model: loads from the store exactly what readers may see,
+ * as the renderers' view models. This is the one place that decides what is
+ * public; no renderer reads the store.
+ *
+ * Public means: the channel is `active`; the article is not archived and its
+ * primary translation has a published revision; each translation shown has a
+ * published revision of its own (`isTranslationPublic`). Text comes from the
+ * published revision, never from the current (possibly unmoderated) content.
+ *
+ * Bodies are rendered when a revision is saved and stored with it
+ * (`revisions.content_html`, `content_text`); this model renders only rows
+ * without a stored body of the current `BODY_RENDER_VERSION` (rows older
+ * than migration 0006, or after the renderer changed) and, when asked to
+ * (`storeBodies`), stores what it rendered so the next read does not.
+ * @module
+ */
+import type { Db } from '../store/database.ts';
+import type { ArticleRow } from '../store/article.table.ts';
+import type { ChannelRow } from '../store/channel.table.ts';
+import { isTranslationPublic } from '../domain/article/article-lifecycle.ts';
+import { isOnHomepage } from '../domain/article/homepage.ts';
+import { BODY_RENDER_VERSION, renderMarkdownBody } from '../domain/body/index.ts';
+import { textDirection } from '../domain/language.ts';
+import type { PublicUrls } from '../urls/public-urls.ts';
+import { deepFreeze } from './identity-memo.ts';
+import { byPublication } from './selection.ts';
+import type { AnyPublicArticle, PublicArticle, PublicArticleSummary, PublicChannel, PublicTranslation, PublicTranslationSummary } from './view-models.ts';
+import type { PublicImage } from './view-models.ts';
+import { firstAttachedImage, IMAGE_SLICE_CHARS, imageSlice, ownBodyImages } from '../domain/body/article-image.ts';
+import { listArticleImageFiles } from '../store/media.repository.ts';
+import {
+  readActiveChannelRows,
+  readChannelTranslationRows,
+  readMediaFileNames,
+  readPublishedArticleRows,
+  readPublishedRows,
+  storeRenderedBodies,
+  type BodyRead,
+  type PublishedRow,
+} from '../store/public-read.repository.ts';
+import { createBodyCache, type BodyCache } from './body-cache.ts';
+
+/** Reads the public model. */
+export interface PublicModel {
+  /** Every public channel, oldest first. */
+  channels(): Promise<PublicChannel[]>;
+  /** One public channel, or null when it is not public. */
+  channel(id: number): Promise<PublicChannel | null>;
+  /** Public articles, newest first; of one channel, or the given ids. */
+  articles(filter: ArticleFilter): Promise<PublicArticle[]>;
+  /**
+   * The same articles without reading or rendering a body (`textStart`
+   * empty): what the builder needs to decide which owners changed. Reads a
+   * few hundred bytes per article instead of its whole text.
+   */
+  heads(filter: ArticleFilter): Promise<ArticleHead[]>;
+  /** Public articles with their heads (for the builder, which keeps both). */
+  articlesWithHeads(filter: ArticleFilter): Promise<Array<{ article: PublicArticle; head: ArticleHead }>>;
+  /**
+   * Public articles with each translation's plain text but neither its
+   * Markdown nor its HTML (the search index's records): reads the stored
+   * text, a third of a body's bytes, and renders nothing for current rows.
+   */
+  texts(filter: ArticleFilter): Promise<PublicArticleText[]>;
+}
+
+/** A public article with each translation's plain text (see `PublicModel.texts`). */
+export interface PublicArticleText extends Omit<PublicArticleSummary, 'translations'> {
+  readonly translations: ReadonlyArray<Omit<PublicTranslationSummary, 'textStart'> & { readonly text: string }>;
+}
+
+/** Which articles to read: of one channel, or the given ids; all without either. */
+export interface ArticleFilter {
+  readonly channelId?: number;
+  readonly ids?: readonly number[];
+}
+
+/**
+ * A public article without its bodies, and what identifies each body: the
+ * builder hashes this to tell whether an article's files can have changed.
+ */
+export interface ArticleHead {
+  /** The article as lists hold it, with every `textStart` empty (it comes from the body). */
+  readonly summary: PublicArticleSummary;
+  /** The published revision's content hash (title, excerpt, body, SEO fields) of each translation, by language. */
+  readonly contentHashes: Readonly<Record<string, string>>;
+}
+
+const byPrimaryThenCode = (primary: string) => (a: { language: string }, b: { language: string }) =>
+  a.language === primary ? -1 : b.language === primary ? 1 : a.language < b.language ? -1 : a.language > b.language ? 1 : 0;
+
+/**
+ * Creates the reader.
+ * @param cache bodies this model had to render (rows without a current stored body), by content hash.
+ * @param storeBodies store the bodies it had to render in their revisions (the builder and its workers;
+ *   the read API only reads), so an older database is rendered once, not on every build.
+ */
+export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: BodyCache; storeBodies?: boolean }): PublicModel {
+  const { db, urls } = deps;
+  const cache = deps.cache ?? createBodyCache();
+
+  const activeChannelRows = (ids?: readonly number[]) => readActiveChannelRows(db, ids);
+
+  async function loadChannels(ids?: readonly number[]): Promise<PublicChannel[]> {
+    return toPublicChannels(await activeChannelRows(ids));
+  }
+
+  async function toPublicChannels(rows: readonly ChannelRow[]): Promise<PublicChannel[]> {
+    if (rows.length === 0) return [];
+    const translations = await readChannelTranslationRows(db, rows.map((r) => r.id));
+    const media = await readMediaFileNames(db, rows.flatMap((r) => [r.avatar_media_id, r.cover_media_id]).filter((id): id is number => id !== null));
+    const mediaUrl = (id: number | null) => {
+      const file = media.find((m) => m.id === id)?.file_name;
+      return file ? urls.media(file) : null;
+    };
+    const feedImage = (id: number | null) => {
+      const file = media.find((m) => m.id === id)?.feed_file_name;
+      return file ? urls.media(file) : null;
+    };
+    return rows.map((row) => ({
+      id: row.id,
+      slug: row.slug,
+      defaultLanguage: row.default_language,
+      translations: translations
+        .filter((t) => t.channel_id === row.id)
+        .sort(byPrimaryThenCode(row.default_language))
+        .map((t) => ({
+          language: t.language,
+          dir: textDirection(t.language),
+          title: t.title,
+          description: t.description,
+          // One canonical address per page: the default language's channel page is `/{channel}/` (docs/URLS.md).
+          htmlUrl: t.language === row.default_language ? urls.channelHtml(row.slug) : urls.channelHtml(row.slug, t.language),
+          jsonUrl: urls.channelJson(row.slug, t.language),
+          rssUrl: urls.channelRss(row.slug, t.language),
+          jsonFeedUrl: urls.channelJsonFeed(row.slug, t.language),
+        })),
+      homepageEnabled: row.homepage_enabled === 1,
+      avatarUrl: mediaUrl(row.avatar_media_id),
+      feedImageUrl: feedImage(row.avatar_media_id),
+      coverUrl: mediaUrl(row.cover_media_id),
+      htmlUrl: urls.channelHtml(row.slug),
+      rssUrl: urls.channelRss(row.slug),
+      jsonFeedUrl: urls.channelJsonFeed(row.slug),
+      jsonUrl: urls.channelJson(row.slug),
+      articlesJsonUrl: urls.channelArticlesJson(row.slug),
+      updatedAt: row.updated_at,
+    }));
+  }
+
+  async function load(filter: ArticleFilter, bodies: BodyRead): Promise<Array<{ head: ArticleHead; visible: readonly PublishedRow[] }>> {
+    const rows = await readPublishedArticleRows(db, filter);
+    if (rows.length === 0) return [];
+    const activeRows = await activeChannelRows([...new Set(rows.map((r) => r.channel_id))]);
+    const channelRows = new Map(activeRows.map((c) => [c.id, c]));
+    const channels = new Map((await toPublicChannels(activeRows)).map((c) => [c.id, c]));
+    const published = await readPublishedRows(db, rows.map((r) => r.id), { bodies, bodyVersion: BODY_RENDER_VERSION, imageSliceChars: IMAGE_SLICE_CHARS });
+    // A row without a current stored rendering is rendered now when its body is read anyway (bodiesOf then takes
+    // it from the cache), so the image is there from the first build after the renderer changed.
+    if (bodies !== 'none') {
+      for (const p of published) {
+        if (p.body_version === null) p.image_html = imageSlice(cache.get(p.content_hash, p.content_markdown, renderMarkdownBody).html);
+      }
+    }
+    const images = await imagesOf(rows, channels, published);
+    const byArticle = new Map<number, typeof published>();
+    for (const t of published) {
+      const own = byArticle.get(t.article_id);
+      if (own) own.push(t);
+      else byArticle.set(t.article_id, [t]);
+    }
+    const loaded: Array<{ head: ArticleHead; visible: readonly PublishedRow[] }> = [];
+    for (const row of rows) {
+      const channel = channels.get(row.channel_id);
+      const channelRow = channelRows.get(row.channel_id);
+      if (!channel || !channelRow) continue;
+      const own = byArticle.get(row.id) ?? [];
+      const primary = own.find((t) => t.language === row.default_language);
+      const visible = own.filter((t) =>
+        isTranslationPublic({
+          translation: { hasPublicVersion: true },
+          primary: { hasPublicVersion: primary !== undefined },
+          articleStatus: row.status,
+          channelActive: channelRow.status === 'active',
+        }),
+      );
+      if (visible.length === 0) continue;
+      loaded.push({ head: toHead(row, channel, channelRow, visible, images), visible });
+    }
+    return loaded.sort((a, b) => byPublication(a.head.summary, b.head.summary));
+  }
+
+  /**
+   * The image of each published row (`article-image.ts`): the first image of its body that is an attached,
+   * non-draft file of its own article. One query for every candidate file.
+   */
+  async function imagesOf(
+    rows: readonly ArticleRow[],
+    channels: ReadonlyMap<number, PublicChannel>,
+    published: ReadonlyArray<{ article_id: number; image_html: string | null; revision_id: number }>,
+  ): Promise<Map<number, PublicImage>> {
+    const articles = new Map(rows.map((r) => [r.id, r]));
+    const candidates = published.flatMap((p) => {
+      const article = articles.get(p.article_id);
+      const channel = article && channels.get(article.channel_id);
+      return article && channel ? [{ p, images: ownBodyImages(p.image_html, channel.slug, article.slug) }] : [];
+    });
+    const names = [...new Set(candidates.flatMap((c) => c.images.map((i) => i.fileName)))];
+    const files = new Map((await listArticleImageFiles(db, names)).map((f) => [f.file_name, f]));
+    const found = new Map<number, PublicImage>();
+    for (const { p, images } of candidates) {
+      const first = firstAttachedImage(images, p.article_id, files);
+      if (first) {
+        const { file } = first;
+        found.set(p.revision_id, { url: urls.media(file.file_name), alt: first.alt, type: 'image/webp', bytes: file.bytes, width: file.width, height: file.height });
+      }
+    }
+    return found;
+  }
+
+  function toHead(
+    row: ArticleRow,
+    channel: PublicChannel,
+    channelRow: ChannelRow,
+    visible: readonly PublishedRow[],
+    images: ReadonlyMap<number, PublicImage>,
+  ): ArticleHead {
+    const translations: PublicTranslationSummary[] = [...visible].sort(byPrimaryThenCode(row.default_language)).map((t) => ({
+      language: t.language,
+      dir: textDirection(t.language),
+      title: t.title,
+      excerpt: t.excerpt,
+      seoTitle: t.seo_title,
+      seoDescription: t.seo_description,
+      publishedAt: t.published_at ?? row.published_at!,
+      updatedAt: t.decided_at ?? t.created_at,
+      htmlUrl: urls.articleHtml(channel.slug, row.slug, t.language),
+      jsonUrl: urls.articleJson(channel.slug, row.slug, t.language),
+      markdownUrl: urls.articleMarkdown(channel.slug, row.slug, t.language),
+      image: images.get(t.revision_id) ?? null,
+      textStart: '',
+    }));
+    const summary: PublicArticleSummary = {
+      id: row.id,
+      slug: row.slug,
+      channel,
+      defaultLanguage: row.default_language,
+      author: row.author_name ? { name: row.author_name } : null,
+      publishedAt: row.published_at!,
+      updatedAt: translations.map((t) => t.updatedAt).sort().pop()!,
+      onHomepage: isOnHomepage(row, channelRow),
+      translations,
+    };
+    return { summary, contentHashes: Object.fromEntries(visible.map((t) => [t.language, t.content_hash])) };
+  }
+
+  /**
+   * The rendered body of each visible row: the stored one when current,
+   * else rendered now (and, with `storeBodies`, stored in one transaction).
+   */
+  async function bodiesOf(rows: ReadonlyArray<{ visible: readonly PublishedRow[] }>): Promise<Map<PublishedRow, { html: string; text: string }>> {
+    const bodies = new Map<PublishedRow, { html: string; text: string }>();
+    const rendered: Array<{ id: number; html: string; text: string }> = [];
+    for (const { visible } of rows) {
+      for (const row of visible) {
+        if (row.body_version !== null) {
+          bodies.set(row, { html: row.content_html ?? '', text: row.content_text! });
+          continue;
+        }
+        const body = cache.get(row.content_hash, row.content_markdown, renderMarkdownBody);
+        bodies.set(row, body);
+        rendered.push({ id: row.revision_id, ...body });
+      }
+    }
+    if (deps.storeBodies && rendered.length > 0) {
+      await db.transaction().execute((trx) => storeRenderedBodies(trx, rendered, BODY_RENDER_VERSION));
+    }
+    return bodies;
+  }
+
+  /** The full articles: the heads' fields, each translation with its body. */
+  async function toArticles(loaded: ReadonlyArray<{ head: ArticleHead; visible: readonly PublishedRow[] }>): Promise<PublicArticle[]> {
+    const bodies = await bodiesOf(loaded);
+    return loaded.map(({ head, visible }) => {
+      const translations: PublicTranslation[] = head.summary.translations.map(({ textStart: _none, ...t }) => {
+        const row = visible.find((v) => v.language === t.language)!;
+        const body = bodies.get(row)!;
+        return { ...t, markdown: row.content_markdown, html: body.html, text: body.text };
+      });
+      return { ...head.summary, translations };
+    });
+  }
+
+  async function texts(filter: ArticleFilter): Promise<PublicArticleText[]> {
+    const loaded = await load(filter, 'text');
+    const bodies = await bodiesOf(loaded);
+    return loaded.map(({ head, visible }) => ({
+      ...head.summary,
+      translations: head.summary.translations.map(({ textStart: _none, ...t }) => ({ ...t, text: bodies.get(visible.find((v) => v.language === t.language)!)!.text })),
+    }));
+  }
+
+  // Every model handed out is frozen: the identity rule (`identity-memo.ts`) says built models never change.
+  return {
+    channels: async () => deepFreeze(await loadChannels()),
+    channel: async (id) => deepFreeze((await loadChannels([id]))[0] ?? null),
+    articles: async (filter) => deepFreeze(await toArticles(await load(filter, 'full'))),
+    heads: async (filter) => deepFreeze((await load(filter, 'none')).map((x) => x.head)),
+    articlesWithHeads: async (filter) => {
+      const loaded = await load(filter, 'full');
+      const articles = await toArticles(loaded);
+      return deepFreeze(loaded.map((x, i) => ({ article: articles[i]!, head: x.head })));
+    },
+    texts: async (filter) => deepFreeze(await texts(filter)),
+  };
+}

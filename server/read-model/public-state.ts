@@ -1,0 +1,26 @@
+/**
+ * What readers may see, as the output was last built: the one value the
+ * static builder keeps and the read API answers from, so the API's
+ * on-demand variants, its search and the static files agree. The builder
+ * provides it (`SiteBuilder.publicState()`); the read API depends only on
+ * this type.
+ * @module
+ */
+import type { ListPosition } from './list-pages.ts';
+import type { PublicArticleSummary, PublicChannel } from './view-models.ts';
+
+/**
+ * Public channels (oldest first) and public articles by id, as last built.
+ * Articles carry no bodies: read a full article from the store
+ * (`PublicModel.articles({ ids })`) to render its document.
+ */
+export interface PublicState {
+  readonly channels: readonly PublicChannel[];
+  readonly articles: ReadonlyMap<number, PublicArticleSummary>;
+  /** Each list's anchors (`list-pages.ts`), by cursor scope, in list order: the positions its cursors may name. */
+  readonly anchors: ReadonlyMap<string, readonly ListPosition[]>;
+}
+
+
+/** Where the read API gets the public state: the builder, or anything that keeps the same contract. */
+export type PublicStateSource = () => Promise<PublicState>;

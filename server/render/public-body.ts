@@ -1,0 +1,39 @@
+/**
+ * A translation's body as the public documents give it: the Markdown of the
+ * `.md` file and the JSON's `content_markdown`, and the JSON's
+ * `content_html`, each with relative link targets made absolute against the
+ * translation's page. Made once per model object (the identity rule,
+ * `read-model/identity-memo.ts`): the JSON and the Markdown document of a
+ * translation are rendered from the same object in one build.
+ * @module
+ */
+import { publicMarkdown } from '../domain/body/safe-markdown.ts';
+import { memoByIdentity } from '../read-model/identity-memo.ts';
+import { absoluteHtmlLinks, absoluteMarkdownLinks } from './absolute-links.ts';
+
+interface MarkdownBody {
+  readonly markdown: string;
+  readonly htmlUrl: string;
+}
+
+interface HtmlBody {
+  readonly html: string;
+  readonly htmlUrl: string;
+}
+
+const publicBodies = memoByIdentity((t: MarkdownBody) => absoluteMarkdownLinks(publicMarkdown(t.markdown), t.htmlUrl));
+const publicHtmlBodies = memoByIdentity((t: HtmlBody) => absoluteHtmlLinks(t.html, t.htmlUrl));
+
+/**
+ * The body of a translation as the public Markdown outputs give it
+ * (`publicMarkdown`: safe even when stored before the safe-Markdown rule),
+ * with its relative link targets made absolute (`absoluteMarkdownLinks`).
+ */
+export function publicBodyOf(translation: MarkdownBody): string {
+  return publicBodies(translation);
+}
+
+/** The rendered body for the JSON's `content_html`, its relative targets made absolute (`absoluteHtmlLinks`). */
+export function publicHtmlOf(translation: HtmlBody): string {
+  return publicHtmlBodies(translation);
+}

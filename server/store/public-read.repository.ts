@@ -1,0 +1,103 @@
+/**
+ * The queries of the public model (`read-model/public-model.ts`): what is
+ * public is decided there; this module only reads the rows it asks for, and
+ * stores the bodies it had to render.
+ * @module
+ */
+import { sql } from 'kysely';
+import type { ArticleRow, RevisionRow, TranslationRow } from './article.table.ts';
+import type { ChannelRow, ChannelTranslationRow } from './channel.table.ts';
+import type { Executor } from './database.ts';
+
+/** Which articles to read: of one channel, or the given ids; all without either. */
+export interface ArticleRowFilter {
+  readonly channelId?: number;
+  readonly ids?: readonly number[];
+}
+
+/** What is read of each body: nothing (heads), the text only, or everything. */
+export type BodyRead = 'none' | 'text' | 'full';
+
+/** A published translation's row: its translation's language and date, its published revision. */
+export type PublishedRow = Pick<TranslationRow, 'article_id' | 'language' | 'published_at'> &
+  Pick<RevisionRow, 'title' | 'excerpt' | 'content_markdown' | 'seo_title' | 'seo_description' | 'content_hash' | 'decided_at' | 'created_at' | 'content_html' | 'content_text' | 'body_version'> & {
+    revision_id: number;
+    /** The stored HTML from its first `<img` (`imageSliceChars` long), or null (no image, or no current stored HTML). */
+    image_html: string | null;
+  };
+
+/** Active channels, by id; only `ids` when given. */
+export async function readActiveChannelRows(db: Executor, ids?: readonly number[]): Promise<ChannelRow[]> {
+  let query = db.selectFrom('channels').selectAll().where('status', '=', 'active').orderBy('id');
+  if (ids) query = query.where('id', 'in', ids.length > 0 ? ids : [-1]);
+  return query.execute();
+}
+
+/** The translations of the given channels. */
+export async function readChannelTranslationRows(db: Executor, channelIds: readonly number[]): Promise<ChannelTranslationRow[]> {
+  if (channelIds.length === 0) return [];
+  return db.selectFrom('channel_translations').selectAll().where('channel_id', 'in', channelIds).execute();
+}
+
+/** The files of the given media rows (a channel's avatar and cover). */
+export async function readMediaFileNames(db: Executor, ids: readonly number[]): Promise<Array<{ id: number; file_name: string; feed_file_name: string | null }>> {
+  return db.selectFrom('media').select(['id', 'file_name', 'feed_file_name']).where('id', 'in', [...ids, -1]).execute();
+}
+
+/** Articles that may be public: not archived and published once. */
+export async function readPublishedArticleRows(db: Executor, filter: ArticleRowFilter): Promise<ArticleRow[]> {
+  let query = db.selectFrom('articles').selectAll().where('status', '!=', 'archived').where('published_at', 'is not', null);
+  if (filter.channelId !== undefined) query = query.where('channel_id', '=', filter.channelId);
+  if (filter.ids) query = query.where('id', 'in', filter.ids.length > 0 ? filter.ids : [-1]);
+  return query.execute();
+}
+
+/**
+ * The published revision of every translation of the given articles. Bodies
+ * are most of the bytes, so only what `bodies` asks for is read; a stored
+ * rendering counts only when it is of `bodyVersion` (otherwise `body_version`
+ * is null and, unless `bodies` is 'none', the Markdown is read so the caller
+ * can render it).
+ */
+export async function readPublishedRows(
+  db: Executor,
+  articleIds: readonly number[],
+  options: { readonly bodies: BodyRead; readonly bodyVersion: string; readonly imageSliceChars: number },
+): Promise<PublishedRow[]> {
+  if (articleIds.length === 0) return [];
+  const { bodies, bodyVersion, imageSliceChars } = options;
+  const current = sql<boolean>`revisions.body_version = ${bodyVersion} AND revisions.content_text IS NOT NULL AND revisions.content_html IS NOT NULL`;
+  return db
+    .selectFrom('article_translations')
+    .innerJoin('revisions', 'revisions.id', 'article_translations.published_revision_id')
+    .select([
+      'revisions.id as revision_id',
+      'article_translations.article_id',
+      'article_translations.language',
+      'article_translations.published_at',
+      'revisions.title',
+      'revisions.excerpt',
+      bodies === 'full' ? 'revisions.content_markdown' : bodies === 'text' ? sql<string>`CASE WHEN ${current} THEN '' ELSE revisions.content_markdown END`.as('content_markdown') : sql<string>`''`.as('content_markdown'),
+      bodies === 'full' ? 'revisions.content_html' : sql<string | null>`NULL`.as('content_html'),
+      bodies === 'none' ? sql<string | null>`NULL`.as('content_text') : 'revisions.content_text',
+      bodies === 'none' ? sql<string | null>`NULL`.as('body_version') : sql<string | null>`CASE WHEN ${current} THEN revisions.body_version END`.as('body_version'),
+      'revisions.seo_title',
+      'revisions.seo_description',
+      'revisions.content_hash',
+      'revisions.decided_at',
+      'revisions.created_at',
+      // The image comes from the stored HTML; heads (no bodies read) show no image for a row without a current
+      // rendering until the builder has stored one.
+      sql<string | null>`CASE WHEN ${current} AND instr(revisions.content_html, '<img') > 0
+        THEN substr(revisions.content_html, instr(revisions.content_html, '<img'), ${imageSliceChars}) END`.as('image_html'),
+    ])
+    .where('article_translations.article_id', 'in', articleIds)
+    .execute() as Promise<PublishedRow[]>;
+}
+
+/** Stores bodies rendered from revisions' Markdown, so they are rendered once. Call inside a transaction. */
+export async function storeRenderedBodies(trx: Executor, rendered: ReadonlyArray<{ id: number; html: string; text: string }>, bodyVersion: string): Promise<void> {
+  for (const r of rendered) {
+    await trx.updateTable('revisions').set({ content_html: r.html, content_text: r.text, body_version: bodyVersion }).where('id', '=', r.id).execute();
+  }
+}
