@@ -1,0 +1,96 @@
+/**
+ * The layers of the service and which way imports may go, as
+ * dependency-cruiser rules. The data flows
+ *
+ *   routes (http) → domain → store (+ outbox) → publish → render → dist/ → serving
+ *
+ * and the read API and the builder both depend on one read model, never on
+ * each other. `layers.test.ts` cruises `server/`, `src/` and `scripts/` with
+ * these rules in `npm test`; docs/ARCHITECTURE.md explains each layer.
+ * @module
+ */
+import type { IForbiddenRuleType } from 'dependency-cruiser';
+
+/** Every folder that lies above the read model and the renderers. */
+const ABOVE_RENDER = 'server/(publish|http|public-api|hosting|jobs|admin|content|bodies|media|output)/|server/(main|app|bootstrap)\\.ts$';
+
+/** The forbidden directions. Each rule says why in its comment. */
+export const LAYER_RULES: IForbiddenRuleType[] = [
+  {
+    name: 'render-is-a-leaf',
+    comment: 'Renderers are pure functions of the read model (view model → bytes): no builder, HTTP, store, adapters or entry points.',
+    severity: 'error',
+    from: { path: '^server/render/' },
+    to: { path: `^(${ABOVE_RENDER}|server/store/)` },
+  },
+  {
+    name: 'read-model-below-its-users',
+    comment: 'The read model is what the renderers, the builder and the read API share; it depends on none of them.',
+    severity: 'error',
+    from: { path: '^server/read-model/' },
+    to: { path: `^(server/render/|${ABOVE_RENDER})` },
+  },
+  {
+    name: 'read-api-not-on-the-builder',
+    comment: 'The read API depends on the read model (PublicState), never on the static builder.',
+    severity: 'error',
+    from: { path: '^server/public-api/' },
+    to: { path: '^server/(publish|http|hosting)/' },
+  },
+  {
+    name: 'builder-not-on-the-read-api',
+    comment: 'The builder does not serve: it depends on neither the read API nor the HTTP edge.',
+    severity: 'error',
+    from: { path: '^server/publish/' },
+    to: { path: '^server/(public-api|http)/' },
+  },
+  {
+    name: 'store-below-domain',
+    comment: 'Repositories take rows in and out; only the article status types are shared with the domain.',
+    severity: 'error',
+    from: { path: '^server/store/' },
+    to: { path: '^server/(?!store/|domain/article/article-status\\.ts$)' },
+  },
+  {
+    name: 'domain-without-adapters',
+    comment: 'The domain uses sharp and the filesystem through its ports (domain/media/*-port.ts) and knows no HTTP, builder or renderer.',
+    severity: 'error',
+    from: { path: '^server/domain/' },
+    to: { path: `^(server/render/|server/read-model/|${ABOVE_RENDER})` },
+  },
+  {
+    name: 'domain-without-io-modules',
+    comment: 'No HTTP or filesystem in the domain core: it reaches both through ports.',
+    severity: 'error',
+    from: { path: '^server/domain/' },
+    to: { dependencyTypes: ['core'], path: '^(node:)?(fs|fs/promises|http|https|http2|net|child_process)$' },
+  },
+  {
+    name: 'hono-only-at-the-edge',
+    comment: 'Hono is the HTTP edge: only server/http/ and the wiring (app.ts, main.ts) import it.',
+    severity: 'error',
+    from: { path: '^server/', pathNot: '^server/(http/|app\\.ts$|main\\.ts$)' },
+    to: { path: '(^|/)node_modules/(hono|@hono)/' },
+  },
+  {
+    name: 'entry-points-on-top',
+    comment: 'Nothing in server/ imports the runtime or the wiring except the runtime itself; scripts and tests may.',
+    severity: 'error',
+    from: { path: '^server/', pathNot: '^server/main\\.ts$' },
+    to: { path: '^server/(main|app)\\.ts$' },
+  },
+  {
+    name: 'site-reads-the-read-model',
+    comment: 'The Astro pages (src/) read the view models and the selection rules, nothing else of the service.',
+    severity: 'error',
+    from: { path: '^src/' },
+    to: { path: '^server/', pathNot: '^server/(read-model/|domain/language\\.ts$)' },
+  },
+  {
+    name: 'output-below-publish',
+    comment: 'The output folder writer and queue are used by the builder, media and hosts; they depend on none of them.',
+    severity: 'error',
+    from: { path: '^server/output/' },
+    to: { path: '^server/(?!output/|worker-boot\\.mjs$)' },
+  },
+];

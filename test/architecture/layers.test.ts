@@ -1,0 +1,54 @@
+/**
+ * Keeps the layers in order (`layer-rules.ts`): no import from a lower
+ * layer to a higher one, checked with dependency-cruiser over the real
+ * sources.
+ */
+import path from 'node:path';
+import { cruise, type ICruiseResult } from 'dependency-cruiser';
+import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../server/paths.ts';
+import { LAYER_RULES } from './layer-rules.ts';
+
+let result: ICruiseResult;
+
+beforeAll(async () => {
+  const previous = process.cwd();
+  process.chdir(PROJECT_ROOT);
+  try {
+    const tsConfig = extractTSConfig(path.join(PROJECT_ROOT, 'tsconfig.json'));
+    const output = await cruise(
+      ['server', 'src', 'scripts'],
+      {
+        ruleSet: { forbidden: LAYER_RULES },
+        validate: true,
+        tsPreCompilationDeps: true,
+        exclude: { path: '\\.test\\.ts$|(^|/)node_modules/' },
+        doNotFollow: { path: '(^|/)node_modules/' },
+        tsConfig: { fileName: 'tsconfig.json' },
+      },
+      {},
+      { tsConfig },
+    );
+    result = output.output as ICruiseResult;
+  } finally {
+    process.chdir(previous);
+  }
+}, 120_000);
+
+describe('layers', () => {
+  it('reads the whole tree (a broken resolver would pass every rule)', () => {
+    const sources = result.modules.filter((m) => /^(server|src|scripts)\//.test(m.source));
+    expect(sources.length).toBeGreaterThan(250);
+    const unresolved = result.modules.flatMap((m) => m.dependencies.filter((d) => d.couldNotResolve && d.module.startsWith('.')).map((d) => `${m.source} → ${d.module}`));
+    expect(unresolved).toEqual([]);
+    // The rules must see through to the real targets: a route reaches the domain, the builder the renderers.
+    const edges = new Set(result.modules.flatMap((m) => m.dependencies.map((d) => `${m.source} → ${d.resolved}`)));
+    expect(edges.has('server/publish/build/site-plan.ts → server/read-model/list-pages.ts')).toBe(true);
+  });
+
+  it('has no import from a lower layer to a higher one', () => {
+    const violations = result.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
+    expect(violations).toEqual([]);
+  });
+});
