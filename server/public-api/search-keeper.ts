@@ -12,6 +12,7 @@
  * @module
  */
 import type { Logger } from '../logger.ts';
+import { createSerialQueue } from '../serial-work.ts';
 import type { PublicArticleText } from '../read-model/public-model.ts';
 import type { AnyPublicArticle } from '../read-model/view-models.ts';
 import type { Db } from '../store/database.ts';
@@ -81,14 +82,11 @@ function documentsOf(article: PublicArticleText): SearchDocument[] {
 export async function createSearchKeeper(deps: SearchKeeperDeps): Promise<SearchKeeper> {
   let complete = (await readSetting(deps.db, COMPLETE_SETTING)) === '1';
   let version = 0;
-  let chain: Promise<void> = Promise.resolve();
-  const serial = (work: () => Promise<void>): Promise<void> => {
-    const next = chain.then(work).catch((error: unknown) => {
+  const queue = createSerialQueue();
+  const serial = (work: () => Promise<void>): Promise<void> =>
+    queue.run(work).catch((error: unknown) => {
       deps.log.error('search index sync failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
     });
-    chain = next;
-    return next;
-  };
 
   /** Runs a sync in order, changing the version when it is asked for and when it is done. */
   const versioned = (work: () => Promise<void>): Promise<void> => {
@@ -162,12 +160,6 @@ export async function createSearchKeeper(deps: SearchKeeperDeps): Promise<Search
     version: () => version,
     syncAll: () => versioned(syncAll),
     syncArticles: (ids) => versioned(() => syncArticles(ids)),
-    idle: async () => {
-      let seen: Promise<void>;
-      do {
-        seen = chain;
-        await seen;
-      } while (seen !== chain);
-    },
+    idle: () => queue.idle(),
   };
 }

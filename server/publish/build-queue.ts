@@ -6,6 +6,7 @@
  * @module
  */
 import type { Logger } from '../logger.ts';
+import { createCoalescingRunner } from '../serial-work.ts';
 import type { BuildReport, SiteBuilder } from './build/site-builder.ts';
 
 /** The queue's controls. */
@@ -32,42 +33,24 @@ export interface BuildQueue {
 
 /** Creates the queue over a builder. */
 export function createBuildQueue(builder: SiteBuilder, log: Logger): BuildQueue {
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const listeners: Array<(report: BuildReport) => void> = [];
-
-  const run = async (): Promise<void> => {
-    do {
-      again = false;
-      try {
-        const report = await builder.applyEvents();
-        if (report.full || report.written + report.removed > 0) for (const l of listeners) l(report);
-      } catch (error) {
-        // The events stay unprocessed, so the next kick (or the next start) retries them.
-        log.error('incremental build failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-      }
-    } while (again && !stopped);
-    running = null;
-  };
+  const runner = createCoalescingRunner(
+    async () => {
+      const report = await builder.applyEvents();
+      if (report.full || report.written + report.removed > 0) for (const l of listeners) l(report);
+    },
+    // The events stay unprocessed, so the next kick (or the next start) retries them.
+    (error) => log.error('incremental build failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+  );
 
   const queue: BuildQueue = {
     start(pollMs = 500) {
       timer ??= setInterval(() => queue.kick(), pollMs);
       timer.unref();
     },
-    kick() {
-      if (stopped) return;
-      if (running) {
-        again = true;
-        return;
-      }
-      running = run();
-    },
-    async idle() {
-      while (running) await running;
-    },
+    kick: () => runner.kick(),
+    idle: () => runner.idle(),
     async settle(timeoutMs) {
       queue.kick();
       let timer: NodeJS.Timeout | undefined;
@@ -82,9 +65,8 @@ export function createBuildQueue(builder: SiteBuilder, log: Logger): BuildQueue 
       listeners.push(listener);
     },
     async stop() {
-      stopped = true;
       if (timer) clearInterval(timer);
-      while (running) await running;
+      await runner.stop();
     },
   };
   return queue;

@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as pagefind from 'pagefind';
 import type { Logger } from '../logger.ts';
+import { createSerialQueue } from '../serial-work.ts';
 
 /** One index: the public articles of one channel in one language. */
 export interface Shard {
@@ -131,12 +132,8 @@ export function createSearchIndexer(deps: { outputDir: string; log: Logger }): S
   // Leftovers of a crash mid-swap.
   fs.rmSync(staging, { recursive: true, force: true });
 
-  let chain: Promise<unknown> = Promise.resolve();
-  const serial = <T>(work: () => Promise<T>): Promise<T> => {
-    const next = chain.then(work, work);
-    chain = next.catch(() => undefined);
-    return next;
-  };
+  const queue = createSerialQueue();
+  const serial = <T>(work: () => Promise<T>): Promise<T> => queue.run(work);
 
   function existingShards(): Shard[] {
     const shards: Shard[] = [];

@@ -10,6 +10,7 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { CursorCodec } from '../domain/cursor.ts';
 import type { Logger } from '../logger.ts';
+import { createCoalescingRunner } from '../serial-work.ts';
 import { createAstroRenderer } from '../render/astro-renderer.ts';
 import { createRenderers } from '../render/renderers.ts';
 import { ensureSiteBuild } from '../render/astro-compile.ts';
@@ -144,7 +145,6 @@ function createSiteSearch(indexer: SearchIndexer, model: PublicModel, outputDir:
   // What failed last time, retried with the next request.
   let retry = new Map<string, Shard>();
   let retryEverything = false;
-  let running: Promise<void> | null = null;
   let closed = false;
 
   async function once(shards: Shard[], all: boolean): Promise<void> {
@@ -173,8 +173,9 @@ function createSiteSearch(indexer: SearchIndexer, model: PublicModel, outputDir:
     log.info(all ? 'search index built' : 'search shards rebuilt', { ...report, msPerShard: report.shards ? Math.round(report.ms / report.shards) : 0 });
   }
 
-  async function run(): Promise<void> {
-    while (!closed && (everything || pending.size > 0)) {
+  const runner = createCoalescingRunner(
+    async () => {
+      if (closed || (!everything && pending.size === 0)) return;
       const shards = [...pending.values()];
       const all = everything;
       pending = new Map();
@@ -186,9 +187,9 @@ function createSiteSearch(indexer: SearchIndexer, model: PublicModel, outputDir:
         for (const s of shards) retry.set(key(s), s);
         retryEverything ||= all;
       }
-    }
-    running = null;
-  }
+    },
+    () => undefined,
+  );
 
   function request(shards: readonly Shard[], all: boolean): void {
     if (closed) return;
@@ -196,19 +197,17 @@ function createSiteSearch(indexer: SearchIndexer, model: PublicModel, outputDir:
     everything ||= all || retryEverything;
     retry = new Map();
     retryEverything = false;
-    if (everything || pending.size > 0) running ??= run();
+    if (everything || pending.size > 0) runner.kick();
   }
 
   return {
     rebuildAll: () => request([], true),
     rebuildFor: (report) => request(indexer.shardsForPaths(report.changedPaths), false),
     hasIndex: () => fs.existsSync(path.join(outputDir, SEARCH_FOLDER, 'shards.json')),
-    async idle() {
-      while (running) await running;
-    },
+    idle: () => runner.idle(),
     async close() {
       closed = true;
-      while (running) await running;
+      await runner.stop();
       await indexer.close();
     },
   };

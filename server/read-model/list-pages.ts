@@ -63,6 +63,11 @@ export const ARTICLE_LIST_ORDER: ListOrder = (a, b) => newestFirst(a.p, a.id, b.
 /** The channel list: by id, oldest first (`listChannelsFor`). */
 export const CHANNEL_LIST_ORDER: ListOrder = (a, b) => a.id - b.id;
 
+/** The order of the list a cursor scope (`articleListScope`, `channelListScope`) names. */
+export function listOrderOf(scope: string): ListOrder {
+  return scope.startsWith('public-channels') ? CHANNEL_LIST_ORDER : ARTICLE_LIST_ORDER;
+}
+
 /** A channel's position in the channel list. */
 export const channelPosition = (channel: PublicChannel): ListPosition => ({ p: '', id: channel.id });
 

@@ -135,3 +135,8 @@ export async function listArticlesPage(
   if (query.beforeId !== undefined) q = q.where('id', '<', query.beforeId);
   return q.orderBy('id', 'desc').limit(query.limit).execute();
 }
+
+/** Ids of every article of a channel, whatever its status. */
+export async function listArticleIdsOfChannel(db: Executor, channelId: number): Promise<number[]> {
+  return (await db.selectFrom('articles').select('id').where('channel_id', '=', channelId).execute()).map((r) => r.id);
+}

@@ -54,6 +54,12 @@ function decode(row: PublicationEventRow): PublicationEvent {
   };
 }
 
+/** Id of the newest event (0 when none): a full build processes exactly the events before it started. */
+export async function lastEventId(db: Executor): Promise<number> {
+  const row = await db.selectFrom('publication_events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  return Number(row?.id ?? 0);
+}
+
 /** Unprocessed events, oldest first. */
 export async function listUnprocessedEvents(db: Executor, limit = 1000): Promise<PublicationEvent[]> {
   const rows = await db.selectFrom('publication_events').selectAll().where('processed_at', 'is', null).orderBy('id').limit(limit).execute();

@@ -87,6 +87,13 @@ export const LAYER_RULES: IForbiddenRuleType[] = [
     to: { path: '^server/', pathNot: '^server/(read-model/|domain/language\\.ts$)' },
   },
   {
+    name: 'one-way-to-announce',
+    comment: 'Every write announces a public change through domain/public-change.ts; only it writes the outbox (the builder and the read-your-writes check read it).',
+    severity: 'error',
+    from: { path: '^server/', pathNot: '^server/(domain/public-change\\.ts|domain/article/article\\.service\\.ts|publish/build/)' },
+    to: { path: '^server/store/publication-event\\.repository\\.ts$' },
+  },
+  {
     name: 'output-below-publish',
     comment: 'The output folder writer and queue are used by the builder, media and hosts; they depend on none of them.',
     severity: 'error',

@@ -11,7 +11,7 @@ import { isoNow } from '../../clock.ts';
 import type { Executor } from '../../store/database.ts';
 import * as articles from '../../store/article.repository.ts';
 import type { ArticleRow, TranslationRow } from '../../store/article.table.ts';
-import { insertPublicationEvent } from '../../store/publication-event.repository.ts';
+import { announcePublicChange } from '../public-change.ts';
 import { attachArticleMedia } from '../media/attach.ts';
 import type { MediaKit } from '../media/media-kit.ts';
 import type { ChannelAccess } from '../account/access.ts';
@@ -342,7 +342,7 @@ export async function writeArticle(
     // The byline and the primary language show on public pages even when no text changed.
     const bylineOrLanguageChanged = patch.default_language !== article.default_language || (input.author !== undefined && (input.author?.name ?? null) !== article.author_name);
     if (bylineOrLanguageChanged && article.published_at !== null && article.status !== 'archived') {
-      await insertPublicationEvent(trx, { kind: 'article_public_changed', channelId: article.channel_id, articleId: article.id, languages: [], now });
+      await announcePublicChange(trx, { kind: 'article', channelId: article.channel_id, articleId: article.id }, now);
     }
     article = { ...article, ...patch };
   }

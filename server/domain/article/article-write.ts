@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { Executor } from '../../store/database.ts';
 import * as articles from '../../store/article.repository.ts';
 import { insertJob } from '../../store/job.repository.ts';
-import { insertPublicationEvent } from '../../store/publication-event.repository.ts';
+import { announcePublicChange } from '../public-change.ts';
 import type { ArticleRow, RevisionRow, TranslationRow, TranslationUpdate } from '../../store/article.table.ts';
 import { articleStatusFor, nextTranslationState, type LifecycleEffect, type LifecycleEvent, type TranslationState } from './article-lifecycle.ts';
 import type { ModerationState } from './article-status.ts';
@@ -207,13 +207,7 @@ export async function applyTranslationEvents(
   }
   // What readers see changed: tell the builder, in this same transaction (outbox).
   if (next.published_revision_id !== row.published_revision_id) {
-    await insertPublicationEvent(trx, {
-      kind: 'article_public_changed',
-      channelId: article.channel_id,
-      articleId: article.id,
-      languages: [row.language],
-      now: ctx.now,
-    });
+    await announcePublicChange(trx, { kind: 'article', channelId: article.channel_id, articleId: article.id, languages: [row.language] }, ctx.now);
   }
   await articles.updateTranslation(trx, row.id, {
     ...(contentRestored ? contentOf(next) : {}),
@@ -298,7 +292,7 @@ export async function setHomepageMode(trx: Executor, now: string, article: Artic
   if (mode === article.homepage_mode) return article;
   await articles.updateArticle(trx, article.id, { homepage_mode: mode, updated_at: now });
   if (article.published_at !== null && article.status !== 'archived') {
-    await insertPublicationEvent(trx, { kind: 'article_homepage_changed', channelId: article.channel_id, articleId: article.id, languages: [], now });
+    await announcePublicChange(trx, { kind: 'article_homepage', channelId: article.channel_id, articleId: article.id }, now);
   }
   return { ...article, homepage_mode: mode, updated_at: now };
 }

@@ -9,7 +9,7 @@ import type { Db, Executor } from '../../store/database.ts';
 import * as channels from '../../store/channel.repository.ts';
 import { findAccountById } from '../../store/account.repository.ts';
 import type { ChannelRow } from '../../store/channel.table.ts';
-import { insertPublicationEvent } from '../../store/publication-event.repository.ts';
+import { announcePublicChange } from '../public-change.ts';
 import type { PublicUrls } from '../../urls/public-urls.ts';
 import {
   channelAccess,
@@ -183,7 +183,7 @@ export async function insertChannelFor(
     created_at: now,
   });
   // A new active channel has public pages (an empty list, feeds) from the start.
-  await insertPublicationEvent(trx, { kind: 'channel_changed', channelId: channel.id, articleId: null, languages: [], now });
+  await announcePublicChange(trx, { kind: 'channel', channelId: channel.id }, now);
   return channel;
 }
 
@@ -238,5 +238,5 @@ export async function applyChannelUpdate(trx: Executor, clock: Clock, channel: C
     ...(input.watermark_enabled !== undefined && { watermark_enabled: input.watermark_enabled ? 1 : 0 }),
     updated_at: isoNow(clock),
   });
-  await insertPublicationEvent(trx, { kind: 'channel_changed', channelId: channel.id, articleId: null, languages: [], now: isoNow(clock) });
+  await announcePublicChange(trx, { kind: 'channel', channelId: channel.id }, isoNow(clock));
 }

@@ -8,7 +8,7 @@ import { isoNow } from '../../clock.ts';
 import type { Executor } from '../../store/database.ts';
 import { findArticleBySlug, updateArticle } from '../../store/article.repository.ts';
 import { findChannelBySlug, updateChannel } from '../../store/channel.repository.ts';
-import { insertPublicationEvent } from '../../store/publication-event.repository.ts';
+import { announcePublicChange } from '../public-change.ts';
 import { PressroomError } from '../errors.ts';
 
 /**
@@ -28,13 +28,13 @@ export async function setHomepageExclusion(
   if (target.article === undefined) {
     if (channel.homepage_excluded === flag) return { changed: false };
     await updateChannel(trx, channel.id, { homepage_excluded: flag, updated_at: now });
-    await insertPublicationEvent(trx, { kind: 'channel_changed', channelId: channel.id, articleId: null, languages: [], now });
+    await announcePublicChange(trx, { kind: 'channel', channelId: channel.id }, now);
     return { changed: true };
   }
   const article = await findArticleBySlug(trx, channel.id, target.article);
   if (!article) throw new PressroomError('ARTICLE_NOT_FOUND', `No article "${target.article}" exists in the channel "${target.channel}".`);
   if (article.homepage_excluded === flag) return { changed: false };
   await updateArticle(trx, article.id, { homepage_excluded: flag, updated_at: now });
-  await insertPublicationEvent(trx, { kind: 'article_homepage_changed', channelId: channel.id, articleId: article.id, languages: [], now });
+  await announcePublicChange(trx, { kind: 'article_homepage', channelId: channel.id, articleId: article.id }, now);
   return { changed: true };
 }

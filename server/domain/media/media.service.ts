@@ -17,7 +17,7 @@ import { listChannelTranslations, updateChannel } from '../../store/channel.repo
 import type { Db, Executor } from '../../store/database.ts';
 import { findMediaByFileName, insertMedia, updateMedia } from '../../store/media.repository.ts';
 import type { MediaRow, NewMediaRow } from '../../store/media.table.ts';
-import { insertPublicationEvent } from '../../store/publication-event.repository.ts';
+import { announcePublicChange } from '../public-change.ts';
 import type { PublicUrls } from '../../urls/public-urls.ts';
 import { ARTICLE_MAX_SIDE, AVATAR_SIZE, COVER_SIZE, type MediaKit } from './media-kit.ts';
 import { articleFileName, channelFileName, contentHash, draftFileName, feedImageFileName } from './media-paths.ts';
@@ -171,7 +171,7 @@ export async function uploadMedia(deps: MediaDeps, principal: Principal, channel
     if (fields.purpose !== 'article') {
       const column = fields.purpose === 'channel_avatar' ? 'avatar_media_id' : 'cover_media_id';
       await updateChannel(trx, current.channel.id, { [column]: row.id, updated_at: now });
-      await insertPublicationEvent(trx, { kind: 'channel_changed', channelId: current.channel.id, articleId: null, languages: [], now });
+      await announcePublicChange(trx, { kind: 'channel', channelId: current.channel.id }, now);
     }
     return toImageView(row, deps.urls, fields.alt);
   });

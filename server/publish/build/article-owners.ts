@@ -1,0 +1,82 @@
+/**
+ * Applying article owners: the rendered files to the manifest, each
+ * article's owner state (input hash and text starts), and its summary to the
+ * index; and loading the index without rendering what did not change.
+ * @module
+ */
+import { createArticleIndex } from '../../read-model/article-index.ts';
+import { deepFreeze } from '../../read-model/identity-memo.ts';
+import type { ArticleHead } from '../../read-model/public-model.ts';
+import type { PublicArticleSummary } from '../../read-model/view-models.ts';
+import { readBuildOwners, type BuildOwnerState } from '../../store/build-owner.repository.ts';
+import * as manifest from '../../store/output-file.repository.ts';
+import { renderArticles, type RenderedArticle } from './article-render.ts';
+import type { BuildContext } from './build-context.ts';
+import type { BuildReport } from './build-report.ts';
+import type { ManifestBatch } from './manifest-batch.ts';
+import { articleInputHash } from './owner-inputs.ts';
+import { articleOwner } from './site-plan.ts';
+
+/** Recorded files by owner, then by path. */
+export type FilesByOwner = ReadonlyMap<string, ReadonlyMap<string, { owner: string; hash: string }>>;
+
+/** Applies rendered article owners: manifest, owner state, index, and what their files show. */
+export function applyArticles(ctx: BuildContext, results: readonly RenderedArticle[], previous: FilesByOwner, report: BuildReport, batch: ManifestBatch): void {
+  const { state } = ctx;
+  for (const r of results) {
+    const owner = articleOwner(r.id);
+    batch.apply(owner, r.files, previous.get(owner) ?? new Map(), report);
+    state.show(r.id, r.head?.contentHashes ?? {});
+    if (r.head) {
+      batch.setOwnerState(owner, { inputHash: articleInputHash(r.head, ctx.deps.site, ctx.fingerprint), textStarts: r.textStarts });
+      state.index!.set(r.id, withTextStarts(r.head, r.textStarts));
+    } else {
+      batch.setOwnerState(owner, null);
+      state.index!.set(r.id, null);
+    }
+  }
+}
+
+/**
+ * Loads the index without rendering: each article's `textStart` comes from
+ * its owner state when the inputs are unchanged. @returns the ids whose
+ * state is missing or stale (their owners must be rendered).
+ */
+export function loadIndex(ctx: BuildContext, heads: readonly ArticleHead[], states: ReadonlyMap<string, BuildOwnerState>): number[] {
+  const current: PublicArticleSummary[] = [];
+  const stale: number[] = [];
+  for (const head of heads) {
+    const state = states.get(articleOwner(head.summary.id));
+    const same = state?.inputHash === articleInputHash(head, ctx.deps.site, ctx.fingerprint);
+    if (same && head.summary.translations.every((t) => t.language in state.textStarts)) current.push(withTextStarts(head, state.textStarts));
+    else stale.push(head.summary.id);
+  }
+  ctx.state.index = createArticleIndex(current);
+  return stale;
+}
+
+/** Reads the index when the state holds none; stale owners (a new renderer, a lost cache) are rendered once to learn their text starts. */
+export async function ensureIndex(ctx: BuildContext, report: BuildReport, batch: ManifestBatch): Promise<void> {
+  if (ctx.state.index) return;
+  await ctx.ready;
+  const stale = loadIndex(ctx, await ctx.deps.model.heads({}), await readBuildOwners(ctx.deps.db));
+  if (stale.length > 0) applyArticles(ctx, await renderArticles(ctx.articles, stale), await ownerFiles(ctx, stale), report, batch);
+}
+
+/** The recorded files of the given articles' owners. */
+export async function ownerFiles(ctx: BuildContext, ids: readonly number[]): Promise<Map<string, Map<string, { owner: string; hash: string }>>> {
+  const owners = ids.map(articleOwner);
+  const byOwner = new Map<string, Map<string, { owner: string; hash: string }>>();
+  for (let i = 0; i < owners.length; i += 500) {
+    for (const [p, f] of await manifest.filesOfOwners(ctx.deps.db, owners.slice(i, i + 500))) {
+      if (!byOwner.has(f.owner)) byOwner.set(f.owner, new Map());
+      byOwner.get(f.owner)!.set(p, f);
+    }
+  }
+  return byOwner;
+}
+
+/** The head as lists hold it, with each translation's text start (frozen: the identity rule). */
+function withTextStarts(head: ArticleHead, textStarts: Readonly<Record<string, string>>): PublicArticleSummary {
+  return deepFreeze({ ...head.summary, translations: head.summary.translations.map((t) => ({ ...t, textStart: textStarts[t.language] ?? '' })) });
+}

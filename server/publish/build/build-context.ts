@@ -1,0 +1,62 @@
+/**
+ * What every part of a build shares: the builder's dependencies, its state,
+ * where files go and the rendering fingerprint.
+ * @module
+ */
+import type { Clock } from '../../clock.ts';
+import type { CursorCodec } from '../../domain/cursor.ts';
+import type { Logger } from '../../logger.ts';
+import type { OutputQueue } from '../../output/output-queue.ts';
+import type { PublicModel } from '../../read-model/public-model.ts';
+import type { SiteInfo } from '../../read-model/view-models.ts';
+import type { Renderers } from '../../render/renderers.ts';
+import type { Db } from '../../store/database.ts';
+import type { RenderPool } from '../workers/render-pool.ts';
+import type { ArticleRenderContext } from './article-render.ts';
+import type { BuilderState } from './builder-state.ts';
+import type { PlannedFile } from './site-plan.ts';
+
+/** What the builder needs. */
+export interface SiteBuilderDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly model: PublicModel;
+  readonly renderers: Renderers;
+  readonly cursors: CursorCodec;
+  readonly outputDir: string;
+  readonly site: SiteInfo;
+  readonly channelsUrl: string;
+  readonly log: Logger;
+  /** Files the site needs besides the rendered pages (the stylesheet under `_astro/`). */
+  readonly assets?: () => Promise<readonly PlannedFile[]>;
+  /**
+   * Identifies the rendering code (`renderCodeFingerprint()` plus the Astro
+   * build hash); part of every owner's input hash. Default: the sources' hash.
+   */
+  readonly renderFingerprint?: string;
+  /**
+   * Starts worker threads for a full build that must render at least
+   * `POOL_MIN_ARTICLES` articles; without it, every article renders here.
+   */
+  readonly renderPool?: () => Promise<RenderPool>;
+  /**
+   * Where the files this thread renders go (`output/output-queue.ts`).
+   * Default: each is written at once, in this thread.
+   */
+  readonly output?: OutputQueue;
+}
+
+/** The shared context of one builder's builds. */
+export interface BuildContext {
+  readonly deps: SiteBuilderDeps;
+  readonly state: BuilderState;
+  readonly output: OutputQueue;
+  /** Part of every article owner's input hash (`owner-inputs.ts`). */
+  readonly fingerprint: string;
+  /** How this thread renders article owners (`article-render.ts`). */
+  readonly articles: ArticleRenderContext;
+  /** Resolves once the owner-state table exists (`ensureBuildOwners`). */
+  readonly ready: Promise<void>;
+  /** Told the paths each build wrote or removed, once its files are in place (`SiteBuilder.onFilesPlaced`). */
+  readonly placedListeners: Array<(paths: readonly string[]) => void>;
+}

@@ -1,0 +1,126 @@
+/**
+ * The full build: every owner planned from the store. Article owners whose
+ * inputs are unchanged and whose files are in place are not rendered (a warm
+ * build renders nothing); a cold build spreads them over worker threads.
+ * Files no owner produces any more are deleted, the events before the build
+ * are marked processed, and the build is recorded so other processes'
+ * builders re-read the public state.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import { removeOutput } from '../../output/output-writer.ts';
+import { readBuildOwners } from '../../store/build-owner.repository.ts';
+import { writeSetting } from '../../store/instance-setting.repository.ts';
+import * as manifest from '../../store/output-file.repository.ts';
+import { lastEventId } from '../../store/publication-event.repository.ts';
+import { applyArticles, loadIndex } from './article-owners.ts';
+import { renderArticles } from './article-render.ts';
+import type { BuildContext } from './build-context.ts';
+import { emptyReport, type BuildReport } from './build-report.ts';
+import { applyListOwners } from './list-owners.ts';
+import { createManifestBatch } from './manifest-batch.ts';
+import { listManagedOutput } from './output-listing.ts';
+import { settleBuild } from './settle.ts';
+import { articleOwner, channelOwner, pagesOwner, SITE_OWNER } from './site-plan.ts';
+
+/** Below this many articles to render, starting workers costs more than it saves. */
+export const POOL_MIN_ARTICLES = 200;
+/** Articles per message to a worker: large enough to amortise a store read, small enough to balance the workers. */
+const POOL_BATCH = 16;
+/** Manifest rows collected before a transaction writes them. */
+const FLUSH_ROWS = 5000;
+
+/**
+ * Setting naming the last full build (a new value each time). A full build in
+ * another process (`npm run build` while the server runs) processes the
+ * events itself, so a running builder would never read what they changed:
+ * when the value is not the one it knows, it drops what it remembers
+ * (`BuilderState.followFullBuild`).
+ */
+export const FULL_BUILD_SETTING = 'last_full_build';
+
+/** Rebuilds everything from the store; removes every file nothing produces. */
+export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
+  const { deps, state } = ctx;
+  const started = performance.now();
+  const report = emptyReport();
+  report.full = true;
+  await ctx.ready;
+  const highWater = await lastEventId(deps.db);
+  const batch = createManifestBatch(deps.db, deps.clock, ctx.output);
+  const onDisk = listManagedOutput(deps.outputDir);
+  const recorded = await manifest.allFiles(deps.db);
+  const byOwner = new Map<string, Map<string, { owner: string; hash: string }>>();
+  for (const [p, f] of recorded) {
+    if (!byOwner.has(f.owner)) byOwner.set(f.owner, new Map());
+    byOwner.get(f.owner)!.set(p, f);
+  }
+  const heads = await deps.model.heads({});
+  // Unrendered owners show their heads; the rendered ones overwrite theirs in `applyArticles`.
+  state.showOnly(heads.map((h) => [h.summary.id, h.contentHashes]));
+  const stale = new Set(loadIndex(ctx, heads, await readBuildOwners(deps.db)));
+  // An owner whose files are not all in place is rendered again, whatever its hash says.
+  for (const head of heads) {
+    const files = byOwner.get(articleOwner(head.summary.id));
+    if (!files || files.size === 0 || [...files.keys()].some((p) => !onDisk.has(p))) stale.add(head.summary.id);
+  }
+  const toRender = heads.map((h) => h.summary.id).filter((id) => stale.has(id));
+  deps.log.info('full build', { articles: heads.length, render: toRender.length });
+  const known = (p: string) => recorded.get(p)?.hash;
+  const flushIfFull = async () => {
+    if (batch.pending >= FLUSH_ROWS) await batch.flush();
+  };
+  if (toRender.length >= POOL_MIN_ARTICLES && deps.renderPool) {
+    const pool = await deps.renderPool();
+    try {
+      let applying = Promise.resolve();
+      const batches: Array<Promise<void>> = [];
+      for (let i = 0; i < toRender.length; i += POOL_BATCH) {
+        const ids = toRender.slice(i, i + POOL_BATCH);
+        const knownHashes: Record<string, string> = {};
+        for (const id of ids) for (const [p, f] of byOwner.get(articleOwner(id)) ?? []) knownHashes[p] = f.hash;
+        batches.push(
+          pool.render(ids, knownHashes).then((results) => {
+            applying = applying.then(async () => {
+              applyArticles(ctx, results, byOwner, report, batch);
+              await flushIfFull();
+            });
+            return applying;
+          }),
+        );
+      }
+      await Promise.all(batches);
+      await applying;
+    } finally {
+      await pool.close();
+    }
+  } else {
+    for (let i = 0; i < toRender.length; i += POOL_BATCH) {
+      applyArticles(ctx, await renderArticles(ctx.articles, toRender.slice(i, i + POOL_BATCH), known), byOwner, report, batch);
+      await flushIfFull();
+    }
+  }
+  await batch.flush();
+  const channels = await deps.model.channels();
+  await applyListOwners(ctx, channels.map((c) => c.id), report, batch);
+  // Owners that produce nothing any more (unpublished articles, hidden channels) lose their files.
+  const owners = new Set([SITE_OWNER, ...channels.flatMap((c) => [channelOwner(c.id), pagesOwner(c.id)]), ...heads.map((h) => articleOwner(h.summary.id))]);
+  for (const [owner, files] of byOwner) {
+    if (owners.has(owner)) continue;
+    batch.apply(owner, [], files, report);
+    if (owner.startsWith('article:')) batch.setOwnerState(owner, null);
+  }
+  await batch.flush();
+  const managed = new Set((await manifest.allFiles(deps.db)).keys());
+  for (const p of onDisk) {
+    if (managed.has(p) || !removeOutput(deps.outputDir, p)) continue;
+    report.removed++;
+    report.changedPaths.push(p);
+  }
+  await settleBuild(ctx, report, highWater, true);
+  const id = randomUUID();
+  state.madeFullBuild(id);
+  await writeSetting(deps.db, FULL_BUILD_SETTING, id);
+  report.ms = Math.round(performance.now() - started);
+  return report;
+}

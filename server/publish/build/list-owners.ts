@@ -1,0 +1,146 @@
+/**
+ * Applying channel, cursor-page and site owners: each is planned from the
+ * article index (`site-plan.ts`), its files rendered unless the memo says
+ * their inputs did not change, and the result applied to the manifest.
+ * @module
+ */
+import fs from 'node:fs';
+import { hashContent, outputBytes, resolveOutputPath } from '../../output/output-writer.ts';
+import { anchorsShowing, ARTICLE_LIST_ORDER, articleListScope, DEFAULT_LIST_LIMIT, firstNotBefore } from '../../read-model/list-pages.ts';
+import { channelLanguages, cursorPosition, translationIn } from '../../read-model/selection.ts';
+import type { PublicArticleSummary, PublicChannel } from '../../read-model/view-models.ts';
+import { addListAnchors, readListAnchors } from '../../store/list-anchor.repository.ts';
+import * as manifest from '../../store/output-file.repository.ts';
+import type { BuildContext } from './build-context.ts';
+import type { BuildReport } from './build-report.ts';
+import type { ChannelChanges } from './event-scope.ts';
+import type { ManifestBatch } from './manifest-batch.ts';
+import { channelOwner, pagesOwner, planArticlePages, planChannel, planSite, SITE_OWNER, type PlannedFile } from './site-plan.ts';
+
+/** Above this many changed articles in one channel, its cursor pages are planned whole rather than around each change. */
+export const NARROW_PAGES_MAX = 64;
+
+/**
+ * Renders an owner's planned files here and applies them; a file whose
+ * inputs are as last rendered is left as it is. With `some`, `planned` is
+ * only part of what the owner produces: its other files stay.
+ */
+export async function applyOwner(ctx: BuildContext, owner: string, planned: readonly PlannedFile[], report: BuildReport, batch: ManifestBatch, some = false): Promise<void> {
+  const { db, outputDir } = ctx.deps;
+  const previous = some ? await manifest.filesAt(db, planned.map((f) => f.path)) : await manifest.filesOfOwners(db, [owner]);
+  const produced: Array<{ path: string; hash: string; written: boolean }> = [];
+  for (const file of planned) {
+    const recorded = previous.get(file.path)?.hash;
+    const same = ctx.state.memo.unchanged(file, recorded);
+    if (same !== null && fs.existsSync(resolveOutputPath(outputDir, file.path))) {
+      produced.push({ path: file.path, hash: same, written: false });
+      continue;
+    }
+    const content = outputBytes(await file.render());
+    const hash = hashContent(content);
+    produced.push({ path: file.path, hash, written: ctx.output.write(file.path, content, recorded, hash) });
+    ctx.state.memo.remember(file, hash);
+  }
+  batch.apply(owner, produced, previous, report);
+}
+
+/** Loads the recorded list anchors into the state, once. */
+export async function ensureAnchors(ctx: BuildContext): Promise<void> {
+  if (!ctx.state.anchors.loaded) ctx.state.anchors.load(await readListAnchors(ctx.deps.db));
+}
+
+/** Records the anchors found since the last call, before any file that names them is written. */
+async function recordAnchors(ctx: BuildContext): Promise<void> {
+  const added = ctx.state.anchors.takeAdded();
+  if (added.length > 0) await addListAnchors(ctx.deps.db, added);
+}
+
+/**
+ * Channel and site owners, from the index. `changes` names, by channel,
+ * the articles an incremental build changed (as they were and are now),
+ * so only the cursor pages around them are planned; without it (or for a
+ * channel it does not name) every page is.
+ */
+export async function applyListOwners(ctx: BuildContext, channelIds: Iterable<number>, report: BuildReport, batch: ManifestBatch, changes?: ReadonlyMap<number, ChannelChanges>): Promise<void> {
+  const { deps, state } = ctx;
+  const index = state.index!;
+  await ensureAnchors(ctx);
+  for (const channelId of channelIds) {
+    const found = await deps.model.channel(channelId);
+    const channel = found && state.memo.sameChannel(found);
+    const own = channel ? (index.groups().get(channelId) ?? []) : [];
+    await applyOwner(ctx, channelOwner(channelId), channel ? planChannel(channel, own, deps.renderers, deps.cursors, deps.site) : [], report, batch);
+    await applyPages(ctx, channelId, channel, own, changes?.get(channelId), report, batch);
+  }
+  const channels = (await deps.model.channels()).map(state.memo.sameChannel);
+  const assets = deps.assets ? await deps.assets() : [];
+  state.channels = channels;
+  const planned = planSite(channels, index.groups(), deps.renderers, deps.cursors, deps.site, deps.channelsUrl, assets, (scope, items) => state.anchors.of(scope, items, (p) => p));
+  await recordAnchors(ctx);
+  await applyOwner(ctx, SITE_OWNER, planned, report, batch);
+}
+
+/**
+ * A channel's cursor pages (`read-model/list-pages.ts`), in each of its
+ * lists. Around `changes` only the pages whose items include a changed
+ * article's old or new position are planned, plus the pages of new anchors:
+ * a bounded number per publish, whatever the channel's size.
+ */
+async function applyPages(
+  ctx: BuildContext,
+  channelId: number,
+  channel: PublicChannel | null,
+  own: readonly PublicArticleSummary[],
+  changes: ChannelChanges | undefined,
+  report: BuildReport,
+  batch: ManifestBatch,
+): Promise<void> {
+  const { deps, state } = ctx;
+  const owner = pagesOwner(channelId);
+  if (!channel) {
+    state.pagesPlannedWith.delete(channelId);
+    await applyOwner(ctx, owner, [], report, batch);
+    return;
+  }
+  const languages = [null, ...channelLanguages(channel, own)];
+  const lists = languages.map((language) => {
+    const scope = articleListScope(channel.id, language);
+    const listed = deps.renderers.listArticles(own, language);
+    return { language, listed, anchors: state.anchors.of(scope, listed, cursorPosition) };
+  });
+  const narrow =
+    changes !== undefined &&
+    changes.articles.length <= NARROW_PAGES_MAX &&
+    state.pagesPlannedWith.get(channelId) === channel &&
+    sameLanguages(languages, [null, ...channelLanguages(channel, changes.group)]);
+  if (!narrow) {
+    const planned = lists.flatMap((l) => planArticlePages(channel, l.language, l.listed, l.anchors, deps.renderers, deps.cursors));
+    await recordAnchors(ctx);
+    await applyOwner(ctx, owner, planned, report, batch);
+    state.pagesPlannedWith.set(channelId, channel);
+    return;
+  }
+  const planned: PlannedFile[] = [];
+  for (const l of lists) {
+    const indexes = new Set<number>();
+    const inList = (a: PublicArticleSummary | null): a is PublicArticleSummary => a !== null && (l.language === null || translationIn(a, l.language) !== undefined);
+    // The list as it was is the old group's (sorted when it was last built, so remembered).
+    const old = deps.renderers.listArticles(changes.group, l.language);
+    for (const c of changes.articles) {
+      for (const [version, items] of [[c.before, old], [c.after, l.listed]] as const) {
+        if (!inList(version)) continue;
+        const range = anchorsShowing(l.anchors, items, cursorPosition, cursorPosition(version), DEFAULT_LIST_LIMIT, ARTICLE_LIST_ORDER);
+        for (let i = range.from; i < range.to; i++) indexes.add(i);
+      }
+      // A newly listed position is a new anchor with a page of its own.
+      if (inList(c.after)) indexes.add(firstNotBefore(l.anchors, (p) => p, cursorPosition(c.after), ARTICLE_LIST_ORDER));
+    }
+    planned.push(...planArticlePages(channel, l.language, l.listed, l.anchors, deps.renderers, deps.cursors, [...indexes].sort((a, b) => a - b)));
+  }
+  await recordAnchors(ctx);
+  await applyOwner(ctx, owner, planned, report, batch, true);
+}
+
+function sameLanguages(a: readonly (string | null)[], b: readonly (string | null)[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}

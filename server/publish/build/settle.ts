@@ -1,0 +1,28 @@
+/**
+ * The end of every build: the listeners learn which files changed (the
+ * bundled server's file cache), then one transaction records what the
+ * output now shows of each translation (`built_translations`, what the
+ * publishing API's read-your-writes answer waits for) and marks the events
+ * processed. A crash before the transaction leaves the events to the next
+ * build.
+ * @module
+ */
+import { isoNow } from '../../clock.ts';
+import { recordBuiltTranslations } from '../../store/built-translation.repository.ts';
+import { markEventsProcessed } from '../../store/publication-event.repository.ts';
+import type { BuildContext } from './build-context.ts';
+import type { BuildReport } from './build-report.ts';
+
+/**
+ * Settles a build whose files are all in place. `lastEventId`: the newest
+ * event it processed; `everything`: a full build (every translation not
+ * shown now is recorded as not shown).
+ */
+export async function settleBuild(ctx: BuildContext, report: BuildReport, lastEventId: number, everything: boolean): Promise<void> {
+  for (const listener of ctx.placedListeners) listener(report.changedPaths);
+  const shown = ctx.state.takeShown();
+  await ctx.deps.db.transaction().execute(async (trx) => {
+    await recordBuiltTranslations(trx, shown, { everything });
+    await markEventsProcessed(trx, lastEventId, isoNow(ctx.deps.clock));
+  });
+}

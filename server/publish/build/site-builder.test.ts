@@ -1,0 +1,202 @@
+/**
+ * The builder's own tests, over a real SQLite file and real files, with the
+ * real JSON, Markdown, feed and sitemap renderers; only the HTML renderer
+ * (Astro, a heavy dependency behind `HtmlRenderer`) is a small stand-in that
+ * prints what a page shows. The end-to-end suite (`test/e2e/static-build`)
+ * runs the same builder with Astro.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { manualClock } from '../../clock.ts';
+import { createCursorCodec } from '../../domain/cursor.ts';
+import { channelAccess } from '../../domain/account/access.ts';
+import { ensureAccount } from '../../domain/account/account.service.ts';
+import { writeArticle } from '../../domain/article/article-save.ts';
+import { insertChannelFor } from '../../domain/channel/channel.service.ts';
+import { announcePublicChange } from '../../domain/public-change.ts';
+import { createLogger } from '../../logger.ts';
+import { createPublicModel } from '../../read-model/public-model.ts';
+import type { SiteInfo } from '../../read-model/view-models.ts';
+import type { HtmlRenderer } from '../../render/astro-renderer.ts';
+import { createRenderers } from '../../render/renderers.ts';
+import { migrateToLatest, openDatabase, type Db } from '../../store/database.ts';
+import { createPublicUrls } from '../../urls/public-urls.ts';
+import { staticFiles } from '../../urls/static-files.ts';
+import { createSiteBuilder, type SiteBuilder } from './site-builder.ts';
+
+const site: SiteInfo = { baseUrl: 'http://pressroom.test', name: 'Pressroom', contentSignal: 'search=yes, ai-train=no' };
+const urls = createPublicUrls(site.baseUrl, `${site.baseUrl}/dashboard`);
+const clock = manualClock(new Date('2026-11-01T10:00:00Z'));
+
+/** Pages that say what they show: the article's title and its channel's name; a list's titles. */
+const html: HtmlRenderer = {
+  article: async (a, language) => `<h1>${a.translations.find((t) => t.language === language)!.title}</h1><p>${a.channel.translations[0]!.title}</p>`,
+  channel: async (c, language, _languages, articles) => `<h1>${c.translations[0]!.title}</h1>${articles.map((a) => `<li>${a.translations.find((t) => t.language === language)?.title}</li>`).join('')}`,
+  home: async (_channels, articles) => articles.filter((a) => a.onHomepage).map((a) => `<li>${a.translations[0]!.title}</li>`).join(''),
+  notFound: async () => '<h1>Not found</h1>',
+  clientAssets: async () => [],
+  buildHash: 'stand-in',
+};
+
+let dir: string;
+let outputDir: string;
+let db: Db;
+let principal: { accountId: number; accountName: string; plan: 'pro'; keyId: number };
+let channelId: number;
+
+function makeBuilder(): SiteBuilder {
+  return createSiteBuilder({
+    db,
+    clock,
+    model: createPublicModel({ db, urls }),
+    renderers: createRenderers(html),
+    cursors: createCursorCodec('builder-test-secret-0123456789abcdef'),
+    outputDir,
+    site,
+    channelsUrl: urls.channelsJson(),
+    log: createLogger('silent'),
+  });
+}
+
+async function publish(slug: string, title: string, status: 'published' | 'draft' = 'published'): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const access = await channelAccess(trx, principal, 'news');
+    const saved = await writeArticle(trx, { clock }, access, { slug, default_language: 'en', translations: [{ language: 'en', title, content_markdown: `${title}.`, status }] }, { mode: 'trusted' });
+    clock.advance(60_000);
+    return saved.article.id;
+  });
+}
+
+const page = (slug: string) => staticFiles.articleHtml('news', slug, 'en');
+const md = (slug: string) => staticFiles.articleMarkdown('news', slug, 'en');
+const read = (rel: string) => fs.readFileSync(path.join(outputDir, rel), 'utf8');
+const exists = (rel: string) => fs.existsSync(path.join(outputDir, rel));
+
+beforeEach(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-builder-'));
+  outputDir = path.join(dir, 'dist');
+  db = openDatabase(path.join(dir, 'pressroom.db'));
+  await migrateToLatest(db);
+  const account = (await ensureAccount(db, clock, 'test', 'pro')).account;
+  principal = { accountId: account.id, accountName: account.name, plan: 'pro', keyId: 0 };
+  channelId = await db.transaction().execute(async (trx) => (await insertChannelFor(trx, clock, principal, { slug: 'news', default_language: 'en', translations: [{ language: 'en', title: 'News' }] })).id);
+});
+afterEach(async () => {
+  await db.destroy();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('full build', () => {
+  it('writes every owner\'s files, holds the public state, and a second full build writes nothing', async () => {
+    const id = await publish('first', 'First');
+    await publish('hidden', 'Hidden', 'draft');
+    const builder = makeBuilder();
+    const report = await builder.fullBuild();
+    expect(report.full).toBe(true);
+    expect(report.written).toBeGreaterThan(10);
+    expect(read(md('first'))).toContain('First');
+    expect(read('news/index.html')).toContain('<li>First</li>');
+    expect(exists(md('hidden'))).toBe(false);
+    const state = await builder.publicState();
+    expect([...state.articles.keys()]).toEqual([id]);
+    expect(state.channels.map((c) => c.slug)).toEqual(['news']);
+    expect(Object.isFrozen(state.articles.get(id))).toBe(true);
+    const again = await builder.fullBuild();
+    expect({ written: again.written, removed: again.removed }).toEqual({ written: 0, removed: 0 });
+  });
+
+  it('deletes a file no owner produces and renders again an owner whose file went missing', async () => {
+    await publish('first', 'First');
+    const builder = makeBuilder();
+    await builder.fullBuild();
+    fs.writeFileSync(path.join(outputDir, 'stray.html'), 'left by a crash');
+    fs.rmSync(path.join(outputDir, md('first')));
+    const report = await builder.fullBuild();
+    expect(exists('stray.html')).toBe(false);
+    expect(read(md('first'))).toContain('First');
+    expect(report.changedPaths.sort()).toEqual([md('first'), 'stray.html'].sort());
+  });
+});
+
+describe('incremental build, per event kind', () => {
+  it('article_public_changed: re-plans the article, its channel and the site; unpublishing removes its files', async () => {
+    await publish('first', 'First');
+    const builder = makeBuilder();
+    await builder.fullBuild();
+    const id = await publish('second', 'Second');
+    const report = await builder.applyEvents();
+    expect(report.articleIds).toEqual([id]);
+    expect(read(md('second'))).toContain('Second');
+    expect(read('news/index.html')).toContain('<li>Second</li>');
+    expect(read('index.html')).toContain('<li>Second</li>');
+    expect((await builder.publicState()).articles.has(id)).toBe(true);
+
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('articles').set({ status: 'archived' }).where('id', '=', id).execute();
+      await announcePublicChange(trx, { kind: 'article', channelId, articleId: id }, clock.now().toISOString());
+    });
+    const removed = await builder.applyEvents();
+    expect(removed.removed).toBeGreaterThan(0);
+    expect(exists(md('second'))).toBe(false);
+    expect(read('news/index.html')).not.toContain('Second');
+    expect((await builder.publicState()).articles.has(id)).toBe(false);
+    expect((await builder.applyEvents()).written).toBe(0);
+  });
+
+  it('article_homepage_changed: the homepage drops the article, its own files stay as they are', async () => {
+    const id = await publish('first', 'First');
+    const builder = makeBuilder();
+    await builder.fullBuild();
+    const mtime = fs.statSync(path.join(outputDir, md('first'))).mtimeMs;
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('articles').set({ homepage_mode: 'hide' }).where('id', '=', id).execute();
+      await announcePublicChange(trx, { kind: 'article_homepage', channelId, articleId: id }, clock.now().toISOString());
+    });
+    const report = await builder.applyEvents();
+    expect(report.changedPaths).toContain('index.html');
+    expect(read('index.html')).not.toContain('First');
+    expect(fs.statSync(path.join(outputDir, md('first'))).mtimeMs).toBe(mtime);
+  });
+
+  it('channel_changed: every page of the channel\'s articles shows the new name', async () => {
+    await publish('first', 'First');
+    await publish('second', 'Second');
+    const builder = makeBuilder();
+    await builder.fullBuild();
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('channel_translations').set({ title: 'Daily News' }).where('channel_id', '=', channelId).execute();
+      await announcePublicChange(trx, { kind: 'channel', channelId }, clock.now().toISOString());
+    });
+    const report = await builder.applyEvents();
+    expect(report.articleIds.length).toBe(2);
+    for (const file of [page('first'), page('second'), 'news/index.html']) expect(read(file), file).toContain('Daily News');
+  });
+
+  it('with no pending event, reads nothing and writes nothing', async () => {
+    const builder = makeBuilder();
+    await builder.fullBuild();
+    expect(await builder.applyEvents()).toMatchObject({ written: 0, removed: 0, full: false, articleIds: [] });
+  });
+});
+
+describe('another process\'s full build', () => {
+  it('is followed: the next incremental build reads the public state again and says so (full)', async () => {
+    await publish('first', 'First');
+    const here = makeBuilder();
+    await here.fullBuild();
+    // The other process takes the pending event itself: this builder never sees it.
+    const elsewhere = await publish('elsewhere', 'Built Elsewhere');
+    await makeBuilder().fullBuild();
+    const after = await publish('after', 'After');
+    const report = await here.applyEvents();
+    expect(report.full).toBe(true);
+    const state = await here.publicState();
+    expect(state.articles.has(elsewhere)).toBe(true);
+    expect(state.articles.has(after)).toBe(true);
+    expect(read('news/index.html')).toContain('Built Elsewhere');
+    expect(read('news/index.html')).toContain('After');
+    expect((await here.applyEvents()).full).toBe(false);
+  });
+});
