@@ -32,6 +32,7 @@ import type { PublicUrls } from './urls/public-urls.ts';
 import { scheduleMediaCleanup } from './domain/media/cleanup.ts';
 import { loadModerationRules } from './moderation-rules-file.ts';
 import { migrateToLatest, openDatabase, type Db } from './store/database.ts';
+import { hasAnyFile } from './store/output-file.repository.ts';
 import { createPublicUrls } from './urls/public-urls.ts';
 import { createMediaKit } from './media/create-media-kit.ts';
 import { OPENAPI_FILES, PROJECT_ROOT } from './paths.ts';
@@ -103,7 +104,7 @@ export async function startService(
     ? await createStaticSite({ db, clock, urls, cursors, config, projectRoot: PROJECT_ROOT, log: log.child('build') })
     : null;
   if (staticSite) {
-    const first = (await db.selectFrom('output_files').select('path').limit(1).execute()).length === 0;
+    const first = !(await hasAnyFile(db));
     const report = first ? await staticSite.builder.fullBuild() : await staticSite.builder.applyEvents();
     log.info(first ? 'static site built' : 'static site up to date', { dir: config.outputDir, written: report.written, removed: report.removed, ms: report.ms });
     await staticSite.hostFiles.ensure();

@@ -5,18 +5,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
+import { OPENAPI_FILES, PROJECT_ROOT as ROOT } from '../paths.ts';
 import { ERROR_CATALOGUE, PressroomError, validationError, type ErrorCode } from './errors.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
 
-/** The OpenAPI documents that must mirror the catalogue; the public one once it exists. */
-const DOCS = ['docs/openapi/publishing-api.yaml', 'docs/openapi/public-content-api.yaml'].filter(
-  (doc) => doc === 'docs/openapi/publishing-api.yaml' || fs.existsSync(path.join(ROOT, doc)),
-);
+/** The OpenAPI documents that must mirror the catalogue: both, always (a missing one fails the test rather than skipping it). */
+const DOCS = [OPENAPI_FILES.publishing, OPENAPI_FILES.public].map((file) => path.relative(ROOT, file));
 
 interface ErrorCodeSchema {
   enum?: unknown[];

@@ -28,11 +28,10 @@ import { byPublication } from './selection.ts';
 import type { AnyPublicArticle, PublicArticle, PublicArticleSummary, PublicChannel, PublicTranslation, PublicTranslationSummary } from './view-models.ts';
 import type { PublicImage } from './view-models.ts';
 import { firstAttachedImage, IMAGE_SLICE_CHARS, imageSlice, ownBodyImages } from '../domain/body/article-image.ts';
-import { listArticleImageFiles } from '../store/media.repository.ts';
+import { listArticleImageFiles, listMediaFileNames } from '../store/media.repository.ts';
+import { listChannelTranslations } from '../store/channel.repository.ts';
 import {
   readActiveChannelRows,
-  readChannelTranslationRows,
-  readMediaFileNames,
   readPublishedArticleRows,
   readPublishedRows,
   storeRenderedBodies,
@@ -108,8 +107,8 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
 
   async function toPublicChannels(rows: readonly ChannelRow[]): Promise<PublicChannel[]> {
     if (rows.length === 0) return [];
-    const translations = await readChannelTranslationRows(db, rows.map((r) => r.id));
-    const media = await readMediaFileNames(db, rows.flatMap((r) => [r.avatar_media_id, r.cover_media_id]).filter((id): id is number => id !== null));
+    const translations = await listChannelTranslations(db, rows.map((r) => r.id));
+    const media = await listMediaFileNames(db, rows.flatMap((r) => [r.avatar_media_id, r.cover_media_id]).filter((id): id is number => id !== null));
     const mediaUrl = (id: number | null) => {
       const file = media.find((m) => m.id === id)?.file_name;
       return file ? urls.media(file) : null;

@@ -140,3 +140,57 @@ export async function listArticlesPage(
 export async function listArticleIdsOfChannel(db: Executor, channelId: number): Promise<number[]> {
   return (await db.selectFrom('articles').select('id').where('channel_id', '=', channelId).execute()).map((r) => r.id);
 }
+
+/** An article by id alone (jobs, which carry no channel). */
+export async function findArticleRow(db: Executor, id: number): Promise<ArticleRow | undefined> {
+  return db.selectFrom('articles').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A translation row by id. */
+export async function findTranslationById(db: Executor, id: number): Promise<TranslationRow | undefined> {
+  return db.selectFrom('article_translations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A revision waiting for a person, with where it belongs. */
+export interface ManualReviewRow {
+  revisionId: number;
+  channel: string;
+  article: string;
+  language: string;
+  title: string;
+  reason: string | null;
+  submittedAt: string;
+}
+
+/** Every revision in `manual_review`, oldest first. */
+export async function listManualReviewRows(db: Executor): Promise<ManualReviewRow[]> {
+  return db
+    .selectFrom('revisions')
+    .innerJoin('article_translations', 'article_translations.id', 'revisions.translation_id')
+    .innerJoin('articles', 'articles.id', 'article_translations.article_id')
+    .innerJoin('channels', 'channels.id', 'articles.channel_id')
+    .select([
+      'revisions.id as revisionId',
+      'channels.slug as channel',
+      'articles.slug as article',
+      'article_translations.language as language',
+      'revisions.title as title',
+      'revisions.moderation_reason as reason',
+      'revisions.created_at as submittedAt',
+    ])
+    .where('revisions.moderation_state', '=', 'manual_review')
+    .orderBy('revisions.id')
+    .execute();
+}
+
+/** Pauses every unpaused scheduled article of the channels `accountId` owns. @returns how many. */
+export async function pauseScheduledArticlesOfOwner(db: Executor, accountId: number, reason: string, now: string): Promise<number> {
+  const result = await db
+    .updateTable('articles')
+    .set({ scheduled_paused: 1, scheduled_pause_reason: reason, updated_at: now })
+    .where('status', '=', 'scheduled')
+    .where('scheduled_paused', '=', 0)
+    .where('channel_id', 'in', db.selectFrom('channels').select('id').where('owner_account_id', '=', accountId))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

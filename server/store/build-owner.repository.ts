@@ -13,14 +13,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Executor } from './database.ts';
-
-/** Row type of `build_owners`. */
-export interface BuildOwnerTable {
-  owner: string;
-  input_hash: string;
-  /** JSON object: language → `textStart` of that translation. */
-  text_starts: string;
-}
+import type { BuildOwnerTable } from './build-owner.table.ts';
 
 /** What the builder keeps per owner. */
 export interface BuildOwnerState {

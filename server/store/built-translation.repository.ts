@@ -7,14 +7,6 @@
  */
 import type { Executor } from './database.ts';
 
-/** Row type of `built_translations`. */
-export interface BuiltTranslationTable {
-  article_id: number;
-  language: string;
-  /** Content hash of the published revision the files show. */
-  content_hash: string;
-}
-
 /** An article's built translations: language → content hash. Articles the output does not show are absent. */
 export type BuiltArticles = ReadonlyMap<number, ReadonlyMap<string, string>>;
 

@@ -103,3 +103,8 @@ export async function ownedChannelIds(db: Executor, accountId: number): Promise<
 export async function listAllChannels(db: Executor): Promise<ChannelRow[]> {
   return db.selectFrom('channels').selectAll().orderBy('id').execute();
 }
+
+/** Channel slugs that start with `prefix` (taken names when making a new slug). */
+export async function channelSlugsStartingWith(db: Executor, prefix: string): Promise<string[]> {
+  return (await db.selectFrom('channels').select('slug').where('slug', 'like', `${prefix}%`).execute()).map((r) => r.slug);
+}

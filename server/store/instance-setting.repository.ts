@@ -5,12 +5,6 @@
  */
 import type { Executor } from './database.ts';
 
-/** Row type of `instance_settings`. */
-export interface InstanceSettingTable {
-  key: string;
-  value: string;
-}
-
 /**
  * Reads a setting, storing `make()` first when it is missing. Safe when two
  * processes race: the first insert wins and both read it back.

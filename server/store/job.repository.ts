@@ -34,3 +34,16 @@ export async function listJobs(db: Executor, state?: JobRow['state'], limit = 10
   if (state) query = query.where('state', '=', state);
   return query.execute();
 }
+
+/** Whether a pending job of `kind` with exactly this payload waits to run at `runAt`. */
+export async function hasPendingJob(db: Executor, kind: string, payload: unknown, runAt: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('jobs')
+    .select('id')
+    .where('kind', '=', kind)
+    .where('state', '=', 'pending')
+    .where('run_at', '=', runAt)
+    .where('payload', '=', JSON.stringify(payload))
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -6,15 +6,6 @@
  */
 import type { Executor } from './database.ts';
 
-/** Row type of `list_anchors`. */
-export interface ListAnchorTable {
-  /** The list (`articleListScope`, `channelListScope`). */
-  scope: string;
-  /** The item's sort date (an article's first publication; '' in the channel list). */
-  published_at: string;
-  item_id: number;
-}
-
 /** A position in a list. */
 export interface ListPosition {
   /** Sort date ('' where the list orders by id only). */

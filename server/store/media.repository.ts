@@ -32,11 +32,6 @@ export async function listArticleImageFiles(db: Executor, names: readonly string
   return rows;
 }
 
-/** A row by id. */
-export async function findMediaById(db: Executor, id: number): Promise<MediaRow | undefined> {
-  return db.selectFrom('media').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
 /** Inserts a row and returns it. */
 export async function insertMedia(db: Executor, row: NewMediaRow): Promise<MediaRow> {
   return db.insertInto('media').values(row).returningAll().executeTakeFirstOrThrow();
@@ -101,4 +96,10 @@ export async function hasActiveJob(db: Executor, kind: string, exceptId?: number
   let query = db.selectFrom('jobs').select('id').where('kind', '=', kind).where('state', 'in', ['pending', 'running']);
   if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
   return (await query.limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** The file names of the given media rows. */
+export async function listMediaFileNames(db: Executor, ids: readonly number[]): Promise<Array<{ id: number; file_name: string; feed_file_name: string | null }>> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('media').select(['id', 'file_name', 'feed_file_name']).where('id', 'in', ids).execute();
 }

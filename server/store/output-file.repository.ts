@@ -4,15 +4,6 @@
  */
 import type { Executor } from './database.ts';
 
-/** Row type of `output_files`. */
-export interface OutputFileTable {
-  path: string;
-  /** `article:{id}`, `channel:{id}` or `site`. */
-  owner: string;
-  hash: string;
-  updated_at: string;
-}
-
 /** Files recorded for the given owners, path → hash. */
 export async function filesOfOwners(db: Executor, owners: readonly string[]): Promise<Map<string, { owner: string; hash: string }>> {
   if (owners.length === 0) return new Map();
@@ -54,4 +45,9 @@ export async function forgetFiles(db: Executor, paths: readonly string[]): Promi
   for (let i = 0; i < paths.length; i += 500) {
     await db.deleteFrom('output_files').where('path', 'in', paths.slice(i, i + 500)).execute();
   }
+}
+
+/** Whether the manifest records any file (false before the first build). */
+export async function hasAnyFile(db: Executor): Promise<boolean> {
+  return (await db.selectFrom('output_files').select('path').limit(1).execute()).length > 0;
 }

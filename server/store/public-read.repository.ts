@@ -6,7 +6,7 @@
  */
 import { sql } from 'kysely';
 import type { ArticleRow, RevisionRow, TranslationRow } from './article.table.ts';
-import type { ChannelRow, ChannelTranslationRow } from './channel.table.ts';
+import type { ChannelRow } from './channel.table.ts';
 import type { Executor } from './database.ts';
 
 /** Which articles to read: of one channel, or the given ids; all without either. */
@@ -31,17 +31,6 @@ export async function readActiveChannelRows(db: Executor, ids?: readonly number[
   let query = db.selectFrom('channels').selectAll().where('status', '=', 'active').orderBy('id');
   if (ids) query = query.where('id', 'in', ids.length > 0 ? ids : [-1]);
   return query.execute();
-}
-
-/** The translations of the given channels. */
-export async function readChannelTranslationRows(db: Executor, channelIds: readonly number[]): Promise<ChannelTranslationRow[]> {
-  if (channelIds.length === 0) return [];
-  return db.selectFrom('channel_translations').selectAll().where('channel_id', 'in', channelIds).execute();
-}
-
-/** The files of the given media rows (a channel's avatar and cover). */
-export async function readMediaFileNames(db: Executor, ids: readonly number[]): Promise<Array<{ id: number; file_name: string; feed_file_name: string | null }>> {
-  return db.selectFrom('media').select(['id', 'file_name', 'feed_file_name']).where('id', 'in', [...ids, -1]).execute();
 }
 
 /** Articles that may be public: not archived and published once. */

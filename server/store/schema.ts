@@ -2,14 +2,14 @@
 import type { AccountTable, ApiKeyTable } from './account.table.ts';
 import type { ArticleTable, ArticleTranslationTable, RevisionTable } from './article.table.ts';
 import type { ChannelMemberTable, ChannelTable, ChannelTranslationTable } from './channel.table.ts';
-import type { BuiltTranslationTable } from './built-translation.repository.ts';
-import type { ListAnchorTable } from './list-anchor.repository.ts';
+import type { BuiltTranslationTable } from './built-translation.table.ts';
+import type { ListAnchorTable } from './list-anchor.table.ts';
 import type { JobTable } from './job.table.ts';
 import type { MediaTable } from './media.table.ts';
 import type { PublicationEventTable } from './publication-event.table.ts';
-import type { InstanceSettingTable } from './instance-setting.repository.ts';
-import type { OutputFileTable } from './output-file.repository.ts';
-import type { SearchDocumentTable, SearchFtsTable } from './search-document.repository.ts';
+import type { InstanceSettingTable } from './instance-setting.table.ts';
+import type { OutputFileTable } from './output-file.table.ts';
+import type { SearchDocumentTable, SearchFtsTable } from './search-document.table.ts';
 
 /** Table name → row type. */
 export interface Database {

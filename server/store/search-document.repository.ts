@@ -7,27 +7,6 @@
 import { sql, type Generated } from 'kysely';
 import type { Executor } from './database.ts';
 
-/** Row type of `search_documents`. */
-export interface SearchDocumentTable {
-  id: Generated<number>;
-  article_id: number;
-  language: string;
-  channel_id: number;
-  channel_slug: string;
-  /** The article's first publication: the list order of search results. */
-  published_at: string;
-  /** What the document was made from; a different value means it must be rewritten. */
-  version: string;
-}
-
-/** Row type of the FTS5 table `search_fts` (rowid = `search_documents.id`). */
-export interface SearchFtsTable {
-  rowid: number;
-  title: string;
-  excerpt: string;
-  body: string;
-}
-
 /** A document to store: its key, filters, version and text. */
 export interface SearchDocument {
   readonly articleId: number;

@@ -19,9 +19,6 @@
 /** Path prefix of the public read API. */
 export const PUBLIC_API_PREFIX = '/api/public/v1';
 
-/** Path prefix of the publishing API. */
-export const PUBLISHING_API_PREFIX = '/api/v1';
-
 /** Builds absolute public URLs. */
 export interface PublicUrls {
   /** The service homepage. */

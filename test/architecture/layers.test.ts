@@ -3,6 +3,7 @@
  * layer to a higher one, checked with dependency-cruiser over the real
  * sources.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { cruise, type ICruiseResult } from 'dependency-cruiser';
 import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
@@ -50,5 +51,36 @@ describe('layers', () => {
   it('has no import from a lower layer to a higher one', () => {
     const violations = result.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
     expect(violations).toEqual([]);
+  });
+});
+
+describe('queries', () => {
+  it('live in store/ repositories only (plus migrations there)', () => {
+    const outside: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of fs.readdirSync(path.join(PROJECT_ROOT, dir), { withFileTypes: true })) {
+        const rel = `${dir}/${e.name}`;
+        if (e.isDirectory()) {
+          if (rel !== 'server/store') walk(rel);
+        } else if (e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')) {
+          const text = fs.readFileSync(path.join(PROJECT_ROOT, rel), 'utf8');
+          if (/\.(selectFrom|updateTable|insertInto|deleteFrom|replaceInto)\(|\bsql`/.test(text)) outside.push(rel);
+        }
+      }
+    };
+    walk('server');
+    walk('scripts');
+    expect(outside).toEqual([]);
+  });
+});
+
+describe('errors', () => {
+  it('become HTTP answers in one place: routes throw PressroomError, on-error.ts answers', () => {
+    const dir = path.join(PROJECT_ROOT, 'server/http/routes');
+    const answering = fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+      .filter((f) => /\berrorBody\(/.test(fs.readFileSync(path.join(dir, f), 'utf8')));
+    expect(answering).toEqual([]);
   });
 });

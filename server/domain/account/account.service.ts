@@ -54,14 +54,6 @@ export function assertAccountName(name: string): void {
   }
 }
 
-/** Validates a plan id given to the admin CLI. */
-export function assertPlan(plan: string): PlanId {
-  if (!isPlanId(plan)) {
-    throw new PressroomError('VALIDATION_FAILED', `Plan "${plan}" does not exist. Choose one of: ${PLAN_IDS.join(', ')}.`);
-  }
-  return plan;
-}
-
 /**
  * Finds an account by name, creating it with `plan` when missing.
  * Runs inside the caller's transaction.

@@ -42,9 +42,9 @@ const EVENT: Record<ModerationDecision['outcome'], LifecycleEvent> = {
 async function loadReviewSubject(db: Executor, revisionId: number) {
   const revision = (await articles.findRevisions(db, [revisionId]))[0];
   if (!revision || (revision.moderation_state !== 'pending' && revision.moderation_state !== 'manual_review')) return 'decided' as const;
-  const translation = await db.selectFrom('article_translations').selectAll().where('id', '=', revision.translation_id).executeTakeFirst();
+  const translation = await articles.findTranslationById(db, revision.translation_id);
   if (!translation || translation.current_revision_id !== revision.id) return 'superseded' as const;
-  const article = await db.selectFrom('articles').selectAll().where('id', '=', translation.article_id).executeTakeFirstOrThrow();
+  const article = (await articles.findArticleRow(db, translation.article_id))!;
   const channel = await findChannelById(db, article.channel_id);
   const owner = channel ? await findAccountById(db, channel.owner_account_id) : undefined;
   const subject: ReviewSubject = {
@@ -168,36 +168,11 @@ export async function moderateRevision(deps: { db: Db; clock: Clock; policy: Mod
 }
 
 /** A translation waiting for a person, for `admin moderation list`. */
-export interface ManualReviewItem {
-  revisionId: number;
-  channel: string;
-  article: string;
-  language: string;
-  title: string;
-  reason: string | null;
-  submittedAt: string;
-}
+export type ManualReviewItem = articles.ManualReviewRow;
 
 /** Every revision waiting for a person, oldest first. */
 export async function listManualReviews(db: Executor): Promise<ManualReviewItem[]> {
-  const rows = await db
-    .selectFrom('revisions')
-    .innerJoin('article_translations', 'article_translations.id', 'revisions.translation_id')
-    .innerJoin('articles', 'articles.id', 'article_translations.article_id')
-    .innerJoin('channels', 'channels.id', 'articles.channel_id')
-    .select([
-      'revisions.id as revisionId',
-      'channels.slug as channel',
-      'articles.slug as article',
-      'article_translations.language as language',
-      'revisions.title as title',
-      'revisions.moderation_reason as reason',
-      'revisions.created_at as submittedAt',
-    ])
-    .where('revisions.moderation_state', '=', 'manual_review')
-    .orderBy('revisions.id')
-    .execute();
-  return rows;
+  return articles.listManualReviewRows(db);
 }
 
 /**

@@ -10,7 +10,7 @@ import type { ArticleRow } from '../../store/article.table.ts';
 import * as articles from '../../store/article.repository.ts';
 import { findAccountById } from '../../store/account.repository.ts';
 import { findChannelById } from '../../store/channel.repository.ts';
-import { insertJob } from '../../store/job.repository.ts';
+import { hasPendingJob, insertJob } from '../../store/job.repository.ts';
 import { toPlanId } from '../account/account.service.ts';
 import { planFeatures } from '../account/plans.ts';
 import { nextTranslationState } from './article-lifecycle.ts';
@@ -36,20 +36,13 @@ async function ownerCanSchedule(trx: Executor, channelId: number): Promise<boole
 export async function publishIfDue(deps: { db: Db; clock: Clock }, articleId: number): Promise<ScheduleOutcome> {
   return deps.db.transaction().execute(async (trx) => {
     const now = isoNow(deps.clock);
-    let article = await trx.selectFrom('articles').selectAll().where('id', '=', articleId).executeTakeFirst();
+    let article = await articles.findArticleRow(trx, articleId);
     if (article?.status === 'published') return publishDueSecondaries(trx, now, article);
     if (!article || article.status !== 'scheduled' || article.scheduled_at === null) return 'not_scheduled';
     if (article.scheduled_paused === 1) return 'paused';
     if (article.scheduled_at > now) {
       // The schedule moved later (or the clock fired early): make sure a job waits for the new time.
-      const waiting = await trx
-        .selectFrom('jobs')
-        .select('id')
-        .where('kind', '=', SCHEDULE_JOB)
-        .where('state', '=', 'pending')
-        .where('run_at', '=', article.scheduled_at)
-        .where('payload', '=', JSON.stringify({ articleId }))
-        .executeTakeFirst();
+      const waiting = await hasPendingJob(trx, SCHEDULE_JOB, { articleId }, article.scheduled_at);
       if (!waiting) await insertJob(trx, { kind: SCHEDULE_JOB, payload: { articleId }, runAt: article.scheduled_at, now });
       return 'not_due';
     }
@@ -94,12 +87,5 @@ async function publishDueSecondaries(trx: Executor, now: string, article: Articl
 export async function pauseSchedulesIfPlanDisallows(trx: Executor, clock: Clock, accountId: number): Promise<number> {
   const account = await findAccountById(trx, accountId);
   if (!account || planFeatures(toPlanId(account.plan)).scheduling) return 0;
-  const result = await trx
-    .updateTable('articles')
-    .set({ scheduled_paused: 1, scheduled_pause_reason: PAUSE_REASON_PLAN, updated_at: isoNow(clock) })
-    .where('status', '=', 'scheduled')
-    .where('scheduled_paused', '=', 0)
-    .where('channel_id', 'in', trx.selectFrom('channels').select('id').where('owner_account_id', '=', accountId))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return articles.pauseScheduledArticlesOfOwner(trx, accountId, PAUSE_REASON_PLAN, isoNow(clock));
 }

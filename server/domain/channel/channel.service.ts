@@ -7,6 +7,7 @@ import type { Clock } from '../../clock.ts';
 import { isoNow } from '../../clock.ts';
 import type { Db, Executor } from '../../store/database.ts';
 import * as channels from '../../store/channel.repository.ts';
+import { listMediaFileNames } from '../../store/media.repository.ts';
 import { findAccountById } from '../../store/account.repository.ts';
 import type { ChannelRow } from '../../store/channel.table.ts';
 import { announcePublicChange } from '../public-change.ts';
@@ -49,7 +50,7 @@ function publicFields(input: ChannelCreateInput | ChannelUpdateInput): Moderatio
 async function mediaNames(db: Executor, channel: ChannelRow): Promise<{ avatar: string | null; cover: string | null }> {
   const ids = [channel.avatar_media_id, channel.cover_media_id].filter((id): id is number => id !== null);
   if (ids.length === 0) return { avatar: null, cover: null };
-  const rows = await db.selectFrom('media').select(['id', 'file_name']).where('id', 'in', ids).execute();
+  const rows = await listMediaFileNames(db, ids);
   const name = (id: number | null) => rows.find((r) => r.id === id)?.file_name ?? null;
   return { avatar: name(channel.avatar_media_id), cover: name(channel.cover_media_id) };
 }
@@ -122,7 +123,7 @@ async function chooseSlug(db: Executor, input: ChannelCreateInput): Promise<stri
   }
   const title = input.translations.find((t) => t.language === input.default_language)?.title ?? '';
   const base = slugify(title) ?? 'channel';
-  const taken = new Set((await db.selectFrom('channels').select('slug').where('slug', 'like', `${base}%`).execute()).map((r) => r.slug));
+  const taken = new Set(await channels.channelSlugsStartingWith(db, base));
   return firstFreeSlug(base, (candidate) => taken.has(candidate) || RESERVED_CHANNEL_SLUGS.has(candidate));
 }
 

@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { Hono, type Context } from 'hono';
 import type { MediaStorage } from '../../media/media-storage.ts';
 import { normalizeRequestPath } from '../../urls/request-path.ts';
-import { errorBody } from '../error-body.ts';
+import { PressroomError } from '../../domain/errors.ts';
 
 /** Cache-Control of every media file. */
 export const MEDIA_CACHE_CONTROL = 'public, max-age=31536000, immutable';
@@ -37,8 +37,8 @@ export function mediaNameFromPath(rawPath: string): string | null {
   }
 }
 
-function notFound(c: Context): Response {
-  return c.json(errorBody('NOT_FOUND', 'No media file exists at this address. Check the URL returned by the upload (POST …/media).'), 404);
+function notFound(_c: Context): never {
+  throw new PressroomError('NOT_FOUND', 'No media file exists at this address. Check the URL returned by the upload (POST …/media).');
 }
 
 /** Serves the files of `storage` under /media. */

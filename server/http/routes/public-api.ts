@@ -18,7 +18,7 @@ import type { Db } from '../../store/database.ts';
 import type { PublicUrls } from '../../urls/public-urls.ts';
 import { fileForRequest } from '../../urls/static-files.ts';
 import { etagOf, respondConditionally } from '../conditional-get.ts';
-import { errorBody } from '../error-body.ts';
+import { PressroomError } from '../../domain/errors.ts';
 import { perClientRateLimit } from '../middleware/rate-limit.ts';
 import type { OutputFileCache } from '../output-file-cache.ts';
 import { documentCacheControl, serveOutputFile, type CachePolicy } from './site-files.ts';
@@ -75,7 +75,9 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
     return 'file' in mapped ? serveOutputFile(c, deps.files, mapped.file, deps.cache) : null;
   };
   // The state has it but its file is not (yet) written: the build is catching up.
-  const rebuilding = (c: Context) => c.json(errorBody('NOT_FOUND', 'This document is being rebuilt. Try again in a moment.'), 404);
+  const rebuilding = (_c: Context): never => {
+    throw new PressroomError('NOT_FOUND', 'This document is being rebuilt. Try again in a moment.');
+  };
 
   const query = (c: Context) => new URL(c.req.url).searchParams;
 
@@ -128,7 +130,7 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
     }
     if (!includeHtml) return rebuilding(c);
     const full = await deps.loadArticle(article.id);
-    if (!full) return c.json(errorBody('ARTICLE_NOT_FOUND'), 404);
+    if (!full) throw new PressroomError('ARTICLE_NOT_FOUND');
     return answer(c, articleDocument(full, q.lang, true));
   });
 
@@ -140,7 +142,7 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
     const q = parsePublicQuery('searchPublicArticles', query(c));
     if (!deps.searchReady()) {
       c.header('Retry-After', String(SEARCH_RETRY_AFTER_SECONDS));
-      return c.json(errorBody('SEARCH_UNAVAILABLE'), 503);
+      throw new PressroomError('SEARCH_UNAVAILABLE');
     }
     const version = deps.searchVersion();
     if (version !== rememberedVersion) {
@@ -160,14 +162,11 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
     return answer(c, read);
   });
 
-  app.all('/*', (c) =>
-    c.json(
-      errorBody(
-        'NOT_FOUND',
-        `Nothing exists at ${c.req.method} ${c.req.path}. The public API answers GET on /channels, /channels/{channel}, /channels/{channel}/articles, /channels/{channel}/articles/{article}(.md) and /search; see /api/public/v1/openapi.json.`,
-      ),
-      404,
-    ),
-  );
+  app.all('/*', (c) => {
+    throw new PressroomError(
+      'NOT_FOUND',
+      `Nothing exists at ${c.req.method} ${c.req.path}. The public API answers GET on /channels, /channels/{channel}, /channels/{channel}/articles, /channels/{channel}/articles/{article}(.md) and /search; see /api/public/v1/openapi.json.`,
+    );
+  });
   return app;
 }

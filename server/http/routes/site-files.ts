@@ -13,7 +13,7 @@ import { fileForRequest } from '../../urls/static-files.ts';
 import { contentTypeOf, resolveOutputRequest } from '../output-request.ts';
 import { respondConditionally, type ConditionalBody } from '../conditional-get.ts';
 import type { CachedFile, OutputFileCache } from '../output-file-cache.ts';
-import { errorBody } from '../error-body.ts';
+import { PressroomError } from '../../domain/errors.ts';
 
 export { contentTypeOf, resolveOutputRequest, type OutputAnswer } from '../output-request.ts';
 
@@ -33,11 +33,8 @@ export function cacheControlOf(file: string, policy: CachePolicy): string {
   return file.startsWith('_astro/') ? 'public, max-age=31536000, immutable' : documentCacheControl(policy);
 }
 
-function notFound(c: Context): Response {
-  return c.json(
-    errorBody('NOT_FOUND', `Nothing is published at ${new URL(c.req.url).pathname}. It does not exist, or it is not published (any more).`),
-    404,
-  );
+function notFound(c: Context): never {
+  throw new PressroomError('NOT_FOUND', `Nothing is published at ${new URL(c.req.url).pathname}. It does not exist, or it is not published (any more).`);
 }
 
 /** The validator headers and content headers of a cached output file. */
