@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The Astro site that renders public pages. It is compiled once
- * (`npm run build:site`, server/render/site-build.ts) and never served by
+ * (`npm run compile:astro`, server/render/astro-compile.ts) and never served by
  * Astro: the write service imports the compiled pages and renders them
  * in-process with the Container API (server/render/astro-renderer.ts),
  * writing static files. `output: 'server'` keeps every page a function of
@@ -15,7 +15,7 @@ export default defineConfig({
   output: 'server',
   adapter: node({ mode: 'middleware' }),
   outDir: '.pressroom/astro',
-  // Quiet logs and no telemetry have no switch here: server/render/site-build.ts
+  // Quiet logs and no telemetry have no switch here: server/render/astro-compile.ts
   // builds with logLevel 'warn' and sets ASTRO_TELEMETRY_DISABLED (a plain
   // `npx astro build` also works; then set ASTRO_TELEMETRY_DISABLED=1 yourself).
   devToolbar: { enabled: false },

@@ -7,12 +7,12 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from '../server/paths.ts';
 import { markdownTable, writeResults, type BenchRow } from './bench/report.ts';
 import { runMeasurement, stopAll, type BenchFigure } from './bench/run-measurement.ts';
 import { parseScriptArgs, wantsHelp } from './lib/cli.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = PROJECT_ROOT;
 
 interface Options {
   only: string | null;

@@ -19,7 +19,7 @@ import { loadCursorCodec } from '../../server/bootstrap.ts';
 import { systemClock } from '../../server/clock.ts';
 import { loadConfig } from '../../server/config.ts';
 import { channelAccess } from '../../server/domain/account/access.ts';
-import { writeArticle } from '../../server/domain/article/article-save.ts';
+import { saveArticle } from '../../server/domain/article/article-save.ts';
 import type { ArticleWriteInput } from '../../server/domain/article/article.schema.ts';
 import { createLogger } from '../../server/logger.ts';
 import { PROJECT_ROOT } from '../../server/paths.ts';
@@ -112,7 +112,7 @@ try {
     for (let i = 0; i < LATENCY_SAMPLES; i++) {
       const n = (i * 7919) % articles;
       const started = performance.now();
-      await db.transaction().execute(async (trx) => writeArticle(trx, { clock }, await channelAccess(trx, principal, `channel-${n % 20}`), input(i, n), { mode: 'trusted' }));
+      await db.transaction().execute(async (trx) => saveArticle(trx, { clock }, await channelAccess(trx, principal, `channel-${n % 20}`), input(i, n), { mode: 'trusted' }));
       await site.builder.applyEvents();
       times.push(performance.now() - started);
     }
@@ -139,7 +139,7 @@ try {
     const word = `zqxfresh${i}x${n}`;
     const started = performance.now();
     await db.transaction().execute(async (trx) =>
-      writeArticle(trx, { clock }, await channelAccess(trx, principal, `channel-${n % 20}`), {
+      saveArticle(trx, { clock }, await channelAccess(trx, principal, `channel-${n % 20}`), {
         slug: `a-${n}`,
         default_language: 'en',
         translations: [{ language: 'en', title: `Article ${n}, fresh ${i}`, content_markdown: `${corpusBody(n, 'en')}\nThe word ${word}.\n` }],

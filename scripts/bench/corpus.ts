@@ -5,7 +5,7 @@
  * articles, a URL, a code block).
  *
  * Most articles are written through the real save path in the store
- * (`writeArticle`, as the content/ importer does), published without
+ * (`saveArticle`, as the content/ importer does), published without
  * moderation; the last ~1 % (at least 20) go through the publishing API over
  * real HTTP, each with an uploaded image (`corpus-api.ts`). Run on its own:
  * `tsx scripts/bench/corpus.ts --data DIR [--output DIR] --articles N --languages L`
@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { systemClock } from '../../server/clock.ts';
 import { channelAccess } from '../../server/domain/account/access.ts';
 import { ensureAccount } from '../../server/domain/account/account.service.ts';
-import { writeArticle } from '../../server/domain/article/article-save.ts';
+import { saveArticle } from '../../server/domain/article/article-save.ts';
 import { insertChannelFor } from '../../server/domain/channel/channel.service.ts';
 import { migrateToLatest, openDatabase, type Db } from '../../server/store/database.ts';
 
@@ -84,7 +84,7 @@ export async function writeCorpus(db: Db, articles: number, languages: number): 
     if (n > 0 && n % Math.max(100, Math.ceil(articles / 10)) === 0) process.stderr.write(`corpus: ${n}/${articles} articles through the store…\n`);
     await db.transaction().execute(async (trx) => {
       const access = await channelAccess(trx, principal, `channel-${n % CORPUS_CHANNELS}`);
-      await writeArticle(
+      await saveArticle(
         trx,
         { clock },
         access,

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { manualClock } from '../clock.ts';
 import { channelAccess } from '../domain/account/access.ts';
 import { toPlanId } from '../domain/account/account.service.ts';
-import { writeArticle } from '../domain/article/article-save.ts';
+import { saveArticle } from '../domain/article/article-save.ts';
 import type { ArticleRow } from '../store/article.table.ts';
 import { insertChannelFor } from '../domain/channel/channel.service.ts';
 import { findAccountByName } from '../store/account.repository.ts';
@@ -57,7 +57,7 @@ export async function createTestChannel(deps: TestDeps, ownerName: string, slug:
 
 /**
  * Saves a published one-language article ("Body.") as `ownerName` in the
- * channel, through the same save as the API (`writeArticle`), leaving its
+ * channel, through the same save as the API (`saveArticle`), leaving its
  * revision pending moderation. `extra` overrides fields of the request.
  */
 export async function publishTestArticle(deps: TestDeps, ownerName: string, channelSlug: string, slug: string, extra: Record<string, unknown> = {}): Promise<ArticleRow> {
@@ -65,7 +65,7 @@ export async function publishTestArticle(deps: TestDeps, ownerName: string, chan
   if (!owner) throw new Error(`test setup: no account ${ownerName}`);
   const principal = { accountId: owner.id, accountName: owner.name, plan: toPlanId(owner.plan), keyId: 0 };
   const { article } = await deps.db.transaction().execute(async (trx) =>
-    writeArticle(trx, deps, await channelAccess(trx, principal, channelSlug), {
+    saveArticle(trx, deps, await channelAccess(trx, principal, channelSlug), {
       slug,
       default_language: 'en',
       status: 'published',

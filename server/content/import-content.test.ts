@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../clock.ts';
 import { channelAccess } from '../domain/account/access.ts';
 import { ensureAccount, type Principal } from '../domain/account/account.service.ts';
-import { writeArticle } from '../domain/article/article-save.ts';
+import { saveArticle } from '../domain/article/article-save.ts';
 import { insertChannelFor } from '../domain/channel/channel.service.ts';
 import { createLogger } from '../logger.ts';
 import { migrateToLatest, openDatabase, type Db } from '../store/database.ts';
@@ -161,7 +161,7 @@ describe('importContent', () => {
     await db.transaction().execute(async (trx) => {
       await insertChannelFor(trx, clock, principal, { slug: CHANNEL, default_language: 'en', translations: [{ language: 'en', title: 'Journal' }] });
       const access = await channelAccess(trx, principal, CHANNEL);
-      await writeArticle(trx, { clock }, access, {
+      await saveArticle(trx, { clock }, access, {
         slug: 'welcome',
         default_language: 'en',
         translations: [{ language: 'en', title: 'Written through the API', content_markdown: 'Mine.' }],
@@ -182,7 +182,7 @@ describe('importContent', () => {
     const principal: Principal = { accountId, accountName: 'local', plan: 'pro', keyId: 0 };
     await db.transaction().execute(async (trx) => {
       const access = await channelAccess(trx, principal, CHANNEL);
-      await writeArticle(trx, { clock }, access, {
+      await saveArticle(trx, { clock }, access, {
         slug: 'welcome',
         default_language: 'en',
         translations: [{ language: 'en', title: 'Edited through the API', content_markdown: 'API text.' }],

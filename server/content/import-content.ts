@@ -12,7 +12,7 @@ import type { Clock } from '../clock.ts';
 import { isoNow } from '../clock.ts';
 import { channelAccess, requireArticleWrite } from '../domain/account/access.ts';
 import { toPlanId, type Principal } from '../domain/account/account.service.ts';
-import { writeArticle } from '../domain/article/article-save.ts';
+import { saveArticle } from '../domain/article/article-save.ts';
 import type { WriteWarning } from '../domain/article/article-view.ts';
 import type { Logger } from '../logger.ts';
 import { findAccountById } from '../store/account.repository.ts';
@@ -59,7 +59,7 @@ async function importArticle(run: ImportRun, channel: ImportedChannel, folder: A
       if (stored && stored.source !== 'content') return { kind: 'api_owned' };
       if (stored && stored.source_hash === hash) return { kind: 'unchanged' };
       requireArticleWrite(access);
-      const result = await writeArticle(trx, { clock: run.clock }, access, build.input, { mode: 'trusted', source: { kind: 'content', hash } });
+      const result = await saveArticle(trx, { clock: run.clock }, access, build.input, { mode: 'trusted', source: { kind: 'content', hash } });
       return { kind: result.created ? 'created' : 'updated', warnings: result.warnings };
     });
   } catch (error) {

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { Clock } from '../clock.ts';
-import { MODERATION_JOB, SCHEDULE_JOB } from '../domain/article/article-write.ts';
+import { MODERATION_JOB, SCHEDULE_JOB } from '../domain/article/article-events.ts';
 import { moderateRevision } from '../domain/article/moderation.service.ts';
 import { publishIfDue } from '../domain/article/schedule.service.ts';
 import type { ModerationPolicy } from '../domain/moderation/moderation-policy.ts';

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../clock.ts';
 import { channelAccess } from '../domain/account/access.ts';
 import { ensureAccount } from '../domain/account/account.service.ts';
-import { writeArticle } from '../domain/article/article-save.ts';
+import { saveArticle } from '../domain/article/article-save.ts';
 import { BODY_RENDER_VERSION, renderMarkdownBody } from '../domain/body/index.ts';
 import { insertChannelFor } from '../domain/channel/channel.service.ts';
 import { migrateToLatest, openDatabase, type Db } from '../store/database.ts';
@@ -30,7 +30,7 @@ beforeEach(async () => {
   const principal = { accountId: account.id, accountName: account.name, plan: 'pro' as const, keyId: 0 };
   await db.transaction().execute(async (trx) => {
     await insertChannelFor(trx, systemClock, principal, { slug: 'news', default_language: 'en', translations: [{ language: 'en', title: 'News' }] });
-    await writeArticle(trx, { clock: systemClock }, await channelAccess(trx, principal, 'news'), {
+    await saveArticle(trx, { clock: systemClock }, await channelAccess(trx, principal, 'news'), {
       slug: 'one',
       default_language: 'en',
       translations: [{ language: 'en', title: 'One', content_markdown: BODY, status: 'published' }],

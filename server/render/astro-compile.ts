@@ -85,7 +85,7 @@ async function listFiles(dir: string): Promise<string[]> {
  * The server modules `src/` imports at run time (not only their types): the
  * compiled site bundles them, so they are part of what the build depends on.
  * One decision per concept (the channel's languages and addresses, text
- * direction) rather than a copy in `src/`. `site-build.test.ts` keeps this
+ * direction) rather than a copy in `src/`. `astro-compile.test.ts` keeps this
  * list complete.
  */
 export const SITE_SERVER_MODULES: readonly string[] = ['server/read-model/selection.ts', 'server/read-model/identity-memo.ts', 'server/domain/language.ts'];

@@ -455,7 +455,7 @@ describe('renderer', () => {
     try {
       const attempt = createAstroRenderer(empty);
       await expect(attempt).rejects.toBeInstanceOf(SiteBuildMissingError);
-      await expect(createAstroRenderer(empty)).rejects.toThrow(/No compiled site in .*npm run build:site/);
+      await expect(createAstroRenderer(empty)).rejects.toThrow(/No compiled site in .*npm run compile:astro/);
     } finally {
       fs.rmSync(empty, { recursive: true, force: true });
     }

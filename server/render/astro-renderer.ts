@@ -2,7 +2,7 @@
  * The HTML renderer: renders the compiled Astro pages (`src/pages/article`,
  * `channel`, `home`) in-process with Astro's Container API, passing the view
  * model as `Astro.locals.pressroom`. Astro compiles the site once
- * (`site-build.ts`, `npm run build:site`); this module keeps a warm
+ * (`astro-compile.ts`, `npm run compile:astro`); this module keeps a warm
  * container and renders a page in well under a millisecond.
  *
  * This is the only module that imports Astro at run time.
@@ -72,7 +72,7 @@ type PageComponent = Parameters<AstroContainer['renderToString']>[0];
 const PAGES = ['article', 'channel', 'home', 'not-found'] as const;
 type PageName = (typeof PAGES)[number];
 
-const FIX = 'Run "npm run build:site" (or call ensureSiteBuild from server/render/site-build.ts) first.';
+const FIX = 'Run "npm run compile:astro" (or call ensureSiteBuild from server/render/astro-compile.ts) first.';
 
 /**
  * Loads the compiled site from `buildDir` (`.pressroom/astro`) and returns a
@@ -181,7 +181,7 @@ async function loadPage(serverDir: string, name: PageName, buildHash: string): P
   throw new SiteBuildMissingError(
     `The compiled site in ${path.dirname(serverDir)} has no "${name}" page: neither server/pages/${name}.astro.mjs ` +
       `nor any other module in server/pages/ is src/pages/${name}.astro. Check that src/pages/${name}.astro exists, ` +
-      `then rebuild with "npm run build:site -- --force".`,
+      `then rebuild with "npm run compile:astro -- --force".`,
   );
 }
 

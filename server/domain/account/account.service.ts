@@ -10,7 +10,7 @@ import * as accounts from '../../store/account.repository.ts';
 import type { AccountRow } from '../../store/account.table.ts';
 import { PressroomError } from '../errors.ts';
 import { generateApiKey, hashApiKey, hashesEqual } from './api-key.ts';
-import { isPlanId, PLAN_IDS, type PlanId } from './plans.ts';
+import { isPlanId, type PlanId } from './plans.ts';
 
 /** The authenticated caller of the publishing API. */
 export interface Principal {

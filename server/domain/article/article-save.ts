@@ -21,7 +21,7 @@ import { mayChangePrimary, mustWithdrawWithPrimary, nextTranslationState, type L
 import { assertSecondaryMayPublish, eventFor, resolveStatusRequest, type StatusRequest } from './article-request.ts';
 import type { ArticleWriteInput } from './article.schema.ts';
 import type { WriteWarning } from './article-view.ts';
-import { applyTranslationEvents, contentHash, setHomepageMode, syncArticleRecord, type AppliedTranslation, type ModerationMode } from './article-write.ts';
+import { applyTranslationEvents, contentHash, setHomepageMode, syncArticleRecord, type AppliedTranslation, type ModerationMode } from './article-events.ts';
 import { withdrawnUntilScheduledWarning } from './schedule-warning.ts';
 
 /** What saving needs beyond the transaction. */
@@ -255,7 +255,7 @@ export function contentRequests(input: ArticleWriteInput, rewrites?: ReadonlyArr
   return input.translations.map((t, i) => ({ item: t, language: t.language, fieldPrefix: `translations.${i}.`, ...(rewrites ? { rewrites } : {}) }));
 }
 
-/** Options of {@link writeArticle} beyond the API input. */
+/** Options of {@link saveArticle} beyond the API input. */
 export interface WriteOptions {
   /** `trusted` publishes without moderation (content/ files reviewed in the repository). */
   readonly mode?: ModerationMode;
@@ -269,7 +269,7 @@ export interface WriteOptions {
  * Creates an article, or updates it when the slug exists in the channel.
  * Runs inside the caller's transaction, with access already checked.
  */
-export async function writeArticle(
+export async function saveArticle(
   trx: Executor,
   deps: SaveDeps,
   access: ChannelAccess,

@@ -21,8 +21,8 @@ import { mayPublishTranslationAlone, type LifecycleEvent } from './article-lifec
 import { eventFor, resolveStatusRequest } from './article-request.ts';
 import type { ArticleListQuery, ArticleWriteInput, SettingsChangeInput, StatusChangeInput, TranslationPutInput } from './article.schema.ts';
 import { toArticleListItem, toArticleView, type ArticleListItem, type ArticleView, type WriteWarning } from './article-view.ts';
-import { setHomepageMode, storedRendering } from './article-write.ts';
-import { applyPlan, contentRequests, prepareContents, takeOverFromContent, upsertContent, withAttachedMarkdown, writeArticle, type LanguagePlan } from './article-save.ts';
+import { setHomepageMode, storedRendering } from './article-events.ts';
+import { applyPlan, contentRequests, prepareContents, takeOverFromContent, upsertContent, withAttachedMarkdown, saveArticle, type LanguagePlan } from './article-save.ts';
 import { BODY_RENDER_VERSION, renderMarkdownBody, type BodyProcessor } from '../body/index.ts';
 import { firstAttachedImage, ownBodyImages } from '../body/article-image.ts';
 import { listArticleImageFiles } from '../../store/media.repository.ts';
@@ -178,7 +178,7 @@ export async function upsertArticle(
   return deps.db.transaction().execute(async (trx) => {
     const access = await channelAccess(trx, principal, channelSlug);
     requireArticleWrite(access);
-    const { article, created, warnings } = await writeArticle(trx, deps, access, input, { prepared });
+    const { article, created, warnings } = await saveArticle(trx, deps, access, input, { prepared });
     return { view: await viewOf(deps, trx, article, channelSlug, warnings), created };
   });
 }

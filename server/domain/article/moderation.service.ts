@@ -12,7 +12,7 @@ import { findChannelById } from '../../store/channel.repository.ts';
 import { PressroomError } from '../errors.ts';
 import type { ModerationDecision, ModerationPolicy, ModerationSubject } from '../moderation/moderation-policy.ts';
 import type { LifecycleEvent } from './article-lifecycle.ts';
-import { applyTranslationEvents, secondaryMustWait, syncArticleRecord } from './article-write.ts';
+import { applyTranslationEvents, secondaryMustWait, syncArticleRecord } from './article-events.ts';
 
 /** A revision waiting for a decision, with everything of it that readers would get. */
 export interface ReviewSubject {

@@ -14,7 +14,7 @@ import { hasPendingJob, insertJob } from '../../store/job.repository.ts';
 import { toPlanId } from '../account/account.service.ts';
 import { planFeatures } from '../account/plans.ts';
 import { nextTranslationState } from './article-lifecycle.ts';
-import { applyTranslationEvents, SCHEDULE_JOB, stateOf, syncArticleRecord } from './article-write.ts';
+import { applyTranslationEvents, SCHEDULE_JOB, stateOf, syncArticleRecord } from './article-events.ts';
 
 /** What a schedule job did. */
 export type ScheduleOutcome = 'published' | 'paused' | 'not_due' | 'not_scheduled';

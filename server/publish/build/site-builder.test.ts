@@ -13,7 +13,7 @@ import { manualClock } from '../../clock.ts';
 import { createCursorCodec } from '../../domain/cursor.ts';
 import { channelAccess } from '../../domain/account/access.ts';
 import { ensureAccount } from '../../domain/account/account.service.ts';
-import { writeArticle } from '../../domain/article/article-save.ts';
+import { saveArticle } from '../../domain/article/article-save.ts';
 import { insertChannelFor } from '../../domain/channel/channel.service.ts';
 import { announcePublicChange } from '../../domain/public-change.ts';
 import { createLogger } from '../../logger.ts';
@@ -63,7 +63,7 @@ function makeBuilder(): SiteBuilder {
 async function publish(slug: string, title: string, status: 'published' | 'draft' = 'published'): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const access = await channelAccess(trx, principal, 'news');
-    const saved = await writeArticle(trx, { clock }, access, { slug, default_language: 'en', translations: [{ language: 'en', title, content_markdown: `${title}.`, status }] }, { mode: 'trusted' });
+    const saved = await saveArticle(trx, { clock }, access, { slug, default_language: 'en', translations: [{ language: 'en', title, content_markdown: `${title}.`, status }] }, { mode: 'trusted' });
     clock.advance(60_000);
     return saved.article.id;
   });

@@ -1,6 +1,6 @@
 /**
  * Each revision keeps its rendered body: the sanitised HTML and the plain
- * text, made once when the revision is saved (`article-write.ts`) instead of
+ * text, made once when the revision is saved (`article-events.ts`) instead of
  * on every build and every search rebuild. `body_version` names the body
  * renderer that made them (`BODY_RENDER_VERSION`); a row whose version
  * differs, or older rows (null), are rendered when read and stored again by

@@ -1,14 +1,14 @@
 /**
- * `npm run build:site`: compiles the Astro site (src/, astro.config.mjs)
+ * `npm run compile:astro`: compiles the Astro site (src/, astro.config.mjs)
  * into .pressroom/astro, where the HTML renderer loads it. Skips the work
  * when nothing the build depends on changed.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from '../server/paths.ts';
 import { ensureSiteBuild } from '../server/render/astro-compile.ts';
 import { parseScriptArgs, wantsHelp } from './lib/cli.ts';
 
-const HELP = `Usage: npm run build:site [-- --force]
+const HELP = `Usage: npm run compile:astro [-- --force]
 
 Compiles the Astro site that renders public pages (src/, astro.config.mjs)
 into .pressroom/astro. The write service loads that build and renders every
@@ -27,10 +27,10 @@ const args = process.argv.slice(2);
 if (wantsHelp(args)) {
   process.stdout.write(HELP);
 } else {
-  const { flags } = parseScriptArgs('npm run build:site --', { usage: '[--force]', options: { force: { kind: 'toggle', description: 'Build even when nothing changed.' } }, positionals: [] }, args);
+  const { flags } = parseScriptArgs('npm run compile:astro --', { usage: '[--force]', options: { force: { kind: 'toggle', description: 'Build even when nothing changed.' } }, positionals: [] }, args);
   try {
     // The project that holds src/ and astro.config.mjs, wherever this is run from.
-    const root = fileURLToPath(new URL('..', import.meta.url));
+    const root = PROJECT_ROOT;
     const result = await ensureSiteBuild(root, { force: flags['force'] === true, log: (line) => process.stdout.write(`${line}\n`) });
     if (result.built) process.stdout.write(`Site build: ${path.relative(root, result.buildDir)}\n`);
   } catch (error) {
