@@ -113,7 +113,7 @@ function articlePaths(query: string): string[] {
 /**
  * The address of every later page of every channel's article list (the
  * `_links.next` chain from each first page), as a client walking them asks:
- * each is a file on a static host (`render/list-pages.ts`).
+ * each is a file on a static host (`read-model/list-pages.ts`).
  */
 async function cursorPaths(base: string): Promise<string[]> {
   const out: string[] = [];

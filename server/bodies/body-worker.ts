@@ -2,7 +2,7 @@
  * Entry point of a body pool thread (`body-pool.ts`): per message, prepares
  * and renders one body, or evaluates the moderation rules on one submission,
  * and answers with the result, or with why the work was refused. Started by
- * `server/publish/worker-boot.mjs`.
+ * `server/worker-boot.mjs`.
  * @module
  */
 import { parentPort } from 'node:worker_threads';

@@ -18,7 +18,7 @@ export interface CursorCodec {
    */
   decode(scope: string, cursor: string): Record<string, string | number>;
   /**
-   * The cursor of a position in a public list (`render/list-pages.ts`): a
+   * The cursor of a position in a public list (`read-model/list-pages.ts`): a
    * keyed hash of the list and the position, 22 base64url characters. It
    * reveals nothing and is the name of the page's static file; the read API
    * resolves it by looking it up among the list's anchors.

@@ -5,7 +5,7 @@
  * same renderers as the static files, so the default form of each answer is
  * byte for byte the file.
  *
- * Pagination is keyset-based (`render/list-pages.ts`): a cursor names the
+ * Pagination is keyset-based (`read-model/list-pages.ts`): a cursor names the
  * position of the last item shown, one of its list's anchors, so items
  * published or removed between two pages never cause a duplicate or a skip.
  * It is resolved here exactly as a static host resolves it, by looking it up

@@ -1,7 +1,7 @@
 /**
  * What the renderers see: the public part of channels and articles, already
  * filtered (only published, public translations appear here) and with every
- * URL resolved. Built from the store by `server/publish/public-model.ts`;
+ * URL resolved. Built from the store by `server/read-model/public-model.ts`;
  * every renderer (HTML via Astro, JSON, Markdown, feeds, sitemap, llms.txt)
  * is a function of these values and nothing else, so the full and the
  * incremental build produce the same bytes.

@@ -36,7 +36,7 @@ export const staticFiles = Object.freeze({
   channelsJson: (lang?: string) => apiFile(`${api}/channels`, lang, 'json'),
   channelJson: (channel: string, lang?: string) => apiFile(`${api}/channels/${channel}`, lang, 'json'),
   channelArticlesJson: (channel: string, lang?: string) => apiFile(`${api}/channels/${channel}/articles`, lang, 'json'),
-  /** The page of the channel list after the position a cursor names (`render/list-pages.ts`). */
+  /** The page of the channel list after the position a cursor names (`read-model/list-pages.ts`). */
   channelsPage: (cursor: string, lang?: string) => apiPage(`${api}/channels`, lang, cursor),
   /** The page of a channel's article list after the position a cursor names. */
   channelArticlesPage: (channel: string, cursor: string, lang?: string) => apiPage(`${api}/channels/${channel}/articles`, lang, cursor),

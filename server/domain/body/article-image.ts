@@ -2,13 +2,13 @@
  * The image of a published translation (public contract: Article `image`
  * `{url, alt}` or null; docs/OUTPUTS.md, "Article image"): the first image
  * of that translation's published body that is one of the article's own
- * uploaded images (attached to it, `server/media/attach.ts`), with the alt
+ * uploaded images (attached to it, `server/domain/media/attach.ts`), with the alt
  * text the body gives it. An image from another site, a draft, or another
  * article's image is skipped: only an attached file has the size, type and
  * dimensions a feed enclosure and a link preview need, and only the body's
  * alt text went through moderation with the revision.
  *
- * Used by the public model (`server/publish/public-model.ts`) and the
+ * Used by the public model (`server/read-model/public-model.ts`) and the
  * publishing API's article view, so both name the same image. The public
  * model reads a short slice of the stored, sanitised HTML from its
  * first `<img` (`IMAGE_SLICE_CHARS`), so a list of 10,000 articles reads a

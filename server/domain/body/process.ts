@@ -15,7 +15,7 @@ export { BodyRejectedError } from './rejected.ts';
 export type BodyJob = PrepareBodyInput & {
   /**
    * Exact replacements that saving will probably make in the prepared
-   * Markdown (draft image URLs → the article's, `server/media/attach.ts`).
+   * Markdown (draft image URLs → the article's, `server/domain/media/attach.ts`).
    * The body is then rendered both ways, so the save need not render again
    * inside its transaction when they are made.
    */

@@ -111,7 +111,7 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
 
   app.get('/channels/:channel/articles', async (c) => {
     const q = parsePublicQuery('listPublicArticles', query(c));
-    // A later page of the default size is a file too (render/list-pages.ts); a cursor with none is resolved (and refused) below.
+    // A later page of the default size is a file too (read-model/list-pages.ts); a cursor with none is resolved (and refused) below.
     const file = isDefaultForm(q) ? await staticFile(c, q.lang) : isDefaultForm({ ...q, cursor: undefined }) ? await staticFile(c, q.lang, q.cursor) : null;
     return file ?? answer(c, articleListPage(await deps.state(), c.req.param('channel'), q, { cursors: deps.cursors }));
   });

@@ -40,7 +40,7 @@ export const PAGE_MAX_ARTICLES = 50;
 export const articleOwner = (id: number) => `article:${id}`;
 /** Owner key of a channel's files in the manifest. */
 export const channelOwner = (id: number) => `channel:${id}`;
-/** Owner key of a channel's cursor pages (`render/list-pages.ts`), planned apart from its other files so a publish plans only those around it. */
+/** Owner key of a channel's cursor pages (`read-model/list-pages.ts`), planned apart from its other files so a publish plans only those around it. */
 export const pagesOwner = (id: number) => `pages:${id}`;
 /** Owner key of site-wide files. */
 export const SITE_OWNER = 'site';
@@ -184,14 +184,14 @@ function channelListFiles(channels: readonly PublicChannel[], renderers: Rendere
 
 
 /**
- * The anchors of a list (`render/list-pages.ts`), given its items now: the
+ * The anchors of a list (`read-model/list-pages.ts`), given its items now: the
  * builder records the new ones. Returns null to plan no cursor pages.
  */
 export type ListAnchors = (scope: string, items: readonly ListPosition[], order: ListOrder) => readonly ListPosition[] | null;
 
 /**
  * The cursor pages of a channel's article list in `language`
- * (`render/list-pages.ts`): the page after each anchor at `indexes` (all
+ * (`read-model/list-pages.ts`): the page after each anchor at `indexes` (all
  * of them when absent). Each names the items it shows as its inputs.
  */
 export function planArticlePages(

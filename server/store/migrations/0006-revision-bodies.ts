@@ -4,7 +4,7 @@
  * on every build and every search rebuild. `body_version` names the body
  * renderer that made them (`BODY_RENDER_VERSION`); a row whose version
  * differs, or older rows (null), are rendered when read and stored again by
- * the builder (`server/publish/public-model.ts`). Nothing is rendered here:
+ * the builder (`server/read-model/public-model.ts`). Nothing is rendered here:
  * a migration over a large site would take minutes, and the first full build
  * renders those bodies anyway.
  * @module
