@@ -7,5 +7,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Each file gets its own process so native handles (SQLite, sharp) never leak between suites.
     pool: 'forks',
+    // The identity rule enforced: read models are frozen in every test process.
+    setupFiles: ['test/setup/freeze-models.ts'],
   },
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deepFreeze, memoByIdentity } from './identity-memo.ts';
+import { deepFreeze, freezeModel, memoByIdentity, modelsFrozen } from './identity-memo.ts';
 
 describe('memoByIdentity', () => {
   it('computes once per object and again for a new object with equal contents', () => {
@@ -45,5 +45,12 @@ describe('deepFreeze', () => {
   it('leaves primitives and null as they are', () => {
     expect(deepFreeze(null)).toBeNull();
     expect(deepFreeze('text')).toBe('text');
+  });
+});
+
+describe('freezeModel', () => {
+  it('freezes under test (test/setup/freeze-models.ts turns it on for every suite)', () => {
+    expect(modelsFrozen()).toBe(true);
+    expect(Object.isFrozen(freezeModel({ a: [1] }).a)).toBe(true);
   });
 });

@@ -9,10 +9,15 @@
  * long as that object lives, and a build that hands a renderer the same
  * object again gets the same answer without the work.
  *
- * The rule is enforced, not only written: the public model freezes every
- * object it hands out (`deepFreeze`), so code that tried to change a model
- * would throw (modules are strict) instead of silently serving a memo of the
- * old value. `identity-memo.test.ts` and the public model's tests check both.
+ * The rule is enforced, not only written: under test (`npm test` turns it
+ * on for every suite, `test/setup/freeze-models.ts`) the public model and
+ * the builder freeze every object they hand out (`deepFreeze`), so code that
+ * tried to change a model throws (modules are strict) instead of silently
+ * serving a memo of the old value. In production the models are not frozen:
+ * V8 reads frozen objects more slowly (a warm build took ~25 % longer, a
+ * cold one ~10 %; docs/PERFORMANCE.md), and the tests already prove no code
+ * writes to one. `identity-memo.test.ts` and the public model's tests check
+ * both halves.
  *
  * Everything that remembers by identity goes through `memoByIdentity` (the
  * builder's own memo of rendered files, `publish/build/render-memo.ts`,
@@ -33,6 +38,26 @@ export function memoByIdentity<K extends object, V>(compute: (key: K) => V): (ke
     memo.set(key, value);
     return value;
   };
+}
+
+let freezing = false;
+
+/** Turns model freezing on or off for this process (the test setup turns it on). */
+export function freezeModels(on: boolean): void {
+  freezing = on;
+}
+
+/** Whether models are frozen in this process. */
+export function modelsFrozen(): boolean {
+  return freezing;
+}
+
+/**
+ * Freezes a model handed out, when freezing is on (`freezeModels`); else
+ * returns it as it is. @returns `value`.
+ */
+export function freezeModel<T>(value: T): T {
+  return freezing ? deepFreeze(value) : value;
 }
 
 /**

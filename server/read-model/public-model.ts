@@ -23,7 +23,7 @@ import { isOnHomepage } from '../domain/article/homepage.ts';
 import { BODY_RENDER_VERSION, renderMarkdownBody } from '../domain/body/index.ts';
 import { textDirection } from '../domain/language.ts';
 import type { PublicUrls } from '../urls/public-urls.ts';
-import { deepFreeze } from './identity-memo.ts';
+import { freezeModel } from './identity-memo.ts';
 import { byPublication } from './selection.ts';
 import type { AnyPublicArticle, PublicArticle, PublicArticleSummary, PublicChannel, PublicTranslation, PublicTranslationSummary } from './view-models.ts';
 import type { PublicImage } from './view-models.ts';
@@ -300,17 +300,17 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
     }));
   }
 
-  // Every model handed out is frozen: the identity rule (`identity-memo.ts`) says built models never change.
+  // Under test every model handed out is frozen: the identity rule (`identity-memo.ts`) says built models never change.
   return {
-    channels: async () => deepFreeze(await loadChannels()),
-    channel: async (id) => deepFreeze((await loadChannels([id]))[0] ?? null),
-    articles: async (filter) => deepFreeze(await toArticles(await load(filter, 'full'))),
-    heads: async (filter) => deepFreeze((await load(filter, 'none')).map((x) => x.head)),
+    channels: async () => freezeModel(await loadChannels()),
+    channel: async (id) => freezeModel((await loadChannels([id]))[0] ?? null),
+    articles: async (filter) => freezeModel(await toArticles(await load(filter, 'full'))),
+    heads: async (filter) => freezeModel((await load(filter, 'none')).map((x) => x.head)),
     articlesWithHeads: async (filter) => {
       const loaded = await load(filter, 'full');
       const articles = await toArticles(loaded);
-      return deepFreeze(loaded.map((x, i) => ({ article: articles[i]!, head: x.head })));
+      return freezeModel(loaded.map((x, i) => ({ article: articles[i]!, head: x.head })));
     },
-    texts: async (filter) => deepFreeze(await texts(filter)),
+    texts: async (filter) => freezeModel(await texts(filter)),
   };
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import { createArticleIndex } from '../../read-model/article-index.ts';
-import { deepFreeze } from '../../read-model/identity-memo.ts';
+import { freezeModel } from '../../read-model/identity-memo.ts';
 import type { ArticleHead } from '../../read-model/public-model.ts';
 import type { PublicArticleSummary } from '../../read-model/view-models.ts';
 import { readBuildOwners, type BuildOwnerState } from '../../store/build-owner.repository.ts';
@@ -76,7 +76,7 @@ export async function ownerFiles(ctx: BuildContext, ids: readonly number[]): Pro
   return byOwner;
 }
 
-/** The head as lists hold it, with each translation's text start (frozen: the identity rule). */
+/** The head as lists hold it, with each translation's text start (frozen under test: the identity rule). */
 function withTextStarts(head: ArticleHead, textStarts: Readonly<Record<string, string>>): PublicArticleSummary {
-  return deepFreeze({ ...head.summary, translations: head.summary.translations.map((t) => ({ ...t, textStart: textStarts[t.language] ?? '' })) });
+  return freezeModel({ ...head.summary, translations: head.summary.translations.map((t) => ({ ...t, textStart: textStarts[t.language] ?? '' })) });
 }
