@@ -1,8 +1,10 @@
 /**
  * The sharded Pagefind index with the real Pagefind binary and real files:
- * one bundle per channel and language, `shards.json`, rebuilding one shard
- * leaves the others untouched, an empty shard loses its folder, and an
- * unpublished article leaves the index.
+ * one bundle per part of a channel in one language, `shards.json`,
+ * rebuilding one shard leaves the others untouched, an empty shard loses its
+ * folder, and an unpublished article leaves the index. Which parts a change
+ * touches is `site-search.ts`'s (tested over a real store in
+ * `site-search.test.ts`).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -62,22 +64,22 @@ afterAll(async () => {
 describe('search shards', () => {
   it('writes one bundle per channel and language, listed in shards.json, with the UI at the top', async () => {
     const report = await indexer.rebuildShards(
-      [...records.keys()].map((k) => ({ channel: k.split('/')[0]!, language: k.split('/')[1]! })),
+      [...records.keys()].map((k) => ({ channel: k.split('/')[0]!, language: k.split('/')[1]!, part: 0 })),
       recordsFor,
     );
     expect(report).toMatchObject({ shards: 3, pages: 4 });
-    for (const s of ['tech/en', 'tech/ar', 'food/en']) {
+    for (const s of ['tech/en.0', 'tech/ar.0', 'food/en.0']) {
       expect(fs.existsSync(path.join(bundle(s), 'pagefind-entry.json')), s).toBe(true);
       expect(fs.existsSync(path.join(bundle(s), 'pagefind-ui.js')), s).toBe(true);
     }
-    const entry = JSON.parse(fs.readFileSync(path.join(bundle('tech/ar'), 'pagefind-entry.json'), 'utf8'));
+    const entry = JSON.parse(fs.readFileSync(path.join(bundle('tech/ar.0'), 'pagefind-entry.json'), 'utf8'));
     expect(Object.keys(entry.languages)).toEqual(['ar']);
-    expect(fragments('tech/en').join('\n')).toContain('Hello zebra');
-    expect(fragments('tech/en').join('\n')).toContain('"url":"/tech/en/hello"');
+    expect(fragments('tech/en.0').join('\n')).toContain('Hello zebra');
+    expect(fragments('tech/en.0').join('\n')).toContain('"url":"/tech/en/hello"');
     expect(listing()).toEqual([
-      { channel: 'food', language: 'en', bundlePath: 'food/en/' },
-      { channel: 'tech', language: 'ar', bundlePath: 'tech/ar/' },
-      { channel: 'tech', language: 'en', bundlePath: 'tech/en/' },
+      { channel: 'food', language: 'en', part: 0, bundlePath: 'food/en.0/' },
+      { channel: 'tech', language: 'ar', part: 0, bundlePath: 'tech/ar.0/' },
+      { channel: 'tech', language: 'en', part: 0, bundlePath: 'tech/en.0/' },
     ]);
     expect(fs.existsSync(path.join(dir, 'pagefind', 'pagefind-ui.js'))).toBe(true);
     expect(fs.existsSync(path.join(dir, 'pagefind', 'pagefind-ui.css'))).toBe(true);
@@ -87,60 +89,73 @@ describe('search shards', () => {
   it('rebuilding one shard leaves the other shards untouched; unpublishing removes the record', async () => {
     await indexer.rebuildShards(
       [
-        { channel: 'tech', language: 'en' },
-        { channel: 'tech', language: 'ar' },
-        { channel: 'food', language: 'en' },
+        { channel: 'tech', language: 'en', part: 0 },
+        { channel: 'tech', language: 'ar', part: 0 },
+        { channel: 'food', language: 'en', part: 0 },
       ],
       recordsFor,
     );
-    const others = new Map([...mtimes('tech/ar'), ...mtimes('food/en')]);
+    const others = new Map([...mtimes('tech/ar.0'), ...mtimes('food/en.0')]);
     await new Promise((r) => setTimeout(r, 20));
     fs.mkdirSync(path.join(dir, 'tech'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'tech', 'index.html'), ''); // the channel is still public
     // "Second giraffe" is unpublished: the public model no longer returns it.
     records.set('tech/en', [records.get('tech/en')![0]!]);
-    const report = await indexer.rebuildShards(indexer.shardsForPaths(['tech/en/second.html', 'tech/second.html', 'tech/index.html', 'sitemap.xml']), recordsFor);
+    const report = await indexer.rebuildShards([{ channel: 'tech', language: 'en', part: 0 }], recordsFor);
     expect(report).toMatchObject({ shards: 1, pages: 1 });
-    expect(new Map([...mtimes('tech/ar'), ...mtimes('food/en')])).toEqual(others);
-    const text = fragments('tech/en').join('\n');
+    expect(new Map([...mtimes('tech/ar.0'), ...mtimes('food/en.0')])).toEqual(others);
+    const text = fragments('tech/en.0').join('\n');
     expect(text).toContain('Hello zebra');
     expect(text).not.toContain('giraffe');
-    expect(fragments('tech/en')).toHaveLength(1);
+    expect(fragments('tech/en.0')).toHaveLength(1);
   });
 
   it('an empty shard loses its folder and its line in shards.json; a gone channel loses every shard', async () => {
-    await indexer.rebuildShards([{ channel: 'tech', language: 'en' }, { channel: 'tech', language: 'ar' }, { channel: 'food', language: 'en' }], recordsFor);
+    await indexer.rebuildShards([{ channel: 'tech', language: 'en', part: 0 }, { channel: 'tech', language: 'ar', part: 0 }, { channel: 'food', language: 'en', part: 0 }], recordsFor);
     records.delete('tech/ar');
-    await indexer.rebuildShards([{ channel: 'tech', language: 'ar' }], recordsFor);
-    expect(fs.existsSync(bundle('tech/ar'))).toBe(false);
-    expect(fs.existsSync(bundle('tech/en'))).toBe(true);
+    await indexer.rebuildShards([{ channel: 'tech', language: 'ar', part: 0 }], recordsFor);
+    expect(fs.existsSync(bundle('tech/ar.0'))).toBe(false);
+    expect(fs.existsSync(bundle('tech/en.0'))).toBe(true);
     expect(listing()).toHaveLength(2);
 
     // food/index.html was removed from the output: the channel is no longer public.
-    expect(indexer.shardsForPaths(['food/index.html'])).toEqual([{ channel: 'food', language: 'en' }]);
+    expect(indexer.pairsForPaths(['food/index.html']).goneChannels).toEqual(['food']);
     records.delete('food/en');
-    await indexer.rebuildShards(indexer.shardsForPaths(['food/index.html']), recordsFor);
+    await indexer.rebuildShards([{ channel: 'food', language: 'en', part: 0 }], recordsFor);
     expect(fs.existsSync(path.join(dir, 'pagefind', 'food'))).toBe(false);
-    expect(listing()).toEqual([{ channel: 'tech', language: 'en', bundlePath: 'tech/en/' }]);
+    expect(listing()).toEqual([{ channel: 'tech', language: 'en', part: 0, bundlePath: 'tech/en.0/' }]);
   });
 
-  it('maps output paths to shards and ignores files outside channels', () => {
+  it('maps output paths to channels and languages and ignores files outside channels', () => {
     fs.mkdirSync(path.join(dir, 'tech'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'tech', 'index.html'), '');
-    expect(indexer.shardsForPaths(['tech/ar/hello.html', 'tech/ar/index.html', 'tech/index.html', 'tech/en/rss.xml', 'api/public/v1/channels/tech/articles/x/_lang/en.json', 'index.html'])).toEqual([
-      { channel: 'tech', language: 'ar' },
+    expect(indexer.pairsForPaths(['tech/ar/hello.html', 'tech/ar/index.html', 'tech/index.html', 'tech/en/rss.xml', 'api/public/v1/channels/tech/articles/x/_lang/en.json', 'index.html'])).toEqual({
+      pairs: [{ channel: 'tech', language: 'ar' }],
+      goneChannels: [],
+    });
+  });
+
+  it('lists a bundle of the layout before parts as part -1, so a full rebuild removes it', async () => {
+    await indexer.rebuildShards([{ channel: 'tech', language: 'en', part: 0 }], recordsFor);
+    fs.cpSync(bundle('tech/en.0'), bundle('tech/en'), { recursive: true });
+    expect(indexer.existingShards()).toEqual([
+      { channel: 'tech', language: 'en', part: -1 },
+      { channel: 'tech', language: 'en', part: 0 },
     ]);
+    await indexer.rebuildShards([{ channel: 'tech', language: 'en', part: -1 }], async () => []);
+    expect(fs.existsSync(bundle('tech/en'))).toBe(false);
+    expect(fs.existsSync(bundle('tech/en.0'))).toBe(true);
   });
 
   it('turns Pagefind errors and bad shard names into thrown errors, and keeps the old bundle', async () => {
-    await indexer.rebuildShards([{ channel: 'tech', language: 'en' }], recordsFor);
-    await expect(indexer.rebuildShards([{ channel: '../x', language: 'en' }], recordsFor)).rejects.toThrow(/Not a shard/);
+    await indexer.rebuildShards([{ channel: 'tech', language: 'en', part: 0 }], recordsFor);
+    await expect(indexer.rebuildShards([{ channel: '../x', language: 'en', part: 0 }], recordsFor)).rejects.toThrow(/Not a shard/);
     await expect(
-      indexer.rebuildShards([{ channel: 'tech', language: 'en' }], async () => {
+      indexer.rebuildShards([{ channel: 'tech', language: 'en', part: 0 }], async () => {
         throw new Error('store down');
       }),
     ).rejects.toThrow('store down');
-    expect(fragments('tech/en').join('\n')).toContain('Hello zebra');
+    expect(fragments('tech/en.0').join('\n')).toContain('Hello zebra');
   });
 });
 
@@ -150,10 +165,10 @@ describe('searchRecords', () => {
     const tr = (language: string, title: string) =>
       ({ language, title, text: `${title} body`, htmlUrl: `https://x.example/news/tech/${language}/hello` }) as PublicArticle['translations'][number];
     const articles = [{ channel, translations: [tr('en', 'Hello'), tr('ar', 'مرحبا')] }] as unknown as PublicArticle[];
-    expect(searchRecords(articles, { channel: 'tech', language: 'ar' })).toEqual([
+    expect(searchRecords(articles, { channel: 'tech', language: 'ar', part: 0 })).toEqual([
       { url: '/news/tech/ar/hello', title: 'مرحبا', text: 'مرحبا body', language: 'ar' },
     ]);
-    expect(searchRecords(articles, { channel: 'tech', language: 'fr' })).toEqual([]);
-    expect(searchRecords(articles, { channel: 'food', language: 'en' })).toEqual([]);
+    expect(searchRecords(articles, { channel: 'tech', language: 'fr', part: 0 })).toEqual([]);
+    expect(searchRecords(articles, { channel: 'food', language: 'en', part: 0 })).toEqual([]);
   });
 });

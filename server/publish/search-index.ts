@@ -1,10 +1,11 @@
 /**
- * The Pagefind search index, sharded: one Pagefind bundle per channel and
- * language at `{output}/pagefind/{channel}/{lang}/`, listed in
+ * The Pagefind search index, sharded: one Pagefind bundle per part of a
+ * channel's articles in one language (`search-parts.ts`) at
+ * `{output}/pagefind/{channel}/{lang}.{part}/`, listed in
  * `{output}/pagefind/shards.json`. Pagefind cannot update an index in place
  * (`writeFiles` always writes the whole bundle), so a change re-indexes only
- * the shards it touches; the browser merges the shards with `mergeIndex`
- * (`docs/SEARCH.md`).
+ * the shards it touches, each of a bounded size; the browser merges the
+ * shards with `mergeIndex` (`docs/SEARCH.md`).
  *
  * This is the only module that imports `pagefind`. Every shard is written to
  * a staging folder and swapped into place, so a reader never sees half an
@@ -19,8 +20,19 @@ import * as pagefind from 'pagefind';
 import type { Logger } from '../logger.ts';
 import { createSerialQueue } from '../serial-work.ts';
 
-/** One index: the public articles of one channel in one language. */
+/**
+ * One index: the public articles of one part (`search-parts.ts`) of one
+ * channel in one language. `part` -1 names a bundle of the layout before
+ * parts (`{channel}/{lang}/`), which the next full rebuild removes.
+ */
 export interface Shard {
+  readonly channel: string;
+  readonly language: string;
+  readonly part: number;
+}
+
+/** A channel and language whose shards an output change may touch. */
+export interface ShardPair {
   readonly channel: string;
   readonly language: string;
 }
@@ -62,8 +74,11 @@ export interface SearchIndexer {
    * records only). A shard with no records is removed.
    */
   rebuildShards(shards: readonly Shard[], recordsFor: (shard: Shard) => Promise<readonly SearchRecord[]>): Promise<ShardRebuildReport>;
-  /** The shards an output change touches: `{channel}/{lang}/….html`; a channel whose page is gone → all its shards. */
-  shardsForPaths(changedPaths: readonly string[]): Shard[];
+  /**
+   * The channels and languages an output change touches (`{channel}/{lang}/….html`),
+   * and the channels whose page is gone (every shard of theirs goes).
+   */
+  pairsForPaths(changedPaths: readonly string[]): { pairs: ShardPair[]; goneChannels: string[] };
   /** Every shard present on disk. */
   existingShards(): Shard[];
   /** Stops the Pagefind process (it restarts on the next rebuild). */
@@ -79,7 +94,10 @@ const UI_FILES = ['pagefind-ui.js', 'pagefind-ui.css'];
 /** First path segments of the output that are not channels. */
 const NOT_CHANNELS = new Set(['api', 'media', 'pagefind', '_astro', 'assets']);
 
-const shardKey = (s: Shard) => `${s.channel}/${s.language}`;
+/** Folder of a shard under the index, relative (also its key). */
+export const shardFolder = (s: Shard): string => (s.part < 0 ? `${s.channel}/${s.language}` : `${s.channel}/${s.language}.${s.part}`);
+const shardKey = shardFolder;
+const LANGUAGE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
 
 /** Throws when Pagefind reported errors. */
 /** Records sent to Pagefind before waiting for their answers. */
@@ -148,8 +166,12 @@ export function createSearchIndexer(deps: { outputDir: string; log: Logger }): S
       }
     };
     for (const channel of dirs(root)) {
-      for (const language of dirs(path.join(root, channel.name))) {
-        if (fs.existsSync(path.join(root, channel.name, language.name, 'pagefind-entry.json'))) shards.push({ channel: channel.name, language: language.name });
+      for (const folder of dirs(path.join(root, channel.name))) {
+        if (!fs.existsSync(path.join(root, channel.name, folder.name, 'pagefind-entry.json'))) continue;
+        const dot = folder.name.lastIndexOf('.');
+        const language = dot < 0 ? folder.name : folder.name.slice(0, dot);
+        const part = dot < 0 ? -1 : Number(folder.name.slice(dot + 1));
+        if (LANGUAGE.test(language) && Number.isSafeInteger(part)) shards.push({ channel: channel.name, language, part });
       }
     }
     return shards.sort((a, b) => (shardKey(a) < shardKey(b) ? -1 : shardKey(a) > shardKey(b) ? 1 : 0));
@@ -157,14 +179,14 @@ export function createSearchIndexer(deps: { outputDir: string; log: Logger }): S
 
   /** Writes `shards.json` from what is on disk, so it never lists a missing bundle. */
   function writeListing(): void {
-    const listing: ShardListing[] = existingShards().map((s) => ({ channel: s.channel, language: s.language, bundlePath: `${s.channel}/${s.language}/` }));
+    const listing: ShardListing[] = existingShards().map((s) => ({ channel: s.channel, language: s.language, part: s.part, bundlePath: `${shardFolder(s)}/` }));
     fs.mkdirSync(root, { recursive: true });
     writeAtomic(path.join(root, 'shards.json'), `${JSON.stringify(listing, null, 2)}\n`);
   }
 
   /** Replaces (or removes, when `fresh` is null) a shard's folder. */
   function swap(shard: Shard, fresh: string | null): void {
-    const target = path.join(root, shard.channel, shard.language);
+    const target = path.join(root, shardFolder(shard));
     const old = path.join(staging, `old-${randomBytes(6).toString('hex')}`);
     let moved = false;
     try {
@@ -217,11 +239,11 @@ export function createSearchIndexer(deps: { outputDir: string; log: Logger }): S
 
   async function rebuildShards(shards: readonly Shard[], recordsFor: (shard: Shard) => Promise<readonly SearchRecord[]>): Promise<ShardRebuildReport> {
     const started = performance.now();
-    const unique = [...new Map(shards.map((s) => [shardKey(s), { channel: s.channel, language: s.language }])).values()];
+    const unique = [...new Map(shards.map((s) => [shardKey(s), { channel: s.channel, language: s.language, part: s.part }])).values()];
     let pages = 0;
     try {
       for (const shard of unique) {
-        if (!/^[a-z0-9-]+$/.test(shard.channel) || !/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/.test(shard.language)) {
+        if (!/^[a-z0-9-]+$/.test(shard.channel) || !LANGUAGE.test(shard.language) || !Number.isSafeInteger(shard.part) || shard.part < -1) {
           throw new Error(`Not a shard: ${shardKey(shard)}`);
         }
         const shardStarted = performance.now();
@@ -238,23 +260,23 @@ export function createSearchIndexer(deps: { outputDir: string; log: Logger }): S
     return { shards: unique.length, pages, ms: Math.round(performance.now() - started) };
   }
 
-  function shardsForPaths(changedPaths: readonly string[]): Shard[] {
-    const found = new Map<string, Shard>();
-    const goneChannels = new Set<string>();
+  function pairsForPaths(changedPaths: readonly string[]): { pairs: ShardPair[]; goneChannels: string[] } {
+    const pairs = new Map<string, ShardPair>();
+    const gone = new Set<string>();
     for (const p of changedPaths) {
       const parts = p.split('/');
       if (NOT_CHANNELS.has(parts[0]!) || !p.endsWith('.html')) continue;
-      if (parts.length === 3) found.set(`${parts[0]}/${parts[1]}`, { channel: parts[0]!, language: parts[1]! });
+      if (parts.length === 3) pairs.set(`${parts[0]}/${parts[1]}`, { channel: parts[0]!, language: parts[1]! });
       // A channel whose page is gone is no longer public: every shard of it goes.
-      else if (parts.length === 2 && parts[1] === 'index.html' && !fs.existsSync(path.join(deps.outputDir, p))) goneChannels.add(parts[0]!);
+      else if (parts.length === 2 && parts[1] === 'index.html' && !fs.existsSync(path.join(deps.outputDir, p))) gone.add(parts[0]!);
     }
-    for (const s of existingShards()) if (goneChannels.has(s.channel)) found.set(shardKey(s), s);
-    return [...found.values()];
+    return { pairs: [...pairs.values()], goneChannels: [...gone] };
   }
+
 
   return {
     rebuildShards: (shards, recordsFor) => serial(() => rebuildShards(shards, recordsFor)),
-    shardsForPaths,
+    pairsForPaths,
     existingShards,
     close: () => serial(async () => void (await pagefind.close())),
   };

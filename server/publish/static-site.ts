@@ -10,7 +10,6 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { CursorCodec } from '../domain/cursor.ts';
 import type { Logger } from '../logger.ts';
-import { createCoalescingRunner } from '../serial-work.ts';
 import { createAstroRenderer } from '../render/astro-renderer.ts';
 import { createRenderers } from '../render/renderers.ts';
 import { ensureSiteBuild } from '../render/astro-compile.ts';
@@ -21,13 +20,16 @@ import { staticFiles } from '../urls/static-files.ts';
 import YAML from 'yaml';
 import { createBodyCache } from '../read-model/body-cache.ts';
 import { createBuildQueue, type BuildQueue } from './build-queue.ts';
-import { createPublicModel, type PublicArticleText, type PublicModel } from '../read-model/public-model.ts';
-import { createSearchIndexer, SEARCH_FOLDER, searchRecords, type SearchIndexer, type Shard } from './search-index.ts';
+import { createPublicModel } from '../read-model/public-model.ts';
+import { createSearchIndexer } from './search-index.ts';
+import { createSiteSearch, type SiteSearch } from './site-search.ts';
 import { renderCodeFingerprint } from './build/owner-inputs.ts';
 import { createSyncOutputQueue, createThreadOutputQueue } from '../output/output-queue.ts';
 import { createHostFiles, type HostFiles } from '../hosting/host-files.ts';
 import { createRenderPool } from './workers/render-pool.ts';
-import { createSiteBuilder, type BuildReport, type SiteBuilder } from './build/site-builder.ts';
+import { createSiteBuilder, type SiteBuilder } from './build/site-builder.ts';
+
+export type { SiteSearch } from './site-search.ts';
 
 /** The static side of a running service. */
 export interface StaticSite {
@@ -37,25 +39,6 @@ export interface StaticSite {
   /** The static host's files in the output (`PRESSROOM_STATIC_HOST`): `ensure()` after the first build; later builds keep them in step. */
   readonly hostFiles: HostFiles;
   /** Waits for the running search rebuild, then stops Pagefind and the output writer thread (stop the queue first). */
-  close(): Promise<void>;
-}
-
-/**
- * Keeps the Pagefind shards in step with the output (`docs/SEARCH.md`).
- * Rebuilds run in the background, one at a time; requests made meanwhile are
- * coalesced. A failed rebuild is logged and its shards are retried with the
- * next request.
- */
-export interface SiteSearch {
-  /** Rebuilds every shard (after a full build, or when no index exists). */
-  rebuildAll(): void;
-  /** Rebuilds the shards a build's changed paths touch (wired to `queue.onBuilt`). */
-  rebuildFor(report: Pick<BuildReport, 'changedPaths'>): void;
-  /** Whether `pagefind/shards.json` exists. */
-  hasIndex(): boolean;
-  /** Resolves when no rebuild is running or pending. */
-  idle(): Promise<void>;
-  /** Waits for the running rebuild, then stops Pagefind. */
   close(): Promise<void>;
 }
 
@@ -138,77 +121,3 @@ function openApiJson(projectRoot: string, name: string): string {
   return JSON.stringify(YAML.parse(fs.readFileSync(path.join(projectRoot, 'docs/openapi', name), 'utf8')));
 }
 
-function createSiteSearch(indexer: SearchIndexer, model: PublicModel, outputDir: string, log: Logger): SiteSearch {
-  const key = (s: Shard) => `${s.channel}/${s.language}`;
-  let pending = new Map<string, Shard>();
-  let everything = false;
-  // What failed last time, retried with the next request.
-  let retry = new Map<string, Shard>();
-  let retryEverything = false;
-  let closed = false;
-
-  async function once(shards: Shard[], all: boolean): Promise<void> {
-    // Only public translations reach the index. Texts are read one channel at a time (the shards are taken
-    // channel by channel) and only the current channel's are kept, so a rebuild holds one channel's texts,
-    // not the site's.
-    const channels = new Map((await model.channels()).map((c) => [c.slug, c.id]));
-    let held: { slug: string; articles: PublicArticleText[] } | null = null;
-    const articlesOf = async (slug: string): Promise<PublicArticleText[]> => {
-      const id = channels.get(slug);
-      if (id === undefined) return [];
-      if (held?.slug !== slug) held = { slug, articles: await model.texts({ channelId: id }) };
-      return held.articles;
-    };
-    const list = new Map(shards.map((s) => [key(s), s]));
-    if (all) {
-      for (const s of indexer.existingShards()) list.set(key(s), s);
-      // Which languages each channel has: the heads say so without reading a text.
-      for (const head of await model.heads({})) {
-        for (const t of head.summary.translations) list.set(`${head.summary.channel.slug}/${t.language}`, { channel: head.summary.channel.slug, language: t.language });
-      }
-    }
-    const byChannel = (a: Shard, b: Shard) => (a.channel !== b.channel ? (a.channel < b.channel ? -1 : 1) : a.language < b.language ? -1 : a.language > b.language ? 1 : 0);
-    const ordered = [...list.values()].sort(byChannel);
-    const report = await indexer.rebuildShards(ordered, async (s) => searchRecords(await articlesOf(s.channel), s));
-    log.info(all ? 'search index built' : 'search shards rebuilt', { ...report, msPerShard: report.shards ? Math.round(report.ms / report.shards) : 0 });
-  }
-
-  const runner = createCoalescingRunner(
-    async () => {
-      if (closed || (!everything && pending.size === 0)) return;
-      const shards = [...pending.values()];
-      const all = everything;
-      pending = new Map();
-      everything = false;
-      try {
-        await once(shards, all);
-      } catch (error) {
-        log.error('search index build failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-        for (const s of shards) retry.set(key(s), s);
-        retryEverything ||= all;
-      }
-    },
-    () => undefined,
-  );
-
-  function request(shards: readonly Shard[], all: boolean): void {
-    if (closed) return;
-    for (const s of [...retry.values(), ...shards]) pending.set(key(s), s);
-    everything ||= all || retryEverything;
-    retry = new Map();
-    retryEverything = false;
-    if (everything || pending.size > 0) runner.kick();
-  }
-
-  return {
-    rebuildAll: () => request([], true),
-    rebuildFor: (report) => request(indexer.shardsForPaths(report.changedPaths), false),
-    hasIndex: () => fs.existsSync(path.join(outputDir, SEARCH_FOLDER, 'shards.json')),
-    idle: () => runner.idle(),
-    async close() {
-      closed = true;
-      await runner.stop();
-      await indexer.close();
-    },
-  };
-}

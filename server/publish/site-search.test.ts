@@ -1,0 +1,127 @@
+/**
+ * The search keeper over a real store, the real Pagefind binary and real
+ * files, with parts of 4 articles on average (`search-parts.ts`): a publish
+ * or a withdrawal re-indexes only the part that holds the article, whatever
+ * the channel's size, and a full rebuild leaves one bundle per part.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock } from '../clock.ts';
+import { channelAccess } from '../domain/account/access.ts';
+import { ensureAccount } from '../domain/account/account.service.ts';
+import { saveArticle } from '../domain/article/article-save.ts';
+import { insertChannelFor } from '../domain/channel/channel.service.ts';
+import { createLogger } from '../logger.ts';
+import { createPublicModel } from '../read-model/public-model.ts';
+import { migrateToLatest, openDatabase, type Db } from '../store/database.ts';
+import { createPublicUrls } from '../urls/public-urls.ts';
+import { createSearchIndexer } from './search-index.ts';
+import { partOf, partsOf } from './search-parts.ts';
+import { createSiteSearch, type SiteSearch } from './site-search.ts';
+
+const PART = 4;
+const clock = manualClock(new Date('2026-11-01T10:00:00Z'));
+const urls = createPublicUrls('http://pressroom.test', 'http://pressroom.test/dashboard');
+let dir: string;
+let db: Db;
+let search: SiteSearch;
+let principal: { accountId: number; accountName: string; plan: 'pro'; keyId: number };
+
+async function publish(slug: string, word: string): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const access = await channelAccess(trx, principal, 'news');
+    const saved = await saveArticle(trx, { clock }, access, { slug, default_language: 'en', translations: [{ language: 'en', title: `Title ${slug}`, content_markdown: `About ${word}.`, status: 'published' }] }, { mode: 'trusted' });
+    clock.advance(1000);
+    return saved.article.id;
+  });
+}
+
+const publicIds = async () => (await db.selectFrom('articles').select('id').where('status', '=', 'published').orderBy('id').execute()).map((r) => r.id);
+const bundleDir = (part: number) => path.join(dir, 'dist', 'pagefind', 'news', `en.${part}`);
+/** Newest modification time of any file in a part's bundle. */
+const stamp = (part: number) => {
+  let newest = 0;
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(path.join(d, e.name));
+      else newest = Math.max(newest, fs.statSync(path.join(d, e.name)).mtimeMs);
+    }
+  };
+  walk(bundleDir(part));
+  return newest;
+};
+const holds = (part: number, word: string) =>
+  fs.readdirSync(path.join(bundleDir(part), 'fragment')).some((f) => zlib.gunzipSync(fs.readFileSync(path.join(bundleDir(part), 'fragment', f))).includes(word));
+const bundles = () => fs.readdirSync(path.join(dir, 'dist', 'pagefind', 'news')).sort();
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-site-search-'));
+  db = openDatabase(path.join(dir, 'pressroom.db'));
+  await migrateToLatest(db);
+  const account = (await ensureAccount(db, clock, 'test', 'pro')).account;
+  principal = { accountId: account.id, accountName: account.name, plan: 'pro', keyId: 0 };
+  await db.transaction().execute((trx) => insertChannelFor(trx, clock, principal, { slug: 'news', default_language: 'en', translations: [{ language: 'en', title: 'News' }] }));
+  for (let i = 0; i < 40; i++) await publish(`a-${i}`, `word${i}x`);
+  search = createSiteSearch(createSearchIndexer({ outputDir: path.join(dir, 'dist'), log: createLogger('silent') }), createPublicModel({ db, urls }), path.join(dir, 'dist'), createLogger('silent'), PART);
+  search.rebuildAll();
+  await search.idle();
+});
+afterAll(async () => {
+  await search.close();
+  await db.destroy();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('search parts in a channel', () => {
+  it('counts an index with a bundle of the layout before parts as missing, so the start rebuilds it', () => {
+    expect(search.hasIndex()).toBe(true);
+    const legacy = path.join(dir, 'dist', 'pagefind', 'news', 'en');
+    fs.cpSync(bundleDir(0), legacy, { recursive: true });
+    expect(search.hasIndex()).toBe(false);
+    fs.rmSync(legacy, { recursive: true });
+    expect(search.hasIndex()).toBe(true);
+  });
+
+  it('a full rebuild writes one bundle per part, each holding its own articles', async () => {
+    const ids = await publicIds();
+    const parts = partsOf(ids, PART);
+    expect(parts.size).toBeGreaterThan(3);
+    expect(bundles()).toEqual([...parts.keys()].map((p) => `en.${p}`).sort());
+    const listing = JSON.parse(fs.readFileSync(path.join(dir, 'dist', 'pagefind', 'shards.json'), 'utf8')) as Array<{ part: number }>;
+    expect(listing.map((l) => l.part).sort((a, b) => a - b)).toEqual([...parts.keys()].sort((a, b) => a - b));
+    ids.forEach((id, i) => expect(holds(partOf(ids, id, PART), `word${i}x`), `article ${id}`).toBe(true));
+  });
+
+  it('a publish re-indexes only the part it joins', async () => {
+    const before = new Map((await publicIds()).map((id) => [id, 0]));
+    const stamps = new Map([...partsOf([...before.keys()], PART).keys()].map((p) => [p, stamp(p)]));
+    await new Promise((r) => setTimeout(r, 20));
+    const id = await publish('fresh', 'freshword');
+    search.rebuildFor({ changedPaths: ['news/en/fresh.html', 'news/en/index.html'], articleIds: [id] });
+    await search.idle();
+    const ids = await publicIds();
+    const part = partOf(ids, id, PART);
+    expect(holds(part, 'freshword')).toBe(true);
+    for (const [p, t] of stamps) if (p !== part) expect(stamp(p), `part ${p}`).toBe(t);
+  });
+
+  it('a withdrawal re-indexes only the part that held it (or removes a part it was alone in)', async () => {
+    const ids = await publicIds();
+    const victim = ids[Math.floor(ids.length / 2)]!;
+    const stamps = new Map([...partsOf(ids, PART).keys()].map((p) => [p, stamp(p)]));
+    await new Promise((r) => setTimeout(r, 20));
+    await db.updateTable('articles').set({ status: 'archived' }).where('id', '=', victim).execute();
+    search.rebuildFor({ changedPaths: [`news/en/a-${ids.indexOf(victim)}.html`], articleIds: [victim] });
+    await search.idle();
+    const rest = await publicIds();
+    const now = partsOf(rest, PART);
+    const touched = [...stamps].filter(([p, t]) => !now.has(p) || stamp(p) !== t).map(([p]) => p);
+    expect(touched.length).toBeGreaterThanOrEqual(1);
+    expect(touched.length).toBeLessThanOrEqual(2);
+    for (const p of now.keys()) expect(holds(p, `word${ids.indexOf(victim)}x`), `part ${p}`).toBe(false);
+    expect(bundles()).toEqual([...now.keys()].map((p) => `en.${p}`).sort());
+  });
+});

@@ -1,0 +1,173 @@
+/**
+ * Keeps the Pagefind shards in step with the output (`docs/SEARCH.md`).
+ * Rebuilds run in the background, one at a time; requests made meanwhile are
+ * coalesced. A failed rebuild is logged and its work is retried with the
+ * next request.
+ *
+ * A change re-indexes only the parts (`search-parts.ts`) that hold a changed
+ * article, in the channels and languages whose pages changed, and removes
+ * the parts that no longer exist: a bounded piece, whatever the size of the
+ * channel. Records are read for the part's articles only (`PublicModel.texts`
+ * by ids), so a rebuild holds one part's texts at a time.
+ * @module
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Logger } from '../logger.ts';
+import type { PublicModel } from '../read-model/public-model.ts';
+import { createCoalescingRunner } from '../serial-work.ts';
+import type { BuildReport } from './build/build-report.ts';
+import { SEARCH_FOLDER, searchRecords, shardFolder, type SearchIndexer, type Shard, type ShardPair } from './search-index.ts';
+import { partOf, partsOf, SEARCH_PART_SIZE } from './search-parts.ts';
+
+/** The search keeper's operations. */
+export interface SiteSearch {
+  /** Rebuilds every shard (after a full build, or when no index exists) and removes shards of nothing. */
+  rebuildAll(): void;
+  /**
+   * Rebuilds the parts a build changed (wired to `queue.onBuilt`). Another
+   * process's full build (`npm run build`) rebuilt the whole index itself.
+   */
+  rebuildFor(report: Pick<BuildReport, 'changedPaths' | 'articleIds'>): void;
+  /**
+   * Whether a current index exists: `pagefind/shards.json`, and no bundle of
+   * the layout before parts (which a full rebuild replaces).
+   */
+  hasIndex(): boolean;
+  /** Resolves when no rebuild is running or pending. */
+  idle(): Promise<void>;
+  /** Waits for the running rebuild, then stops Pagefind. */
+  close(): Promise<void>;
+}
+
+/** What is waiting to be indexed. */
+interface Pending {
+  everything: boolean;
+  pairs: Map<string, ShardPair>;
+  goneChannels: Set<string>;
+  articleIds: Set<number>;
+}
+
+const nothing = (): Pending => ({ everything: false, pairs: new Map(), goneChannels: new Set(), articleIds: new Set() });
+const isEmpty = (p: Pending) => !p.everything && p.pairs.size === 0 && p.goneChannels.size === 0;
+
+/**
+ * Creates the keeper. `partSize`: articles per part on average
+ * (`SEARCH_PART_SIZE`; tests use a small one).
+ */
+export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, outputDir: string, log: Logger, partSize = SEARCH_PART_SIZE): SiteSearch {
+  let pending = nothing();
+  let closed = false;
+
+  /** The shards to rebuild for `work`, each with the ids of its part (empty: the shard goes). */
+  async function plan(work: Pending): Promise<Array<{ shard: Shard; ids: readonly number[] }>> {
+    const channels = new Map((await model.channels()).map((c) => [c.slug, c.id]));
+    // Which articles each channel has public in each language: the heads say so without reading a text.
+    const publicIds = new Map<string, Map<string, number[]>>();
+    const idsOf = async (slug: string): Promise<Map<string, number[]>> => {
+      let byLanguage = publicIds.get(slug);
+      if (!byLanguage) {
+        byLanguage = new Map();
+        const id = channels.get(slug);
+        for (const head of id === undefined ? [] : await model.heads({ channelId: id })) {
+          for (const t of head.summary.translations) {
+            const ids = byLanguage.get(t.language);
+            if (ids) ids.push(head.summary.id);
+            else byLanguage.set(t.language, [head.summary.id]);
+          }
+        }
+        publicIds.set(slug, byLanguage);
+      }
+      return byLanguage;
+    };
+    const targets = new Map<string, { shard: Shard; ids: readonly number[] }>();
+    const add = (shard: Shard, ids: readonly number[]) => targets.set(shardFolder(shard), { shard, ids });
+    const existing = indexer.existingShards();
+    if (work.everything) {
+      for (const s of existing) add(s, []);
+      for (const slug of channels.keys()) {
+        for (const [language, ids] of await idsOf(slug)) for (const [part, members] of partsOf(ids, partSize)) add({ channel: slug, language, part }, members);
+      }
+      return [...targets.values()];
+    }
+    for (const pair of work.pairs.values()) {
+      const ids = (await idsOf(pair.channel)).get(pair.language) ?? [];
+      const parts = partsOf(ids, partSize);
+      for (const id of work.articleIds) {
+        const part = partOf(ids, id, partSize);
+        const members = parts.get(part);
+        if (members) add({ ...pair, part }, members);
+      }
+      // Parts that no longer exist (their last article withdrawn, or merged into the one before) go.
+      for (const s of existing) if (s.channel === pair.channel && s.language === pair.language && !parts.has(s.part)) add(s, []);
+    }
+    for (const s of existing) if (work.goneChannels.has(s.channel)) add(s, []);
+    return [...targets.values()];
+  }
+
+  async function once(work: Pending): Promise<void> {
+    const planned = (await plan(work)).sort((a, b) => (shardFolder(a.shard) < shardFolder(b.shard) ? -1 : 1));
+    const idsOf = new Map(planned.map((p) => [shardFolder(p.shard), p.ids]));
+    // Only public translations reach the index: the texts come from the public model, one part at a time.
+    const report = await indexer.rebuildShards(
+      planned.map((p) => p.shard),
+      async (shard) => {
+        const ids = idsOf.get(shardFolder(shard)) ?? [];
+        return ids.length === 0 ? [] : searchRecords(await model.texts({ ids }), shard);
+      },
+    );
+    log.info(work.everything ? 'search index built' : 'search shards rebuilt', { ...report, msPerShard: report.shards ? Math.round(report.ms / report.shards) : 0 });
+  }
+
+  let retry = nothing();
+  const runner = createCoalescingRunner(
+    async () => {
+      if (closed || isEmpty(pending)) return;
+      const work = pending;
+      pending = nothing();
+      try {
+        await once(work);
+      } catch (error) {
+        log.error('search index build failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+        retry = merge(retry, work);
+      }
+    },
+    () => undefined,
+  );
+
+  function request(work: Pending): void {
+    if (closed) return;
+    pending = merge(merge(pending, retry), work);
+    retry = nothing();
+    if (!isEmpty(pending)) runner.kick();
+  }
+
+  return {
+    rebuildAll: () => request({ ...nothing(), everything: true }),
+    rebuildFor(report) {
+      const { pairs, goneChannels } = indexer.pairsForPaths(report.changedPaths);
+      request({
+        everything: false,
+        pairs: new Map(pairs.map((p) => [`${p.channel}/${p.language}`, p])),
+        goneChannels: new Set(goneChannels),
+        articleIds: new Set(report.articleIds),
+      });
+    },
+    hasIndex: () => fs.existsSync(path.join(outputDir, SEARCH_FOLDER, 'shards.json')) && indexer.existingShards().every((s) => s.part >= 0),
+    idle: () => runner.idle(),
+    async close() {
+      closed = true;
+      await runner.stop();
+      await indexer.close();
+    },
+  };
+}
+
+function merge(a: Pending, b: Pending): Pending {
+  return {
+    everything: a.everything || b.everything,
+    pairs: new Map([...a.pairs, ...b.pairs]),
+    goneChannels: new Set([...a.goneChannels, ...b.goneChannels]),
+    articleIds: new Set([...a.articleIds, ...b.articleIds]),
+  };
+}
