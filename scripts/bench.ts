@@ -20,6 +20,7 @@ interface Options {
   out: string;
   articles: number;
   languages: number;
+  channels: number;
   duration: number;
   warmup: number;
   connections: number;
@@ -39,6 +40,7 @@ interface Measurement {
 }
 
 const corpusArgs = (o: Options) => ['--articles', String(o.articles), '--languages', String(o.languages)];
+const buildArgs = (o: Options) => [...corpusArgs(o), '--channels', String(o.channels)];
 
 const MEASUREMENTS: readonly Measurement[] = [
   { name: 'media', description: 'Process one 24 MP JPEG (6000×4000) into a watermarked 1600 px WebP', script: 'scripts/bench/media-bench.ts', args: () => [] },
@@ -46,7 +48,7 @@ const MEASUREMENTS: readonly Measurement[] = [
     name: 'build',
     description: 'Generated corpus: cold and warm full build, search index, publish → files p50/p95',
     script: 'scripts/bench/build-bench.ts',
-    args: corpusArgs,
+    args: buildArgs,
   },
   {
     name: 'bodies',
@@ -68,7 +70,7 @@ const MEASUREMENTS: readonly Measurement[] = [
   },
 ];
 
-const USAGE = '[--only NAME] [--repeat N] [--out FILE] [--articles N] [--languages L] [--duration S] [--warmup S] [--connections C] [--body-scale P] [--loops N]';
+const USAGE = '[--only NAME] [--repeat N] [--out FILE] [--articles N] [--languages L] [--channels C] [--duration S] [--warmup S] [--connections C] [--body-scale P] [--loops N]';
 const HELP = `Usage: npm run bench -- ${USAGE}
 
 Runs each benchmark in its own process, N times (default 3), and prints a
@@ -76,7 +78,8 @@ Markdown table with the median and spread of wall time, CPU time and peak
 RSS (and requests/s, p99 latency and the server/nginx ratio for HTTP rows),
 then writes every run with the machine's details to FILE
 (default bench-results.json). The corpus is deterministic: --articles
-articles (default 1000) over 20 channels in --languages languages (default 2;
+articles (default 1000) over 20 channels (--channels, build benchmark only)
+in --languages languages (default 2;
 the second is Arabic), generated in a temp folder that is removed afterwards.
 The http benchmark uses min(--articles, 500) articles in at least 2 languages
 and measures each address for --duration seconds (default 5) after --warmup
@@ -108,6 +111,7 @@ function parseOptions(args: string[]): Options {
         out: { kind: 'value', placeholder: 'FILE', description: 'Results file (default bench-results.json).' },
         articles: { kind: 'value', placeholder: 'N', description: 'Corpus size (default 1000; the http benchmark uses at most 500).' },
         languages: { kind: 'value', placeholder: 'L', description: 'Languages per article (default 2).' },
+        channels: { kind: 'value', placeholder: 'C', description: 'Channels of the build benchmark\'s corpus (default 20; 1 puts every article in one channel).' },
         duration: { kind: 'value', placeholder: 'S', description: 'Seconds of measured load per HTTP row (default 5).' },
         warmup: { kind: 'value', placeholder: 'S', description: 'Seconds of unmeasured load before each HTTP row (default 1; 0 for none).' },
         connections: { kind: 'value', placeholder: 'C', description: 'Concurrent connections of the HTTP load (default 32).' },
@@ -126,6 +130,7 @@ function parseOptions(args: string[]): Options {
     out: values.out ?? 'bench-results.json',
     articles: wholeNumber(values.articles, 1000, 1, 100_000, 'articles'),
     languages: wholeNumber(values.languages, 2, 1, 8, 'languages'),
+    channels: wholeNumber(values.channels, 20, 1, 1000, 'channels'),
     duration: wholeNumber(values.duration, 5, 1, 600, 'duration'),
     warmup: wholeNumber(values.warmup, 1, 0, 60, 'warmup'),
     connections: wholeNumber(values.connections, 32, 1, 1000, 'connections'),

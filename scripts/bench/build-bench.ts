@@ -7,7 +7,7 @@
  * to the top of every list and feed of its channel and of the homepage), and
  * from a publish to its Pagefind shard holding it (search fresh). Prints a JSON array of
  * results. Run by `npm run bench`; alone:
- * `tsx scripts/bench/build-bench.ts --articles N --languages L`.
+ * `tsx scripts/bench/build-bench.ts --articles N --languages L [--channels C]`.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -34,6 +34,7 @@ const arg = (name: string, fallback: string) => {
 };
 const articles = Number(arg('articles', '200'));
 const languages = Number(arg('languages', '2'));
+const channels = Number(arg('channels', '20'));
 const LATENCY_SAMPLES = 50;
 const SEARCH_SAMPLES = 3;
 
@@ -61,7 +62,7 @@ process.once('SIGTERM', () => (cleanup(), process.exit(143)));
 try {
   const here = path.dirname(fileURLToPath(import.meta.url));
   process.stderr.write(`build bench: writing ${articles} articles × ${languages} languages…\n`);
-  const generated = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, 'corpus.ts'), '--data', path.join(dir, 'data'), '--articles', String(articles), '--languages', String(languages)], {
+  const generated = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, 'corpus.ts'), '--data', path.join(dir, 'data'), '--articles', String(articles), '--languages', String(languages), '--channels', String(channels)], {
     cwd: PROJECT_ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -112,7 +113,7 @@ try {
     for (let i = 0; i < LATENCY_SAMPLES; i++) {
       const n = (i * 7919) % articles;
       const started = performance.now();
-      await db.transaction().execute(async (trx) => saveArticle(trx, { clock }, await channelAccess(trx, principal, `channel-${n % 20}`), input(i, n), { mode: 'trusted' }));
+      await db.transaction().execute(async (trx) => saveArticle(trx, { clock }, await channelAccess(trx, principal, `channel-${n % channels}`), input(i, n), { mode: 'trusted' }));
       await site.builder.applyEvents();
       times.push(performance.now() - started);
     }
@@ -139,7 +140,7 @@ try {
     const word = `zqxfresh${i}x${n}`;
     const started = performance.now();
     await db.transaction().execute(async (trx) =>
-      saveArticle(trx, { clock }, await channelAccess(trx, principal, `channel-${n % 20}`), {
+      saveArticle(trx, { clock }, await channelAccess(trx, principal, `channel-${n % channels}`), {
         slug: `a-${n}`,
         default_language: 'en',
         translations: [{ language: 'en', title: `Article ${n}, fresh ${i}`, content_markdown: `${corpusBody(n, 'en')}\nThe word ${word}.\n` }],
@@ -148,7 +149,7 @@ try {
     site.search.rebuildFor(await site.builder.applyEvents());
     await site.search.idle();
     // The article's part of its channel's English index (`search-parts.ts`): one of the channel's `en.{part}` bundles.
-    const channelIndex = path.join(config.outputDir, 'pagefind', `channel-${n % 20}`);
+    const channelIndex = path.join(config.outputDir, 'pagefind', `channel-${n % channels}`);
     const parts = fs.readdirSync(channelIndex).filter((f) => f.startsWith('en.'));
     if (!parts.some((part) => shardHolds(path.join(channelIndex, part), word))) throw new Error(`search fresh: no shard holds "${word}"`);
     fresh.push(performance.now() - started);
@@ -158,7 +159,7 @@ try {
   await site.close();
   await db.destroy();
 
-  const corpus = `${articles}×${languages}`;
+  const corpus = channels === 20 ? `${articles}×${languages}` : `${articles}×${languages}, ${channels} channel${channels === 1 ? '' : 's'}`;
   process.stdout.write(
     `${JSON.stringify([
       { name: `build-cold (${corpus})`, wallMs: cold.wallMs, cpuMs: cold.cpuMs, peakRssMb: coldRss, files: cold.value.written },

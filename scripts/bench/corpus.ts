@@ -8,7 +8,7 @@
  * (`saveArticle`, as the content/ importer does), published without
  * moderation; the last ~1 % (at least 20) go through the publishing API over
  * real HTTP, each with an uploaded image (`corpus-api.ts`). Run on its own:
- * `tsx scripts/bench/corpus.ts --data DIR [--output DIR] --articles N --languages L`
+ * `tsx scripts/bench/corpus.ts --data DIR [--output DIR] --articles N --languages L [--channels C]`
  * (`--output` defaults to `dist` beside the data folder; uploaded images are
  * stored there, as in the service).
  */
@@ -21,7 +21,7 @@ import { saveArticle } from '../../server/domain/article/article-save.ts';
 import { insertChannelFor } from '../../server/domain/channel/channel.service.ts';
 import { migrateToLatest, openDatabase, type Db } from '../../server/store/database.ts';
 
-/** Number of channels the articles are spread over. */
+/** Number of channels the articles are spread over (the build benchmark's `--channels` changes it). */
 export const CORPUS_CHANNELS = 20;
 const LANGUAGES = ['en', 'ar', 'fr', 'de', 'es', 'pt', 'it', 'nl'];
 /** The English vocabulary of the bodies (the HTTP benchmark searches for some of these words). */
@@ -65,13 +65,13 @@ export function corpusBody(n: number, language: string): string {
  * into `db` through the store's save path.
  * @returns how many articles were written.
  */
-export async function writeCorpus(db: Db, articles: number, languages: number): Promise<number> {
+export async function writeCorpus(db: Db, articles: number, languages: number, channels = CORPUS_CHANNELS): Promise<number> {
   const clock = systemClock;
   const account = (await ensureAccount(db, clock, 'bench', 'pro')).account;
   const principal = { accountId: account.id, accountName: account.name, plan: 'pro' as const, keyId: 0 };
   const langs = corpusLanguages(languages);
   await db.transaction().execute(async (trx) => {
-    for (let c = 0; c < CORPUS_CHANNELS; c++) {
+    for (let c = 0; c < channels; c++) {
       await insertChannelFor(trx, clock, principal, {
         slug: `channel-${c}`,
         default_language: 'en',
@@ -83,7 +83,7 @@ export async function writeCorpus(db: Db, articles: number, languages: number): 
     // Progress every 10 %, so a 10k run shows it is alive.
     if (n > 0 && n % Math.max(100, Math.ceil(articles / 10)) === 0) process.stderr.write(`corpus: ${n}/${articles} articles through the store…\n`);
     await db.transaction().execute(async (trx) => {
-      const access = await channelAccess(trx, principal, `channel-${n % CORPUS_CHANNELS}`);
+      const access = await channelAccess(trx, principal, `channel-${n % channels}`);
       await saveArticle(
         trx,
         { clock },
@@ -110,16 +110,17 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const outputDir = path.resolve(arg('output', path.join(path.dirname(dataDir), 'dist')));
   const articles = Number(arg('articles', '100'));
   const languages = Number(arg('languages', '2'));
+  const channels = Number(arg('channels', String(CORPUS_CHANNELS)));
   // Imported here: the API part starts the whole service, which the store part does not need.
   const { apiSampleSize, publishThroughApi } = await import('./corpus-api.ts');
   const throughStore = articles - apiSampleSize(articles);
   const db = openDatabase(path.join(dataDir, 'pressroom.db'));
   await migrateToLatest(db);
   const started = performance.now();
-  await writeCorpus(db, throughStore, languages);
+  await writeCorpus(db, throughStore, languages, channels);
   await db.destroy();
   const stored = performance.now();
   process.stderr.write(`corpus: ${throughStore} articles through the store in ${Math.round(stored - started)} ms; ${articles - throughStore} through the publishing API…\n`);
-  const api = await publishThroughApi({ dataDir, outputDir, from: throughStore, to: articles, languages: corpusLanguages(languages), channels: CORPUS_CHANNELS, body: corpusBody });
+  const api = await publishThroughApi({ dataDir, outputDir, from: throughStore, to: articles, languages: corpusLanguages(languages), channels, body: corpusBody });
   process.stderr.write(`corpus: ${api.articles} articles and ${api.images} images through the publishing API in ${Math.round(performance.now() - stored)} ms\n`);
 }
