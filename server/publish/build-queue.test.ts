@@ -1,0 +1,76 @@
+/**
+ * The build queue over a builder that counts its calls (the queue's job is
+ * when to build, not what: the builder has tests of its own).
+ */
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../logger.ts';
+import { emptyReport, type BuildReport } from './build/build-report.ts';
+import type { SiteBuilder } from './build/site-builder.ts';
+import { createBuildQueue } from './build-queue.ts';
+
+function countingBuilder(reports: Array<Partial<BuildReport> | Error>): SiteBuilder & { calls: number } {
+  const builder = {
+    calls: 0,
+    fullBuild: async () => emptyReport(),
+    async applyEvents() {
+      const next = reports[builder.calls++] ?? {};
+      await new Promise((r) => setImmediate(r));
+      if (next instanceof Error) throw next;
+      return { ...emptyReport(), ...next };
+    },
+    publicState: async () => {
+      throw new Error('not used');
+    },
+    onFilesPlaced: () => undefined,
+  };
+  return builder;
+}
+
+describe('build queue', () => {
+  it('coalesces kicks during a build into one more build, and tells listeners only of builds that changed something', async () => {
+    const builder = countingBuilder([{ written: 1 }, {}]);
+    const queue = createBuildQueue(builder, createLogger('silent'));
+    const heard: BuildReport[] = [];
+    queue.onBuilt((r) => heard.push(r));
+    queue.kick();
+    queue.kick();
+    queue.kick();
+    await queue.idle();
+    expect(builder.calls).toBe(2);
+    expect(heard.map((r) => r.written)).toEqual([1]);
+  });
+
+  it('a failed build leaves the events for the next kick', async () => {
+    const builder = countingBuilder([new Error('disk full'), { removed: 1 }]);
+    const queue = createBuildQueue(builder, createLogger('silent'));
+    const heard: BuildReport[] = [];
+    queue.onBuilt((r) => heard.push(r));
+    queue.kick();
+    await queue.idle();
+    queue.kick();
+    await queue.idle();
+    expect(builder.calls).toBe(2);
+    expect(heard.map((r) => r.removed)).toEqual([1]);
+  });
+
+  it('settle() waits for the build it asks for, or the time limit', async () => {
+    const builder = countingBuilder([{ written: 2 }]);
+    const queue = createBuildQueue(builder, createLogger('silent'));
+    await queue.settle(5000);
+    expect(builder.calls).toBe(1);
+    await queue.stop();
+    queue.kick();
+    await queue.idle();
+    expect(builder.calls).toBe(1);
+  });
+
+  it('a full report (another process\'s build followed) is told even when nothing was written here', async () => {
+    const builder = countingBuilder([{ full: true }]);
+    const queue = createBuildQueue(builder, createLogger('silent'));
+    const heard: BuildReport[] = [];
+    queue.onBuilt((r) => heard.push(r));
+    queue.kick();
+    await queue.idle();
+    expect(heard).toHaveLength(1);
+  });
+});
