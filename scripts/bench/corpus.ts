@@ -6,20 +6,29 @@
  *
  * Most articles are written through the real save path in the store
  * (`saveArticle`, as the content/ importer does), published without
- * moderation; the last ~1 % (at least 20) go through the publishing API over
- * real HTTP, each with an uploaded image (`corpus-api.ts`). Run on its own:
+ * moderation: their bodies are prepared and rendered on the body pool's
+ * threads (`prepareContents`, as the API does), one batch ahead, while this
+ * thread saves the batch before in one transaction. The last ~1 % (at least
+ * 20) go through the publishing API over real HTTP, each with an uploaded
+ * image (`corpus-api.ts`). Run on its own:
  * `tsx scripts/bench/corpus.ts --data DIR [--output DIR] --articles N --languages L [--channels C]`
  * (`--output` defaults to `dist` beside the data folder; uploaded images are
  * stored there, as in the service).
  */
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createBodyPool } from '../../server/bodies/body-pool.ts';
 import { systemClock } from '../../server/clock.ts';
 import { channelAccess } from '../../server/domain/account/access.ts';
 import { ensureAccount } from '../../server/domain/account/account.service.ts';
-import { saveArticle } from '../../server/domain/article/article-save.ts';
+import { contentRequests, prepareContents, saveArticle, type PreparedContents } from '../../server/domain/article/article-save.ts';
+import type { ArticleWriteInput } from '../../server/domain/article/article.schema.ts';
 import { insertChannelFor } from '../../server/domain/channel/channel.service.ts';
 import { migrateToLatest, openDatabase, type Db } from '../../server/store/database.ts';
+
+/** Articles saved per transaction (and prepared ahead on the body threads). */
+const CORPUS_BATCH = 100;
 
 /** Number of channels the articles are spread over (the build benchmark's `--channels` changes it). */
 export const CORPUS_CHANNELS = 20;
@@ -79,24 +88,39 @@ export async function writeCorpus(db: Db, articles: number, languages: number, c
       });
     }
   });
-  for (let n = 0; n < articles; n++) {
-    // Progress every 10 %, so a 10k run shows it is alive.
-    if (n > 0 && n % Math.max(100, Math.ceil(articles / 10)) === 0) process.stderr.write(`corpus: ${n}/${articles} articles through the store…\n`);
-    await db.transaction().execute(async (trx) => {
-      const access = await channelAccess(trx, principal, `channel-${n % channels}`);
-      await saveArticle(
-        trx,
-        { clock },
-        access,
-        {
-          slug: `a-${n}`,
-          default_language: 'en',
-          status: 'published',
-          translations: langs.map((language) => ({ language, title: `Article ${n} in ${language}`, excerpt: `Summary of article ${n}.`, content_markdown: corpusBody(n, language) })),
-        },
-        { mode: 'trusted' },
-      );
-    });
+  const input = (n: number): ArticleWriteInput => ({
+    slug: `a-${n}`,
+    default_language: 'en',
+    status: 'published',
+    translations: langs.map((language) => ({ language, title: `Article ${n} in ${language}`, excerpt: `Summary of article ${n}.`, content_markdown: corpusBody(n, language) })),
+  });
+  // Rendering the bodies is most of a save: the pool's threads render the next batch while this one is saved.
+  const pool = createBodyPool({ threads: Math.max(1, os.cpus().length), timeLimitMs: 60_000 });
+  const prepare = (from: number): Promise<Array<{ n: number; input: ArticleWriteInput; prepared: PreparedContents }>> =>
+    Promise.all(
+      Array.from({ length: Math.max(0, Math.min(CORPUS_BATCH, articles - from)) }, async (_, i) => {
+        const item = input(from + i);
+        return { n: from + i, input: item, prepared: await prepareContents(pool, contentRequests(item)) };
+      }),
+    );
+  try {
+    let next = prepare(0);
+    for (let from = 0; from < articles; from += CORPUS_BATCH) {
+      const batch = await next;
+      next = prepare(from + CORPUS_BATCH);
+      // Progress every 10 %, so a long run shows it is alive.
+      const step = Math.max(CORPUS_BATCH, Math.ceil(articles / 10 / CORPUS_BATCH) * CORPUS_BATCH);
+      if (from > 0 && from % step === 0) process.stderr.write(`corpus: ${from}/${articles} articles through the store…\n`);
+      await db.transaction().execute(async (trx) => {
+        for (const { n, input: item, prepared } of batch) {
+          const access = await channelAccess(trx, principal, `channel-${n % channels}`);
+          await saveArticle(trx, { clock }, access, item, { mode: 'trusted', prepared });
+        }
+      });
+    }
+    await next;
+  } finally {
+    await pool.close();
   }
   return articles;
 }
