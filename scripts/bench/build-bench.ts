@@ -5,7 +5,9 @@
  * latency from a publish to its files being in place (a new revision of an
  * existing article, and a new article in every corpus language, which goes
  * to the top of every list and feed of its channel and of the homepage), and
- * from a publish to its Pagefind shard holding it (search fresh). Prints a JSON array of
+ * from a publish to its Pagefind shard holding it (search fresh), and the
+ * start of the bundled server on the up-to-date output (process start → the
+ * homepage's first 200). Prints a JSON array of
  * results. Run by `npm run bench`; alone:
  * `tsx scripts/bench/build-bench.ts --articles N --languages L [--channels C]`.
  */
@@ -27,6 +29,7 @@ import { createStaticSite } from '../../server/publish/static-site.ts';
 import { migrateToLatest, openDatabase } from '../../server/store/database.ts';
 import { createPublicUrls } from '../../server/urls/public-urls.ts';
 import { corpusBody, corpusLanguages } from './corpus.ts';
+import { startBundledServer } from './http-targets.ts';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -37,6 +40,7 @@ const languages = Number(arg('languages', '2'));
 const channels = Number(arg('channels', '20'));
 const LATENCY_SAMPLES = 50;
 const SEARCH_SAMPLES = 3;
+const START_SAMPLES = 3;
 
 /** Whether a Pagefind bundle holds `word`: its fragments are gzipped JSON with each page's content. */
 function shardHolds(bundle: string, word: string): boolean {
@@ -159,6 +163,17 @@ try {
   await site.close();
   await db.destroy();
 
+  // Server start with an up-to-date output: from spawning `npm start`'s script to the first 200 of the homepage.
+  process.stderr.write('build bench: server start…\n');
+  const starts: number[] = [];
+  for (let i = 0; i < START_SAMPLES; i++) {
+    const started = performance.now();
+    const server = await startBundledServer({ root: PROJECT_ROOT, dataDir: path.join(dir, 'data'), outputDir: config.outputDir, tmpDir: dir, readyPath: '/', pollMs: 10 });
+    starts.push(performance.now() - started);
+    await server.stop();
+  }
+  starts.sort((a, b) => a - b);
+
   const corpus = channels === 20 ? `${articles}×${languages}` : `${articles}×${languages}, ${channels} channel${channels === 1 ? '' : 's'}`;
   process.stdout.write(
     `${JSON.stringify([
@@ -170,6 +185,7 @@ try {
       { name: `new-article-to-files p50 (${corpus})`, wallMs: pct(50, newLatencies), cpuMs: 0, peakRssMb: peakRssMb() },
       { name: `new-article-to-files p95 (${corpus})`, wallMs: pct(95, newLatencies), cpuMs: 0, peakRssMb: peakRssMb() },
       { name: `search-fresh median (${corpus})`, wallMs: fresh[Math.floor(fresh.length / 2)]!, cpuMs: 0, peakRssMb: peakRssMb() },
+      { name: `server-start median (${corpus})`, wallMs: starts[Math.floor(starts.length / 2)]!, cpuMs: 0, peakRssMb: peakRssMb() },
     ])}\n`,
   );
 } finally {
