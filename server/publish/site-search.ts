@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../logger.ts';
-import type { PublicModel } from '../read-model/public-model.ts';
+import type { PublicArticleText, PublicModel } from '../read-model/public-model.ts';
 import { createCoalescingRunner } from '../serial-work.ts';
 import type { BuildReport } from './build/build-report.ts';
 import { SEARCH_FOLDER, searchRecords, shardFolder, type SearchIndexer, type Shard, type ShardPair } from './search-index.ts';
@@ -106,14 +106,23 @@ export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, out
   }
 
   async function once(work: Pending): Promise<void> {
-    const planned = (await plan(work)).sort((a, b) => (shardFolder(a.shard) < shardFolder(b.shard) ? -1 : 1));
+    // A part's languages one after the other: every language uses the same cuts, so they share most articles.
+    const order = (x: Shard) => [x.channel, String(x.part).padStart(16, '0'), x.language].join('\u0000');
+    const planned = (await plan(work)).sort((a, b) => (order(a.shard) < order(b.shard) ? -1 : 1));
     const idsOf = new Map(planned.map((p) => [shardFolder(p.shard), p.ids]));
-    // Only public translations reach the index: the texts come from the public model, one part at a time.
+    // Only public translations reach the index: the texts come from the public model. Those of the current
+    // part are held (all its languages at once), so a rebuild holds one part's texts, not the channel's.
+    let held = { part: '', texts: new Map<number, PublicArticleText>() };
     const report = await indexer.rebuildShards(
       planned.map((p) => p.shard),
       async (shard) => {
         const ids = idsOf.get(shardFolder(shard)) ?? [];
-        return ids.length === 0 ? [] : searchRecords(await model.texts({ ids }), shard);
+        if (ids.length === 0) return [];
+        const part = `${shard.channel}/${shard.part}`;
+        if (held.part !== part) held = { part, texts: new Map() };
+        const missing = ids.filter((id) => !held.texts.has(id));
+        if (missing.length > 0) for (const a of await model.texts({ ids: missing })) held.texts.set(a.id, a);
+        return searchRecords(ids.flatMap((id) => held.texts.get(id) ?? []), shard);
       },
     );
     log.info(work.everything ? 'search index built' : 'search shards rebuilt', { ...report, msPerShard: report.shards ? Math.round(report.ms / report.shards) : 0 });
