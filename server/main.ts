@@ -87,7 +87,8 @@ export async function startService(
   if (stale.length > 0) log.info('stale temporary files removed', { dir: config.outputDir, count: stale.length });
   const media = createMediaKit(config);
   // Saved bodies are parsed and rendered on threads of their own, under a time limit (issue 18).
-  const bodies = config.bodyWorkers > 0 ? createBodyPool({ threads: config.bodyWorkers, timeLimitMs: config.bodyTimeLimitMs }) : null;
+  // Its threads start once the server listens (or at the first body), so booting them does not delay the first answer.
+  const bodies = config.bodyWorkers > 0 ? createBodyPool({ threads: config.bodyWorkers, timeLimitMs: config.bodyTimeLimitMs, lazy: true }) : null;
   // The moderation job judges submissions on the same threads, under the same limit; requests judge short texts in place.
   const policy = bodies ? createThreadedRulePolicy(rules, bodies) : createRulePolicy(rules);
   // Set once the static side exists: jobs that change what is public ask for a build at once.
@@ -119,7 +120,6 @@ export async function startService(
   // publishing API never reports a change the cache would still hide (docs/LIFECYCLE.md, "Read your writes").
   if (staticSite && outputFiles) staticSite.builder.onFilesPlaced((paths) => outputFiles.invalidate(paths));
   const publicApi = staticSite && outputFiles ? await createPublicReadSide({ db, urls, cursors, config, staticSite, files: outputFiles, log }) : null;
-  if (publicApi && options.syncSearchIndex !== false) void publicApi.search.syncAll();
   const app = createApp(config, {
     db,
     clock,
@@ -172,6 +172,10 @@ export async function startService(
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
+  // Work that can wait until the server answers: the read API's search index catches up with the public
+  // state (its first sync reads every public article), and the body threads boot.
+  if (publicApi && options.syncSearchIndex !== false) void publicApi.search.syncAll();
+  bodies?.warm();
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;

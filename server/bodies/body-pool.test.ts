@@ -13,6 +13,16 @@ afterEach(async () => {
 });
 
 describe('createBodyPool', () => {
+  it('a lazy pool starts its threads at warm() or at the first body, not before', async () => {
+    pool = createBodyPool({ threads: 2, timeLimitMs: 30_000, lazy: true });
+    expect(pool.started).toBe(0);
+    const job = { title: 'T', contentMarkdown: 'Hello.' };
+    expect(await pool.process(job)).toEqual(processBody(job));
+    expect(pool.started).toBe(2);
+    pool.warm();
+    expect(pool.started).toBe(2);
+  });
+
   it('prepares and renders a body on a thread, with the same result as in place', async () => {
     pool = createBodyPool({ threads: 1, timeLimitMs: 30_000 });
     const job = { title: 'T', contentMarkdown: '# T\n\nHello *world*, [a link](https://example.com).' };

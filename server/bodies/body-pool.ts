@@ -44,6 +44,12 @@ export interface BodyPoolOptions {
   readonly threads: number;
   /** Longest a body may take on a thread before it is refused. */
   readonly timeLimitMs: number;
+  /**
+   * Start the threads only at the first task or at `warm()`, not at once:
+   * the service starts them once it listens, so booting them (each loads
+   * and compiles the body modules) does not delay its first answer.
+   */
+  readonly lazy?: boolean;
 }
 
 /** A body processor backed by threads; `close()` stops them. */
@@ -58,6 +64,8 @@ export interface BodyPool extends BodyProcessor {
   close(): Promise<void>;
   /** Threads started so far, replacements included (for tests and logs). */
   readonly started: number;
+  /** Starts the threads now if they are not started yet (a `lazy` pool). */
+  warm(): void;
 }
 
 interface Job {
@@ -178,16 +186,22 @@ export function createBodyPool(options: BodyPoolOptions): BodyPool {
     const entry: Job = { id: ++nextId, task, ...handlers };
     if (closed) return entry.reject(new Error('The body pool is closed.'));
     if (broken) return runInPlace(entry);
+    warm();
     queue.push(entry);
     dispatch();
   };
 
-  for (let i = 0; i < Math.max(1, options.threads); i++) start();
+  function warm(): void {
+    if (started > 0 || closed) return;
+    for (let i = 0; i < Math.max(1, options.threads); i++) start();
+  }
+  if (!options.lazy) warm();
 
   return {
     get started() {
       return started;
     },
+    warm,
     process(job) {
       return new Promise<ProcessedBody>((resolve, reject) =>
         submit(
