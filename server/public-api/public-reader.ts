@@ -23,6 +23,7 @@ import { channelLanguages, channelTranslationIn, translationIn, cursorPosition, 
 import type { PublicArticle, PublicArticleSummary, PublicChannel } from '../read-model/view-models.ts';
 import { LIMIT } from './public-query.ts';
 import type { PublicState } from '../read-model/public-state.ts';
+import { memoByIdentity } from '../read-model/identity-memo.ts';
 
 /** A rendered answer and, where known, when what it shows last changed. */
 export interface ReadAnswer {
@@ -92,17 +93,16 @@ function latest(values: readonly string[]): string | null {
   return values.length === 0 ? null : values.reduce((a, b) => (a > b ? a : b));
 }
 
-// Each list's cursors by token, made once per anchors array (the builder replaces the array when anchors are added).
-const tokensByAnchors = new WeakMap<readonly ListPosition[], Map<string, ListPosition>>();
+// Each list's cursors by token, made once per recorded anchors array (the identity rule: the builder replaces
+// the array when anchors are added; `read-model/identity-memo.ts`).
+const tokensByAnchors = memoByIdentity((_anchors: readonly ListPosition[]) => new Map<string, ListPosition>());
 
 /** The position `cursor` names in the list `scope`, or a 422. */
 function cursorTarget(state: PublicState, scope: string, cursor: string, items: () => readonly ListPosition[], cursors: CursorCodec): ListPosition {
-  const anchors = state.anchors.get(scope) ?? items();
-  let tokens = tokensByAnchors.get(anchors);
-  if (!tokens) {
-    tokens = new Map(anchors.map((a) => [cursors.token(scope, a), a] as const));
-    if (state.anchors.has(scope)) tokensByAnchors.set(anchors, tokens);
-  }
+  const recorded = state.anchors.get(scope);
+  const anchors = recorded ?? items();
+  const tokens = recorded ? tokensByAnchors(recorded) : new Map<string, ListPosition>();
+  if (tokens.size === 0) for (const a of anchors) tokens.set(cursors.token(scope, a), a);
   const position = tokens.get(cursor);
   if (!position) throw validationError({ cursor: INVALID_LIST_CURSOR });
   return position;
