@@ -26,6 +26,8 @@ interface Options {
   connections: number;
   bodyScale: number;
   loops: number;
+  /** Folder for the build benchmark's CPU profiles, or null. */
+  profile: string | null;
 }
 
 /**
@@ -40,7 +42,7 @@ interface Measurement {
 }
 
 const corpusArgs = (o: Options) => ['--articles', String(o.articles), '--languages', String(o.languages)];
-const buildArgs = (o: Options) => [...corpusArgs(o), '--channels', String(o.channels)];
+const buildArgs = (o: Options) => [...corpusArgs(o), '--channels', String(o.channels), ...(o.profile ? ['--profile', o.profile] : [])];
 
 const MEASUREMENTS: readonly Measurement[] = [
   { name: 'media', description: 'Process one 24 MP JPEG (6000×4000) into a watermarked 1600 px WebP', script: 'scripts/bench/media-bench.ts', args: () => [] },
@@ -70,7 +72,7 @@ const MEASUREMENTS: readonly Measurement[] = [
   },
 ];
 
-const USAGE = '[--only NAME] [--repeat N] [--out FILE] [--articles N] [--languages L] [--channels C] [--duration S] [--warmup S] [--connections C] [--body-scale P] [--loops N]';
+const USAGE = '[--only NAME] [--repeat N] [--out FILE] [--articles N] [--languages L] [--channels C] [--duration S] [--warmup S] [--connections C] [--body-scale P] [--loops N] [--profile DIR]';
 const HELP = `Usage: npm run bench -- ${USAGE}
 
 Runs each benchmark in its own process, N times (default 3), and prints a
@@ -86,7 +88,10 @@ and measures each address for --duration seconds (default 5) after --warmup
 seconds of unmeasured load (default 1), with --connections connections
 (default 32). The bodies benchmark runs its inputs at --body-scale percent
 of their size in issue 18 (default 100). The read-your-writes benchmark runs
---loops publish → read and withdraw → 404 loops (default 200).
+--loops publish → read and withdraw → 404 loops (default 200). With
+--profile DIR the build benchmark writes a V8 CPU profile of each of its
+phases (cold, warm, search, publish, new article, search fresh; the Node
+process's main thread) to DIR; npm run profile:summary reads them.
 
 Benchmarks:
 ${MEASUREMENTS.map((m) => `  ${m.name.padEnd(10)} ${m.description}`).join('\n')}
@@ -117,6 +122,7 @@ function parseOptions(args: string[]): Options {
         connections: { kind: 'value', placeholder: 'C', description: 'Concurrent connections of the HTTP load (default 32).' },
         'body-scale': { kind: 'value', placeholder: 'P', description: 'Size of the hostile bodies, in percent of issue 18 (default 100).' },
         loops: { kind: 'value', placeholder: 'N', description: 'Publish → read loops of the read-your-writes benchmark (default 200).' },
+        profile: { kind: 'value', placeholder: 'DIR', description: 'Write a CPU profile of each build benchmark phase (its main thread) to DIR (summarise: npm run profile:summary).' },
       },
       positionals: [],
     },
@@ -136,6 +142,7 @@ function parseOptions(args: string[]): Options {
     connections: wholeNumber(values.connections, 32, 1, 1000, 'connections'),
     bodyScale: wholeNumber(values['body-scale'], 100, 1, 100, 'body-scale'),
     loops: wholeNumber(values.loops, 200, 1, 10_000, 'loops'),
+    profile: values.profile ? path.resolve(values.profile) : null,
   };
 }
 

@@ -12,6 +12,7 @@
  * `tsx scripts/bench/build-bench.ts --articles N --languages L [--channels C]`.
  */
 import { spawnSync } from 'node:child_process';
+import { Session } from 'node:inspector/promises';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,6 +39,7 @@ const arg = (name: string, fallback: string) => {
 const articles = Number(arg('articles', '200'));
 const languages = Number(arg('languages', '2'));
 const channels = Number(arg('channels', '20'));
+const profileDir = arg('profile', '');
 const LATENCY_SAMPLES = 50;
 const SEARCH_SAMPLES = 3;
 const START_SAMPLES = 3;
@@ -86,6 +88,23 @@ try {
   const urls = createPublicUrls(config.publicUrl, config.dashboardUrl);
   const site = await createStaticSite({ db, clock, urls, cursors: await loadCursorCodec(db), config, projectRoot: PROJECT_ROOT, log: createLogger('silent') });
 
+  // With --profile, each phase is also a CPU profile of this thread (docs/PERFORMANCE.md, "Profiles").
+  const inspector = profileDir ? new Session() : null;
+  if (inspector) {
+    fs.mkdirSync(profileDir, { recursive: true });
+    inspector.connect();
+    await inspector.post('Profiler.enable');
+  }
+  const profiled = async <T>(phase: string, work: () => Promise<T>): Promise<T> => {
+    if (!inspector) return work();
+    await inspector.post('Profiler.start');
+    try {
+      return await work();
+    } finally {
+      const { profile } = await inspector.post('Profiler.stop');
+      fs.writeFileSync(path.join(profileDir, `${phase}.cpuprofile`), JSON.stringify(profile));
+    }
+  };
   const measure = async <T>(work: () => Promise<T>) => {
     const cpu = process.cpuUsage();
     const started = performance.now();
@@ -96,15 +115,17 @@ try {
   const peakRssMb = () => Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10;
 
   process.stderr.write('build bench: cold full build…\n');
-  const cold = await measure(() => site.builder.fullBuild());
+  const cold = await measure(() => profiled('build-cold', () => site.builder.fullBuild()));
   const coldRss = peakRssMb();
   process.stderr.write('build bench: warm full build…\n');
-  const warm = await measure(() => site.builder.fullBuild());
+  const warm = await measure(() => profiled('build-warm', () => site.builder.fullBuild()));
   process.stderr.write('build bench: search index…\n');
-  const search = await measure(async () => {
-    site.search.rebuildAll();
-    await site.search.idle();
-  });
+  const search = await measure(() =>
+    profiled('search-index', async () => {
+      site.search.rebuildAll();
+      await site.search.idle();
+    }),
+  );
 
   // The cold build left ~1 GB of new files for the kernel to write back; a service publishes long after
   // that, so the latency is measured once the disk is quiet again (sync waits for the write-back).
@@ -123,41 +144,43 @@ try {
     }
     return times.sort((a, b) => a - b);
   };
-  const latencies = await timePublishes('publishes', (i, n) => ({
+  const latencies = await profiled('publish', () => timePublishes('publishes', (i, n) => ({
     slug: `a-${n}`,
     default_language: 'en',
     translations: [{ language: 'en', title: `Article ${n}, revised ${i}`, content_markdown: `${corpusBody(n, 'en')}\nRevision ${i}.\n` }],
-  }));
-  const newLatencies = await timePublishes('new articles', (i) => ({
+  })));
+  const newLatencies = await profiled('new-article', () => timePublishes('new articles', (i) => ({
     slug: `new-${i}`,
     default_language: 'en',
     status: 'published',
     translations: corpusLanguages(languages).map((language) => ({ language, title: `New article ${i} in ${language}`, content_markdown: corpusBody(articles + i, language) })),
-  }));
+  })));
 
   // Search fresh: from a publish to its Pagefind shard holding it (the shard rebuild runs as the service runs it,
   // after the incremental build, from queue.onBuilt). Median of a few publishes with a word no other page has.
   process.stderr.write('build bench: search fresh…\n');
   const fresh: number[] = [];
-  for (let i = 0; i < SEARCH_SAMPLES; i++) {
-    const n = (i * 104729 + 13) % articles;
-    const word = `zqxfresh${i}x${n}`;
-    const started = performance.now();
-    await db.transaction().execute(async (trx) =>
-      saveArticle(trx, { clock }, await channelAccess(trx, principal, `channel-${n % channels}`), {
-        slug: `a-${n}`,
-        default_language: 'en',
-        translations: [{ language: 'en', title: `Article ${n}, fresh ${i}`, content_markdown: `${corpusBody(n, 'en')}\nThe word ${word}.\n` }],
-      }, { mode: 'trusted' }),
-    );
-    site.search.rebuildFor(await site.builder.applyEvents());
-    await site.search.idle();
-    // The article's part of its channel's English index (`search-parts.ts`): one of the channel's `en.{part}` bundles.
-    const channelIndex = path.join(config.outputDir, 'pagefind', `channel-${n % channels}`);
-    const parts = fs.readdirSync(channelIndex).filter((f) => f.startsWith('en.'));
-    if (!parts.some((part) => shardHolds(path.join(channelIndex, part), word))) throw new Error(`search fresh: no shard holds "${word}"`);
-    fresh.push(performance.now() - started);
-  }
+  await profiled('search-fresh', async () => {
+    for (let i = 0; i < SEARCH_SAMPLES; i++) {
+      const n = (i * 104729 + 13) % articles;
+      const word = `zqxfresh${i}x${n}`;
+      const started = performance.now();
+      await db.transaction().execute(async (trx) =>
+        saveArticle(trx, { clock }, await channelAccess(trx, principal, `channel-${n % channels}`), {
+          slug: `a-${n}`,
+          default_language: 'en',
+          translations: [{ language: 'en', title: `Article ${n}, fresh ${i}`, content_markdown: `${corpusBody(n, 'en')}\nThe word ${word}.\n` }],
+        }, { mode: 'trusted' }),
+      );
+      site.search.rebuildFor(await site.builder.applyEvents());
+      await site.search.idle();
+      // The article's part of its channel's English index (`search-parts.ts`): one of the channel's `en.{part}` bundles.
+      const channelIndex = path.join(config.outputDir, 'pagefind', `channel-${n % channels}`);
+      const parts = fs.readdirSync(channelIndex).filter((f) => f.startsWith('en.'));
+      if (!parts.some((part) => shardHolds(path.join(channelIndex, part), word))) throw new Error(`search fresh: no shard holds "${word}"`);
+      fresh.push(performance.now() - started);
+    }
+  });
   fresh.sort((a, b) => a - b);
   const pct = (p: number, sorted = latencies) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
   await site.close();

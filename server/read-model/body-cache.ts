@@ -6,11 +6,9 @@
  * @module
  */
 
-/** What is kept per body. */
-export interface RenderedBody {
-  readonly html: string;
-  readonly text: string;
-}
+import type { RenderedBody } from '../domain/body/index.ts';
+
+export type { RenderedBody };
 
 /** A bounded cache of rendered bodies. */
 export interface BodyCache {

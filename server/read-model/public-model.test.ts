@@ -42,12 +42,20 @@ afterEach(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const stored = () => db.selectFrom('revisions').select(['content_html', 'content_text', 'body_version']).executeTakeFirstOrThrow();
+const stored = () => db.selectFrom('revisions').select(['content_html', 'content_text', 'body_version', 'link_targets']).executeTakeFirstOrThrow();
 
 describe('public model bodies', () => {
   it('saving a revision stores its rendered body', async () => {
     const expected = renderMarkdownBody(BODY);
-    expect(await stored()).toEqual({ content_html: expected.html, content_text: expected.text, body_version: BODY_RENDER_VERSION });
+    expect(await stored()).toEqual({ content_html: expected.html, content_text: expected.text, body_version: BODY_RENDER_VERSION, link_targets: expected.links });
+  });
+
+  it('hands the stored link targets to the renderers with the body, and null where none are stored', async () => {
+    const [article] = await createPublicModel({ db, urls }).articles({});
+    expect(article!.translations[0]!.linkTargets).toBe(renderMarkdownBody(BODY).links);
+    await db.updateTable('revisions').set({ link_targets: null }).execute();
+    const [again] = await createPublicModel({ db, urls }).articles({});
+    expect(again!.translations[0]!.linkTargets).toBeNull();
   });
 
   it('reads the stored body: what the revision holds is what readers get', async () => {
@@ -66,7 +74,7 @@ describe('public model bodies', () => {
     expect((await stored()).body_version).toBe(version);
     const [text] = await createPublicModel({ db, urls, storeBodies: true }).texts({});
     expect(text!.translations[0]!.text).toBe(expected.text);
-    expect(await stored()).toEqual({ content_html: expected.html, content_text: expected.text, body_version: BODY_RENDER_VERSION });
+    expect(await stored()).toEqual({ content_html: expected.html, content_text: expected.text, body_version: BODY_RENDER_VERSION, link_targets: expected.links });
   });
 });
 

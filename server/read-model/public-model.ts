@@ -20,7 +20,7 @@ import type { ArticleRow } from '../store/article.table.ts';
 import type { ChannelRow } from '../store/channel.table.ts';
 import { isTranslationPublic } from '../domain/article/article-lifecycle.ts';
 import { isOnHomepage } from '../domain/article/homepage.ts';
-import { BODY_RENDER_VERSION, renderMarkdownBody } from '../domain/body/index.ts';
+import { BODY_RENDER_VERSION, renderMarkdownBody, type RenderedBody } from '../domain/body/index.ts';
 import { textDirection } from '../domain/language.ts';
 import type { PublicUrls } from '../urls/public-urls.ts';
 import { freezeModel } from './identity-memo.ts';
@@ -258,13 +258,13 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
    * The rendered body of each visible row: the stored one when current,
    * else rendered now (and, with `storeBodies`, stored in one transaction).
    */
-  async function bodiesOf(rows: ReadonlyArray<{ visible: readonly PublishedRow[] }>): Promise<Map<PublishedRow, { html: string; text: string }>> {
-    const bodies = new Map<PublishedRow, { html: string; text: string }>();
-    const rendered: Array<{ id: number; html: string; text: string }> = [];
+  async function bodiesOf(rows: ReadonlyArray<{ visible: readonly PublishedRow[] }>): Promise<Map<PublishedRow, RenderedBody>> {
+    const bodies = new Map<PublishedRow, RenderedBody>();
+    const rendered: Array<{ id: number } & RenderedBody> = [];
     for (const { visible } of rows) {
       for (const row of visible) {
         if (row.body_version !== null) {
-          bodies.set(row, { html: row.content_html ?? '', text: row.content_text! });
+          bodies.set(row, { html: row.content_html ?? '', text: row.content_text!, links: row.link_targets });
           continue;
         }
         const body = cache.get(row.content_hash, row.content_markdown, renderMarkdownBody);
@@ -285,7 +285,7 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
       const translations: PublicTranslation[] = head.summary.translations.map(({ textStart: _none, ...t }) => {
         const row = visible.find((v) => v.language === t.language)!;
         const body = bodies.get(row)!;
-        return { ...t, markdown: row.content_markdown, html: body.html, text: body.text };
+        return { ...t, markdown: row.content_markdown, html: body.html, text: body.text, linkTargets: body.links };
       });
       return { ...head.summary, translations };
     });

@@ -92,6 +92,8 @@ export interface PublicTranslation extends PublicTranslationHead {
   readonly html: string;
   /** Plain text of the body, for search and descriptions. */
   readonly text: string;
+  /** Where the Markdown's relative link targets are, as stored with the body (`domain/body/link-targets.ts`); absent or null: found when rendered. */
+  readonly linkTargets?: string | null;
 }
 
 /**

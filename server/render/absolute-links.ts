@@ -14,26 +14,20 @@
  * micromark (the parser under remark) tokenises them, with GFM, so the
  * publisher's formatting is kept byte for byte; in HTML, `href` and `src`.
  * Fragment-only targets (`#notes`) stay: they name a place in the same
- * document wherever it is. A body without a relative target is returned as
- * it is, without parsing (most bodies: links are mostly absolute).
+ * document wherever it is. Where the targets are is found when a body is
+ * rendered and stored with it (`domain/body/link-targets.ts`), so a build
+ * does not parse the body again; a body without a relative target is
+ * returned as it is.
  * @module
  */
 import type { Root } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import { toHtml } from 'hast-util-to-html';
-import { parse, postprocess, preprocess } from 'micromark';
-import { gfm } from 'micromark-extension-gfm';
-import { decodeString } from 'micromark-util-decode-string';
+import { findLinkTargets, isRelativeTarget, type LinkTarget } from '../domain/body/link-targets.ts';
 import { markdownLinkDestination } from '../domain/body/markdown-escape.ts';
 import { eachElement } from '../domain/body/tree-walk.ts';
 
-const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
-
-/** Whether `url` needs a base: not empty, no scheme, not a fragment of this document. */
-export function isRelativeTarget(url: string): boolean {
-  const trimmed = url.trim();
-  return trimmed !== '' && !trimmed.startsWith('#') && !SCHEME.test(trimmed);
-}
+export { isRelativeTarget };
 
 /** `url` resolved against `base`, or `url` itself when it is absolute, a fragment, or cannot be resolved. */
 export function resolveTarget(url: string, base: string): string {
@@ -45,46 +39,27 @@ export function resolveTarget(url: string, base: string): string {
   }
 }
 
-// Where a relative target can be written: after `](` (links, images), `]:` (definitions), or in an
-// href/src attribute of raw HTML, not followed by a scheme, `#` or the end of the destination.
-const MAY_HAVE_RELATIVE_TARGET = /(?:\]\(\s*<?|\]:\s*<?|(?:href|src)\s*=\s*["']?)(?![a-zA-Z][a-zA-Z0-9+.-]*:|#|\)|>|["'])/i;
-const HTML_ATTRIBUTE = /\b(href|src)(\s*=\s*)(?:"([^"]*)"|'([^']*)')/gi;
-const DESTINATION_TOKENS: ReadonlySet<string> = new Set(['resourceDestinationString', 'definitionDestinationString']);
-const HTML_TOKENS: ReadonlySet<string> = new Set(['htmlFlow', 'htmlText']);
-
-interface Edit {
-  readonly start: number;
-  readonly end: number;
-  readonly text: string;
-}
-
 /**
  * `markdown` with every relative link, image and definition target (and
- * `href`/`src` in its raw HTML) made absolute against `base` (see module doc).
+ * `href`/`src` in its raw HTML) made absolute against `base` (see module
+ * doc). `targets` are where they are (`findLinkTargets(markdown)`, stored
+ * with the body when it was rendered); without them the text is parsed.
  */
-export function absoluteMarkdownLinks(markdown: string, base: string): string {
-  if (!MAY_HAVE_RELATIVE_TARGET.test(markdown)) return markdown;
-  const events = postprocess(parse({ extensions: [gfm()] }).document().write(preprocess()(markdown, undefined, true)));
-  const edits: Edit[] = [];
-  for (const [kind, token] of events) {
-    if (kind !== 'enter') continue;
-    const start = token.start.offset;
-    const end = token.end.offset;
-    if (DESTINATION_TOKENS.has(token.type)) {
-      // The token is the raw destination: escapes and character references are still in it.
-      const url = decodeString(markdown.slice(start, end));
-      if (isRelativeTarget(url)) edits.push({ start, end, text: markdownLinkDestination(resolveTarget(url, base)) });
-    } else if (HTML_TOKENS.has(token.type)) {
-      const raw = markdown.slice(start, end);
-      const resolved = absoluteAttributes(raw, base);
-      if (resolved !== raw) edits.push({ start, end, text: resolved });
-    }
+export function absoluteMarkdownLinks(markdown: string, base: string, targets: readonly LinkTarget[] = findLinkTargets(markdown)): string {
+  if (targets.length === 0) return markdown;
+  const parts: string[] = [];
+  let at = 0;
+  // In document order; tokens never overlap.
+  for (const target of targets) {
+    const raw = markdown.slice(target.start, target.end);
+    parts.push(markdown.slice(at, target.start), target.url === undefined ? absoluteAttributes(raw, base) : markdownLinkDestination(resolveTarget(target.url, base)));
+    at = target.end;
   }
-  let out = markdown;
-  // From the end, so earlier offsets stay valid; tokens of one kind never overlap.
-  for (const edit of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
-  return out;
+  parts.push(markdown.slice(at));
+  return parts.join('');
 }
+
+const HTML_ATTRIBUTE = /\b(href|src)(\s*=\s*)(?:"([^"]*)"|'([^']*)')/gi;
 
 /** `href`/`src` attributes of a raw HTML fragment made absolute (quoted values only: the sanitiser writes them so). */
 function absoluteAttributes(html: string, base: string): string {

@@ -7,6 +7,7 @@
  * translation are rendered from the same object in one build.
  * @module
  */
+import { readLinkTargets } from '../domain/body/link-targets.ts';
 import { publicMarkdown } from '../domain/body/safe-markdown.ts';
 import { memoByIdentity } from '../read-model/identity-memo.ts';
 import { absoluteHtmlLinks, absoluteMarkdownLinks } from './absolute-links.ts';
@@ -14,6 +15,7 @@ import { absoluteHtmlLinks, absoluteMarkdownLinks } from './absolute-links.ts';
 interface MarkdownBody {
   readonly markdown: string;
   readonly htmlUrl: string;
+  readonly linkTargets?: string | null;
 }
 
 interface HtmlBody {
@@ -21,13 +23,19 @@ interface HtmlBody {
   readonly htmlUrl: string;
 }
 
-const publicBodies = memoByIdentity((t: MarkdownBody) => absoluteMarkdownLinks(publicMarkdown(t.markdown), t.htmlUrl));
+const publicBodies = memoByIdentity((t: MarkdownBody) => {
+  const markdown = publicMarkdown(t.markdown);
+  // Stored targets spare the parse; missing or not fitting the text, they are found again.
+  const stored = readLinkTargets(t.linkTargets, markdown.length);
+  return stored ? absoluteMarkdownLinks(markdown, t.htmlUrl, stored) : absoluteMarkdownLinks(markdown, t.htmlUrl);
+});
 const publicHtmlBodies = memoByIdentity((t: HtmlBody) => absoluteHtmlLinks(t.html, t.htmlUrl));
 
 /**
  * The body of a translation as the public Markdown outputs give it
  * (`publicMarkdown`: safe even when stored before the safe-Markdown rule),
- * with its relative link targets made absolute (`absoluteMarkdownLinks`).
+ * with its relative link targets made absolute (`absoluteMarkdownLinks`, at
+ * the places stored with the body when there are some).
  */
 export function publicBodyOf(translation: MarkdownBody): string {
   return publicBodies(translation);

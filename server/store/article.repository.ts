@@ -63,7 +63,7 @@ export async function storeTranslationRendering(
   db: Executor,
   id: number,
   markdown: string,
-  rendered: Pick<TranslationUpdate, 'content_html' | 'content_text' | 'body_version'>,
+  rendered: Pick<TranslationUpdate, 'content_html' | 'content_text' | 'body_version' | 'link_targets'>,
 ): Promise<void> {
   await db.updateTable('article_translations').set(rendered).where('id', '=', id).where('content_markdown', '=', markdown).execute();
 }

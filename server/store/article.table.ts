@@ -50,6 +50,8 @@ export interface ArticleTranslationTable {
   content_text: string | null;
   /** `BODY_RENDER_VERSION` of the renderer that made both; other values are rendered again when read. */
   body_version: string | null;
+  /** Where the body's relative link targets are, made with `content_html` (migration 0012); null: found when built. */
+  link_targets: string | null;
 }
 
 /** An immutable snapshot of a translation's content and its moderation outcome. */
@@ -73,6 +75,8 @@ export interface RevisionTable {
   content_text: string | null;
   /** `BODY_RENDER_VERSION` of the renderer that made both; other values are rendered again when read. */
   body_version: string | null;
+  /** Where the body's relative link targets are, made with `content_html` (migration 0012); null: found when built. */
+  link_targets: string | null;
 }
 
 export type ArticleRow = Selectable<ArticleTable>;

@@ -20,7 +20,7 @@ export type BodyRead = 'none' | 'text' | 'full';
 
 /** A published translation's row: its translation's language and date, its published revision. */
 export type PublishedRow = Pick<TranslationRow, 'article_id' | 'language' | 'published_at'> &
-  Pick<RevisionRow, 'title' | 'excerpt' | 'content_markdown' | 'seo_title' | 'seo_description' | 'content_hash' | 'decided_at' | 'created_at' | 'content_html' | 'content_text' | 'body_version'> & {
+  Pick<RevisionRow, 'title' | 'excerpt' | 'content_markdown' | 'seo_title' | 'seo_description' | 'content_hash' | 'decided_at' | 'created_at' | 'content_html' | 'content_text' | 'body_version' | 'link_targets'> & {
     revision_id: number;
     /** The stored HTML from its first `<img` (`imageSliceChars` long), or null (no image, or no current stored HTML). */
     image_html: string | null;
@@ -70,6 +70,7 @@ export async function readPublishedRows(
       bodies === 'full' ? 'revisions.content_html' : sql<string | null>`NULL`.as('content_html'),
       bodies === 'none' ? sql<string | null>`NULL`.as('content_text') : 'revisions.content_text',
       bodies === 'none' ? sql<string | null>`NULL`.as('body_version') : sql<string | null>`CASE WHEN ${current} THEN revisions.body_version END`.as('body_version'),
+      bodies === 'full' ? sql<string | null>`CASE WHEN ${current} THEN revisions.link_targets END`.as('link_targets') : sql<string | null>`NULL`.as('link_targets'),
       'revisions.seo_title',
       'revisions.seo_description',
       'revisions.content_hash',
@@ -85,8 +86,12 @@ export async function readPublishedRows(
 }
 
 /** Stores bodies rendered from revisions' Markdown, so they are rendered once. Call inside a transaction. */
-export async function storeRenderedBodies(trx: Executor, rendered: ReadonlyArray<{ id: number; html: string; text: string }>, bodyVersion: string): Promise<void> {
+export async function storeRenderedBodies(
+  trx: Executor,
+  rendered: ReadonlyArray<{ id: number; html: string; text: string; links: string | null }>,
+  bodyVersion: string,
+): Promise<void> {
   for (const r of rendered) {
-    await trx.updateTable('revisions').set({ content_html: r.html, content_text: r.text, body_version: bodyVersion }).where('id', '=', r.id).execute();
+    await trx.updateTable('revisions').set({ content_html: r.html, content_text: r.text, body_version: bodyVersion, link_targets: r.links }).where('id', '=', r.id).execute();
   }
 }

@@ -14,7 +14,7 @@ import { announcePublicChange } from '../public-change.ts';
 import type { ArticleRow, RevisionRow, TranslationRow, TranslationUpdate } from '../../store/article.table.ts';
 import { articleStatusFor, nextTranslationState, type LifecycleEffect, type LifecycleEvent, type TranslationState } from './article-lifecycle.ts';
 import type { ModerationState } from './article-status.ts';
-import { BODY_RENDER_VERSION, renderMarkdownBody } from '../body/index.ts';
+import { BODY_RENDER_VERSION, renderMarkdownBody, type RenderedBody } from '../body/index.ts';
 
 /** Job kind that moderates one revision. */
 export const MODERATION_JOB = 'moderate_revision';
@@ -25,9 +25,9 @@ export const SCHEDULE_JOB = 'publish_scheduled';
 export type ModerationMode = 'queue' | 'trusted';
 
 /** The translation's kept rendering of its current body, when it is of the current renderer. */
-export function storedRendering(t: Pick<TranslationRow, 'content_html' | 'content_text' | 'body_version'>): { html: string; text: string } | null {
+export function storedRendering(t: Pick<TranslationRow, 'content_html' | 'content_text' | 'body_version' | 'link_targets'>): RenderedBody | null {
   if (t.body_version !== BODY_RENDER_VERSION || t.content_html === null || t.content_text === null) return null;
-  return { html: t.content_html, text: t.content_text };
+  return { html: t.content_html, text: t.content_text, links: t.link_targets };
 }
 
 /** Hash of everything a revision snapshots; equal hashes mean equal content. */
@@ -53,6 +53,7 @@ function contentOf(t: TranslationRow): TranslationUpdate {
     content_html: t.content_html,
     content_text: t.content_text,
     body_version: t.body_version,
+    link_targets: t.link_targets,
   };
 }
 
@@ -76,6 +77,7 @@ async function publicContent(trx: Executor, publishedRevisionId: number | null):
     content_html: revision.content_html,
     content_text: revision.content_text,
     body_version: revision.body_version,
+    link_targets: revision.link_targets,
   };
 }
 
@@ -168,6 +170,7 @@ export async function applyTranslationEvents(
           content_html: body.html,
           content_text: body.text,
           body_version: BODY_RENDER_VERSION,
+          link_targets: body.links,
           moderation_state: trusted ? 'passed' : 'pending',
           moderation_reason: trusted ? 'trusted_source' : null,
           created_at: ctx.now,

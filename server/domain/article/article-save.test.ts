@@ -11,6 +11,7 @@ const content = (): PreparedContent => ({
   content_html: '<p>a</p>',
   content_text: 'a',
   body_version: '1',
+  link_targets: null,
 });
 
 describe('withAttachedMarkdown', () => {
@@ -23,13 +24,13 @@ describe('withAttachedMarkdown', () => {
   it('takes the rendering the body pool made of the planned rewrite, without rendering in the transaction', () => {
     const c = content();
     // A marker no renderer would produce: only taking `rewritten` as it is can put it there.
-    withAttachedMarkdown(c, 'b\n', { markdown: 'b\n', html: '<p>from the pool</p>', text: 'b' });
+    withAttachedMarkdown(c, 'b\n', { markdown: 'b\n', html: '<p>from the pool</p>', text: 'b', links: '[]' });
     expect(c).toMatchObject({ content_markdown: 'b\n', content_html: '<p>from the pool</p>', content_text: 'b' });
   });
 
   it('renders again when attach did something other than planned', () => {
     const c = content();
-    withAttachedMarkdown(c, 'c *d*\n', { markdown: 'b\n', html: '<p>b</p>', text: 'b' });
+    withAttachedMarkdown(c, 'c *d*\n', { markdown: 'b\n', html: '<p>b</p>', text: 'b', links: '[]' });
     expect(c).toMatchObject({ content_markdown: 'c *d*\n', content_html: '<p>c <em>d</em></p>', content_text: 'c d' });
   });
 });

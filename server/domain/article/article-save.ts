@@ -47,6 +47,7 @@ export interface PreparedContent {
   content_html: string;
   content_text: string;
   body_version: string;
+  link_targets: string | null;
 }
 
 /** A translation item of a write request: its text fields and exactly one body. */
@@ -68,6 +69,7 @@ function toContent(item: ContentItem, language: string, field: string, body: Pro
     content_html: body.html,
     content_text: body.text,
     body_version: body.version,
+    link_targets: body.links,
   };
 }
 
@@ -147,6 +149,7 @@ export function withAttachedMarkdown(content: PreparedContent, markdown: string,
   content.content_html = rendered.html;
   content.content_text = rendered.text;
   content.body_version = BODY_RENDER_VERSION;
+  content.link_targets = rendered.links;
 }
 
 export async function upsertContent(
@@ -174,7 +177,7 @@ export async function upsertContent(
   if (!changed) {
     // Same text, but stored before its rendering was kept (or by another renderer): keep this one.
     if (existing.body_version === content.body_version && existing.content_html !== null) return { row: existing, changed: false, created: false };
-    const rendered = { content_html: content.content_html, content_text: content.content_text, body_version: content.body_version };
+    const rendered = { content_html: content.content_html, content_text: content.content_text, body_version: content.body_version, link_targets: content.link_targets };
     await articles.updateTranslation(trx, existing.id, rendered);
     return { row: { ...existing, ...rendered }, changed: false, created: false };
   }

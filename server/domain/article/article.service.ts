@@ -152,7 +152,7 @@ async function ensureRenderings(db: Executor, rows: TranslationRow[]): Promise<T
       continue;
     }
     const body = renderMarkdownBody(row.content_markdown);
-    const rendered = { content_html: body.html, content_text: body.text, body_version: BODY_RENDER_VERSION };
+    const rendered = { content_html: body.html, content_text: body.text, body_version: BODY_RENDER_VERSION, link_targets: body.links };
     await articles.storeTranslationRendering(db, row.id, row.content_markdown, rendered);
     out.push({ ...row, ...rendered });
   }

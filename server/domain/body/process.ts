@@ -27,6 +27,7 @@ export interface RenderedMarkdown {
   readonly markdown: string;
   readonly html: string;
   readonly text: string;
+  readonly links: string | null;
 }
 
 /** A prepared body and its rendering, ready to store. */
@@ -37,6 +38,8 @@ export interface ProcessedBody {
   /** `renderMarkdownBody(markdown)`, made by the renderer named by `version`. */
   readonly html: string;
   readonly text: string;
+  /** Where its relative link targets are (`storedLinkTargets`). */
+  readonly links: string | null;
   readonly version: string;
   /** With `job.rewrites` that changed the Markdown: the rewritten Markdown and its rendering. */
   readonly rewritten?: RenderedMarkdown;
@@ -46,7 +49,7 @@ export interface ProcessedBody {
 export function processBody(job: BodyJob): ProcessedBody {
   const prepared = prepareBody(job);
   const rendered = renderMarkdownBody(prepared.markdown);
-  const body = { markdown: prepared.markdown, warnings: prepared.warnings, html: rendered.html, text: rendered.text, version: BODY_RENDER_VERSION };
+  const body = { markdown: prepared.markdown, warnings: prepared.warnings, html: rendered.html, text: rendered.text, links: rendered.links, version: BODY_RENDER_VERSION };
   let markdown = prepared.markdown;
   for (const [from, to] of job.rewrites ?? []) markdown = markdown.split(from).join(to);
   if (markdown === prepared.markdown) return body;

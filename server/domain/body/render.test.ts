@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { markdownToPlainText, renderMarkdown, renderMarkdownBody } from './index.ts';
+import { storedLinkTargets } from './link-targets.ts';
 
 /** Deterministic ~1,200-word article mixing the constructs the renderer touches. */
 function generatedArticle(words: number): string {
@@ -117,9 +118,9 @@ describe('markdownToPlainText', () => {
 });
 
 describe('renderMarkdownBody', () => {
-  it('gives exactly renderMarkdown and markdownToPlainText from one parse', () => {
+  it('gives exactly renderMarkdown and markdownToPlainText from one parse, and the stored link targets', () => {
     for (const markdown of [generatedArticle(1200), 'a <script>x</script> b', '[^1]\n\n[^1]: note', '']) {
-      expect(renderMarkdownBody(markdown)).toEqual({ html: renderMarkdown(markdown), text: markdownToPlainText(markdown) });
+      expect(renderMarkdownBody(markdown)).toEqual({ html: renderMarkdown(markdown), text: markdownToPlainText(markdown), links: storedLinkTargets(markdown) });
     }
   });
 });

@@ -24,6 +24,7 @@ import {
 } from './rehype-plugins.ts';
 import { withoutForbiddenCodePoints } from './forbidden-code-points.ts';
 import { checkMarkdownBody } from './limits.ts';
+import { storedLinkTargets } from './link-targets.ts';
 import { takeParsedBody } from './parsed-bodies.ts';
 import { ARTICLE_SCHEMA } from './schema.ts';
 
@@ -115,12 +116,22 @@ export const BODY_RENDER_VERSION = '2';
 /**
  * Both renderings of a body from one parse: the same values as
  * `renderMarkdown` and `markdownToPlainText`, at half the cost. Parsing is
- * most of a static build's time, and every published body needs both.
+ * most of a static build's time, and every published body needs both. Also
+ * where its relative link targets are (`storedLinkTargets`), which the
+ * public Markdown outputs need.
  */
-export function renderMarkdownBody(markdown: string): { html: string; text: string } {
-  if (checkMarkdownBody(markdown)) return overLimitBody(markdown);
+export function renderMarkdownBody(markdown: string): RenderedBody {
+  if (checkMarkdownBody(markdown)) return { ...overLimitBody(markdown), links: null };
   const tree = renderTree(markdown);
   // Neither reading mutates the tree.
   // Raw control characters of the source survive parsing (character references to them do not: micromark makes them U+FFFD).
-  return { text: withoutForbiddenCodePoints(plainText(tree)), html: withoutForbiddenCodePoints(renderer.stringify(tree)) };
+  return { text: withoutForbiddenCodePoints(plainText(tree)), html: withoutForbiddenCodePoints(renderer.stringify(tree)), links: storedLinkTargets(markdown) };
+}
+
+/** What is stored of a body's rendering (`content_html`, `content_text`, `link_targets`). */
+export interface RenderedBody {
+  readonly html: string;
+  readonly text: string;
+  /** Where its relative link targets are (`link-targets.ts`); null when the build must find them. */
+  readonly links: string | null;
 }

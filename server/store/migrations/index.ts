@@ -15,6 +15,7 @@ import * as builtTranslations from './0008-built-translations.ts';
 import * as feedImages from './0009-feed-images.ts';
 import * as restoreRefusedRevisions from './0010-restore-refused-revisions.ts';
 import * as listAnchors from './0011-list-anchors.ts';
+import * as linkTargets from './0012-link-targets.ts';
 
 /** Every migration by name, applied in name order. */
 export const migrations: Record<string, Migration> = {
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0009-feed-images': feedImages,
   '0010-restore-refused-revisions': restoreRefusedRevisions,
   '0011-list-anchors': listAnchors,
+  '0012-link-targets': linkTargets,
 };

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { absoluteMarkdownLinks } from '../../render/absolute-links.ts';
+import { findLinkTargets, readLinkTargets, storedLinkTargets } from './link-targets.ts';
+import { renderMarkdownBody } from './render.ts';
+
+const BASE = 'https://news.example/harbour/ar/tides';
+
+// Bodies whose targets sit in every place the parser knows of, and places that only look like one.
+const BODIES: Array<[string, string]> = [
+  ['no links', 'Plain text (with parentheses) and [brackets].\n'],
+  ['absolute and fragment only', 'Only [absolute](https://example.org) and [fragment](#x).\n'],
+  ['link, title, angle brackets, image, reference', 'See [the boats](./boats "Boats"), [again](<./boats and more>), ![a *b*](img/x.png) and [ref][r].\n\n[r]: ../sahara/dunes\n'],
+  ['table cell and footnote', '| [cell](boats) | [abs](https://example.org/) |\n| - | - |\n\nNote[^1].\n\n[^1]: With [a link](./stars).\n'],
+  ['code span and fenced code are not links', 'A `[code](./not-a-link)`.\n\n```\n[fenced](./nope)\n```\n\n    [indented](./nope)\n'],
+  ['raw HTML', '<a href="./raw">raw</a> <img src=\'pic.png\' alt="">\n\n<div><a href="https://example.org/">abs</a></div>\n'],
+  ['escapes and entities', '[x](./a\\(b\\)&amp;c) [y](<./sp ace>)\n'],
+  ['astral characters before a target', '😀 𝒳 [x](./after-astral) 😀\n'],
+  ['nested lists and quotes', '> - [q](./in-quote)\n>   1. [deep](../deeper)\n'],
+];
+
+describe('link targets stored with a body', () => {
+  it.each(BODIES)('%s: applying the stored targets gives what parsing gives', (_name, markdown) => {
+    const stored = readLinkTargets(storedLinkTargets(markdown), markdown.length);
+    expect(stored).not.toBeNull();
+    expect(absoluteMarkdownLinks(markdown, BASE, stored!)).toBe(absoluteMarkdownLinks(markdown, BASE));
+  });
+
+  it('finds only relative destinations and raw HTML with a relative attribute, in document order', () => {
+    const md = '[a](https://x.example) [b](./b) <span>x</span> <a href="c">c</a> [d](#d)\n';
+    expect(findLinkTargets(md).map((t) => md.slice(t.start, t.end))).toEqual(['./b', '<a href="c">']);
+    expect(findLinkTargets(md).map((t) => t.url ?? null)).toEqual(['./b', null]);
+  });
+
+  it('is what the body renderer stores', () => {
+    const md = BODIES[2]![1];
+    expect(renderMarkdownBody(md).links).toBe(storedLinkTargets(md));
+    expect(JSON.parse(renderMarkdownBody('No links.\n').links!)).toEqual([]);
+  });
+
+  it('is null for a body over the limits, which the build handles itself', () => {
+    const hostile = `${'['.repeat(200_000)}\n`;
+    expect(storedLinkTargets(hostile)).toBeNull();
+    expect(renderMarkdownBody(hostile).links).toBeNull();
+  });
+
+  it.each([
+    ['missing', null],
+    ['empty', ''],
+    ['not JSON', '[[1,2'],
+    ['not a list', '{"a":1}'],
+    ['wrong arity', '[[1]]'],
+    ['not whole numbers', '[[1.5,2]]'],
+    ['backwards', '[[5,2]]'],
+    ['overlapping', '[[1,5],[3,6]]'],
+    ['past the end', '[[1,99]]'],
+    ['url not a string', '[[1,2,3]]'],
+  ])('refuses a stored value that is %s, so the build finds the targets again', (_name, stored) => {
+    expect(readLinkTargets(stored, 10)).toBeNull();
+  });
+
+  it('keeps a stored value that fits', () => {
+    expect(readLinkTargets('[[0,3,"./a"],[5,9]]', 10)).toEqual([{ start: 0, end: 3, url: './a' }, { start: 5, end: 9 }]);
+    expect(readLinkTargets('[]', 0)).toEqual([]);
+  });
+});

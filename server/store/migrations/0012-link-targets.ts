@@ -1,0 +1,22 @@
+/**
+ * `link_targets` on translations and revisions: where the body's relative
+ * link targets are (`server/domain/body/link-targets.ts`), found when the
+ * body is rendered and stored with `content_html` and `content_text`, so a
+ * build makes them absolute in the public Markdown without parsing the body
+ * again. Null on older rows and on bodies over the limits: the build finds
+ * them then, as it did before.
+ * @module
+ */
+import { sql, type Kysely } from 'kysely';
+
+/** Adds `link_targets` to `article_translations` and `revisions`. */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`ALTER TABLE article_translations ADD COLUMN link_targets TEXT`.execute(db);
+  await sql`ALTER TABLE revisions ADD COLUMN link_targets TEXT`.execute(db);
+}
+
+/** Drops both columns. */
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`ALTER TABLE revisions DROP COLUMN link_targets`.execute(db);
+  await sql`ALTER TABLE article_translations DROP COLUMN link_targets`.execute(db);
+}
