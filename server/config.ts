@@ -95,7 +95,10 @@ export interface Config {
    * 0 uses the connection's address; n uses the n-th address from the right.
    */
   readonly trustProxyHops: number;
-  /** Worker threads that render a full build; above 0, also one thread for the builder's writes (0: render and write on the main thread only). */
+  /**
+   * Worker threads that render a full build; above 0, also one thread for the builder's writes (0: render and
+   * write on the main thread only). Also how many Pagefind processes index search shards at once (at least one).
+   */
   readonly buildWorkers: number;
   /** Worker threads that prepare and render saved bodies off the request thread (0: in the request thread, without a time limit). */
   readonly bodyWorkers: number;

@@ -110,19 +110,29 @@ export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, out
     const order = (x: Shard) => [x.channel, String(x.part).padStart(16, '0'), x.language].join('\u0000');
     const planned = (await plan(work)).sort((a, b) => (order(a.shard) < order(b.shard) ? -1 : 1));
     const idsOf = new Map(planned.map((p) => [shardFolder(p.shard), p.ids]));
-    // Only public translations reach the index: the texts come from the public model. Those of the current
-    // part are held (all its languages at once), so a rebuild holds one part's texts, not the channel's.
-    let held = { part: '', texts: new Map<number, PublicArticleText>() };
+    // Only public translations reach the index: the texts come from the public model. A part's texts are
+    // read once for all its languages (the union of their ids) and held until its last language is indexed,
+    // so a rebuild holds the texts of the parts being indexed (one per Pagefind lane), not the channel's.
+    const partOfShard = (shard: Shard) => `${shard.channel}/${shard.part}`;
+    const parts = new Map<string, { ids: Set<number>; left: number; texts?: Promise<Map<number, PublicArticleText>> }>();
+    for (const { shard, ids } of planned) {
+      if (ids.length === 0) continue;
+      const part = parts.get(partOfShard(shard)) ?? { ids: new Set<number>(), left: 0 };
+      for (const id of ids) part.ids.add(id);
+      part.left++;
+      parts.set(partOfShard(shard), part);
+    }
     const report = await indexer.rebuildShards(
       planned.map((p) => p.shard),
       async (shard) => {
         const ids = idsOf.get(shardFolder(shard)) ?? [];
         if (ids.length === 0) return [];
-        const part = `${shard.channel}/${shard.part}`;
-        if (held.part !== part) held = { part, texts: new Map() };
-        const missing = ids.filter((id) => !held.texts.has(id));
-        if (missing.length > 0) for (const a of await model.texts({ ids: missing })) held.texts.set(a.id, a);
-        return searchRecords(ids.flatMap((id) => held.texts.get(id) ?? []), shard);
+        const key = partOfShard(shard);
+        const part = parts.get(key)!;
+        part.texts ??= model.texts({ ids: [...part.ids] }).then((texts) => new Map(texts.map((a) => [a.id, a])));
+        const texts = await part.texts;
+        if (--part.left === 0) parts.delete(key);
+        return searchRecords(ids.flatMap((id) => texts.get(id) ?? []), shard);
       },
     );
     log.info(work.everything ? 'search index built' : 'search shards rebuilt', { ...report, msPerShard: report.shards ? Math.round(report.ms / report.shards) : 0 });

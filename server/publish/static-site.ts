@@ -98,7 +98,7 @@ export async function createStaticSite(deps: {
         : undefined,
   });
   const queue = createBuildQueue(builder, deps.log);
-  const search = createSiteSearch(createSearchIndexer({ outputDir: deps.config.outputDir, log: deps.log }), model, deps.config.outputDir, deps.log);
+  const search = createSiteSearch(createSearchIndexer({ outputDir: deps.config.outputDir, log: deps.log, lanes: deps.config.buildWorkers }), model, deps.config.outputDir, deps.log);
   queue.onBuilt((report) => search.rebuildFor(report));
   const hostFiles = createHostFiles(deps.config.staticHost, deps.config.outputDir);
   builder.onFilesPlaced((paths) => {

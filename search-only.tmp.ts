@@ -1,0 +1,17 @@
+import { loadCursorCodec } from './server/bootstrap.ts';
+import { systemClock } from './server/clock.ts';
+import { loadConfig } from './server/config.ts';
+import { createLogger } from './server/logger.ts';
+import { PROJECT_ROOT } from './server/paths.ts';
+import { createStaticSite } from './server/publish/static-site.ts';
+import { openDatabase } from './server/store/database.ts';
+import { createPublicUrls } from './server/urls/public-urls.ts';
+const config = loadConfig(process.env, process.cwd());
+const db = openDatabase(config.databaseFile);
+const site = await createStaticSite({ db, clock: systemClock, urls: createPublicUrls(config.publicUrl, config.dashboardUrl), cursors: await loadCursorCodec(db), config, projectRoot: PROJECT_ROOT, log: createLogger('info', 'build') });
+const t = performance.now();
+site.search.rebuildAll();
+await site.search.idle();
+console.log('search', Math.round(performance.now() - t), 'ms');
+await site.close();
+await db.destroy();
