@@ -44,7 +44,7 @@ try {
   }
   const urls = createPublicUrls(config.publicUrl, config.dashboardUrl);
   // A build's output is what gets deployed: no temporary file a killed writer left goes with it.
-  removeStaleTempFiles(config.outputDir);
+  await removeStaleTempFiles(config.outputDir);
   const site = await createStaticSite({ db, clock, urls, cursors: await loadCursorCodec(db), config, projectRoot: PROJECT_ROOT, log });
   const report = await site.builder.fullBuild();
   // PRESSROOM_STATIC_HOST: the host's own files (Netlify's rules, Cloudflare's worker) go with the output.

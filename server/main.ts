@@ -82,9 +82,6 @@ export async function startService(
     const report = await importContent({ db, clock, log: log.child('content') }, config.contentDir, local.accountId);
     log.info('content imported', { dir: config.contentDir, ...report.counts });
   }
-  // Temporary files a killed build or upload left behind are never served; they go now.
-  const stale = removeStaleTempFiles(config.outputDir);
-  if (stale.length > 0) log.info('stale temporary files removed', { dir: config.outputDir, count: stale.length });
   const media = createMediaKit(config);
   // Saved bodies are parsed and rendered on threads of their own, under a time limit (issue 18).
   // Its threads start once the server listens (or at the first body), so booting them does not delay the first answer.
@@ -175,6 +172,11 @@ export async function startService(
   // Work that can wait until the server answers: the read API's search index catches up with the public
   // state (its first sync reads every public article), and the body threads boot.
   if (publicApi && options.syncSearchIndex !== false) void publicApi.search.syncAll();
+  // Temporary files a killed build or upload left behind are never served (`TEMP_FILE_NAME`); they go now.
+  const housekeeping = removeStaleTempFiles(config.outputDir).then(
+    (stale) => void (stale.length > 0 && log.info('stale temporary files removed', { dir: config.outputDir, count: stale.length })),
+    (error: unknown) => log.warn('stale temporary files not removed', { dir: config.outputDir, error: error instanceof Error ? error.message : String(error) }),
+  );
   bodies?.warm();
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -190,6 +192,7 @@ export async function startService(
     searchIndex: publicApi?.search ?? null,
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await housekeeping;
       await contentWatcher?.close();
       await worker.stop();
       await staticSite?.queue.stop();

@@ -20,7 +20,7 @@ function leftover(relative: string, ageMs: number): void {
 }
 
 describe('removeStaleTempFiles (issue 18: a killed build left 0-byte *.tmp files that were served and deployed)', () => {
-  it('removes every writer\'s temporary names older than the age, everywhere in the folder', () => {
+  it('removes every writer\'s temporary names older than the age, everywhere in the folder', async () => {
     const old = 10 * 60_000;
     leftover('tech/hello.html.0123456789ab.tmp', old);
     leftover('api/public/v1/channels.json.abcdefabcdef.tmp', old);
@@ -29,7 +29,7 @@ describe('removeStaleTempFiles (issue 18: a killed build left 0-byte *.tmp files
     leftover('tech/recent.html.0123456789ab.tmp', 1000); // another process may be writing it now
     leftover('tech/notes.tmp', old); // not a writer's name
     fs.writeFileSync(path.join(dir, 'tech/hello.html'), '<p>kept</p>');
-    expect(removeStaleTempFiles(dir).sort()).toEqual([
+    expect((await removeStaleTempFiles(dir)).sort()).toEqual([
       'api/public/v1/channels.json.abcdefabcdef.tmp',
       'media/tech/.avatar-0123.webp.4242.0123456789ab.tmp',
       'pagefind/tech/en/pagefind-entry.json.0123456789ab.tmp',
@@ -38,8 +38,8 @@ describe('removeStaleTempFiles (issue 18: a killed build left 0-byte *.tmp files
     expect(fs.readdirSync(path.join(dir, 'tech')).sort()).toEqual(['hello.html', 'notes.tmp', 'recent.html.0123456789ab.tmp']);
   });
 
-  it('copes with a missing folder, and leaves no name of its own behind after a write', () => {
-    expect(removeStaleTempFiles(path.join(dir, 'missing'))).toEqual([]);
+  it('copes with a missing folder, and leaves no name of its own behind after a write', async () => {
+    expect(await removeStaleTempFiles(path.join(dir, 'missing'))).toEqual([]);
     writeAtomically(dir, 'x/page.html', new Uint8Array([1]));
     expect(fs.readdirSync(path.join(dir, 'x'))).toEqual(['page.html']);
   });

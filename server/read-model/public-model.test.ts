@@ -11,6 +11,7 @@ import { systemClock } from '../clock.ts';
 import { channelAccess } from '../domain/account/access.ts';
 import { ensureAccount } from '../domain/account/account.service.ts';
 import { saveArticle } from '../domain/article/article-save.ts';
+import { imageSlice } from '../domain/body/article-image.ts';
 import { BODY_RENDER_VERSION, renderMarkdownBody } from '../domain/body/index.ts';
 import { insertChannelFor } from '../domain/channel/channel.service.ts';
 import { migrateToLatest, openDatabase, type Db } from '../store/database.ts';
@@ -84,7 +85,10 @@ describe('the article image', () => {
   const draft = 'news/_drafts/0011223344556677.webp';
   async function setBody(markdown: string, version: string | null = BODY_RENDER_VERSION) {
     const { html, text } = renderMarkdownBody(markdown);
-    await db.updateTable('revisions').set({ content_markdown: markdown, content_html: version ? html : null, content_text: version ? text : null, body_version: version }).execute();
+    await db
+      .updateTable('revisions')
+      .set({ content_markdown: markdown, content_html: version ? html : null, content_text: version ? text : null, body_version: version, image_html: version ? (imageSlice(html) ?? '') : null })
+      .execute();
   }
   beforeEach(async () => {
     const { id: articleId, channel_id } = await db.selectFrom('articles').select(['id', 'channel_id']).executeTakeFirstOrThrow();
@@ -105,6 +109,36 @@ describe('the article image', () => {
     await setBody(markdown);
     expect(await image()).toEqual(expected);
     expect(await headImage()).toEqual(expected);
+  });
+
+  it('comes from the slice stored with the revision, and from the HTML only on rows stored before it', async () => {
+    await setBody(`![Own](/media/${own})`);
+    expect(await headImage()).toMatchObject({ alt: 'Own' });
+    // '' says "no image": the stored HTML is not scanned again.
+    await db.updateTable('revisions').set({ image_html: '' }).execute();
+    expect(await headImage()).toBeNull();
+    await db.updateTable('revisions').set({ image_html: `<img src="/media/${own}" alt="Stored">` }).execute();
+    expect(await headImage()).toMatchObject({ alt: 'Stored' });
+    // A row stored before the column: its HTML is scanned.
+    await db.updateTable('revisions').set({ image_html: null }).execute();
+    expect(await headImage()).toMatchObject({ alt: 'Own' });
+  });
+
+  it('is stored with each new revision: its slice, or \'\' for a body without an image', async () => {
+    expect((await db.selectFrom('revisions').select('image_html').executeTakeFirstOrThrow()).image_html).toBe('');
+    const account = (await ensureAccount(db, systemClock, 'test', 'pro')).account;
+    const principal = { accountId: account.id, accountName: account.name, plan: 'pro' as const, keyId: 0 };
+    await db.transaction().execute(async (trx) =>
+      saveArticle(trx, { clock: systemClock }, await channelAccess(trx, principal, 'news'), {
+        slug: 'one',
+        default_language: 'en',
+        translations: [{ language: 'en', title: 'One', content_markdown: `Text.\n\n![Own](/media/${own})\n` }],
+      }, { mode: 'trusted' }),
+    );
+    const newest = await db.selectFrom('revisions').select(['content_html', 'image_html']).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(newest.image_html).toMatch(/^<img /);
+    expect(newest.image_html).toBe(imageSlice(newest.content_html!));
+    expect(await headImage()).toMatchObject({ alt: 'Own' });
   });
 
   it('is there for a row without a current rendering whenever its body is read (heads read no body)', async () => {

@@ -260,7 +260,7 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
    */
   async function bodiesOf(rows: ReadonlyArray<{ visible: readonly PublishedRow[] }>): Promise<Map<PublishedRow, RenderedBody>> {
     const bodies = new Map<PublishedRow, RenderedBody>();
-    const rendered: Array<{ id: number } & RenderedBody> = [];
+    const rendered: Array<{ id: number; image: string } & RenderedBody> = [];
     for (const { visible } of rows) {
       for (const row of visible) {
         if (row.body_version !== null) {
@@ -269,7 +269,7 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
         }
         const body = cache.get(row.content_hash, row.content_markdown, renderMarkdownBody);
         bodies.set(row, body);
-        rendered.push({ id: row.revision_id, ...body });
+        rendered.push({ id: row.revision_id, ...body, image: imageSlice(body.html) ?? '' });
       }
     }
     if (deps.storeBodies && rendered.length > 0) {

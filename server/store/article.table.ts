@@ -77,6 +77,8 @@ export interface RevisionTable {
   body_version: string | null;
   /** Where the body's relative link targets are, made with `content_html` (migration 0012); null: found when built. */
   link_targets: string | null;
+  /** `content_html` from its first `<img` (`imageSlice`), '' when it has none (migration 0012); null on older rows. */
+  image_html: string | null;
 }
 
 export type ArticleRow = Selectable<ArticleTable>;

@@ -76,22 +76,29 @@ export async function readPublishedRows(
       'revisions.content_hash',
       'revisions.decided_at',
       'revisions.created_at',
-      // The image comes from the stored HTML; heads (no bodies read) show no image for a row without a current
-      // rendering until the builder has stored one.
-      sql<string | null>`CASE WHEN ${current} AND instr(revisions.content_html, '<img') > 0
-        THEN substr(revisions.content_html, instr(revisions.content_html, '<img'), ${imageSliceChars}) END`.as('image_html'),
+      // The image comes from the stored HTML: its slice stored with it ('' for none), or for older rows the
+      // slice cut here. Heads (no bodies read) show no image for a row without a current rendering until the
+      // builder has stored one.
+      sql<string | null>`CASE WHEN ${current} THEN
+        CASE WHEN revisions.image_html IS NOT NULL THEN NULLIF(revisions.image_html, '')
+             WHEN instr(revisions.content_html, '<img') > 0 THEN substr(revisions.content_html, instr(revisions.content_html, '<img'), ${imageSliceChars}) END
+        END`.as('image_html'),
     ])
     .where('article_translations.article_id', 'in', articleIds)
     .execute() as Promise<PublishedRow[]>;
 }
 
-/** Stores bodies rendered from revisions' Markdown, so they are rendered once. Call inside a transaction. */
+/** Stores bodies rendered from revisions' Markdown (`image`: `imageSlice` of the HTML, '' for none), so they are rendered once. Call inside a transaction. */
 export async function storeRenderedBodies(
   trx: Executor,
-  rendered: ReadonlyArray<{ id: number; html: string; text: string; links: string | null }>,
+  rendered: ReadonlyArray<{ id: number; html: string; text: string; links: string | null; image: string }>,
   bodyVersion: string,
 ): Promise<void> {
   for (const r of rendered) {
-    await trx.updateTable('revisions').set({ content_html: r.html, content_text: r.text, body_version: bodyVersion, link_targets: r.links }).where('id', '=', r.id).execute();
+    await trx
+      .updateTable('revisions')
+      .set({ content_html: r.html, content_text: r.text, body_version: bodyVersion, link_targets: r.links, image_html: r.image })
+      .where('id', '=', r.id)
+      .execute();
   }
 }

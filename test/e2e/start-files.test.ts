@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
 let root: string;
@@ -31,9 +31,11 @@ afterAll(async () => {
 });
 
 describe('at start', () => {
-  it('removes the temporary files a killed writer left in the output folder', () => {
-    expect(fs.readdirSync(path.join(root, 'dist/tech'))).toEqual(['hello.html']);
-    expect(fs.readdirSync(path.join(root, 'dist/media/tech'))).toEqual([]);
+  it('removes the temporary files a killed writer left in the output folder, once it answers', async () => {
+    await vi.waitFor(() => {
+      expect(fs.readdirSync(path.join(root, 'dist/tech'))).toEqual(['hello.html']);
+      expect(fs.readdirSync(path.join(root, 'dist/media/tech'))).toEqual([]);
+    });
   });
 
   it('keeps the data folder 0700 and the database files 0600', () => {

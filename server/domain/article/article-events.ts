@@ -15,6 +15,7 @@ import type { ArticleRow, RevisionRow, TranslationRow, TranslationUpdate } from 
 import { articleStatusFor, nextTranslationState, type LifecycleEffect, type LifecycleEvent, type TranslationState } from './article-lifecycle.ts';
 import type { ModerationState } from './article-status.ts';
 import { BODY_RENDER_VERSION, renderMarkdownBody, type RenderedBody } from '../body/index.ts';
+import { imageSlice } from '../body/article-image.ts';
 
 /** Job kind that moderates one revision. */
 export const MODERATION_JOB = 'moderate_revision';
@@ -171,6 +172,7 @@ export async function applyTranslationEvents(
           content_text: body.text,
           body_version: BODY_RENDER_VERSION,
           link_targets: body.links,
+          image_html: imageSlice(body.html) ?? '',
           moderation_state: trusted ? 'passed' : 'pending',
           moderation_reason: trusted ? 'trusted_source' : null,
           created_at: ctx.now,
