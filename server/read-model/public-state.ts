@@ -19,6 +19,11 @@ export interface PublicState {
   readonly articles: ReadonlyMap<number, PublicArticleSummary>;
   /** Each list's anchors (`list-pages.ts`), by cursor scope, in list order: the positions its cursors may name. */
   readonly anchors: ReadonlyMap<string, readonly ListPosition[]>;
+  /**
+   * Every public change announced by the publication events up to this id
+   * (`domain/public-change.ts`) shows here; 0 when none was.
+   */
+  readonly through: number;
 }
 
 

@@ -10,6 +10,7 @@ import type { ArticleHead } from '../../read-model/public-model.ts';
 import type { PublicArticleSummary } from '../../read-model/view-models.ts';
 import { readBuildOwners, type BuildOwnerState } from '../../store/build-owner.repository.ts';
 import * as manifest from '../../store/output-file.repository.ts';
+import { lastEventId } from '../../store/publication-event.repository.ts';
 import { renderArticles, type RenderedArticle } from './article-render.ts';
 import type { BuildContext } from './build-context.ts';
 import type { BuildReport } from './build-report.ts';
@@ -59,7 +60,10 @@ export function loadIndex(ctx: BuildContext, heads: readonly ArticleHead[], stat
 export async function ensureIndex(ctx: BuildContext, report: BuildReport, batch: ManifestBatch): Promise<void> {
   if (ctx.state.index) return;
   await ctx.ready;
+  // Read before the heads: every change its events announce is committed, so the heads show it.
+  const through = await lastEventId(ctx.deps.db);
   const stale = loadIndex(ctx, await ctx.deps.model.heads({}), await readBuildOwners(ctx.deps.db));
+  ctx.state.through = through;
   if (stale.length > 0) applyArticles(ctx, await renderArticles(ctx.articles, stale), await ownerFiles(ctx, stale), report, batch);
 }
 

@@ -19,10 +19,12 @@ export interface BuildReport {
   full: boolean;
   /** Articles whose public state was re-read (incremental builds; empty for a full build). */
   articleIds: number[];
+  /** The newest publication event this build processed (0: none): every change up to it is built. */
+  through: number;
   ms: number;
 }
 
 /** A report of nothing done yet. */
 export function emptyReport(): BuildReport {
-  return { written: 0, unchanged: 0, removed: 0, changedPaths: [], full: false, articleIds: [], ms: 0 };
+  return { written: 0, unchanged: 0, removed: 0, changedPaths: [], full: false, articleIds: [], through: 0, ms: 0 };
 }

@@ -26,6 +26,8 @@ export class BuilderState {
   readonly pagesPlannedWith = new Map<number, PublicChannel>();
   /** List and site files whose inputs did not change since their last render. */
   readonly memo: RenderMemo = createRenderMemo();
+  /** Every public change of the publication events up to this id shows in what is held (0: nothing held yet). */
+  through = 0;
   #knownFullBuild: string | undefined;
   #shown = new Map<number, Readonly<Record<string, string>>>();
 
@@ -37,7 +39,7 @@ export class BuilderState {
   /** The public state as last built. @throws Error when not `complete`. */
   publicState(): PublicState {
     if (!this.index || !this.channels) throw new Error('The builder holds no public state yet: load it first.');
-    return { channels: this.channels, articles: this.index.articles, anchors: this.anchors.all() };
+    return { channels: this.channels, articles: this.index.articles, anchors: this.anchors.all(), through: this.through };
   }
 
   /** Records what article `id`'s files show now: its content hash by language (empty: nothing). */
@@ -80,6 +82,7 @@ export class BuilderState {
   forget(): void {
     this.index = null;
     this.channels = null;
+    this.through = 0;
     this.anchors.forget();
     this.pagesPlannedWith.clear();
     this.memo.clear();

@@ -59,6 +59,7 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
   // Unrendered owners show their heads; the rendered ones overwrite theirs in `applyArticles`.
   state.showOnly(heads.map((h) => [h.summary.id, h.contentHashes]));
   const stale = new Set(loadIndex(ctx, heads, await readBuildOwners(deps.db)));
+  state.through = highWater;
   // An owner whose files are not all in place is rendered again, whatever its hash says.
   for (const head of heads) {
     const files = byOwner.get(articleOwner(head.summary.id));

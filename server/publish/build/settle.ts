@@ -19,6 +19,8 @@ import type { BuildReport } from './build-report.ts';
  * shown now is recorded as not shown).
  */
 export async function settleBuild(ctx: BuildContext, report: BuildReport, lastEventId: number, everything: boolean): Promise<void> {
+  report.through = lastEventId;
+  ctx.state.through = Math.max(ctx.state.through, lastEventId);
   for (const listener of ctx.placedListeners) listener(report.changedPaths);
   const shown = ctx.state.takeShown();
   await ctx.deps.db.transaction().execute(async (trx) => {
