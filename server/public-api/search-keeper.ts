@@ -135,6 +135,9 @@ export async function createSearchKeeper(deps: SearchKeeperDeps): Promise<Search
   async function writeArticles(ids: readonly number[]): Promise<number> {
     let written = 0;
     for (let i = 0; i < ids.length; i += BATCH) {
+      // Between batches the server answers requests: the store answers synchronously, so without this a first
+      // sync of 20,000 documents would hold every request for as long as it takes.
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
       const articles = await deps.loadTexts(ids.slice(i, i + BATCH));
       await deps.db.transaction().execute(async (trx) => {
         for (const article of articles) {
