@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { absoluteMarkdownLinks } from '../../render/absolute-links.ts';
-import { findLinkTargets, readLinkTargets, storedLinkTargets } from './link-targets.ts';
+import { corpusBody } from '../../../scripts/bench/corpus.ts';
+import { findLinkTargets, findLinkTargetsInTree, readLinkTargets, storedLinkTargets } from './link-targets.ts';
+import { parseMarkdown } from './processors.ts';
 import { renderMarkdownBody } from './render.ts';
 
 const BASE = 'https://news.example/harbour/ar/tides';
@@ -16,6 +18,16 @@ const BODIES: Array<[string, string]> = [
   ['escapes and entities', '[x](./a\\(b\\)&amp;c) [y](<./sp ace>)\n'],
   ['astral characters before a target', '😀 𝒳 [x](./after-astral) 😀\n'],
   ['nested lists and quotes', '> - [q](./in-quote)\n>   1. [deep](../deeper)\n'],
+  ['a link across lines in a quote', '> See [the\n> boats](./boats\n> "Boats") now.\n'],
+  ['a destination on the next line of a definition', '[r]:\n  ./next-line "Title"\n\nUse [r].\n'],
+  ['image inside a link, titles with parentheses', '[![pic](./a.png "a (b)")](./b "c)") and [x](<./y z> \'t\')\n'],
+  ['escaped pipe in a table cell', '| a | b |\n| - | - |\n| [p](./x\\|y) | `[c](./no)` |\n'],
+  ['autolinks and literals', '<https://example.org/x> www.example.com/a [w](./w) mail@example.org\n'],
+  ['emphasis around links', '*[a](./a)* **[b](./b)** ~~[c](./c)~~\n'],
+  ['multi-line raw HTML block', '<div>\n<a href="./inside">in</a>\n</div>\n\n[after](./after)\n'],
+  ['inline HTML with a relative and an absolute attribute', 'x <a href="./rel">r</a> <a href="https://abs.example/">a</a> <img src=pic.png>\n'],
+  ['link text with brackets and code', '[a [nested] `]` text](./n) [not a link] (./x)\n'],
+  ['list items with links', '- [one](./1)\n- [two](./2)\n  continued [three](./3)\n'],
 ];
 
 describe('link targets stored with a body', () => {
@@ -23,6 +35,19 @@ describe('link targets stored with a body', () => {
     const stored = readLinkTargets(storedLinkTargets(markdown), markdown.length);
     expect(stored).not.toBeNull();
     expect(absoluteMarkdownLinks(markdown, BASE, stored!)).toBe(absoluteMarkdownLinks(markdown, BASE));
+  });
+
+  it.each(BODIES)('%s: read from the render\'s own tree, the targets are those of a whole parse', (_name, markdown) => {
+    expect(findLinkTargetsInTree(markdown, parseMarkdown(markdown))).toEqual(findLinkTargets(markdown));
+  });
+
+  it('reads the generated corpus\'s bodies from the tree as a whole parse reads them', () => {
+    for (let n = 0; n < 20; n++) {
+      for (const language of ['en', 'ar']) {
+        const markdown = corpusBody(n, language);
+        expect(findLinkTargetsInTree(markdown, parseMarkdown(markdown))).toEqual(findLinkTargets(markdown));
+      }
+    }
   });
 
   it('finds only relative destinations and raw HTML with a relative attribute, in document order', () => {

@@ -13,6 +13,7 @@
  * true when a slug or the public URL changes.
  * @module
  */
+import type { Nodes, Root } from 'mdast';
 import { parse, postprocess, preprocess } from 'micromark';
 import { gfm } from 'micromark-extension-gfm';
 import { decodeString } from 'micromark-util-decode-string';
@@ -48,6 +49,11 @@ const HTML_TOKENS: ReadonlySet<string> = new Set(['htmlFlow', 'htmlText']);
  */
 export function findLinkTargets(markdown: string): LinkTarget[] {
   if (!MAY_HAVE_RELATIVE_TARGET.test(markdown)) return [];
+  return targetsOfTokens(markdown, 0);
+}
+
+/** The targets micromark finds in `text`, a piece of a document that starts at `offset`. */
+function targetsOfTokens(markdown: string, offset: number): LinkTarget[] {
   const events = postprocess(parse({ extensions: [gfm()] }).document().write(preprocess()(markdown, undefined, true)));
   const targets: LinkTarget[] = [];
   for (const [kind, token] of events) {
@@ -57,12 +63,56 @@ export function findLinkTargets(markdown: string): LinkTarget[] {
     if (DESTINATION_TOKENS.has(token.type)) {
       // The token is the raw destination: escapes and character references are still in it.
       const url = decodeString(markdown.slice(start, end));
-      if (isRelativeTarget(url)) targets.push({ start, end, url });
+      if (isRelativeTarget(url)) targets.push({ start: start + offset, end: end + offset, url });
     } else if (HTML_TOKENS.has(token.type) && MAY_HAVE_RELATIVE_ATTRIBUTE.test(markdown.slice(start, end))) {
-      targets.push({ start, end });
+      targets.push({ start: start + offset, end: end + offset });
     }
   }
   return targets.sort((a, b) => a.start - b.start);
+}
+
+const TREE_TYPES: ReadonlySet<string> = new Set(['link', 'image', 'definition', 'html']);
+
+/**
+ * `findLinkTargets(markdown)` from the remark tree of exactly `markdown`
+ * (remark-parse with GFM, as the renderer parses it), without parsing the
+ * whole text again: the save has just parsed it to render it. A link,
+ * image or definition on one line is tokenised on its own (its destination
+ * is written inside it, so the piece gives the same tokens as the whole);
+ * raw HTML is taken as the tree has it. When any such node spans lines
+ * (container prefixes such as `> ` may sit inside it), the whole text is
+ * parsed instead. `link-targets.test.ts` holds both ways to the same answer.
+ */
+export function findLinkTargetsInTree(markdown: string, tree: Root): LinkTarget[] {
+  if (!MAY_HAVE_RELATIVE_TARGET.test(markdown)) return [];
+  const found = new Map<number, LinkTarget>();
+  let multiline = false;
+  const visit = (node: Nodes): void => {
+    if (multiline) return;
+    if (TREE_TYPES.has(node.type) && node.position?.start.offset !== undefined && node.position.end.offset !== undefined) {
+      const start = node.position.start.offset;
+      const piece = markdown.slice(start, node.position.end.offset);
+      if (/[\r\n]/.test(piece)) {
+        multiline = true;
+        return;
+      }
+      if (node.type === 'html') {
+        if (MAY_HAVE_RELATIVE_ATTRIBUTE.test(piece)) found.set(start, { start, end: node.position.end.offset });
+      } else if (piece.startsWith('[') || piece.startsWith('![')) {
+        // Autolinks (`<https://…>`, GFM's bare www. and e-mail links) have no destination to rewrite.
+        if (MAY_HAVE_RELATIVE_TARGET.test(piece)) for (const target of targetsOfTokens(piece, start)) found.set(target.start, target);
+      }
+    }
+    if ('children' in node) for (const child of node.children) visit(child);
+  };
+  visit(tree);
+  if (multiline) return findLinkTargets(markdown);
+  return [...found.values()].sort((a, b) => a.start - b.start);
+}
+
+/** What `storedLinkTargets` stores, from a list of targets. */
+export function encodeLinkTargets(targets: readonly LinkTarget[]): string {
+  return JSON.stringify(targets.map((t) => (t.url === undefined ? [t.start, t.end] : [t.start, t.end, t.url])));
 }
 
 /**
@@ -72,7 +122,7 @@ export function findLinkTargets(markdown: string): LinkTarget[] {
  */
 export function storedLinkTargets(markdown: string): string | null {
   if (checkMarkdownBody(markdown)) return null;
-  return JSON.stringify(findLinkTargets(publicMarkdown(markdown)).map((t) => (t.url === undefined ? [t.start, t.end] : [t.start, t.end, t.url])));
+  return encodeLinkTargets(findLinkTargets(publicMarkdown(markdown)));
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 
 import type { Element, ElementContent, Root, RootContent } from 'hast';
+import type { Root as MdastRoot } from 'mdast';
 import rehypeSanitize from 'rehype-sanitize';
 import rehypeStringify from 'rehype-stringify';
 import remarkGfm from 'remark-gfm';
@@ -24,7 +25,8 @@ import {
 } from './rehype-plugins.ts';
 import { withoutForbiddenCodePoints } from './forbidden-code-points.ts';
 import { checkMarkdownBody } from './limits.ts';
-import { storedLinkTargets } from './link-targets.ts';
+import { encodeLinkTargets, findLinkTargetsInTree, storedLinkTargets } from './link-targets.ts';
+import { publicMarkdown } from './safe-markdown.ts';
 import { takeParsedBody } from './parsed-bodies.ts';
 import { ARTICLE_SCHEMA } from './schema.ts';
 
@@ -47,8 +49,12 @@ const renderer = unified()
   .freeze();
 
 function renderTree(markdown: string): Root {
+  return renderer.runSync(parseTree(markdown));
+}
+
+function parseTree(markdown: string): MdastRoot {
   // remark-parse + remark-gfm with default options, as `parseMarkdown`: a kept tree is the same parse.
-  return renderer.runSync(takeParsedBody(markdown) ?? renderer.parse(markdown));
+  return takeParsedBody(markdown) ?? (renderer.parse(markdown) as MdastRoot);
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
@@ -122,10 +128,14 @@ export const BODY_RENDER_VERSION = '2';
  */
 export function renderMarkdownBody(markdown: string): RenderedBody {
   if (checkMarkdownBody(markdown)) return { ...overLimitBody(markdown), links: null };
-  const tree = renderTree(markdown);
+  const parsed = parseTree(markdown);
+  // The targets are read from the tree before the render turns it into HTML; a body whose public form differs
+  // (stored before the safe-Markdown rule) is parsed in that form instead.
+  const links = publicMarkdown(markdown) === markdown ? encodeLinkTargets(findLinkTargetsInTree(markdown, parsed)) : storedLinkTargets(markdown);
+  const tree = renderer.runSync(parsed);
   // Neither reading mutates the tree.
   // Raw control characters of the source survive parsing (character references to them do not: micromark makes them U+FFFD).
-  return { text: withoutForbiddenCodePoints(plainText(tree)), html: withoutForbiddenCodePoints(renderer.stringify(tree)), links: storedLinkTargets(markdown) };
+  return { text: withoutForbiddenCodePoints(plainText(tree)), html: withoutForbiddenCodePoints(renderer.stringify(tree)), links };
 }
 
 /** What is stored of a body's rendering (`content_html`, `content_text`, `link_targets`). */
