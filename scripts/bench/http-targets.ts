@@ -73,8 +73,9 @@ function capture(child: ChildProcess): () => string {
  * requests a second.
  * @param readyPath an address that must answer 200 once the server is up.
  * @param pollMs how often it is asked (default 100 ms; the start benchmark asks every 10 ms).
+ * @param timeoutMs how long it may take (default 60 s).
  */
-export async function startBundledServer(options: { root: string; dataDir: string; outputDir: string; tmpDir: string; readyPath: string; pollMs?: number }): Promise<Target> {
+export async function startBundledServer(options: { root: string; dataDir: string; outputDir: string; tmpDir: string; readyPath: string; pollMs?: number; timeoutMs?: number }): Promise<Target> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(options.root, 'scripts/start.ts')], {
     cwd: options.root,
@@ -96,7 +97,7 @@ export async function startBundledServer(options: { root: string; dataDir: strin
   const log = capture(child);
   const base = `http://127.0.0.1:${port}`;
   try {
-    await waitFor(`${base}${options.readyPath}`, child, log, 60_000, options.pollMs);
+    await waitFor(`${base}${options.readyPath}`, child, log, options.timeoutMs ?? 60_000, options.pollMs);
   } catch (error) {
     await stopProcess(child);
     throw error;
