@@ -31,6 +31,7 @@ import { migrateToLatest, openDatabase } from '../../server/store/database.ts';
 import { createPublicUrls } from '../../server/urls/public-urls.ts';
 import { corpusBody, corpusLanguages } from './corpus.ts';
 import { startBundledServer } from './http-targets.ts';
+import { sampleTree } from './process-tree.ts';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -114,6 +115,9 @@ try {
   };
   const peakRssMb = () => Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10;
 
+  // Issue 17's memory target is the whole tree's peak during a cold build with its search index: this process,
+  // its worker threads and the Pagefind processes (the corpus writer, a child of its own, has exited).
+  const coldTree = sampleTree(process.pid);
   process.stderr.write('build bench: cold full build…\n');
   const cold = await measure(() => profiled('build-cold', () => site.builder.fullBuild()));
   const coldRss = peakRssMb();
@@ -126,6 +130,7 @@ try {
       await site.search.idle();
     }),
   );
+  coldTree.stop();
 
   // The cold build left ~1 GB of new files for the kernel to write back; a service publishes long after
   // that, so the latency is measured once the disk is quiet again (sync waits for the write-back).
@@ -207,6 +212,7 @@ try {
       { name: `build-cold (${corpus})`, wallMs: cold.wallMs, cpuMs: cold.cpuMs, peakRssMb: coldRss, files: cold.value.written },
       { name: `build-warm (${corpus})`, wallMs: warm.wallMs, cpuMs: warm.cpuMs, peakRssMb: peakRssMb(), files: warm.value.written },
       { name: `search-index (${corpus})`, wallMs: search.wallMs, cpuMs: search.cpuMs, peakRssMb: peakRssMb() },
+      { name: `build-cold + search-index, whole tree (${corpus})`, wallMs: cold.wallMs + search.wallMs, cpuMs: 0, peakRssMb: Math.round((coldTree.peakRssBytes() / 2 ** 20) * 10) / 10 },
       { name: `publish-to-files p50 (${corpus})`, wallMs: pct(50), cpuMs: 0, peakRssMb: peakRssMb() },
       { name: `publish-to-files p95 (${corpus})`, wallMs: pct(95), cpuMs: 0, peakRssMb: peakRssMb() },
       { name: `new-article-to-files p50 (${corpus})`, wallMs: pct(50, newLatencies), cpuMs: 0, peakRssMb: peakRssMb() },

@@ -50,6 +50,8 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
   const batch = createManifestBatch(deps.db, deps.clock, ctx.output);
   const onDisk = listManagedOutput(deps.outputDir);
   const recorded = await manifest.allFiles(deps.db);
+  const managed = new Set(recorded.keys());
+  batch.track(managed);
   const byOwner = new Map<string, Map<string, { owner: string; hash: string }>>();
   for (const [p, f] of recorded) {
     if (!byOwner.has(f.owner)) byOwner.set(f.owner, new Map());
@@ -112,7 +114,6 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
     if (owner.startsWith('article:')) batch.setOwnerState(owner, null);
   }
   await batch.flush();
-  const managed = new Set((await manifest.allFiles(deps.db)).keys());
   for (const p of onDisk) {
     if (managed.has(p) || !removeOutput(deps.outputDir, p)) continue;
     report.removed++;
