@@ -79,3 +79,45 @@ describe('renderArticleList', () => {
     expect(a).toBe(`${JSON.stringify(JSON.parse(a), null, 2)}\n`);
   });
 });
+
+describe('renderArticleList bytes', () => {
+  // What the page was before items were written once and pasted: one JSON.stringify of the whole body.
+  const reference = (list: typeof articles, language: string | null, limit: number) =>
+    `${JSON.stringify(
+      {
+        schema_version: '1.0',
+        articles: listArticlesFor(list, language)
+          .slice(0, limit)
+          .map((a) => {
+            const t = listedTranslation(a, language);
+            return { id: a.id, slug: a.slug, title: t.title, excerpt: t.excerpt, language: t.language, default_language: a.defaultLanguage, html_url: t.htmlUrl, markdown_url: t.markdownUrl, json_url: t.jsonUrl };
+          }),
+        pagination: { limit, next_cursor: 'c', has_more: true },
+        _links: { self: 's', next: 'n', channel: channel.jsonUrl },
+      },
+      null,
+      2,
+    )}\n`;
+  const info = (limit: number) => ({ limit, nextCursor: 'c', selfUrl: 's', nextUrl: 'n' });
+
+  it.each([
+    ['every article, no language', null, 20],
+    ['Arabic', 'ar', 20],
+    ['one item', null, 1],
+    ['no item', 'fr', 20],
+  ])('are exactly one JSON.stringify of the whole page: %s', (_name, language, limit) => {
+    const rendered = renderArticleList(channel, articles, language, info(limit));
+    // The channel link depends on the language; the reference takes it from the rendered page.
+    const channelLink = (JSON.parse(rendered) as { _links: { channel: string } })._links.channel;
+    expect(rendered).toBe(reference(articles, language, limit).replace(JSON.stringify(channel.jsonUrl), JSON.stringify(channelLink)));
+    // The second render pastes remembered items: still the same bytes.
+    expect(renderArticleList(channel, articles, language, info(limit))).toBe(rendered);
+  });
+
+  it('keeps titles that need escaping byte for byte', () => {
+    const odd = articles.map((a) => ({ ...a, translations: a.translations.map((t) => ({ ...t, title: `"Quoted" \\ line\u2028break 😀 </script>` })) }));
+    const rendered = renderArticleList(channel, odd, null, info(20));
+    const channelLink = (JSON.parse(rendered) as { _links: { channel: string } })._links.channel;
+    expect(rendered).toBe(reference(odd, null, 20).replace(JSON.stringify(channel.jsonUrl), JSON.stringify(channelLink)));
+  });
+});

@@ -4,6 +4,7 @@
  * `read-model/selection.ts`).
  * @module
  */
+import { memoByIdentity } from '../read-model/identity-memo.ts';
 import { SCHEMA_VERSION } from '../read-model/wire.ts';
 import type { PageInfo } from '../read-model/list-pages.ts';
 import { channelVersion, listArticlesFor, listedTranslation } from '../read-model/selection.ts';
@@ -24,6 +25,23 @@ export function articleSummary(article: AnyPublicArticle, translation: PublicTra
   };
 }
 
+// Each article's item, as it is written inside `articles` (four spaces in), by language: an article is on
+// twenty pages of each list it is in (the cursor pages), so its item is written once and pasted.
+const itemsOf = memoByIdentity((_article: AnyPublicArticle) => new Map<string, string>());
+const ARTICLES_MARK = '\u0000articles\u0000';
+
+function itemText(article: AnyPublicArticle, language: string | null): string {
+  const items = itemsOf(article);
+  const key = language ?? '';
+  let text = items.get(key);
+  if (text === undefined) {
+    // Split on \n only: JSON.stringify leaves U+2028 and U+2029 in strings, and a regexp's ^ would start a line there.
+    text = JSON.stringify(articleSummary(article, listedTranslation(article, language)), null, 2).split('\n').map((line) => `    ${line}`).join('\n');
+    items.set(key, text);
+  }
+  return text;
+}
+
 /**
  * Renders one page of a channel's ArticleCollection: `schema_version`,
  * `articles`, `pagination`, `_links` {self, next, channel}. `articles` are the
@@ -37,12 +55,12 @@ export function renderArticleList(
   language: string | null,
   page: PageInfo,
 ): string {
+  const shown = listArticlesFor(articles, language).slice(0, page.limit);
   const body = {
     // Not in the spec's Collections table, but "every JSON payload carries schema_version" (Versioning).
     schema_version: SCHEMA_VERSION,
-    articles: listArticlesFor(articles, language)
-      .slice(0, page.limit)
-      .map((a) => articleSummary(a, listedTranslation(a, language))),
+    // Written in below: the same bytes as JSON.stringify(body, null, 2) with the items in place.
+    articles: ARTICLES_MARK,
     pagination: { limit: page.limit, next_cursor: page.nextCursor, has_more: page.nextCursor !== null },
     _links: {
       self: page.selfUrl,
@@ -51,5 +69,6 @@ export function renderArticleList(
       channel: channelVersion(channel, language).jsonUrl,
     },
   };
-  return `${JSON.stringify(body, null, 2)}\n`;
+  const items = shown.length === 0 ? '[]' : `[\n${shown.map((a) => itemText(a, language)).join(',\n')}\n  ]`;
+  return `${JSON.stringify(body, null, 2).replace(JSON.stringify(ARTICLES_MARK), () => items)}\n`;
 }
