@@ -33,7 +33,6 @@ import { scheduleMediaCleanup } from './domain/media/cleanup.ts';
 import { loadModerationRules } from './moderation-rules-file.ts';
 import { migrateToLatest, openDatabase, type Db } from './store/database.ts';
 import { hasAnyFile } from './store/output-file.repository.ts';
-import { lastEventId } from './store/publication-event.repository.ts';
 import { createPublicUrls } from './urls/public-urls.ts';
 import { createMediaKit } from './media/create-media-kit.ts';
 import { OPENAPI_FILES, PROJECT_ROOT } from './paths.ts';
@@ -223,7 +222,7 @@ async function createPublicReadSide(deps: {
   const { db, config, staticSite } = deps;
   const model = createPublicModel({ db, urls: deps.urls });
   const state = () => staticSite.builder.publicState();
-  const search = await createSearchKeeper({ db, state, loadTexts: (ids) => model.texts({ ids }), lastEventId: () => lastEventId(db), log: deps.log.child('search') });
+  const search = await createSearchKeeper({ db, state, loadTexts: (ids) => model.texts({ ids }), lastEventId: () => staticSite.builder.newestEvent(), log: deps.log.child('search') });
   staticSite.queue.onBuilt((report) => void (report.full ? search.syncAll() : search.syncArticles(report.articleIds, report.through)));
   return {
     search,

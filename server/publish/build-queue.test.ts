@@ -21,6 +21,7 @@ function countingBuilder(reports: Array<Partial<BuildReport> | Error>): SiteBuil
     publicState: async () => {
       throw new Error('not used');
     },
+    newestEvent: async () => 0,
     onFilesPlaced: () => undefined,
   };
   return builder;

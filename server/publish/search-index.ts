@@ -127,7 +127,8 @@ function pagefindEntry(): string {
     const manifest = path.join(dir, 'node_modules', 'pagefind', 'package.json');
     if (fs.existsSync(manifest)) {
       const { exports } = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { exports: { '.': { import: string } } };
-      return (entry = pathToFileURL(path.join(path.dirname(manifest), exports['.'].import)).href);
+      // The real path: a test runner given a link's path with a query may not find the file.
+      return (entry = pathToFileURL(fs.realpathSync(path.join(path.dirname(manifest), exports['.'].import))).href);
     }
     if (path.dirname(dir) === dir) throw new Error('The pagefind package is not installed (npm install).');
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderArticleList } from './article-list-json.ts';
 import { standardFixtures } from './render-fixtures.ts';
 import { cursorPosition, listArticlesFor, listedTranslation } from '../read-model/selection.ts';
+import type { AnyPublicArticle } from '../read-model/view-models.ts';
 
 const { channel, articles, bilingual } = standardFixtures();
 const parse = (text: string) => JSON.parse(text) as Record<string, any>;
@@ -82,7 +83,7 @@ describe('renderArticleList', () => {
 
 describe('renderArticleList bytes', () => {
   // What the page was before items were written once and pasted: one JSON.stringify of the whole body.
-  const reference = (list: typeof articles, language: string | null, limit: number) =>
+  const reference = (list: readonly AnyPublicArticle[], language: string | null, limit: number) =>
     `${JSON.stringify(
       {
         schema_version: '1.0',
@@ -116,7 +117,7 @@ describe('renderArticleList bytes', () => {
 
   it('keeps titles that need escaping byte for byte', () => {
     const odd = articles.map((a) => ({ ...a, translations: a.translations.map((t) => ({ ...t, title: `"Quoted" \\ line\u2028break 😀 </script>` })) }));
-    const rendered = renderArticleList(channel, odd, null, info(20));
+    const rendered = renderArticleList(channel, odd as readonly AnyPublicArticle[], null, info(20));
     const channelLink = (JSON.parse(rendered) as { _links: { channel: string } })._links.channel;
     expect(rendered).toBe(reference(odd, null, 20).replace(JSON.stringify(channel.jsonUrl), JSON.stringify(channelLink)));
   });

@@ -27,6 +27,7 @@ import { createSerialQueue } from '../../serial-work.ts';
 import { createSyncOutputQueue } from '../../output/output-queue.ts';
 import type { PublicState } from '../../read-model/public-state.ts';
 import { ensureBuildOwners } from '../../store/build-owner.repository.ts';
+import { lastEventId } from '../../store/publication-event.repository.ts';
 import { ensureIndex } from './article-owners.ts';
 import type { BuildContext, SiteBuilderDeps } from './build-context.ts';
 import { emptyReport, type BuildReport } from './build-report.ts';
@@ -54,6 +55,11 @@ export interface SiteBuilder {
    */
   publicState(): Promise<PublicState>;
   /**
+   * The newest publication event in the store: a public state read now
+   * shows every change up to it (`PublicState.through`).
+   */
+  newestEvent(): Promise<number>;
+  /**
    * Subscribes to the paths a build wrote or removed, told once all of that
    * build's files are in place and before the build is recorded as shown
    * (`built_translations`), so a cache of the output is fresh by the time
@@ -78,6 +84,7 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
 
   return {
     fullBuild: () => queue.run(() => runFullBuild(ctx)),
+    newestEvent: () => lastEventId(deps.db),
     applyEvents: () => queue.run(() => runIncrementalBuild(ctx)),
     async publicState() {
       if (ctx.state.complete) return ctx.state.publicState();
