@@ -23,7 +23,8 @@ interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
 }
-interface CpuProfile {
+/** The parts of a `.cpuprofile` this reads. */
+export interface CpuProfile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
@@ -79,7 +80,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.exit(2);
   }
   for (const file of args.positionals) {
-    const { totalMs, byFunction, bySource } = summarise(JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile);
+    let profile: CpuProfile;
+    try {
+      profile = JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile;
+      if (!Array.isArray(profile.nodes) || !Array.isArray(profile.samples) || !Array.isArray(profile.timeDeltas)) throw new Error('it has no nodes, samples and timeDeltas');
+    } catch (error) {
+      process.stderr.write(`${file} is not a readable V8 CPU profile (${error instanceof Error ? error.message : String(error)}). Make one with node --cpu-prof or npm run bench -- --profile DIR.\n`);
+      process.exit(2);
+    }
+    const { totalMs, byFunction, bySource } = summarise(profile);
     process.stdout.write(`## ${path.basename(file)}: ${Math.round(totalMs)} ms sampled\n\n| Function (self) | ms | share |\n| --- | ---: | ---: |\n${top(byFunction, n, totalMs)}\n\n| Source (self) | ms | share |\n| --- | ---: | ---: |\n${top(bySource, n, totalMs)}\n\n`);
   }
 }
