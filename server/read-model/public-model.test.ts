@@ -51,6 +51,17 @@ describe('public model bodies', () => {
     expect(await stored()).toEqual({ content_html: expected.html, content_text: expected.text, body_version: BODY_RENDER_VERSION, link_targets: expected.links });
   });
 
+  it('finds and stores the link targets and image slice of a row rendered before migration 0012, when it stores bodies', async () => {
+    const expected = renderMarkdownBody(BODY);
+    await db.updateTable('revisions').set({ link_targets: null, image_html: null }).execute();
+    await createPublicModel({ db, urls }).articles({});
+    expect(await stored()).toMatchObject({ link_targets: null });
+    const [article] = await createPublicModel({ db, urls, storeBodies: true }).articles({});
+    expect(article!.translations[0]!.linkTargets).toBe(expected.links);
+    expect(await stored()).toMatchObject({ link_targets: expected.links });
+    expect((await db.selectFrom('revisions').select('image_html').executeTakeFirstOrThrow()).image_html).toBe('');
+  });
+
   it('hands the stored link targets to the renderers with the body, and null where none are stored', async () => {
     const [article] = await createPublicModel({ db, urls }).articles({});
     expect(article!.translations[0]!.linkTargets).toBe(renderMarkdownBody(BODY).links);

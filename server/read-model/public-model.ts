@@ -28,12 +28,14 @@ import { byPublication } from './selection.ts';
 import type { AnyPublicArticle, PublicArticle, PublicArticleSummary, PublicChannel, PublicTranslation, PublicTranslationSummary } from './view-models.ts';
 import type { PublicImage } from './view-models.ts';
 import { firstAttachedImage, IMAGE_SLICE_CHARS, imageSlice, ownBodyImages } from '../domain/body/article-image.ts';
+import { storedLinkTargets } from '../domain/body/link-targets.ts';
 import { listArticleImageFiles, listMediaFileNames } from '../store/media.repository.ts';
 import { listChannelTranslations } from '../store/channel.repository.ts';
 import {
   readActiveChannelRows,
   readPublishedArticleRows,
   readPublishedRows,
+  storeBodyExtras,
   storeRenderedBodies,
   type BodyRead,
   type PublishedRow,
@@ -261,10 +263,17 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
   async function bodiesOf(rows: ReadonlyArray<{ visible: readonly PublishedRow[] }>): Promise<Map<PublishedRow, RenderedBody>> {
     const bodies = new Map<PublishedRow, RenderedBody>();
     const rendered: Array<{ id: number; image: string } & RenderedBody> = [];
+    const completed: Array<{ id: number; links: string; image: string }> = [];
     for (const { visible } of rows) {
       for (const row of visible) {
         if (row.body_version !== null) {
-          bodies.set(row, { html: row.content_html ?? '', text: row.content_text!, links: row.link_targets });
+          let links = row.link_targets;
+          // Rendered before migration 0012: its link targets are found once here and stored with its image slice.
+          if (links === null && deps.storeBodies) {
+            links = storedLinkTargets(row.content_markdown);
+            if (links !== null) completed.push({ id: row.revision_id, links, image: imageSlice(row.content_html ?? '') ?? '' });
+          }
+          bodies.set(row, { html: row.content_html ?? '', text: row.content_text!, links });
           continue;
         }
         const body = cache.get(row.content_hash, row.content_markdown, renderMarkdownBody);
@@ -275,6 +284,7 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
     if (deps.storeBodies && rendered.length > 0) {
       await db.transaction().execute((trx) => storeRenderedBodies(trx, rendered, BODY_RENDER_VERSION));
     }
+    if (completed.length > 0) await db.transaction().execute((trx) => storeBodyExtras(trx, completed));
     return bodies;
   }
 

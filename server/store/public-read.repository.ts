@@ -88,6 +88,15 @@ export async function readPublishedRows(
     .execute() as Promise<PublishedRow[]>;
 }
 
+/**
+ * Stores what rows rendered before migration 0012 lack beside their current
+ * rendering: where their link targets are and the slice of their HTML from
+ * the first image ('' for none). Call inside a transaction.
+ */
+export async function storeBodyExtras(trx: Executor, rows: ReadonlyArray<{ id: number; links: string; image: string }>): Promise<void> {
+  for (const r of rows) await trx.updateTable('revisions').set({ link_targets: r.links, image_html: r.image }).where('id', '=', r.id).execute();
+}
+
 /** Stores bodies rendered from revisions' Markdown (`image`: `imageSlice` of the HTML, '' for none), so they are rendered once. Call inside a transaction. */
 export async function storeRenderedBodies(
   trx: Executor,

@@ -3,14 +3,14 @@
  * link targets are (`server/domain/body/link-targets.ts`), found when the
  * body is rendered and stored with `content_html` and `content_text`, so a
  * build makes them absolute in the public Markdown without parsing the body
- * again. Null on older rows and on bodies over the limits: the build finds
- * them then, as it did before.
+ * again. Null on older rows (the first build that renders one finds and
+ * stores them) and on bodies over the limits (found whenever built).
  *
  * `image_html` on revisions: the stored HTML from its first `<img`
  * (`imageSlice`, `server/domain/body/article-image.ts`), or '' when it has
  * none, so reading every article's head (lists, feeds, the read API's state
  * at start) no longer scans every body's HTML for an image. Null on older
- * rows, which are scanned as before.
+ * rows, which are scanned until a build stores it with their link targets.
  * @module
  */
 import { sql, type Kysely } from 'kysely';
