@@ -15,6 +15,7 @@ import { imageSlice } from '../domain/body/article-image.ts';
 import { BODY_RENDER_VERSION, renderMarkdownBody } from '../domain/body/index.ts';
 import { insertChannelFor } from '../domain/channel/channel.service.ts';
 import { migrateToLatest, openDatabase, type Db } from '../store/database.ts';
+import { readPublishedRows } from '../store/public-read.repository.ts';
 import { createPublicUrls } from '../urls/public-urls.ts';
 import { createPublicModel } from './public-model.ts';
 
@@ -44,6 +45,15 @@ afterEach(async () => {
 });
 
 const stored = () => db.selectFrom('revisions').select(['content_html', 'content_text', 'body_version', 'link_targets']).executeTakeFirstOrThrow();
+
+describe('reading many articles', () => {
+  it('reads more ids than SQLite binds in one statement (a site of 100,000 articles)', async () => {
+    const { id } = await db.selectFrom('articles').select('id').executeTakeFirstOrThrow();
+    const ids = [...Array.from({ length: 45_000 }, (_, i) => 1_000_000 + i), id];
+    const rows = await readPublishedRows(db, ids, { bodies: 'none', bodyVersion: BODY_RENDER_VERSION, imageSliceChars: 100 });
+    expect(rows.map((r) => r.article_id)).toEqual([id]);
+  });
+});
 
 describe('public model bodies', () => {
   it('saving a revision stores its rendered body', async () => {

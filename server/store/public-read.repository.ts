@@ -18,6 +18,9 @@ export interface ArticleRowFilter {
 /** What is read of each body: nothing (heads), the text only, or everything. */
 export type BodyRead = 'none' | 'text' | 'full';
 
+/** Ids bound in one query (SQLite's limit is 32,766 variables a statement). */
+const IDS_PER_QUERY = 10_000;
+
 /** A published translation's row: its translation's language and date, its published revision. */
 export type PublishedRow = Pick<TranslationRow, 'article_id' | 'language' | 'published_at'> &
   Pick<RevisionRow, 'title' | 'excerpt' | 'content_markdown' | 'seo_title' | 'seo_description' | 'content_hash' | 'decided_at' | 'created_at' | 'content_html' | 'content_text' | 'body_version' | 'link_targets'> & {
@@ -54,6 +57,12 @@ export async function readPublishedRows(
   options: { readonly bodies: BodyRead; readonly bodyVersion: string; readonly imageSliceChars: number },
 ): Promise<PublishedRow[]> {
   if (articleIds.length === 0) return [];
+  // SQLite binds at most 32,766 values a statement: a site of 100,000 articles is read in slices.
+  if (articleIds.length > IDS_PER_QUERY) {
+    const rows: PublishedRow[] = [];
+    for (let i = 0; i < articleIds.length; i += IDS_PER_QUERY) rows.push(...(await readPublishedRows(db, articleIds.slice(i, i + IDS_PER_QUERY), options)));
+    return rows;
+  }
   const { bodies, bodyVersion, imageSliceChars } = options;
   const current = sql<boolean>`revisions.body_version = ${bodyVersion} AND revisions.content_text IS NOT NULL AND revisions.content_html IS NOT NULL`;
   return db
