@@ -72,6 +72,16 @@ describe('public model bodies', () => {
     expect((await db.selectFrom('revisions').select('image_html').executeTakeFirstOrThrow()).image_html).toBe('');
   });
 
+  it('never touches stored link targets or image slices on a text read (which reads neither)', async () => {
+    await db.updateTable('revisions').set({ link_targets: '[[0,1,"./x"]]', image_html: '<img src="/media/x.webp">' }).execute();
+    await createPublicModel({ db, urls, storeBodies: true }).texts({});
+    const row = await db.selectFrom('revisions').select(['link_targets', 'image_html']).executeTakeFirstOrThrow();
+    expect(row).toEqual({ link_targets: '[[0,1,"./x"]]', image_html: '<img src="/media/x.webp">' });
+    await db.updateTable('revisions').set({ link_targets: null, image_html: null }).execute();
+    await createPublicModel({ db, urls, storeBodies: true }).texts({});
+    expect(await db.selectFrom('revisions').select(['link_targets', 'image_html']).executeTakeFirstOrThrow()).toEqual({ link_targets: null, image_html: null });
+  });
+
   it('hands the stored link targets to the renderers with the body, and null where none are stored', async () => {
     const [article] = await createPublicModel({ db, urls }).articles({});
     expect(article!.translations[0]!.linkTargets).toBe(renderMarkdownBody(BODY).links);

@@ -260,7 +260,7 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
    * The rendered body of each visible row: the stored one when current,
    * else rendered now (and, with `storeBodies`, stored in one transaction).
    */
-  async function bodiesOf(rows: ReadonlyArray<{ visible: readonly PublishedRow[] }>): Promise<Map<PublishedRow, RenderedBody>> {
+  async function bodiesOf(rows: ReadonlyArray<{ visible: readonly PublishedRow[] }>, read: 'text' | 'full'): Promise<Map<PublishedRow, RenderedBody>> {
     const bodies = new Map<PublishedRow, RenderedBody>();
     const rendered: Array<{ id: number; image: string } & RenderedBody> = [];
     const completed: Array<{ id: number; links: string; image: string }> = [];
@@ -269,7 +269,8 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
         if (row.body_version !== null) {
           let links = row.link_targets;
           // Rendered before migration 0012: its link targets are found once here and stored with its image slice.
-          if (links === null && deps.storeBodies) {
+          // Only from a full read: a text read has neither the Markdown nor the HTML (nor the stored targets).
+          if (links === null && read === 'full' && deps.storeBodies) {
             links = storedLinkTargets(row.content_markdown);
             if (links !== null) completed.push({ id: row.revision_id, links, image: imageSlice(row.content_html ?? '') ?? '' });
           }
@@ -290,7 +291,7 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
 
   /** The full articles: the heads' fields, each translation with its body. */
   async function toArticles(loaded: ReadonlyArray<{ head: ArticleHead; visible: readonly PublishedRow[] }>): Promise<PublicArticle[]> {
-    const bodies = await bodiesOf(loaded);
+    const bodies = await bodiesOf(loaded, 'full');
     return loaded.map(({ head, visible }) => {
       const translations: PublicTranslation[] = head.summary.translations.map(({ textStart: _none, ...t }) => {
         const row = visible.find((v) => v.language === t.language)!;
@@ -303,7 +304,7 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
 
   async function texts(filter: ArticleFilter): Promise<PublicArticleText[]> {
     const loaded = await load(filter, 'text');
-    const bodies = await bodiesOf(loaded);
+    const bodies = await bodiesOf(loaded, 'text');
     return loaded.map(({ head, visible }) => ({
       ...head.summary,
       translations: head.summary.translations.map(({ textStart: _none, ...t }) => ({ ...t, text: bodies.get(visible.find((v) => v.language === t.language)!)!.text })),
