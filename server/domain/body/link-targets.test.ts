@@ -32,7 +32,7 @@ const BODIES: Array<[string, string]> = [
 
 describe('link targets stored with a body', () => {
   it.each(BODIES)('%s: applying the stored targets gives what parsing gives', (_name, markdown) => {
-    const stored = readLinkTargets(storedLinkTargets(markdown), markdown.length);
+    const stored = readLinkTargets(storedLinkTargets(markdown), markdown);
     expect(stored).not.toBeNull();
     expect(absoluteMarkdownLinks(markdown, BASE, stored!)).toBe(absoluteMarkdownLinks(markdown, BASE));
   });
@@ -80,11 +80,19 @@ describe('link targets stored with a body', () => {
     ['past the end', '[[1,99]]'],
     ['url not a string', '[[1,2,3]]'],
   ])('refuses a stored value that is %s, so the build finds the targets again', (_name, stored) => {
-    expect(readLinkTargets(stored, 10)).toBeNull();
+    expect(readLinkTargets(stored, '0123456789')).toBeNull();
+  });
+
+  it('refuses targets that no longer spell their URL in the text (it changed since they were found)', () => {
+    const md = 'See [a](./a) and <a href="./b">b</a>.\n';
+    const stored = storedLinkTargets(md)!;
+    expect(readLinkTargets(stored, md)).toHaveLength(2);
+    expect(readLinkTargets(stored, `X${md}`)).toBeNull();
+    expect(readLinkTargets(stored, md.replace('./a', './z'))).toBeNull();
   });
 
   it('keeps a stored value that fits', () => {
-    expect(readLinkTargets('[[0,3,"./a"],[5,9]]', 10)).toEqual([{ start: 0, end: 3, url: './a' }, { start: 5, end: 9 }]);
-    expect(readLinkTargets('[]', 0)).toEqual([]);
+    expect(readLinkTargets('[[0,3,"./a"],[5,9]]', './a, <b>x')).toEqual([{ start: 0, end: 3, url: './a' }, { start: 5, end: 9 }]);
+    expect(readLinkTargets('[]', '')).toEqual([]);
   });
 });

@@ -126,11 +126,14 @@ export function storedLinkTargets(markdown: string): string | null {
 }
 
 /**
- * The targets stored as `storedLinkTargets` wrote them, checked against the
- * text they were found in (`length`); null when the value is missing or
- * does not fit, so the caller finds them again instead of trusting it.
+ * The targets stored as `storedLinkTargets` wrote them, checked against
+ * `markdown`, the text they must have been found in: each destination must
+ * still spell its URL there and each HTML target start a tag. Null when the
+ * value is missing or does not fit (a text or a rule changed since), so the
+ * caller finds them again instead of trusting it.
  */
-export function readLinkTargets(stored: string | null | undefined, length: number): LinkTarget[] | null {
+export function readLinkTargets(stored: string | null | undefined, markdown: string): LinkTarget[] | null {
+  const length = markdown.length;
   if (!stored) return null;
   let value: unknown;
   try {
@@ -146,6 +149,8 @@ export function readLinkTargets(stored: string | null | undefined, length: numbe
     const [start, end, url] = item as [unknown, unknown, unknown];
     if (!Number.isInteger(start) || !Number.isInteger(end) || (start as number) < after || (end as number) < (start as number) || (end as number) > length) return null;
     if (item.length === 3 && typeof url !== 'string') return null;
+    const piece = markdown.slice(start as number, end as number);
+    if (item.length === 3 ? decodeString(piece) !== url : !piece.startsWith('<')) return null;
     targets.push(item.length === 3 ? { start: start as number, end: end as number, url: url as string } : { start: start as number, end: end as number });
     after = end as number;
   }
