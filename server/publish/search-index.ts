@@ -284,6 +284,7 @@ export function createSearchIndexer(deps: { outputDir: string; log: Logger; lane
     }
     let pages = 0;
     let next = 0;
+    let done = 0;
     let failed = false;
     const apis = await Promise.all(Array.from({ length: Math.min(laneCount, unique.length) }, (_, lane) => pagefindLane(lane)));
     // Each lane takes the next shard in order until none is left (or one failed: the rest are not started).
@@ -295,7 +296,12 @@ export function createSearchIndexer(deps: { outputDir: string; log: Logger; lane
           const records = await recordsFor(shard);
           await buildShard(api, shard, records);
           pages += records.length;
+          done++;
           deps.log.debug('search shard rebuilt', { shard: shardKey(shard), pages: records.length, ms: Math.round(performance.now() - shardStarted) });
+          // A line every tenth of a long rebuild (a full index of 100,000 articles takes minutes).
+          if (unique.length >= 20 && done < unique.length && done % Math.ceil(unique.length / 10) === 0) {
+            deps.log.info('search index progress', { shards: done, of: unique.length, pages, ms: Math.round(performance.now() - started) });
+          }
         } catch (error) {
           failed = true;
           throw error;

@@ -26,8 +26,7 @@ interface HtmlBody {
 const publicBodies = memoByIdentity((t: MarkdownBody) => {
   const markdown = publicMarkdown(t.markdown);
   // Stored targets spare the parse; missing or not fitting the text, they are found again.
-  const stored = readLinkTargets(t.linkTargets, markdown);
-  return stored ? absoluteMarkdownLinks(markdown, t.htmlUrl, stored) : absoluteMarkdownLinks(markdown, t.htmlUrl);
+  return absoluteMarkdownLinks(markdown, t.htmlUrl, readLinkTargets(t.linkTargets, markdown) ?? undefined);
 });
 const publicHtmlBodies = memoByIdentity((t: HtmlBody) => absoluteHtmlLinks(t.html, t.htmlUrl));
 

@@ -25,7 +25,7 @@ import {
 } from './rehype-plugins.ts';
 import { withoutForbiddenCodePoints } from './forbidden-code-points.ts';
 import { checkMarkdownBody } from './limits.ts';
-import { encodeLinkTargets, findLinkTargetsInTree, storedLinkTargets } from './link-targets.ts';
+import { encodeLinkTargets, findLinkTargets, findLinkTargetsInTree } from './link-targets.ts';
 import { publicMarkdown } from './safe-markdown.ts';
 import { takeParsedBody } from './parsed-bodies.ts';
 import { ARTICLE_SCHEMA } from './schema.ts';
@@ -131,7 +131,8 @@ export function renderMarkdownBody(markdown: string): RenderedBody {
   const parsed = parseTree(markdown);
   // The targets are read from the tree before the render turns it into HTML; a body whose public form differs
   // (stored before the safe-Markdown rule) is parsed in that form instead.
-  const links = publicMarkdown(markdown) === markdown ? encodeLinkTargets(findLinkTargetsInTree(markdown, parsed)) : storedLinkTargets(markdown);
+  const publicForm = publicMarkdown(markdown);
+  const links = encodeLinkTargets(publicForm === markdown ? findLinkTargetsInTree(markdown, parsed) : findLinkTargets(publicForm));
   const tree = renderer.runSync(parsed);
   // Neither reading mutates the tree.
   // Raw control characters of the source survive parsing (character references to them do not: micromark makes them U+FFFD).

@@ -70,6 +70,14 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
   const toRender = heads.map((h) => h.summary.id).filter((id) => stale.has(id));
   deps.log.info('full build', { articles: heads.length, render: toRender.length });
   const known = (p: string) => recorded.get(p)?.hash;
+  // A line every tenth of the articles, so a long build (minutes at 100,000 articles) shows it is alive.
+  const step = Math.max(POOL_BATCH, Math.ceil(toRender.length / 10));
+  let rendered = 0;
+  const progress = (count: number) => {
+    const before = Math.floor(rendered / step);
+    rendered += count;
+    if (Math.floor(rendered / step) > before && rendered < toRender.length) deps.log.info('full build progress', { rendered, of: toRender.length, ms: Math.round(performance.now() - started) });
+  };
   const flushIfFull = async () => {
     if (batch.pending >= FLUSH_ROWS) await batch.flush();
   };
@@ -87,6 +95,7 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
             applying = applying.then(async () => {
               applyArticles(ctx, results, byOwner, report, batch);
               await flushIfFull();
+              progress(ids.length);
             });
             return applying;
           }),
@@ -101,6 +110,7 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
     for (let i = 0; i < toRender.length; i += POOL_BATCH) {
       applyArticles(ctx, await renderArticles(ctx.articles, toRender.slice(i, i + POOL_BATCH), known), byOwner, report, batch);
       await flushIfFull();
+      progress(Math.min(POOL_BATCH, toRender.length - i));
     }
   }
   await batch.flush();
