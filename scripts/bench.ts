@@ -28,6 +28,7 @@ interface Options {
   loops: number;
   /** Folder for the build benchmark's CPU profiles, or null. */
   profile: string | null;
+  corpus: string | null;
 }
 
 /**
@@ -42,7 +43,7 @@ interface Measurement {
 }
 
 const corpusArgs = (o: Options) => ['--articles', String(o.articles), '--languages', String(o.languages)];
-const buildArgs = (o: Options) => [...corpusArgs(o), '--channels', String(o.channels), ...(o.profile ? ['--profile', o.profile] : [])];
+const buildArgs = (o: Options) => [...corpusArgs(o), '--channels', String(o.channels), ...(o.profile ? ['--profile', o.profile] : []), ...(o.corpus ? ['--corpus', o.corpus] : [])];
 
 const MEASUREMENTS: readonly Measurement[] = [
   { name: 'media', description: 'Process one 24 MP JPEG (6000×4000) into a watermarked 1600 px WebP', script: 'scripts/bench/media-bench.ts', args: () => [] },
@@ -72,7 +73,7 @@ const MEASUREMENTS: readonly Measurement[] = [
   },
 ];
 
-const USAGE = '[--only NAME] [--repeat N] [--out FILE] [--articles N] [--languages L] [--channels C] [--duration S] [--warmup S] [--connections C] [--body-scale P] [--loops N] [--profile DIR]';
+const USAGE = '[--only NAME] [--repeat N] [--out FILE] [--articles N] [--languages L] [--channels C] [--duration S] [--warmup S] [--connections C] [--body-scale P] [--loops N] [--profile DIR] [--corpus DIR]';
 const HELP = `Usage: npm run bench -- ${USAGE}
 
 Runs each benchmark in its own process, N times (default 3), and prints a
@@ -91,7 +92,11 @@ of their size in issue 18 (default 100). The read-your-writes benchmark runs
 --loops publish → read and withdraw → 404 loops (default 200). With
 --profile DIR the build benchmark writes a V8 CPU profile of each of its
 phases (cold, warm, search, publish, new article, search fresh; the Node
-process's main thread) to DIR; npm run profile:summary reads them.
+process's main thread) to DIR; npm run profile:summary reads them. With
+--corpus DIR the build benchmark copies a kept corpus instead of writing one
+(write it once: tsx scripts/bench/corpus.ts --data DIR/data --articles N
+--languages L --channels C; it must match those options): how the 100,000-
+article runs are made.
 
 Benchmarks:
 ${MEASUREMENTS.map((m) => `  ${m.name.padEnd(10)} ${m.description}`).join('\n')}
@@ -122,6 +127,7 @@ function parseOptions(args: string[]): Options {
         connections: { kind: 'value', placeholder: 'C', description: 'Concurrent connections of the HTTP load (default 32).' },
         'body-scale': { kind: 'value', placeholder: 'P', description: 'Size of the hostile bodies, in percent of issue 18 (default 100).' },
         loops: { kind: 'value', placeholder: 'N', description: 'Publish → read loops of the read-your-writes benchmark (default 200).' },
+        corpus: { kind: 'value', placeholder: 'DIR', description: 'Run the build benchmark on a copy of a kept corpus (written once by scripts/bench/corpus.ts --data DIR/data) instead of writing one.' },
         profile: { kind: 'value', placeholder: 'DIR', description: 'Write a CPU profile of each build benchmark phase (its main thread) to DIR (summarise: npm run profile:summary).' },
       },
       positionals: [],
@@ -143,6 +149,7 @@ function parseOptions(args: string[]): Options {
     bodyScale: wholeNumber(values['body-scale'], 100, 1, 100, 'body-scale'),
     loops: wholeNumber(values.loops, 200, 1, 10_000, 'loops'),
     profile: values.profile ? path.resolve(values.profile) : null,
+    corpus: values.corpus ? path.resolve(values.corpus) : null,
   };
 }
 

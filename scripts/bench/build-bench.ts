@@ -9,7 +9,8 @@
  * start of the bundled server on the up-to-date output (process start → the
  * homepage's first 200). Prints a JSON array of
  * results. Run by `npm run bench`; alone:
- * `tsx scripts/bench/build-bench.ts --articles N --languages L [--channels C]`.
+ * `tsx scripts/bench/build-bench.ts --articles N --languages L [--channels C] [--corpus DIR]`
+ * (`--corpus`: a kept corpus, copied instead of written).
  */
 import { spawnSync } from 'node:child_process';
 import { Session } from 'node:inspector/promises';
@@ -29,7 +30,7 @@ import { PROJECT_ROOT } from '../../server/paths.ts';
 import { createStaticSite } from '../../server/publish/static-site.ts';
 import { migrateToLatest, openDatabase } from '../../server/store/database.ts';
 import { createPublicUrls } from '../../server/urls/public-urls.ts';
-import { corpusBody, corpusLanguages } from './corpus.ts';
+import { CORPUS_FILE, corpusBody, corpusLanguages, type CorpusShape } from './corpus.ts';
 import { startBundledServer } from './http-targets.ts';
 import { sampleTree } from './process-tree.ts';
 
@@ -41,9 +42,32 @@ const articles = Number(arg('articles', '200'));
 const languages = Number(arg('languages', '2'));
 const channels = Number(arg('channels', '20'));
 const profileDir = arg('profile', '');
+const keptCorpus = arg('corpus', '') ? path.resolve(arg('corpus', '')) : '';
 const LATENCY_SAMPLES = 50;
 const SEARCH_SAMPLES = 3;
 const START_SAMPLES = 3;
+
+/**
+ * Copies a kept corpus (`{kept}/data`, and the uploaded images in `{kept}/dist/media`, as `corpus.ts
+ * --data {kept}/data` writes them) into `dir`, after checking that it holds the corpus asked for: writing
+ * 100,000 articles takes some 20 minutes, so a manual run at that size writes the corpus once and keeps it.
+ * The copy is built and changed; the kept corpus is not.
+ */
+function copyKeptCorpus(kept: string, dir: string): void {
+  const shapeFile = path.join(kept, 'data', CORPUS_FILE);
+  let shape: CorpusShape;
+  try {
+    shape = JSON.parse(fs.readFileSync(shapeFile, 'utf8')) as CorpusShape;
+  } catch {
+    throw new Error(`${shapeFile} cannot be read: --corpus takes a folder whose data/ was written by scripts/bench/corpus.ts --data DIR/data.`);
+  }
+  if (shape.articles !== articles || shape.languages !== languages || shape.channels !== channels) {
+    throw new Error(`${kept} holds ${shape.articles} articles × ${shape.languages} languages in ${shape.channels} channels; pass the same --articles, --languages and --channels.`);
+  }
+  fs.cpSync(path.join(kept, 'data'), path.join(dir, 'data'), { recursive: true });
+  const media = path.join(kept, 'dist', 'media');
+  if (fs.existsSync(media)) fs.cpSync(media, path.join(dir, 'dist', 'media'), { recursive: true });
+}
 
 /** Whether a Pagefind bundle holds `word`: its fragments are gzipped JSON with each page's content. */
 function shardHolds(bundle: string, word: string): boolean {
@@ -68,12 +92,17 @@ process.once('SIGTERM', () => (cleanup(), process.exit(143)));
 
 try {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  process.stderr.write(`build bench: writing ${articles} articles × ${languages} languages…\n`);
-  const generated = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, 'corpus.ts'), '--data', path.join(dir, 'data'), '--articles', String(articles), '--languages', String(languages), '--channels', String(channels)], {
-    cwd: PROJECT_ROOT,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  if (generated.status !== 0) throw new Error('corpus generation failed');
+  if (keptCorpus) {
+    process.stderr.write(`build bench: copying the corpus of ${keptCorpus}…\n`);
+    copyKeptCorpus(keptCorpus, dir);
+  } else {
+    process.stderr.write(`build bench: writing ${articles} articles × ${languages} languages…\n`);
+    const generated = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, 'corpus.ts'), '--data', path.join(dir, 'data'), '--articles', String(articles), '--languages', String(languages), '--channels', String(channels)], {
+      cwd: PROJECT_ROOT,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    if (generated.status !== 0) throw new Error('corpus generation failed');
+  }
 
   // A compile (when src/ changed since the last one) would run Vite in this process and count in the cold build's peak RSS.
   const compiled = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, 'compile-site.ts')], { cwd: PROJECT_ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
@@ -130,6 +159,12 @@ try {
     }),
   );
   coldTree.stop();
+  // What made the peak, process by process (the render workers are threads of this process).
+  const atPeak = coldTree.peakReading();
+  if (atPeak) {
+    const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+    process.stderr.write(`build bench: whole-tree peak ${mb(atPeak.rssBytes)} MB: ${atPeak.byProcess.map((p) => `${p.command} ${mb(p.rssBytes)}`).join(', ')}\n`);
+  }
   const searchRss = peakRssMb();
   process.stderr.write('build bench: warm full build…\n');
   const warm = await measure(() => profiled('build-warm', () => site.builder.fullBuild()));

@@ -13,8 +13,10 @@
  * image (`corpus-api.ts`). Run on its own:
  * `tsx scripts/bench/corpus.ts --data DIR [--output DIR] --articles N --languages L [--channels C]`
  * (`--output` defaults to `dist` beside the data folder; uploaded images are
- * stored there, as in the service).
+ * stored there, as in the service). A finished corpus says what it holds in
+ * `{data}/corpus.json`; the build benchmark's `--corpus` runs on a copy of one.
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -26,6 +28,16 @@ import { contentRequests, prepareContents, saveArticle, type PreparedContents } 
 import type { ArticleWriteInput } from '../../server/domain/article/article.schema.ts';
 import { insertChannelFor } from '../../server/domain/channel/channel.service.ts';
 import { migrateToLatest, openDatabase, type Db } from '../../server/store/database.ts';
+
+/** The file in a corpus's data folder that says what it holds (`CorpusShape`). */
+export const CORPUS_FILE = 'corpus.json';
+
+/** What a written corpus holds. */
+export interface CorpusShape {
+  readonly articles: number;
+  readonly languages: number;
+  readonly channels: number;
+}
 
 /** Articles saved per transaction (and prepared ahead on the body threads). */
 const CORPUS_BATCH = 100;
@@ -147,4 +159,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   process.stderr.write(`corpus: ${throughStore} articles through the store in ${Math.round(stored - started)} ms; ${articles - throughStore} through the publishing API…\n`);
   const api = await publishThroughApi({ dataDir, outputDir, from: throughStore, to: articles, languages: corpusLanguages(languages), channels, body: corpusBody });
   process.stderr.write(`corpus: ${api.articles} articles and ${api.images} images through the publishing API in ${Math.round(performance.now() - stored)} ms\n`);
+  // What this corpus is, so the build benchmark can run on a kept copy (`--corpus`) and check it is the one asked for.
+  fs.writeFileSync(path.join(dataDir, CORPUS_FILE), `${JSON.stringify({ articles, languages, channels } satisfies CorpusShape)}\n`);
 }

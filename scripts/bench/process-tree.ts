@@ -63,9 +63,26 @@ function treeOf(root: number): ProcStat[] {
   return tree;
 }
 
+/** One process of a tree at a reading: its command name (`/proc/PID/comm`) and resident memory. */
+export interface ProcessUsage {
+  readonly pid: number;
+  readonly command: string;
+  readonly rssBytes: number;
+}
+
+function readCommand(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '?';
+  }
+}
+
 /** One reading of a tree: its summed resident memory and CPU time so far. */
 export interface TreeUsage {
   readonly rssBytes: number;
+  /** Each live process of the tree, largest first. */
+  readonly byProcess: readonly ProcessUsage[];
   /** CPU of the live processes plus the descendants they have reaped, in ms. */
   readonly cpuMs: number;
   readonly processes: number;
@@ -80,8 +97,10 @@ export function treeUsage(root: number): TreeUsage | null {
   if (!HAVE_PROC) return null;
   const tree = treeOf(root);
   if (tree.length === 0) return null;
+  const byProcess = tree.map((s) => ({ pid: s.pid, command: readCommand(s.pid), rssBytes: readRssBytes(s.pid) })).sort((a, b) => b.rssBytes - a.rssBytes);
   return {
-    rssBytes: tree.reduce((sum, s) => sum + readRssBytes(s.pid), 0),
+    rssBytes: byProcess.reduce((sum, p) => sum + p.rssBytes, 0),
+    byProcess,
     cpuMs: (tree.reduce((sum, s) => sum + s.cpuTicks, 0) * 1000) / TICKS_PER_SECOND,
     processes: tree.length,
   };
@@ -105,6 +124,8 @@ export interface TreeSampler {
   peakRssBytes(): number;
   /** Most processes seen in the tree at once. */
   peakProcesses(): number;
+  /** The reading with the largest summed RSS (null when nothing could be read): what made the peak. */
+  peakReading(): TreeUsage | null;
   /** The latest reading (null before the first or once the tree has gone). */
   last(): TreeUsage | null;
   /** Takes a last sample and stops. */
@@ -121,10 +142,12 @@ export function sampleTree(root: number, intervalMs = 50): TreeSampler {
   let peak = 0;
   let most = 0;
   let latest: TreeUsage | null = null;
+  let peakReading: TreeUsage | null = null;
   const sample = () => {
     const usage = treeUsage(root);
     if (!usage) return;
     latest = usage;
+    if (usage.rssBytes > peak) peakReading = usage;
     peak = Math.max(peak, usage.rssBytes);
     most = Math.max(most, usage.processes);
   };
@@ -135,6 +158,7 @@ export function sampleTree(root: number, intervalMs = 50): TreeSampler {
   return {
     peakRssBytes: () => peak,
     peakProcesses: () => most,
+    peakReading: () => peakReading,
     last: () => latest,
     stop() {
       clearInterval(timer);
