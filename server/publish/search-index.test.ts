@@ -157,6 +157,37 @@ describe('search shards', () => {
     ).rejects.toThrow('store down');
     expect(fragments('tech/en.0').join('\n')).toContain('Hello zebra');
   });
+
+  it('asks for the next shard’s records while a lane indexes the one before, and stops asking once one fails', async () => {
+    const one = createSearchIndexer({ outputDir: dir, log: createLogger('silent'), lanes: 1 });
+    const shards: Shard[] = [
+      { channel: 'tech', language: 'en', part: 0 },
+      { channel: 'tech', language: 'ar', part: 0 },
+      { channel: 'food', language: 'en', part: 0 },
+    ];
+    // With one lane, the second shard's records are asked for before the first shard's bundle is in place.
+    const seen: Array<{ shard: string; firstInPlace: boolean }> = [];
+    await one.rebuildShards(shards, async (s) => {
+      seen.push({ shard: `${s.channel}/${s.language}`, firstInPlace: fs.existsSync(bundle('tech/en.0')) });
+      return recordsFor(s);
+    });
+    expect(seen).toEqual([
+      { shard: 'tech/en', firstInPlace: false },
+      { shard: 'tech/ar', firstInPlace: false },
+      { shard: 'food/en', firstInPlace: true },
+    ]);
+    // A failure while the next shard's records are being read: the rebuild fails with it, nothing is left unhandled.
+    const asked: string[] = [];
+    await expect(
+      one.rebuildShards(shards, async (s) => {
+        asked.push(`${s.channel}/${s.language}`);
+        if (s.language === 'ar') throw new Error('store down');
+        return recordsFor(s);
+      }),
+    ).rejects.toThrow('store down');
+    expect(asked).toEqual(['tech/en', 'tech/ar']);
+    await one.close();
+  });
 });
 
 describe('searchRecords', () => {

@@ -288,12 +288,22 @@ export function createSearchIndexer(deps: { outputDir: string; log: Logger; lane
     let failed = false;
     const apis = await Promise.all(Array.from({ length: Math.min(laneCount, unique.length) }, (_, lane) => pagefindLane(lane)));
     // Each lane takes the next shard in order until none is left (or one failed: the rest are not started).
+    // A lane asks for its next shard's records before indexing the one it holds, so the records are read
+    // (on this thread) while Pagefind works, and the process does not wait for them between shards.
+    const take = (): { shard: Shard; records: Promise<readonly SearchRecord[]> } | null => {
+      if (failed || next >= unique.length) return null;
+      const shard = unique[next++]!;
+      const records = recordsFor(shard);
+      records.catch(() => undefined); // awaited below; a lane that stops first must not leave it unhandled
+      return { shard, records };
+    };
     const lane = async (api: PagefindApi): Promise<void> => {
-      while (!failed && next < unique.length) {
-        const shard = unique[next++]!;
+      for (let current = take(); current && !failed; ) {
+        const { shard } = current;
         const shardStarted = performance.now();
         try {
-          const records = await recordsFor(shard);
+          const records = await current.records;
+          const upcoming = take();
           await buildShard(api, shard, records);
           pages += records.length;
           done++;
@@ -302,6 +312,7 @@ export function createSearchIndexer(deps: { outputDir: string; log: Logger; lane
           if (unique.length >= 20 && done < unique.length && done % Math.ceil(unique.length / 10) === 0) {
             deps.log.info('search index progress', { shards: done, of: unique.length, pages, ms: Math.round(performance.now() - started) });
           }
+          current = upcoming;
         } catch (error) {
           failed = true;
           throw error;
