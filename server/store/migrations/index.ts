@@ -16,6 +16,7 @@ import * as feedImages from './0009-feed-images.ts';
 import * as restoreRefusedRevisions from './0010-restore-refused-revisions.ts';
 import * as listAnchors from './0011-list-anchors.ts';
 import * as linkTargets from './0012-link-targets.ts';
+import * as headsBeforeBodies from './0013-heads-before-bodies.ts';
 
 /** Every migration by name, applied in name order. */
 export const migrations: Record<string, Migration> = {
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0010-restore-refused-revisions': restoreRefusedRevisions,
   '0011-list-anchors': listAnchors,
   '0012-link-targets': linkTargets,
+  '0013-heads-before-bodies': headsBeforeBodies,
 };
