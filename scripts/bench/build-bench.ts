@@ -149,12 +149,15 @@ try {
   // writer, a child of its own, has exited). The warm build comes after, so it is not part of it.
   const coldTree = sampleTree(process.pid);
   process.stderr.write('build bench: cold full build…\n');
-  // As `npm run build` does: the search index starts once the articles are rendered, beside the lists and
-  // site files. The search row is the time from the end of the cold build until the index is complete.
-  const cold = await measure(() => profiled('build-cold', () => site.builder.fullBuild({ onArticlesRendered: () => site.search.rebuildAll() })));
+  const cold = await measure(() => profiled('build-cold', () => site.builder.fullBuild()));
   const coldRss = peakRssMb();
   process.stderr.write('build bench: search index…\n');
-  const search = await measure(() => profiled('search-index', () => site.search.idle()));
+  const search = await measure(() =>
+    profiled('search-index', async () => {
+      site.search.rebuildAll();
+      await site.search.idle();
+    }),
+  );
   coldTree.stop();
   // What made the peak, process by process (the render workers are threads of this process).
   const atPeak = coldTree.peakReading();

@@ -39,19 +39,8 @@ const FLUSH_ROWS = 5000;
  */
 export const FULL_BUILD_SETTING = 'last_full_build';
 
-/** What a caller may do while a full build runs. */
-export interface FullBuildOptions {
-  /**
-   * Called once every article's files are in place and the render workers
-   * have stopped, before the lists, feeds and site files (one thread's work):
-   * `npm run build` starts the search index here, on the core that work
-   * leaves idle.
-   */
-  readonly onArticlesRendered?: () => void;
-}
-
 /** Rebuilds everything from the store; removes every file nothing produces. */
-export async function runFullBuild(ctx: BuildContext, options: FullBuildOptions = {}): Promise<BuildReport> {
+export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
   const { deps, state } = ctx;
   const started = performance.now();
   const report = emptyReport();
@@ -125,7 +114,6 @@ export async function runFullBuild(ctx: BuildContext, options: FullBuildOptions 
     }
   }
   await batch.flush();
-  options.onArticlesRendered?.();
   const channels = await deps.model.channels();
   await applyListOwners(ctx, channels.map((c) => c.id), report, batch);
   // Owners that produce nothing any more (unpublished articles, hidden channels) lose their files.

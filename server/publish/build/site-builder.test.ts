@@ -107,13 +107,6 @@ describe('full build', () => {
     expect({ written: again.written, removed: again.removed }).toEqual({ written: 0, removed: 0 });
   });
 
-  it('tells onArticlesRendered once, when the article files are in place and before the list files', async () => {
-    await publish('first', 'First');
-    const seen: Array<{ article: boolean; list: boolean }> = [];
-    await makeBuilder().fullBuild({ onArticlesRendered: () => seen.push({ article: exists(md('first')), list: exists('news/index.html') }) });
-    expect(seen).toEqual([{ article: true, list: false }]);
-  });
-
   it('deletes a file no owner produces and renders again an owner whose file went missing', async () => {
     await publish('first', 'First');
     const builder = makeBuilder();

@@ -32,7 +32,7 @@ import { ensureIndex } from './article-owners.ts';
 import type { BuildContext, SiteBuilderDeps } from './build-context.ts';
 import { emptyReport, type BuildReport } from './build-report.ts';
 import { BuilderState } from './builder-state.ts';
-import { runFullBuild, type FullBuildOptions } from './full-build.ts';
+import { runFullBuild } from './full-build.ts';
 import { runIncrementalBuild } from './incremental-build.ts';
 import { ensureAnchors } from './list-owners.ts';
 import { createManifestBatch } from './manifest-batch.ts';
@@ -40,12 +40,12 @@ import { renderCodeFingerprint } from './owner-inputs.ts';
 
 export type { BuildReport } from './build-report.ts';
 export type { SiteBuilderDeps } from './build-context.ts';
-export { POOL_MIN_ARTICLES, type FullBuildOptions } from './full-build.ts';
+export { POOL_MIN_ARTICLES } from './full-build.ts';
 
 /** The builder's operations. */
 export interface SiteBuilder {
   /** Rebuilds everything from the store; removes every file nothing produces. */
-  fullBuild(options?: FullBuildOptions): Promise<BuildReport>;
+  fullBuild(): Promise<BuildReport>;
   /** Applies the pending publication events; resolves with what changed (empty when none were pending). */
   applyEvents(): Promise<BuildReport>;
   /**
@@ -83,7 +83,7 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
   const queue = createSerialQueue();
 
   return {
-    fullBuild: (options) => queue.run(() => runFullBuild(ctx, options)),
+    fullBuild: () => queue.run(() => runFullBuild(ctx)),
     newestEvent: () => lastEventId(deps.db),
     applyEvents: () => queue.run(() => runIncrementalBuild(ctx)),
     async publicState() {
