@@ -3,20 +3,40 @@
  * publish re-indexes a piece whose size does not grow with the channel
  * (`docs/SEARCH.md`, "Parts").
  *
- * An article starts a new part when a hash of its id alone says so (about
- * one in `size`). The cuts therefore stay where they are while articles come
- * and go: publishing or unpublishing an article changes only the part it
- * falls in, and only when the article is itself a cut do two parts merge or
- * one split. A part holds `size` articles on average (the sizes follow a
- * geometric distribution: 5 % of parts exceed three times the average).
- * Every language uses the same cuts, so a part means about the same
- * articles in each. Pure: the search keeper (`site-search.ts`) decides with
- * it which shards a change touches.
+ * An article starts a new part when a hash of its id alone says so (one in
+ * `size`), or when the part before it already holds the most a part may
+ * (`partMax`). The hashed cuts stay where they are while articles come
+ * and go: publishing or unpublishing an article changes the part it falls
+ * in, and only when the article is itself a cut, or parts ended by their
+ * size follow it up to the next hashed cut, do others change (they then
+ * start at another article, so under another name: `site-search.ts`
+ * indexes every part whose name has no shard yet). Every language uses the
+ * same rule, so a part means about the same articles in each. Pure: the
+ * search keeper (`site-search.ts`) decides with it which shards a change
+ * touches.
  * @module
  */
 
-/** Articles per part of a channel's index in one language, on average. */
-export const SEARCH_PART_SIZE = 1000;
+/**
+ * One article id in this many starts a part by its hash (`startsPart`). The
+ * parts between two hashed cuts end at `partMax` articles, so a part holds
+ * ~900 articles on average and 1,200 at most.
+ */
+export const SEARCH_PART_SIZE = 2000;
+
+/**
+ * The most articles a part holds, for hashed cuts one id in `size`: 60 % of
+ * it (1,200). Hashed cuts alone give parts of geometric sizes, and an article
+ * is likelier to sit in a large one: with a cut one id in 1,000, the part a
+ * publish re-indexed held ~2,000 articles on average and up to ~7,000. With
+ * cuts one id in 2,000 and parts ending at 1,200, it holds ~1,070 on average
+ * and 1,200 at most, in about as many parts as before (~1,100 per million
+ * articles), and a withdrawal moves the parts after it up to the next hashed
+ * cut (~2,000 ids away).
+ */
+export function partMax(size: number): number {
+  return Math.max(1, Math.ceil(size * 0.6));
+}
 
 /** A 32-bit mix of an id (murmur3's finaliser): cuts spread evenly whatever the ids. */
 function mix(id: number): number {
@@ -29,32 +49,45 @@ function mix(id: number): number {
   return h >>> 0;
 }
 
-/** Whether the article `id` starts a part (about one id in `size`; every id when `size` is 1). */
+/** Whether the article `id` starts a part by its hash (about one id in `size`; every id when `size` is 1). */
 export function startsPart(id: number, size = SEARCH_PART_SIZE): boolean {
   return size <= 1 || mix(id) % size === 0;
 }
 
 /**
- * The part `id` falls in among `ids` (a channel's public articles in one
- * language): the largest part-starting id of `ids` at or below it, or 0 for
- * the first part. `id` need not be among `ids` (an article just withdrawn
- * falls in the part that held it).
+ * The part `id` falls in, given a channel's parts in one language
+ * (`partsOf`): the one with the largest key at or below it, or 0. `id` need
+ * not be a member (an article just withdrawn falls in the part that held it).
  */
-export function partOf(ids: readonly number[], id: number, size = SEARCH_PART_SIZE): number {
+export function partOf(parts: ReadonlyMap<number, readonly number[]>, id: number): number {
   let part = 0;
-  for (const other of ids) if (other <= id && other > part && startsPart(other, size)) part = other;
+  for (const key of parts.keys()) {
+    if (key > id) break;
+    part = key;
+  }
   return part;
 }
 
-/** The parts of `ids`: part key (`partOf`) → its ids, ascending. */
+/**
+ * The parts of `ids` (a channel's public articles in one language): part key
+ * → its ids, ascending, keys ascending. A part's key is the id that starts
+ * it, or 0 for the first part when no cut starts it.
+ */
 export function partsOf(ids: readonly number[], size = SEARCH_PART_SIZE): Map<number, number[]> {
+  const max = partMax(size);
   const parts = new Map<number, number[]>();
   let part = 0;
+  let members: number[] | undefined;
   for (const id of [...ids].sort((a, b) => a - b)) {
-    if (startsPart(id, size)) part = id;
-    const members = parts.get(part);
-    if (members) members.push(id);
-    else parts.set(part, [id]);
+    if (startsPart(id, size) || (members !== undefined && members.length >= max)) {
+      part = id;
+      members = undefined;
+    }
+    if (!members) {
+      members = [];
+      parts.set(part, members);
+    }
+    members.push(id);
   }
   return parts;
 }

@@ -5,9 +5,9 @@
  * next request.
  *
  * A change re-indexes only the parts (`search-parts.ts`) that hold a changed
- * article, in the channels and languages whose pages changed, and removes
- * the parts that no longer exist: a bounded piece, whatever the size of the
- * channel. Records are read for the part's articles only (`PublicModel.texts`
+ * article, or have no shard yet, in the channels and languages whose pages
+ * changed, and removes the parts that no longer exist: a bounded piece,
+ * whatever the size of the channel. Records are read for the part's articles only (`PublicModel.texts`
  * by ids), so a rebuild holds one part's texts at a time.
  * @module
  */
@@ -93,13 +93,18 @@ export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, out
     for (const pair of work.pairs.values()) {
       const ids = (await idsOf(pair.channel)).get(pair.language) ?? [];
       const parts = partsOf(ids, partSize);
+      const indexed = existing.filter((s) => s.channel === pair.channel && s.language === pair.language);
       for (const id of work.articleIds) {
-        const part = partOf(ids, id, partSize);
+        const part = partOf(parts, id);
         const members = parts.get(part);
         if (members) add({ ...pair, part }, members);
       }
+      // A part with no shard yet: split off, or starting at another article since a part before it that
+      // reached the most a part holds now ends elsewhere (`search-parts.ts`), or a shard lost.
+      const held = new Set(indexed.map((s) => s.part));
+      for (const [part, members] of parts) if (!held.has(part)) add({ ...pair, part }, members);
       // Parts that no longer exist (their last article withdrawn, or merged into the one before) go.
-      for (const s of existing) if (s.channel === pair.channel && s.language === pair.language && !parts.has(s.part)) add(s, []);
+      for (const s of indexed) if (!parts.has(s.part)) add(s, []);
     }
     for (const s of existing) if (work.goneChannels.has(s.channel)) add(s, []);
     return [...targets.values()];
