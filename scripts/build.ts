@@ -35,7 +35,7 @@ try {
   const config = loadConfig(process.env, process.cwd());
   const log = createLogger(config.logLevel === 'silent' ? 'silent' : 'info', 'build');
   const db = openDatabase(config.databaseFile);
-  await migrateToLatest(db);
+  await migrateToLatest(db, (pending) => log.info('migrating the database', { file: config.databaseFile, pending: pending.join(','), note: 'a migration that rebuilds a table takes minutes on a large database' }));
   const clock = systemClock;
   const local = await ensureLocalAccount({ db, clock }, config.dataDir);
   if (config.importContent) {

@@ -36,7 +36,10 @@ async function migrate(): Promise<number> {
   }
   const db = openDatabase(config.databaseFile);
   try {
-    const applied = await migrateToLatest(db);
+    // Progress to stderr, before the work: a migration that rebuilds a table should not look like a hang.
+    const applied = await migrateToLatest(db, (pending) =>
+      process.stderr.write(`Applying ${pending.join(', ')} to ${config.databaseFile} (a migration that rebuilds a table takes minutes on a large database)…\n`),
+    );
     const lines =
       applied.length === 0
         ? [`Database is up to date (${config.databaseFile}).`]

@@ -74,7 +74,7 @@ export async function startService(
   const log = options.log ?? createLogger(config.logLevel);
   const rules = loadModerationRules(config.moderationFile);
   const db = openDatabase(config.databaseFile);
-  const applied = await migrateToLatest(db);
+  const applied = await migrateToLatest(db, (pending) => log.info('migrating the database', { file: config.databaseFile, pending: pending.join(','), note: 'a migration that rebuilds a table takes minutes on a large database' }));
   if (applied.length > 0) log.info('database migrated', { file: config.databaseFile, applied: applied.join(',') });
   const local = await ensureLocalAccount({ db, clock }, config.dataDir);
   const urls = createPublicUrls(config.publicUrl, config.dashboardUrl);
