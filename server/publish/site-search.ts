@@ -7,8 +7,9 @@
  * A change re-indexes only the parts (`search-parts.ts`) that hold a changed
  * article, or have no shard yet, in the channels and languages whose pages
  * changed, and removes the parts that no longer exist: a bounded piece,
- * whatever the size of the channel. Records are read for the part's articles only (`PublicModel.texts`
- * by ids), so a rebuild holds one part's texts at a time.
+ * whatever the size of the channel. Records are read for the part's
+ * articles only (`PublicModel.texts` by ids), so a rebuild holds one part's
+ * texts at a time.
  * @module
  */
 import fs from 'node:fs';
