@@ -63,18 +63,20 @@ export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, out
   /** The shards to rebuild for `work`, each with the ids of its part (empty: the shard goes). */
   async function plan(work: Pending): Promise<Array<{ shard: Shard; ids: readonly number[] }>> {
     const channels = new Map((await model.channels()).map((c) => [c.slug, c.id]));
-    // Which articles each channel has public in each language: the heads say so without reading a text.
+    // Which articles each channel has public in each language: ids and languages only (`publicLanguages`), so
+    // planning a publish's part costs little even in a channel of 20,000 articles (reading its heads took ~0.5 s
+    // at 5,000).
     const publicIds = new Map<string, Map<string, number[]>>();
     const idsOf = async (slug: string): Promise<Map<string, number[]>> => {
       let byLanguage = publicIds.get(slug);
       if (!byLanguage) {
         byLanguage = new Map();
         const id = channels.get(slug);
-        for (const head of id === undefined ? [] : await model.heads({ channelId: id })) {
-          for (const t of head.summary.translations) {
-            const ids = byLanguage.get(t.language);
-            if (ids) ids.push(head.summary.id);
-            else byLanguage.set(t.language, [head.summary.id]);
+        for (const [article, languages] of id === undefined ? [] : await model.publicLanguages({ channelId: id })) {
+          for (const language of languages) {
+            const ids = byLanguage.get(language);
+            if (ids) ids.push(article);
+            else byLanguage.set(language, [article]);
           }
         }
         publicIds.set(slug, byLanguage);

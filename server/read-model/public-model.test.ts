@@ -15,7 +15,7 @@ import { imageSlice } from '../domain/body/article-image.ts';
 import { BODY_RENDER_VERSION, renderMarkdownBody } from '../domain/body/index.ts';
 import { insertChannelFor } from '../domain/channel/channel.service.ts';
 import { migrateToLatest, openDatabase, type Db } from '../store/database.ts';
-import { readPublishedRows } from '../store/public-read.repository.ts';
+import { readPublishedArticleRows, readPublishedRows } from '../store/public-read.repository.ts';
 import { createPublicUrls } from '../urls/public-urls.ts';
 import { createPublicModel } from './public-model.ts';
 
@@ -52,6 +52,43 @@ describe('reading many articles', () => {
     const ids = [...Array.from({ length: 45_000 }, (_, i) => 1_000_000 + i), id];
     const rows = await readPublishedRows(db, ids, { bodies: 'none', bodyVersion: BODY_RENDER_VERSION, imageSliceChars: 100 });
     expect(rows.map((r) => r.article_id)).toEqual([id]);
+    // The articles themselves too: a builder that finds every owner stale (after an upgrade) reads them all by id.
+    expect((await readPublishedArticleRows(db, { ids })).map((r) => r.id)).toEqual([id]);
+    const model = createPublicModel({ db, urls });
+    expect((await model.heads({ ids })).map((h) => h.summary.id)).toEqual([id]);
+    expect([...(await model.publicLanguages({ ids })).keys()]).toEqual([id]);
+  });
+});
+
+describe('publicLanguages', () => {
+  it('names exactly the translations the heads show, without reading them', async () => {
+    const account = (await ensureAccount(db, systemClock, 'test', 'pro')).account;
+    const principal = { accountId: account.id, accountName: account.name, plan: 'pro' as const, keyId: 0 };
+    const save = (channel: string, slug: string, translations: Array<{ language: string; status: 'published' | 'draft' }>) =>
+      db.transaction().execute(async (trx) =>
+        saveArticle(trx, { clock: systemClock }, await channelAccess(trx, principal, channel), {
+          slug,
+          default_language: 'en',
+          translations: translations.map((t) => ({ ...t, title: `${slug} ${t.language}`, content_markdown: BODY })),
+        }, { mode: 'trusted' }),
+      );
+    await save('news', 'both', [{ language: 'en', status: 'published' }, { language: 'fr', status: 'published' }]);
+    await save('news', 'draft-fr', [{ language: 'en', status: 'published' }, { language: 'fr', status: 'draft' }]);
+    const archived = await save('news', 'archived', [{ language: 'en', status: 'published' }]);
+    await db.updateTable('articles').set({ status: 'archived' }).where('id', '=', archived.article.id).execute();
+    await db.transaction().execute((trx) => insertChannelFor(trx, systemClock, principal, { slug: 'hidden', default_language: 'en', translations: [{ language: 'en', title: 'Hidden' }] }));
+    await save('hidden', 'in-hidden', [{ language: 'en', status: 'published' }]);
+    await db.updateTable('channels').set({ status: 'hidden' }).where('slug', '=', 'hidden').execute();
+
+    const model = createPublicModel({ db, urls });
+    const fromHeads = new Map((await model.heads({})).map((h) => [h.summary.id, h.summary.translations.map((t) => t.language).sort()]));
+    const languages = await model.publicLanguages({});
+    expect(new Map([...languages].map(([id, l]) => [id, [...l].sort()]))).toEqual(fromHeads);
+    // The set-up's "one", then "both" in two languages and "draft-fr" in English only; nothing else.
+    expect([...fromHeads.values()]).toEqual(expect.arrayContaining([['en'], ['en', 'fr'], ['en']]));
+    expect(fromHeads.size).toBe(3);
+    const channel = await db.selectFrom('channels').select('id').where('slug', '=', 'news').executeTakeFirstOrThrow();
+    expect(await model.publicLanguages({ channelId: channel.id })).toEqual(languages);
   });
 });
 

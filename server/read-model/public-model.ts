@@ -34,6 +34,7 @@ import { listChannelTranslations } from '../store/channel.repository.ts';
 import {
   readActiveChannelRows,
   readPublishedArticleRows,
+  readPublishedLanguages,
   readPublishedRows,
   storeBodyExtras,
   storeRenderedBodies,
@@ -56,6 +57,12 @@ export interface PublicModel {
    * few hundred bytes per article instead of its whole text.
    */
   heads(filter: ArticleFilter): Promise<ArticleHead[]>;
+  /**
+   * Which translations are public, by article id (languages in no order),
+   * without reading a head: what `heads` would show, for the search keeper,
+   * which only needs each channel's public ids by language to plan its parts.
+   */
+  publicLanguages(filter: ArticleFilter): Promise<Map<number, string[]>>;
   /** Public articles with their heads (for the builder, which keeps both). */
   articlesWithHeads(filter: ArticleFilter): Promise<Array<{ article: PublicArticle; head: ArticleHead }>>;
   /**
@@ -150,6 +157,39 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
     }));
   }
 
+  /** Of an article's translations that have a published revision, the public ones (the one rule `heads` and `publicLanguages` share). */
+  function publicOf<T extends { language: string }>(row: ArticleRow, channelRow: ChannelRow, own: readonly T[]): T[] {
+    const primary = own.some((t) => t.language === row.default_language);
+    return own.filter(() =>
+      isTranslationPublic({
+        translation: { hasPublicVersion: true },
+        primary: { hasPublicVersion: primary },
+        articleStatus: row.status,
+        channelActive: channelRow.status === 'active',
+      }),
+    );
+  }
+
+  async function publicLanguages(filter: ArticleFilter): Promise<Map<number, string[]>> {
+    const rows = await readPublishedArticleRows(db, filter);
+    const languages = new Map<number, string[]>();
+    if (rows.length === 0) return languages;
+    const channelRows = new Map((await activeChannelRows([...new Set(rows.map((r) => r.channel_id))])).map((c) => [c.id, c]));
+    const byArticle = new Map<number, Array<{ language: string }>>();
+    for (const t of await readPublishedLanguages(db, rows.map((r) => r.id))) {
+      const own = byArticle.get(t.article_id);
+      if (own) own.push(t);
+      else byArticle.set(t.article_id, [t]);
+    }
+    for (const row of rows) {
+      const channelRow = channelRows.get(row.channel_id);
+      if (!channelRow) continue;
+      const visible = publicOf(row, channelRow, byArticle.get(row.id) ?? []);
+      if (visible.length > 0) languages.set(row.id, visible.map((t) => t.language));
+    }
+    return languages;
+  }
+
   async function load(filter: ArticleFilter, bodies: BodyRead): Promise<Array<{ head: ArticleHead; visible: readonly PublishedRow[] }>> {
     const rows = await readPublishedArticleRows(db, filter);
     if (rows.length === 0) return [];
@@ -176,16 +216,7 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
       const channel = channels.get(row.channel_id);
       const channelRow = channelRows.get(row.channel_id);
       if (!channel || !channelRow) continue;
-      const own = byArticle.get(row.id) ?? [];
-      const primary = own.find((t) => t.language === row.default_language);
-      const visible = own.filter((t) =>
-        isTranslationPublic({
-          translation: { hasPublicVersion: true },
-          primary: { hasPublicVersion: primary !== undefined },
-          articleStatus: row.status,
-          channelActive: channelRow.status === 'active',
-        }),
-      );
+      const visible = publicOf(row, channelRow, byArticle.get(row.id) ?? []);
       if (visible.length === 0) continue;
       loaded.push({ head: toHead(row, channel, channelRow, visible, images), visible });
     }
@@ -317,6 +348,7 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
     channel: async (id) => freezeModel((await loadChannels([id]))[0] ?? null),
     articles: async (filter) => freezeModel(await toArticles(await load(filter, 'full'))),
     heads: async (filter) => freezeModel((await load(filter, 'none')).map((x) => x.head)),
+    publicLanguages,
     articlesWithHeads: async (filter) => {
       const loaded = await load(filter, 'full');
       const articles = await toArticles(loaded);

@@ -36,8 +36,13 @@ export async function readActiveChannelRows(db: Executor, ids?: readonly number[
   return query.execute();
 }
 
-/** Articles that may be public: not archived and published once. */
+/** Articles that may be public: not archived and published once. Many ids are read in slices (SQLite's bind limit). */
 export async function readPublishedArticleRows(db: Executor, filter: ArticleRowFilter): Promise<ArticleRow[]> {
+  if (filter.ids && filter.ids.length > IDS_PER_QUERY) {
+    const rows: ArticleRow[] = [];
+    for (let i = 0; i < filter.ids.length; i += IDS_PER_QUERY) rows.push(...(await readPublishedArticleRows(db, { ...filter, ids: filter.ids.slice(i, i + IDS_PER_QUERY) })));
+    return rows;
+  }
   let query = db.selectFrom('articles').selectAll().where('status', '!=', 'archived').where('published_at', 'is not', null);
   if (filter.channelId !== undefined) query = query.where('channel_id', '=', filter.channelId);
   if (filter.ids) query = query.where('id', 'in', filter.ids.length > 0 ? filter.ids : [-1]);
@@ -95,6 +100,26 @@ export async function readPublishedRows(
     ])
     .where('article_translations.article_id', 'in', articleIds)
     .execute() as Promise<PublishedRow[]>;
+}
+
+/**
+ * The languages of the given articles that have a published revision, and
+ * nothing else: what `readPublishedRows` finds, without reading a revision's
+ * columns (the join only checks that the revision exists).
+ */
+export async function readPublishedLanguages(db: Executor, articleIds: readonly number[]): Promise<Array<{ article_id: number; language: string }>> {
+  const rows: Array<{ article_id: number; language: string }> = [];
+  for (let i = 0; i < articleIds.length; i += IDS_PER_QUERY) {
+    rows.push(
+      ...(await db
+        .selectFrom('article_translations')
+        .innerJoin('revisions', 'revisions.id', 'article_translations.published_revision_id')
+        .select(['article_translations.article_id', 'article_translations.language'])
+        .where('article_translations.article_id', 'in', articleIds.slice(i, i + IDS_PER_QUERY))
+        .execute()),
+    );
+  }
+  return rows;
 }
 
 /**

@@ -64,8 +64,16 @@ export async function ensureIndex(ctx: BuildContext, report: BuildReport, batch:
   const through = await lastEventId(ctx.deps.db);
   const stale = loadIndex(ctx, await ctx.deps.model.heads({}), await readBuildOwners(ctx.deps.db));
   ctx.state.through = through;
-  if (stale.length > 0) applyArticles(ctx, await renderArticles(ctx.articles, stale), await ownerFiles(ctx, stale), report, batch);
+  // In slices: after an upgrade every owner is stale, and a site of 100,000 articles rendered in one call would
+  // hold every rendered article at once.
+  for (let i = 0; i < stale.length; i += STALE_SLICE) {
+    const ids = stale.slice(i, i + STALE_SLICE);
+    applyArticles(ctx, await renderArticles(ctx.articles, ids), await ownerFiles(ctx, ids), report, batch);
+  }
 }
+
+/** Stale owners rendered at a time when the index is loaded. */
+const STALE_SLICE = 500;
 
 /** The recorded files of the given articles' owners. */
 export async function ownerFiles(ctx: BuildContext, ids: readonly number[]): Promise<Map<string, Map<string, { owner: string; hash: string }>>> {
