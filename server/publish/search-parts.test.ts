@@ -4,11 +4,11 @@ import { partMax, partOf, partsOf, SEARCH_PART_SIZE, startsPart } from './search
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 
 describe('search parts', () => {
-  it('cut by hash about one id in the part size and end parts at partMax, so an article’s part holds ~1,070', () => {
+  it('cut by hash about one id in the part size and end parts at partMax, so an article’s part holds ~680', () => {
     const ids = range(1, 300_001);
     const parts = partsOf(ids);
     const max = partMax(SEARCH_PART_SIZE);
-    expect(max).toBe(1200);
+    expect(max).toBe(750);
     const sizes = [...parts.values()].map((p) => p.length);
     const mean = ids.length / parts.size;
     expect(mean).toBeGreaterThan(max * 0.7);

@@ -20,19 +20,20 @@
 /**
  * One article id in this many starts a part by its hash (`startsPart`). The
  * parts between two hashed cuts end at `partMax` articles, so a part holds
- * ~900 articles on average and 1,200 at most.
+ * ~560 articles on average and 750 at most.
  */
-export const SEARCH_PART_SIZE = 2000;
+export const SEARCH_PART_SIZE = 1250;
 
 /**
  * The most articles a part holds, for hashed cuts one id in `size`: 60 % of
- * it (1,200). Hashed cuts alone give parts of geometric sizes, and an article
+ * it (750). Hashed cuts alone give parts of geometric sizes, and an article
  * is likelier to sit in a large one: with a cut one id in 1,000, the part a
- * publish re-indexed held ~2,000 articles on average and up to ~7,000. With
- * cuts one id in 2,000 and parts ending at 1,200, it holds ~1,070 on average
- * and 1,200 at most, in about as many parts as before (~1,100 per million
- * articles), and a withdrawal moves the parts after it up to the next hashed
- * cut (~2,000 ids away).
+ * publish re-indexed held ~2,000 articles on average and up to ~7,000, and
+ * Pagefind indexes ~2–3 ms a record on one process, so search freshness
+ * depended on the draw. Now an article's part holds ~680 on average and 750
+ * at most (~1,800 parts per million articles, against ~1,000), and a
+ * withdrawal moves the parts after it up to the next hashed cut (~1,250 ids
+ * away).
  */
 export function partMax(size: number): number {
   return Math.max(1, Math.ceil(size * 0.6));
