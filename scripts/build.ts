@@ -12,7 +12,7 @@ import { createLogger } from '../server/logger.ts';
 import { PROJECT_ROOT } from '../server/paths.ts';
 import { createStaticSite } from '../server/publish/static-site.ts';
 import { removeStaleTempFiles } from '../server/output/output-writer.ts';
-import { migrateToLatest, openDatabase } from '../server/store/database.ts';
+import { MIGRATION_NOTE, migrateToLatest, openDatabase } from '../server/store/database.ts';
 import { createPublicUrls } from '../server/urls/public-urls.ts';
 import { parseScriptArgs, wantsHelp } from './lib/cli.ts';
 
@@ -35,7 +35,7 @@ try {
   const config = loadConfig(process.env, process.cwd());
   const log = createLogger(config.logLevel === 'silent' ? 'silent' : 'info', 'build');
   const db = openDatabase(config.databaseFile);
-  await migrateToLatest(db, (pending) => log.info('migrating the database', { file: config.databaseFile, pending: pending.join(','), note: 'a migration that rebuilds a table takes minutes on a large database' }));
+  await migrateToLatest(db, (pending) => log.info('migrating the database', { file: config.databaseFile, pending: pending.join(','), note: MIGRATION_NOTE }));
   const clock = systemClock;
   const local = await ensureLocalAccount({ db, clock }, config.dataDir);
   if (config.importContent) {

@@ -4,7 +4,7 @@
  * deployments that migrate as a separate step.
  */
 import { ConfigError, loadConfig } from '../server/config.ts';
-import { migrateToLatest, openDatabase } from '../server/store/database.ts';
+import { MIGRATION_NOTE, migrateToLatest, openDatabase } from '../server/store/database.ts';
 import { wantsHelp } from './lib/cli.ts';
 
 const HELP = `Usage: npm run migrate
@@ -38,7 +38,7 @@ async function migrate(): Promise<number> {
   try {
     // Progress to stderr, before the work: a migration that rebuilds a table should not look like a hang.
     const applied = await migrateToLatest(db, (pending) =>
-      process.stderr.write(`Applying ${pending.join(', ')} to ${config.databaseFile} (a migration that rebuilds a table takes minutes on a large database)…\n`),
+      process.stderr.write(`Applying ${pending.join(', ')} to ${config.databaseFile} (${MIGRATION_NOTE})…\n`),
     );
     const lines =
       applied.length === 0

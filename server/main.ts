@@ -31,7 +31,7 @@ import { answerClientError } from './http/client-error.ts';
 import type { PublicUrls } from './urls/public-urls.ts';
 import { scheduleMediaCleanup } from './domain/media/cleanup.ts';
 import { loadModerationRules } from './moderation-rules-file.ts';
-import { migrateToLatest, openDatabase, type Db } from './store/database.ts';
+import { MIGRATION_NOTE, migrateToLatest, openDatabase, type Db } from './store/database.ts';
 import { hasAnyFile } from './store/output-file.repository.ts';
 import { createPublicUrls } from './urls/public-urls.ts';
 import { createMediaKit } from './media/create-media-kit.ts';
@@ -74,7 +74,7 @@ export async function startService(
   const log = options.log ?? createLogger(config.logLevel);
   const rules = loadModerationRules(config.moderationFile);
   const db = openDatabase(config.databaseFile);
-  const applied = await migrateToLatest(db, (pending) => log.info('migrating the database', { file: config.databaseFile, pending: pending.join(','), note: 'a migration that rebuilds a table takes minutes on a large database' }));
+  const applied = await migrateToLatest(db, (pending) => log.info('migrating the database', { file: config.databaseFile, pending: pending.join(','), note: MIGRATION_NOTE }));
   if (applied.length > 0) log.info('database migrated', { file: config.databaseFile, applied: applied.join(',') });
   const local = await ensureLocalAccount({ db, clock }, config.dataDir);
   const urls = createPublicUrls(config.publicUrl, config.dashboardUrl);

@@ -157,17 +157,20 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
     }));
   }
 
-  /** Of an article's translations that have a published revision, the public ones (the one rule `heads` and `publicLanguages` share). */
-  function publicOf<T extends { language: string }>(row: ArticleRow, channelRow: ChannelRow, own: readonly T[]): T[] {
-    const primary = own.some((t) => t.language === row.default_language);
-    return own.filter(() =>
-      isTranslationPublic({
-        translation: { hasPublicVersion: true },
-        primary: { hasPublicVersion: primary },
-        articleStatus: row.status,
-        channelActive: channelRow.status === 'active',
-      }),
-    );
+  /**
+   * Of an article's translations that have a published revision, the public
+   * ones (the one rule `heads` and `publicLanguages` share). Each of them has
+   * its public version, so the rule's answer is the same for all: every one,
+   * or none (no public primary, an unlisted article, a hidden channel).
+   */
+  function publicOf<T extends { language: string }>(row: ArticleRow, channelRow: ChannelRow, own: readonly T[]): readonly T[] {
+    const isPublic = isTranslationPublic({
+      translation: { hasPublicVersion: true },
+      primary: { hasPublicVersion: own.some((t) => t.language === row.default_language) },
+      articleStatus: row.status,
+      channelActive: channelRow.status === 'active',
+    });
+    return isPublic ? own : [];
   }
 
   async function publicLanguages(filter: ArticleFilter): Promise<Map<number, string[]>> {

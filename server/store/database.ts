@@ -63,6 +63,9 @@ export function openDatabase(file: string): Db {
   return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
 }
 
+/** What to say beside the names of pending migrations, before they run. */
+export const MIGRATION_NOTE = 'a migration that rebuilds a table takes minutes on a large database';
+
 /**
  * Applies every pending migration, in order. `onPending` is told their names
  * first, when there are any (a long one should not look like a hang).

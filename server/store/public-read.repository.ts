@@ -21,6 +21,18 @@ export type BodyRead = 'none' | 'text' | 'full';
 /** Ids bound in one query (SQLite's limit is 32,766 variables a statement). */
 const IDS_PER_QUERY = 10_000;
 
+/**
+ * `read` over `ids` in slices of `IDS_PER_QUERY`, the rows joined in order:
+ * SQLite binds at most 32,766 values a statement, and a site of 100,000
+ * articles asks for more.
+ */
+async function inSlices<T>(ids: readonly number[], read: (slice: readonly number[]) => Promise<T[]>): Promise<T[]> {
+  if (ids.length <= IDS_PER_QUERY) return read(ids);
+  const rows: T[] = [];
+  for (let i = 0; i < ids.length; i += IDS_PER_QUERY) rows.push(...(await read(ids.slice(i, i + IDS_PER_QUERY))));
+  return rows;
+}
+
 /** A published translation's row: its translation's language and date, its published revision. */
 export type PublishedRow = Pick<TranslationRow, 'article_id' | 'language' | 'published_at'> &
   Pick<RevisionRow, 'title' | 'excerpt' | 'content_markdown' | 'seo_title' | 'seo_description' | 'content_hash' | 'decided_at' | 'created_at' | 'content_html' | 'content_text' | 'body_version' | 'link_targets'> & {
@@ -38,11 +50,8 @@ export async function readActiveChannelRows(db: Executor, ids?: readonly number[
 
 /** Articles that may be public: not archived and published once. Many ids are read in slices (SQLite's bind limit). */
 export async function readPublishedArticleRows(db: Executor, filter: ArticleRowFilter): Promise<ArticleRow[]> {
-  if (filter.ids && filter.ids.length > IDS_PER_QUERY) {
-    const rows: ArticleRow[] = [];
-    for (let i = 0; i < filter.ids.length; i += IDS_PER_QUERY) rows.push(...(await readPublishedArticleRows(db, { ...filter, ids: filter.ids.slice(i, i + IDS_PER_QUERY) })));
-    return rows;
-  }
+  const { ids } = filter;
+  if (ids && ids.length > IDS_PER_QUERY) return inSlices(ids, (slice) => readPublishedArticleRows(db, { ...filter, ids: slice }));
   let query = db.selectFrom('articles').selectAll().where('status', '!=', 'archived').where('published_at', 'is not', null);
   if (filter.channelId !== undefined) query = query.where('channel_id', '=', filter.channelId);
   if (filter.ids) query = query.where('id', 'in', filter.ids.length > 0 ? filter.ids : [-1]);
@@ -62,12 +71,7 @@ export async function readPublishedRows(
   options: { readonly bodies: BodyRead; readonly bodyVersion: string; readonly imageSliceChars: number },
 ): Promise<PublishedRow[]> {
   if (articleIds.length === 0) return [];
-  // SQLite binds at most 32,766 values a statement: a site of 100,000 articles is read in slices.
-  if (articleIds.length > IDS_PER_QUERY) {
-    const rows: PublishedRow[] = [];
-    for (let i = 0; i < articleIds.length; i += IDS_PER_QUERY) rows.push(...(await readPublishedRows(db, articleIds.slice(i, i + IDS_PER_QUERY), options)));
-    return rows;
-  }
+  if (articleIds.length > IDS_PER_QUERY) return inSlices(articleIds, (slice) => readPublishedRows(db, slice, options));
   const { bodies, bodyVersion, imageSliceChars } = options;
   const current = sql<boolean>`revisions.body_version = ${bodyVersion} AND revisions.content_text IS NOT NULL AND revisions.content_html IS NOT NULL`;
   return db
@@ -108,18 +112,15 @@ export async function readPublishedRows(
  * columns (the join only checks that the revision exists).
  */
 export async function readPublishedLanguages(db: Executor, articleIds: readonly number[]): Promise<Array<{ article_id: number; language: string }>> {
-  const rows: Array<{ article_id: number; language: string }> = [];
-  for (let i = 0; i < articleIds.length; i += IDS_PER_QUERY) {
-    rows.push(
-      ...(await db
-        .selectFrom('article_translations')
-        .innerJoin('revisions', 'revisions.id', 'article_translations.published_revision_id')
-        .select(['article_translations.article_id', 'article_translations.language'])
-        .where('article_translations.article_id', 'in', articleIds.slice(i, i + IDS_PER_QUERY))
-        .execute()),
-    );
-  }
-  return rows;
+  if (articleIds.length === 0) return [];
+  return inSlices(articleIds, (slice) =>
+    db
+      .selectFrom('article_translations')
+      .innerJoin('revisions', 'revisions.id', 'article_translations.published_revision_id')
+      .select(['article_translations.article_id', 'article_translations.language'])
+      .where('article_translations.article_id', 'in', slice)
+      .execute(),
+  );
 }
 
 /**
