@@ -5,6 +5,7 @@
  * files are left alone.
  */
 import { ConfigError, loadConfig } from '../server/config.ts';
+import { applyHeapGrowth } from '../server/heap-growth.ts';
 import { ensureLocalAccount, loadCursorCodec } from '../server/bootstrap.ts';
 import { systemClock } from '../server/clock.ts';
 import { importContent } from '../server/content/import-content.ts';
@@ -33,6 +34,7 @@ if (wantsHelp(process.argv.slice(2))) {
 parseScriptArgs('npm run build --', { usage: '', options: {}, positionals: [] }, process.argv.slice(2));
 try {
   const config = loadConfig(process.env, process.cwd());
+  applyHeapGrowth(config.heapGrowthPercent);
   const log = createLogger(config.logLevel === 'silent' ? 'silent' : 'info', 'build');
   const db = openDatabase(config.databaseFile);
   await migrateToLatest(db, (pending) => log.info('migrating the database', { file: config.databaseFile, pending: pending.join(','), note: MIGRATION_NOTE }));

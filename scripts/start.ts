@@ -3,6 +3,7 @@
  * Settings come from the environment (README, "Configuration").
  */
 import { ConfigError, loadConfig } from '../server/config.ts';
+import { applyHeapGrowth } from '../server/heap-growth.ts';
 import { startService } from '../server/main.ts';
 import { wantsHelp } from './lib/cli.ts';
 
@@ -22,6 +23,7 @@ if (wantsHelp(process.argv.slice(2))) {
 
 try {
   const config = loadConfig(process.env, process.cwd());
+  applyHeapGrowth(config.heapGrowthPercent);
   const service = await startService(config);
   const lines = [`Pressroom is running at ${service.url}`, `Publishing API: ${service.url}/api/v1 (docs: ${service.url}/api/v1/openapi.json)`];
   if (service.newDevKey) {

@@ -45,8 +45,12 @@ const envSchema = z.object({
   PRESSROOM_BUILD_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   PRESSROOM_BODY_WORKERS: z.coerce.number().int().min(0).max(64).default(1),
   PRESSROOM_BODY_TIME_LIMIT_MS: z.coerce.number().int().min(10).max(600_000).default(10_000),
+  PRESSROOM_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(400).default(25),
   PRESSROOM_STATIC_HOST: z.enum(['none', 'netlify', 'cloudflare'], { errorMap: () => ({ message: 'must be none, netlify or cloudflare (nginx reads its configuration from outside the output: npm run host-config -- nginx)' }) }).default('none'),
 });
+
+/** Every environment variable the configuration reads (each documented in README.md, "Configuration"). */
+export const CONFIG_VARIABLES: readonly string[] = Object.freeze(Object.keys(envSchema.shape));
 
 /** The validated, frozen configuration. */
 export interface Config {
@@ -104,6 +108,12 @@ export interface Config {
   readonly bodyWorkers: number;
   /** Longest a body may take on a body thread before the save is refused with 422. */
   readonly bodyTimeLimitMs: number;
+  /**
+   * How far V8 lets the JavaScript heap grow past what a collection left live before it collects again, in
+   * percent (`--heap-growing-percent`); 0 keeps V8's own rule. Applied by the processes that build
+   * (`server/heap-growth.ts`).
+   */
+  readonly heapGrowthPercent: number;
   /** The static host whose files every build writes into the output folder and keeps (`server/hosting/host-files.ts`). */
   readonly staticHost: 'none' | 'netlify' | 'cloudflare';
   /** Least severe log level printed. */
@@ -163,6 +173,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     buildWorkers: e.PRESSROOM_BUILD_WORKERS ?? Math.max(1, os.availableParallelism()),
     bodyWorkers: e.PRESSROOM_BODY_WORKERS,
     bodyTimeLimitMs: e.PRESSROOM_BODY_TIME_LIMIT_MS,
+    heapGrowthPercent: e.PRESSROOM_HEAP_GROWTH_PERCENT,
     staticHost: e.PRESSROOM_STATIC_HOST,
   });
 }

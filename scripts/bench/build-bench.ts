@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { loadCursorCodec } from '../../server/bootstrap.ts';
 import { systemClock } from '../../server/clock.ts';
 import { loadConfig } from '../../server/config.ts';
+import { applyHeapGrowth } from '../../server/heap-growth.ts';
 import { channelAccess } from '../../server/domain/account/access.ts';
 import { saveArticle } from '../../server/domain/article/article-save.ts';
 import type { ArticleWriteInput } from '../../server/domain/article/article.schema.ts';
@@ -109,9 +110,17 @@ try {
   if (compiled.status !== 0) throw new Error('compiling the site failed');
 
   const config = loadConfig(
-    { PRESSROOM_DATA_DIR: path.join(dir, 'data'), PRESSROOM_OUTPUT_DIR: path.join(dir, 'dist'), PRESSROOM_PUBLIC_URL: 'http://bench.test', PRESSROOM_LOG_LEVEL: 'silent' },
+    {
+      PRESSROOM_DATA_DIR: path.join(dir, 'data'),
+      PRESSROOM_OUTPUT_DIR: path.join(dir, 'dist'),
+      PRESSROOM_PUBLIC_URL: 'http://bench.test',
+      PRESSROOM_LOG_LEVEL: 'silent',
+      // The one setting taken from the caller's environment, to compare collector settings (docs/PERFORMANCE.md).
+      PRESSROOM_HEAP_GROWTH_PERCENT: process.env.PRESSROOM_HEAP_GROWTH_PERCENT,
+    },
     dir,
   );
+  applyHeapGrowth(config.heapGrowthPercent);
   const db = openDatabase(config.databaseFile);
   await migrateToLatest(db);
   const clock = systemClock;

@@ -44,8 +44,9 @@ export function createRenderMemo(): RenderMemo {
       else renders.delete(file.path);
     },
     sameChannel(fresh) {
-      const json = JSON.stringify(fresh);
       const known = channels.get(fresh.id);
+      if (known?.channel === fresh) return fresh;
+      const json = JSON.stringify(fresh);
       if (known?.json === json) return known.channel;
       channels.set(fresh.id, { json, channel: fresh });
       return fresh;

@@ -107,6 +107,18 @@ describe('full build', () => {
     expect({ written: again.written, removed: again.removed }).toEqual({ written: 0, removed: 0 });
   });
 
+  it('holds one object per channel, however many batches rendered its articles', async () => {
+    // Each batch of rendered articles reads its heads anew (a worker's arrive as copies): the index keeps one channel.
+    for (let i = 0; i < 40; i++) await publish(`a-${i}`, `Article ${i}`);
+    const builder = makeBuilder();
+    await builder.fullBuild();
+    const state = await builder.publicState();
+    const channels = new Set([...state.articles.values()].map((a) => a.channel));
+    expect(state.articles.size).toBe(40);
+    expect(channels.size).toBe(1);
+    expect([...channels][0]).toBe(state.channels[0]);
+  });
+
   it('deletes a file no owner produces and renders again an owner whose file went missing', async () => {
     await publish('first', 'First');
     const builder = makeBuilder();

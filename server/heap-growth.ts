@@ -1,0 +1,23 @@
+/**
+ * The one place that tunes V8's collector: how far the heap may grow past
+ * what the last collection left live (`PRESSROOM_HEAP_GROWTH_PERCENT`).
+ *
+ * A build allocates far more than it keeps: every page rendered, every
+ * search record encoded for Pagefind, is garbage moments later, and much of
+ * it lives long enough to reach the old generation. Left to its own rule, V8
+ * let the heap reach about twice what was live (10,000 articles: the build
+ * process at ~1.0–1.1 GB where ~0.15–0.6 GB was live; docs/PERFORMANCE.md),
+ * which decided the whole process tree's peak. A smaller growth factor
+ * collects sooner, for a few per cent more CPU in the collector.
+ * @module
+ */
+import v8 from 'node:v8';
+
+/**
+ * Sets V8's heap growing factor for this process (its worker threads
+ * included: V8 flags are per process) to `1 + percent / 100`; 0 leaves V8's
+ * own rule. Call once, at the start of a process that builds.
+ */
+export function applyHeapGrowth(percent: number): void {
+  if (percent > 0) v8.setFlagsFromString(`--heap-growing-percent=${percent}`);
+}
