@@ -11,6 +11,7 @@ import { systemClock } from '../server/clock.ts';
 import { importContent } from '../server/content/import-content.ts';
 import { createLogger } from '../server/logger.ts';
 import { PROJECT_ROOT } from '../server/paths.ts';
+import type { BuildReport } from '../server/publish/build/build-report.ts';
 import { createStaticSite } from '../server/publish/static-site.ts';
 import { removeStaleTempFiles } from '../server/output/output-writer.ts';
 import { MIGRATION_NOTE, migrateToLatest, openDatabase } from '../server/store/database.ts';
@@ -48,7 +49,8 @@ try {
   // A build's output is what gets deployed: no temporary file a killed writer left goes with it.
   await removeStaleTempFiles(config.outputDir);
   const site = await createStaticSite({ db, clock, urls, cursors: await loadCursorCodec(db), config, projectRoot: PROJECT_ROOT, log });
-  const report = await site.builder.fullBuild();
+  // The counts only: the report lists every path written, which need not stay in memory through the search index.
+  const report = counts(await site.builder.fullBuild());
   // PRESSROOM_STATIC_HOST: the host's own files (Netlify's rules, Cloudflare's worker) go with the output.
   await site.hostFiles.ensure();
   // The search index (one Pagefind shard per channel and language) is part of the site.
@@ -66,4 +68,9 @@ try {
     process.exit(2);
   }
   throw error;
+}
+
+/** What the closing line needs of a build's report. */
+function counts(report: BuildReport): Pick<BuildReport, 'written' | 'unchanged' | 'removed' | 'ms'> {
+  return { written: report.written, unchanged: report.unchanged, removed: report.removed, ms: report.ms };
 }
