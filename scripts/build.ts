@@ -24,7 +24,8 @@ Builds the whole static site into the output folder (PRESSROOM_OUTPUT_DIR,
 default dist/) from the database (PRESSROOM_DATA_DIR) and content/: every
 published page, JSON document, Markdown file, feed, the sitemap, robots.txt,
 llms.txt and the search index. Files whose bytes did not change are not rewritten; files of
-unpublished content are removed. Progress is logged to stderr.
+unpublished content are removed. Progress is logged to stderr. Exits 1 when
+the search index failed (the pages are built; run it again once fixed).
 Settings: README.md, "Configuration".
 `;
 
@@ -57,11 +58,20 @@ try {
   const searchStarted = performance.now();
   site.search.rebuildAll();
   await site.search.idle();
+  const searchFailed = site.search.failed();
   await site.close();
   await db.destroy();
-  process.stdout.write(
-    `Built ${config.outputDir}: ${report.written} written, ${report.unchanged} unchanged, ${report.removed} removed in ${report.ms} ms; search index in ${Math.round(performance.now() - searchStarted)} ms.\n`,
-  );
+  if (searchFailed) {
+    // The pages are in place, but a site deployed now would search an old or missing index.
+    process.stderr.write(
+      `Built ${config.outputDir}: ${report.written} written, ${report.unchanged} unchanged, ${report.removed} removed in ${report.ms} ms, but the search index failed (the error is above). Fix its cause and run npm run build again; it rebuilds the index.\n`,
+    );
+    process.exitCode = 1;
+  } else {
+    process.stdout.write(
+      `Built ${config.outputDir}: ${report.written} written, ${report.unchanged} unchanged, ${report.removed} removed in ${report.ms} ms; search index in ${Math.round(performance.now() - searchStarted)} ms.\n`,
+    );
+  }
 } catch (error) {
   if (error instanceof ConfigError) {
     process.stderr.write(`${error.message}\n`);

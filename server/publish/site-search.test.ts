@@ -85,6 +85,24 @@ describe('search parts in a channel', () => {
     expect(search.hasIndex()).toBe(true);
   });
 
+  it('says when a rebuild failed, until a later one succeeds', async () => {
+    const real = createSearchIndexer({ outputDir: path.join(dir, 'dist'), log: createLogger('silent') });
+    let failing = true;
+    const indexer = { ...real, rebuildShards: (...args: Parameters<typeof real.rebuildShards>) => (failing ? Promise.reject(new Error('disk full')) : real.rebuildShards(...args)) };
+    const keeper = createSiteSearch(indexer, createPublicModel({ db, urls }), path.join(dir, 'dist'), createLogger('silent'), PART);
+    try {
+      keeper.rebuildAll();
+      await keeper.idle();
+      expect(keeper.failed()).toBe(true);
+      failing = false;
+      keeper.rebuildAll();
+      await keeper.idle();
+      expect(keeper.failed()).toBe(false);
+    } finally {
+      await keeper.close();
+    }
+  });
+
   it('a full rebuild writes one bundle per part, each holding its own articles', async () => {
     const ids = await publicIds();
     const parts = partsOf(ids, PART);

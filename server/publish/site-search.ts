@@ -37,6 +37,11 @@ export interface SiteSearch {
   hasIndex(): boolean;
   /** Resolves when no rebuild is running or pending. */
   idle(): Promise<void>;
+  /**
+   * Whether the last rebuild failed (its error is logged) and its work waits
+   * to be retried with the next request: `npm run build` then exits non-zero.
+   */
+  failed(): boolean;
   /** Waits for the running rebuild, then stops Pagefind. */
   close(): Promise<void>;
 }
@@ -182,6 +187,7 @@ export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, out
     },
     hasIndex: () => fs.existsSync(path.join(outputDir, SEARCH_FOLDER, 'shards.json')) && indexer.existingShards().every((s) => s.part >= 0),
     idle: () => runner.idle(),
+    failed: () => !isEmpty(retry),
     async close() {
       closed = true;
       await runner.stop();

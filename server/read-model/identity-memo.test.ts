@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deepFreeze, freezeModel, memoByIdentity, modelsFrozen } from './identity-memo.ts';
+import { deepFreeze, forgetOneBuildMemos, freezeModel, memoByIdentity, memoForOneBuild, modelsFrozen } from './identity-memo.ts';
 
 describe('memoByIdentity', () => {
   it('computes once per object and again for a new object with equal contents', () => {
@@ -14,6 +14,19 @@ describe('memoByIdentity', () => {
     expect(calls).toBe(1);
     expect(length([1, 2, 3])).toBe(3);
     expect(calls).toBe(2);
+  });
+
+  it('keeps what it remembers when a full build forgets its own pieces; memoForOneBuild forgets them', () => {
+    const calls = { kept: 0, oneBuild: 0 };
+    const kept = memoByIdentity((items: readonly number[]) => ++calls.kept && items.length);
+    const oneBuild = memoForOneBuild((items: readonly number[]) => ++calls.oneBuild && items.length);
+    const items = [1, 2];
+    kept(items);
+    oneBuild(items);
+    oneBuild(items);
+    forgetOneBuildMemos();
+    expect([kept(items), oneBuild(items)]).toEqual([2, 2]);
+    expect(calls).toEqual({ kept: 1, oneBuild: 2 });
   });
 
   it('remembers undefined and null answers too', () => {

@@ -19,9 +19,10 @@
  * writes to one. `identity-memo.test.ts` and the public model's tests check
  * both halves.
  *
- * Everything that remembers by identity goes through `memoByIdentity` (the
- * builder's own memo of rendered files, `publish/build/render-memo.ts`,
- * compares `PlannedFile.inputs` by the same rule).
+ * Everything that remembers by identity goes through `memoByIdentity` or
+ * `memoForOneBuild` (the builder's own memo of rendered files,
+ * `publish/build/render-memo.ts`, compares `PlannedFile.inputs` by the same
+ * rule).
  * @module
  */
 
@@ -38,6 +39,36 @@ export function memoByIdentity<K extends object, V>(compute: (key: K) => V): (ke
     memo.set(key, value);
     return value;
   };
+}
+
+const oneBuildMemos = new Set<() => void>();
+
+/**
+ * `memoByIdentity` for the pieces a full build makes of every article and
+ * then seldom needs again: list items, sitemap entries, llms.txt lines. A
+ * cold build makes each many times (an article's list item is on some twenty
+ * cursor pages), so they are remembered through the build; after it they
+ * would stay as long as the builder holds the articles (~250 MB at 100,000
+ * articles) for publishes that re-render a few dozen of them. The builder
+ * forgets them when a full build ends (`forgetOneBuildMemos`), and later
+ * builds remember what they make again.
+ */
+export function memoForOneBuild<K extends object, V>(compute: (key: K) => V): (key: K) => V {
+  let memo = new WeakMap<K, V>();
+  oneBuildMemos.add(() => {
+    memo = new WeakMap<K, V>();
+  });
+  return (key) => {
+    if (memo.has(key)) return memo.get(key) as V;
+    const value = compute(key);
+    memo.set(key, value);
+    return value;
+  };
+}
+
+/** Forgets everything every `memoForOneBuild` function remembers (the end of a full build). */
+export function forgetOneBuildMemos(): void {
+  for (const forget of oneBuildMemos) forget();
 }
 
 let freezing = false;

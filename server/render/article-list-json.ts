@@ -4,7 +4,7 @@
  * `read-model/selection.ts`).
  * @module
  */
-import { memoByIdentity } from '../read-model/identity-memo.ts';
+import { memoForOneBuild } from '../read-model/identity-memo.ts';
 import { SCHEMA_VERSION } from '../read-model/wire.ts';
 import type { PageInfo } from '../read-model/list-pages.ts';
 import { channelVersion, listArticlesFor, listedTranslation } from '../read-model/selection.ts';
@@ -26,8 +26,8 @@ export function articleSummary(article: AnyPublicArticle, translation: PublicTra
 }
 
 // Each article's item, as it is written inside `articles` (four spaces in), by language: an article is on
-// twenty pages of each list it is in (the cursor pages), so its item is written once and pasted.
-const itemsOf = memoByIdentity((_article: AnyPublicArticle) => new Map<string, string>());
+// twenty pages of each list it is in (the cursor pages), so its item is written once per build and pasted.
+const itemsOf = memoForOneBuild((_article: AnyPublicArticle) => new Map<string, string>());
 const ARTICLES_MARK = '\u0000articles\u0000';
 
 function itemText(article: AnyPublicArticle, language: string | null): string {

@@ -33,7 +33,7 @@
  */
 import { escapeMarkdownText, markdownLinkDestination } from '../domain/body/markdown-escape.ts';
 import { articleParts, channelDefaultTranslation, ofChannel, summaryOf, listArticlesFor } from '../read-model/selection.ts';
-import { memoByIdentity } from '../read-model/identity-memo.ts';
+import { memoForOneBuild } from '../read-model/identity-memo.ts';
 import type { ArticlesByChannel, PublicArticleSummary, PublicChannel, PublicTranslationSummary, SiteInfo } from '../read-model/view-models.ts';
 
 /** Articles of each channel listed in `/llms.txt` itself. */
@@ -50,8 +50,8 @@ const linkText = (value: string) => escapeMarkdownText(value).replace(/\\(.)/g, 
 const linkUrl = markdownLinkDestination;
 
 // A line depends on its translation alone (the identity rule, `read-model/identity-memo.ts`), so a
-// channel's file re-writes only the lines of the articles that changed.
-const articleLine = memoByIdentity((t: PublicTranslationSummary): string => {
+// channel's file re-writes only the lines of the articles that changed (after a full build, those it needs again).
+const articleLine = memoForOneBuild((t: PublicTranslationSummary): string => {
   const summary = summaryOf(t);
   const facts = `(${t.language}, published ${t.publishedAt.slice(0, 10)})`;
   return `- [${linkText(t.title)}](${linkUrl(t.markdownUrl)}): ${summary ? `${text(summary)} ${facts}` : facts}`;

@@ -31,7 +31,7 @@
  * @module
  */
 import { articleParts, channelLanguages, channelVersion, compareText, ofChannel, primaryTranslation } from '../read-model/selection.ts';
-import { memoByIdentity } from '../read-model/identity-memo.ts';
+import { memoByIdentity, memoForOneBuild } from '../read-model/identity-memo.ts';
 import type { AnyPublicArticle, ArticlesByChannel, PublicChannel, SiteInfo } from '../read-model/view-models.ts';
 import { escapeXml } from './xml-text.ts';
 
@@ -64,9 +64,9 @@ function channelEntries(channel: PublicChannel, languages: readonly string[], la
 }
 
 // An article's entries depend on the article alone (the identity rule, `read-model/identity-memo.ts`),
-// so a channel's sitemap re-writes only the entries of the articles that changed.
+// so a channel's sitemap re-writes only the entries of the articles that changed (after a full build, those it needs again).
 /** The article's translations, one per language, sharing one alternate set, written. */
-const articleEntries = memoByIdentity((article: AnyPublicArticle): readonly Written[] => {
+const articleEntries = memoForOneBuild((article: AnyPublicArticle): readonly Written[] => {
   const alternates = article.translations.map((t) => ({ hreflang: t.language, href: t.htmlUrl }));
   if (alternates.length > 1) alternates.push({ hreflang: 'x-default', href: primaryTranslation(article).htmlUrl });
   return article.translations.map((t) => {

@@ -9,6 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { removeOutput } from '../../output/output-writer.ts';
+import { forgetOneBuildMemos } from '../../read-model/identity-memo.ts';
 import { readBuildOwners } from '../../store/build-owner.repository.ts';
 import { writeSetting } from '../../store/instance-setting.repository.ts';
 import * as manifest from '../../store/output-file.repository.ts';
@@ -132,6 +133,8 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
     report.changedPaths.push(p);
   }
   await settleBuild(ctx, report, highWater, true);
+  // Every article's list items, sitemap entries and llms lines were made for this build; later builds make the few they need.
+  forgetOneBuildMemos();
   const id = randomUUID();
   state.madeFullBuild(id);
   await writeSetting(deps.db, FULL_BUILD_SETTING, id);
