@@ -8,7 +8,9 @@
  * let the heap reach about twice what was live (10,000 articles: the build
  * process at ~1.0–1.1 GB where ~0.15–0.6 GB was live; docs/PERFORMANCE.md),
  * which decided the whole process tree's peak. A smaller growth factor
- * collects sooner, for a few per cent more CPU in the collector.
+ * collects sooner and more often: at 10,000 articles the cost was within
+ * this machine's noise; at 100,000 the collector took a third of a warm
+ * build, where the builder holds the whole manifest (docs/PERFORMANCE.md).
  * @module
  */
 import v8 from 'node:v8';
