@@ -33,12 +33,15 @@
  */
 export function memoByIdentity<K extends object, V>(compute: (key: K) => V): (key: K) => V {
   const memo = new WeakMap<K, V>();
-  return (key) => {
-    if (memo.has(key)) return memo.get(key) as V;
-    const value = compute(key);
-    memo.set(key, value);
-    return value;
-  };
+  return (key) => remembered(memo, key, compute);
+}
+
+/** `memo`'s value for `key`, computed and kept the first time. */
+function remembered<K extends object, V>(memo: WeakMap<K, V>, key: K, compute: (key: K) => V): V {
+  if (memo.has(key)) return memo.get(key) as V;
+  const value = compute(key);
+  memo.set(key, value);
+  return value;
 }
 
 const oneBuildMemos = new Set<() => void>();
@@ -58,12 +61,7 @@ export function memoForOneBuild<K extends object, V>(compute: (key: K) => V): (k
   oneBuildMemos.add(() => {
     memo = new WeakMap<K, V>();
   });
-  return (key) => {
-    if (memo.has(key)) return memo.get(key) as V;
-    const value = compute(key);
-    memo.set(key, value);
-    return value;
-  };
+  return (key) => remembered(memo, key, compute);
 }
 
 /** Forgets everything every `memoForOneBuild` function remembers (the end of a full build). */
