@@ -26,6 +26,7 @@ import { createSiteSearch, type SiteSearch } from './site-search.ts';
 import { renderCodeFingerprint } from './build/owner-inputs.ts';
 import { createSyncOutputQueue, createThreadOutputQueue } from '../output/output-queue.ts';
 import { createHostFiles, type HostFiles } from '../hosting/host-files.ts';
+import { checkOutputInWorker } from './workers/output-check.ts';
 import { createRenderPool } from './workers/render-pool.ts';
 import { createSiteBuilder, type SiteBuilder } from './build/site-builder.ts';
 
@@ -96,6 +97,7 @@ export async function createStaticSite(deps: {
               deps.config.buildWorkers,
             )
         : undefined,
+    checkOutput: deps.config.buildWorkers > 0 ? () => checkOutputInWorker({ databaseFile: deps.config.databaseFile, outputDir: deps.config.outputDir }) : undefined,
   });
   const queue = createBuildQueue(builder, deps.log);
   const search = createSiteSearch(createSearchIndexer({ outputDir: deps.config.outputDir, log: deps.log, lanes: deps.config.buildWorkers }), model, deps.config.outputDir, deps.log);

@@ -4,16 +4,22 @@
  */
 import type { Executor } from './database.ts';
 
+/** A recorded file: the owner that produces it and its content hash. */
+export interface RecordedFile {
+  readonly owner: string;
+  readonly hash: string;
+}
+
 /** Files recorded for the given owners, path → hash. */
-export async function filesOfOwners(db: Executor, owners: readonly string[]): Promise<Map<string, { owner: string; hash: string }>> {
+export async function filesOfOwners(db: Executor, owners: readonly string[]): Promise<Map<string, RecordedFile>> {
   if (owners.length === 0) return new Map();
   const rows = await db.selectFrom('output_files').select(['path', 'owner', 'hash']).where('owner', 'in', owners).execute();
   return new Map(rows.map((r) => [r.path, { owner: r.owner, hash: r.hash }]));
 }
 
 /** The recorded files among `paths`, path → owner and hash. */
-export async function filesAt(db: Executor, paths: readonly string[]): Promise<Map<string, { owner: string; hash: string }>> {
-  const out = new Map<string, { owner: string; hash: string }>();
+export async function filesAt(db: Executor, paths: readonly string[]): Promise<Map<string, RecordedFile>> {
+  const out = new Map<string, RecordedFile>();
   for (let i = 0; i < paths.length; i += 500) {
     const rows = await db.selectFrom('output_files').select(['path', 'owner', 'hash']).where('path', 'in', paths.slice(i, i + 500)).execute();
     for (const r of rows) out.set(r.path, { owner: r.owner, hash: r.hash });
@@ -21,10 +27,43 @@ export async function filesAt(db: Executor, paths: readonly string[]): Promise<M
   return out;
 }
 
-/** Every recorded file, path → hash. */
-export async function allFiles(db: Executor): Promise<Map<string, { owner: string; hash: string }>> {
-  const rows = await db.selectFrom('output_files').select(['path', 'owner', 'hash']).execute();
-  return new Map(rows.map((r) => [r.path, { owner: r.owner, hash: r.hash }]));
+/** Rows read at a time by `eachRecordedFile`. */
+const SLICE_ROWS = 50_000;
+
+/**
+ * Visits every recorded file's path and owner, a slice at a time in path
+ * order, so the rows of a large site (1.2 million files at 100,000
+ * articles) are never all held at once.
+ */
+export async function eachRecordedFile(db: Executor, visit: (path: string, owner: string) => void): Promise<void> {
+  let after: string | null = null;
+  for (;;) {
+    let query = db.selectFrom('output_files').select(['path', 'owner']).orderBy('path').limit(SLICE_ROWS);
+    if (after !== null) query = query.where('path', '>', after);
+    const rows = await query.execute();
+    for (const r of rows) visit(r.path, r.owner);
+    if (rows.length < SLICE_ROWS) return;
+    after = rows[rows.length - 1]!.path;
+  }
+}
+
+/** The recorded files of `owners`, by owner then path (read 500 owners at a time). */
+export async function filesByOwner(db: Executor, owners: readonly string[]): Promise<Map<string, Map<string, RecordedFile>>> {
+  const byOwner = new Map<string, Map<string, RecordedFile>>();
+  for (let i = 0; i < owners.length; i += 500) {
+    for (const [p, f] of await filesOfOwners(db, owners.slice(i, i + 500))) {
+      let files = byOwner.get(f.owner);
+      if (!files) byOwner.set(f.owner, (files = new Map()));
+      files.set(p, f);
+    }
+  }
+  return byOwner;
+}
+
+/** An upper bound on the number of recorded files (the highest row id), read without a scan. */
+export async function recordedFilesBound(db: Executor): Promise<number> {
+  const row = await db.selectFrom('output_files').select((eb) => eb.fn.max<number | null>(eb.ref('rowid' as 'path')).as('bound')).executeTakeFirst();
+  return Number(row?.bound ?? 0);
 }
 
 /** Records written files, a few hundred rows per statement (one statement per file cost most of a cold build's manifest time). */

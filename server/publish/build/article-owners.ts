@@ -14,13 +14,11 @@ import { lastEventId } from '../../store/publication-event.repository.ts';
 import { renderArticles, type RenderedArticle } from './article-render.ts';
 import type { BuildContext } from './build-context.ts';
 import type { BuildReport } from './build-report.ts';
+import type { FilesByOwner } from './known-output.ts';
 import type { ManifestBatch } from './manifest-batch.ts';
 import type { RenderMemo } from './render-memo.ts';
 import { articleInputHash } from './owner-inputs.ts';
 import { articleOwner } from './site-plan.ts';
-
-/** Recorded files by owner, then by path. */
-export type FilesByOwner = ReadonlyMap<string, ReadonlyMap<string, { owner: string; hash: string }>>;
 
 /** Applies rendered article owners: manifest, owner state, index, and what their files show. */
 export function applyArticles(ctx: BuildContext, results: readonly RenderedArticle[], previous: FilesByOwner, report: BuildReport, batch: ManifestBatch): void {
@@ -77,16 +75,8 @@ export async function ensureIndex(ctx: BuildContext, report: BuildReport, batch:
 const STALE_SLICE = 500;
 
 /** The recorded files of the given articles' owners. */
-export async function ownerFiles(ctx: BuildContext, ids: readonly number[]): Promise<Map<string, Map<string, { owner: string; hash: string }>>> {
-  const owners = ids.map(articleOwner);
-  const byOwner = new Map<string, Map<string, { owner: string; hash: string }>>();
-  for (let i = 0; i < owners.length; i += 500) {
-    for (const [p, f] of await manifest.filesOfOwners(ctx.deps.db, owners.slice(i, i + 500))) {
-      if (!byOwner.has(f.owner)) byOwner.set(f.owner, new Map());
-      byOwner.get(f.owner)!.set(p, f);
-    }
-  }
-  return byOwner;
+export function ownerFiles(ctx: BuildContext, ids: readonly number[]): Promise<Map<string, Map<string, manifest.RecordedFile>>> {
+  return manifest.filesByOwner(ctx.deps.db, ids.map(articleOwner));
 }
 
 /**

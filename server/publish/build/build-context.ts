@@ -14,6 +14,7 @@ import type { Db } from '../../store/database.ts';
 import type { RenderPool } from '../workers/render-pool.ts';
 import type { ArticleRenderContext } from './article-render.ts';
 import type { BuilderState } from './builder-state.ts';
+import type { OutputCheck } from './known-output.ts';
 import type { PlannedFile } from './site-plan.ts';
 
 /** What the builder needs. */
@@ -39,6 +40,14 @@ export interface SiteBuilderDeps {
    * `POOL_MIN_ARTICLES` articles; without it, every article renders here.
    */
   readonly renderPool?: () => Promise<RenderPool>;
+  /**
+   * Compares the manifest with the output folder for a full build
+   * (`checkOutput`) in a thread of its own, while the builder reads the
+   * heads; without it, in this thread.
+   */
+  readonly checkOutput?: () => Promise<OutputCheck>;
+  /** Recorded files from which `checkOutput` is used (a thread costs ~1 s to start). Default: `CHECK_THREAD_MIN_FILES`. */
+  readonly checkThreadMinFiles?: number;
   /**
    * Where the files this thread renders go (`output/output-queue.ts`).
    * Default: each is written at once, in this thread.

@@ -14,13 +14,13 @@ import { readBuildOwners } from '../../store/build-owner.repository.ts';
 import { writeSetting } from '../../store/instance-setting.repository.ts';
 import * as manifest from '../../store/output-file.repository.ts';
 import { lastEventId } from '../../store/publication-event.repository.ts';
-import { applyArticles, loadIndex } from './article-owners.ts';
+import { applyArticles, loadIndex, ownerFiles } from './article-owners.ts';
 import { renderArticles } from './article-render.ts';
 import type { BuildContext } from './build-context.ts';
 import { emptyReport, type BuildReport } from './build-report.ts';
 import { applyListOwners } from './list-owners.ts';
+import { checkOutput, knownOutput, type FilesByOwner } from './known-output.ts';
 import { createManifestBatch } from './manifest-batch.ts';
-import { listManagedOutput } from './output-listing.ts';
 import { settleBuild } from './settle.ts';
 import { articleOwner, channelOwner, pagesOwner, SITE_OWNER } from './site-plan.ts';
 
@@ -28,6 +28,8 @@ import { articleOwner, channelOwner, pagesOwner, SITE_OWNER } from './site-plan.
 export const POOL_MIN_ARTICLES = 200;
 /** Articles per message to a worker: large enough to amortise a store read, small enough to balance the workers. */
 const POOL_BATCH = 16;
+/** Recorded files from which the output check runs in a thread of its own (some 4,000 articles). */
+export const CHECK_THREAD_MIN_FILES = 50_000;
 /** Manifest rows collected before a transaction writes them. */
 const FLUSH_ROWS = 5000;
 
@@ -49,30 +51,26 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
   await ctx.ready;
   const highWater = await lastEventId(deps.db);
   const batch = createManifestBatch(deps.db, deps.clock, ctx.output);
-  const onDisk = listManagedOutput(deps.outputDir);
-  const recorded = await manifest.allFiles(deps.db);
-  const managed = new Set(recorded.keys());
-  // Only needed to find files no owner produces; into an empty folder (a cold build) there are none, and
-  // tracking every new path held some 1.2 million strings at 100,000 articles.
-  if (onDisk.size > 0) batch.track(managed);
-  const byOwner = new Map<string, Map<string, { owner: string; hash: string }>>();
-  for (const [p, f] of recorded) {
-    if (!byOwner.has(f.owner)) byOwner.set(f.owner, new Map());
-    byOwner.get(f.owner)!.set(p, f);
-  }
+  // Started first: in a thread of its own it overlaps reading the heads (a thread costs ~1 s to start, so only
+  // for a large output). Nothing writes the manifest until it is awaited.
+  const large = (await manifest.recordedFilesBound(deps.db)) >= (deps.checkThreadMinFiles ?? CHECK_THREAD_MIN_FILES);
+  const checking = deps.checkOutput && large ? deps.checkOutput() : checkOutput(deps.db, deps.outputDir);
+  checking.catch(() => undefined); // awaited below; a failure before then is not unhandled
   const heads = await deps.model.heads({});
   // Unrendered owners show their heads; the rendered ones overwrite theirs in `applyArticles`.
   state.showOnly(heads.map((h) => [h.summary.id, h.contentHashes]));
   const stale = new Set(loadIndex(ctx, heads, await readBuildOwners(deps.db)));
   state.through = highWater;
+  const known = knownOutput(await checking);
   // An owner whose files are not all in place is rendered again, whatever its hash says.
   for (const head of heads) {
-    const files = byOwner.get(articleOwner(head.summary.id));
-    if (!files || files.size === 0 || [...files.keys()].some((p) => !onDisk.has(p))) stale.add(head.summary.id);
+    const owner = articleOwner(head.summary.id);
+    if (!known.owners.has(owner) || known.incomplete.has(owner)) stale.add(head.summary.id);
   }
+  /** The recorded files of `ids`' owners (none to read in a cold build). */
+  const previousOf = (ids: readonly number[]) => ownerFiles(ctx, ids.filter((id) => known.owners.has(articleOwner(id))));
   const toRender = heads.map((h) => h.summary.id).filter((id) => stale.has(id));
   deps.log.info('full build', { articles: heads.length, render: toRender.length });
-  const known = (p: string) => recorded.get(p)?.hash;
   // A line every tenth of the articles, so a long build (minutes at 100,000 articles) shows it is alive.
   const step = Math.max(POOL_BATCH, Math.ceil(toRender.length / 10));
   let rendered = 0;
@@ -91,12 +89,11 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
       const batches: Array<Promise<void>> = [];
       for (let i = 0; i < toRender.length; i += POOL_BATCH) {
         const ids = toRender.slice(i, i + POOL_BATCH);
-        const knownHashes: Record<string, string> = {};
-        for (const id of ids) for (const [p, f] of byOwner.get(articleOwner(id)) ?? []) knownHashes[p] = f.hash;
+        const previous = await previousOf(ids);
         batches.push(
-          pool.render(ids, knownHashes).then((results) => {
+          pool.render(ids, recordedHashes(previous)).then((results) => {
             applying = applying.then(async () => {
-              applyArticles(ctx, results, byOwner, report, batch);
+              applyArticles(ctx, results, previous, report, batch);
               await flushIfFull();
               progress(ids.length);
             });
@@ -111,24 +108,30 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
     }
   } else {
     for (let i = 0; i < toRender.length; i += POOL_BATCH) {
-      applyArticles(ctx, await renderArticles(ctx.articles, toRender.slice(i, i + POOL_BATCH), known), byOwner, report, batch);
+      const ids = toRender.slice(i, i + POOL_BATCH);
+      const previous = await previousOf(ids);
+      const knownHashes = recordedHashes(previous);
+      applyArticles(ctx, await renderArticles(ctx.articles, ids, (p) => knownHashes[p]), previous, report, batch);
       await flushIfFull();
       progress(Math.min(POOL_BATCH, toRender.length - i));
     }
   }
   await batch.flush();
   const channels = await deps.model.channels();
-  await applyListOwners(ctx, channels.map((c) => c.id), report, batch);
+  await applyListOwners(ctx, channels.map((c) => c.id), report, batch, { known });
   // Owners that produce nothing any more (unpublished articles, hidden channels) lose their files.
   const owners = new Set([SITE_OWNER, ...channels.flatMap((c) => [channelOwner(c.id), pagesOwner(c.id)]), ...heads.map((h) => articleOwner(h.summary.id))]);
-  for (const [owner, files] of byOwner) {
-    if (owners.has(owner)) continue;
+  const gone = await manifest.filesByOwner(deps.db, [...known.owners].filter((owner) => !owners.has(owner)));
+  for (const [owner, files] of gone) {
     batch.apply(owner, [], files, report);
     if (owner.startsWith('article:')) batch.setOwnerState(owner, null);
   }
   await batch.flush();
-  for (const p of onDisk) {
-    if (managed.has(p) || !removeOutput(deps.outputDir, p)) continue;
+  // Files nobody recorded when the build began, unless this build recorded them since (a crash had left them).
+  const unrecorded = [...known.unrecorded];
+  const recordedNow = await manifest.filesAt(deps.db, unrecorded);
+  for (const p of unrecorded) {
+    if (recordedNow.has(p) || !removeOutput(deps.outputDir, p)) continue;
     report.removed++;
     report.changedPaths.push(p);
   }
@@ -140,4 +143,11 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
   await writeSetting(deps.db, FULL_BUILD_SETTING, id);
   report.ms = Math.round(performance.now() - started);
   return report;
+}
+
+/** The recorded hashes of `previous`'s files, by path (what a render compares its bytes with). */
+function recordedHashes(previous: FilesByOwner): Record<string, string> {
+  const hashes: Record<string, string> = {};
+  for (const files of previous.values()) for (const [p, f] of files) hashes[p] = f.hash;
+  return hashes;
 }

@@ -45,7 +45,7 @@ export async function runIncrementalBuild(ctx: BuildContext): Promise<BuildRepor
   const oldGroups = new Map([...channelIds].map((id) => [id, groups.get(id) ?? []] as const));
   const oldArticles = new Map(ids.map((id) => [id, index.articles.get(id) ?? null] as const));
   applyArticles(ctx, await renderArticles(ctx.articles, ids, (p) => hashes.get(p)), previous, report, batch);
-  await applyListOwners(ctx, channelIds, report, batch, fresh ? undefined : channelChanges(oldGroups, oldArticles, index.articles));
+  await applyListOwners(ctx, channelIds, report, batch, { changes: fresh ? undefined : channelChanges(oldGroups, oldArticles, index.articles) });
   await batch.flush();
   await settleBuild(ctx, report, events[events.length - 1]!.id, false);
   report.ms = Math.round(performance.now() - started);

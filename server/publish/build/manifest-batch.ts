@@ -32,7 +32,7 @@ export interface ManifestBatch {
   apply(
     owner: string,
     files: ReadonlyArray<{ path: string; hash: string; written: boolean }>,
-    previous: ReadonlyMap<string, { owner: string; hash: string }>,
+    previous: ReadonlyMap<string, manifest.RecordedFile>,
     counts: ApplyCounts,
   ): void;
   /** Remembers (or, with null, forgets) what an article owner was rendered from. */
@@ -41,12 +41,6 @@ export interface ManifestBatch {
   flush(): Promise<void>;
   /** Rows waiting for `flush()`. */
   readonly pending: number;
-  /**
-   * Keeps `paths` (the manifest's paths when the batch began) equal to the
-   * manifest's paths as each flush changes them, so a full build need not
-   * read the whole manifest again to learn what it holds.
-   */
-  track(paths: Set<string>): void;
 }
 
 /** Creates a batch over the output folder (through `files`, the builder's output queue) and the store. */
@@ -54,7 +48,6 @@ export function createManifestBatch(db: Db, clock: Clock, files: OutputQueue): M
   let records: Array<{ path: string; owner: string; hash: string }> = [];
   let gone: string[] = [];
   let states = new Map<string, BuildOwnerState | null>();
-  let tracked: Set<string> | null = null;
   return {
     apply(owner, produced, previous, counts) {
       const seen = new Set<string>();
@@ -93,14 +86,6 @@ export function createManifestBatch(db: Db, clock: Clock, files: OutputQueue): M
         await writeBuildOwners(trx, kept.map(([owner, state]) => ({ owner, ...state })));
         await forgetBuildOwners(trx, [...s].filter(([, state]) => state === null).map(([owner]) => owner));
       });
-      // In the transaction's order: rows recorded, then rows forgotten.
-      if (tracked) {
-        for (const row of r) tracked.add(row.path);
-        for (const p of g) tracked.delete(p);
-      }
-    },
-    track(paths) {
-      tracked = paths;
     },
     get pending() {
       return records.length + gone.length + states.size;

@@ -24,6 +24,8 @@ import { createRenderers } from '../../render/renderers.ts';
 import { migrateToLatest, openDatabase, type Db } from '../../store/database.ts';
 import { createPublicUrls } from '../../urls/public-urls.ts';
 import { staticFiles } from '../../urls/static-files.ts';
+import { checkOutputInWorker } from '../workers/output-check.ts';
+import type { SiteBuilderDeps } from './build-context.ts';
 import { createSiteBuilder, type SiteBuilder } from './site-builder.ts';
 
 const site: SiteInfo = { baseUrl: 'http://pressroom.test', name: 'Pressroom', contentSignal: 'search=yes, ai-train=no' };
@@ -46,8 +48,9 @@ let db: Db;
 let principal: { accountId: number; accountName: string; plan: 'pro'; keyId: number };
 let channelId: number;
 
-function makeBuilder(): SiteBuilder {
+function makeBuilder(more: Partial<SiteBuilderDeps> = {}): SiteBuilder {
   return createSiteBuilder({
+    ...more,
     db,
     clock,
     model: createPublicModel({ db, urls }),
@@ -119,9 +122,12 @@ describe('full build', () => {
     expect([...channels][0]).toBe(state.channels[0]);
   });
 
-  it('deletes a file no owner produces and renders again an owner whose file went missing', async () => {
+  it.each([
+    ['in this thread', {}],
+    ['in a thread of its own (as for a large site)', { checkOutput: () => checkOutputInWorker({ databaseFile: path.join(dir, 'pressroom.db'), outputDir }), checkThreadMinFiles: 0 }],
+  ])('deletes a file no owner produces and renders again an owner whose file went missing, the output checked %s', async (_how, more: Partial<SiteBuilderDeps>) => {
     await publish('first', 'First');
-    const builder = makeBuilder();
+    const builder = makeBuilder(more);
     await builder.fullBuild();
     fs.writeFileSync(path.join(outputDir, 'stray.html'), 'left by a crash');
     fs.rmSync(path.join(outputDir, md('first')));
@@ -129,6 +135,17 @@ describe('full build', () => {
     expect(exists('stray.html')).toBe(false);
     expect(read(md('first'))).toContain('First');
     expect(report.changedPaths.sort()).toEqual([md('first'), 'stray.html'].sort());
+  });
+
+  it('writes a list file again when it went missing, though its inputs did not change', async () => {
+    await publish('first', 'First');
+    const builder = makeBuilder();
+    await builder.fullBuild();
+    fs.rmSync(path.join(outputDir, 'news/index.html'));
+    const report = await builder.fullBuild();
+    expect(read('news/index.html')).toContain('<li>First</li>');
+    expect(report.changedPaths).toEqual(['news/index.html']);
+    expect((await builder.fullBuild()).written).toBe(0);
   });
 });
 
