@@ -76,10 +76,15 @@ export function listArticlesFor<A extends AnyPublicArticle>(articles: readonly A
   const key = language ?? '';
   let result = byLanguage.get(key) as readonly A[] | undefined;
   if (!result) {
-    result = Object.freeze(articles.filter((a) => language === null || translationIn(a, language) !== undefined).sort(byPublication));
+    result = Object.freeze(listArticlesNow(articles, language));
     byLanguage.set(key, result);
   }
   return result;
+}
+
+/** `listArticlesFor` without remembering the result: for a few items (a cursor page's), where the memo costs more than the sort. */
+export function listArticlesNow<A extends AnyPublicArticle>(articles: readonly A[], language: string | null): A[] {
+  return articles.filter((a) => language === null || translationIn(a, language) !== undefined).sort(byPublication);
 }
 
 const listsOf = memoByIdentity((_articles: readonly AnyPublicArticle[]) => new Map<string, readonly AnyPublicArticle[]>());

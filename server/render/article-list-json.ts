@@ -7,7 +7,7 @@
 import { memoForOneBuild } from '../read-model/identity-memo.ts';
 import { SCHEMA_VERSION } from '../read-model/wire.ts';
 import type { PageInfo } from '../read-model/list-pages.ts';
-import { channelVersion, listArticlesFor, listedTranslation } from '../read-model/selection.ts';
+import { channelVersion, listArticlesFor, listArticlesNow, listedTranslation } from '../read-model/selection.ts';
 import type { AnyPublicArticle, PublicChannel, PublicTranslationHead } from '../read-model/view-models.ts';
 
 /** One ArticleSummary item, in spec field order. */
@@ -55,7 +55,8 @@ export function renderArticleList(
   language: string | null,
   page: PageInfo,
 ): string {
-  const shown = listArticlesFor(articles, language).slice(0, page.limit);
+  // A cursor page is given its few items (300,000 pages at 100,000 articles): sorted here, not remembered by listArticlesFor.
+  const shown = articles.length <= page.limit ? listArticlesNow(articles, language) : listArticlesFor(articles, language).slice(0, page.limit);
   const body = {
     // Not in the spec's Collections table, but "every JSON payload carries schema_version" (Versioning).
     schema_version: SCHEMA_VERSION,

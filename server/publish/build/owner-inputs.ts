@@ -9,7 +9,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../paths.ts';
-import type { SiteInfo } from '../../read-model/view-models.ts';
+import { memoByIdentity } from '../../read-model/identity-memo.ts';
+import type { PublicChannel, SiteInfo } from '../../read-model/view-models.ts';
 import type { ArticleHead } from '../../read-model/public-model.ts';
 
 /**
@@ -43,5 +44,9 @@ export function renderCodeFingerprint(root = PROJECT_ROOT): string {
 
 /** The input hash of an article owner (see module doc). */
 export function articleInputHash(head: ArticleHead, site: SiteInfo, fingerprint: string): string {
-  return createHash('sha256').update(JSON.stringify([fingerprint, site, head.summary, head.contentHashes])).digest('hex');
+  // The channel (~1 KB of JSON, the same object for every head of a build) is written out once per object.
+  const own = JSON.stringify([fingerprint, site, { ...head.summary, channel: head.summary.channel.id }, head.contentHashes]);
+  return createHash('sha256').update(channelJson(head.summary.channel)).update('\0').update(own).digest('hex');
 }
+
+const channelJson = memoByIdentity((channel: PublicChannel) => JSON.stringify(channel));

@@ -38,4 +38,20 @@ describe('the render memo', () => {
     const renamed = make('C renamed');
     expect(memo.sameChannel(renamed)).toBe(renamed);
   });
+
+  it("compares a copy once, however many articles bring it (a build's heads share one)", () => {
+    const memo = createRenderMemo();
+    const make = () => buildChannel({ id: 5, slug: 'c', defaultLanguage: 'en', translations: [{ language: 'en', title: 'C' }] });
+    const first = memo.sameChannel(make());
+    let compared = 0;
+    const copy = make();
+    const counted = Object.assign(Object.create(copy), { toJSON: () => (compared++, copy) });
+    for (let i = 0; i < 5; i++) expect(memo.sameChannel(counted)).toBe(first);
+    expect(compared).toBe(1);
+    const renamed = buildChannel({ id: 5, slug: 'c', defaultLanguage: 'en', translations: [{ language: 'en', title: 'C renamed' }] });
+    expect(memo.sameChannel(renamed)).toBe(renamed);
+    // The copy is no longer equal to the channel the memo knows: compared again, it is a channel of its own.
+    expect(memo.sameChannel(counted)).toBe(counted);
+    expect(compared).toBe(2);
+  });
 });

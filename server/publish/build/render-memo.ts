@@ -32,7 +32,7 @@ export interface RenderMemo {
 /** Creates an empty memo. */
 export function createRenderMemo(): RenderMemo {
   const renders = new Map<string, { inputs: readonly unknown[]; hash: string }>();
-  const channels = new Map<number, { json: string; channel: PublicChannel }>();
+  const channels = new Map<number, { json: string; channel: PublicChannel; copy: PublicChannel }>();
   return {
     unchanged(file, recorded) {
       const last = renders.get(file.path);
@@ -45,10 +45,15 @@ export function createRenderMemo(): RenderMemo {
     },
     sameChannel(fresh) {
       const known = channels.get(fresh.id);
-      if (known?.channel === fresh) return fresh;
+      // The builder's object, or the copy last found equal to it: a build's heads share one object per channel,
+      // and so do a worker batch's, so each is compared once rather than once per article (100,000 at scale).
+      if (known?.channel === fresh || known?.copy === fresh) return known.channel;
       const json = JSON.stringify(fresh);
-      if (known?.json === json) return known.channel;
-      channels.set(fresh.id, { json, channel: fresh });
+      if (known?.json === json) {
+        known.copy = fresh;
+        return known.channel;
+      }
+      channels.set(fresh.id, { json, channel: fresh, copy: fresh });
       return fresh;
     },
     clear() {
