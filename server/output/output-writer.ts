@@ -8,6 +8,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { threadId } from 'node:worker_threads';
 
 /** The bytes of a rendered file (UTF-8 for text): encoded once, then hashed and written. */
 export function outputBytes(content: string | Uint8Array): Uint8Array {
@@ -64,10 +65,17 @@ export function needsWrite(outputDir: string, relative: string, bytes: Uint8Arra
   }
 }
 
+/**
+ * Temporary names: unique to this thread (its process, thread and a random start, so neither another
+ * process nor a reused pid collides), then a count. A random name per file cost 1.3 % of a cold build.
+ */
+const TEMP_PREFIX = `${process.pid}-${threadId}-${randomBytes(4).toString('hex')}-`;
+let tempCount = 0;
+
 /** Writes `bytes` to `relative` through a temporary name in the same folder and a rename. */
 export function writeAtomically(outputDir: string, relative: string, bytes: Uint8Array): void {
   const target = resolveOutputPath(outputDir, relative);
-  const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+  const temp = `${target}.${TEMP_PREFIX}${(tempCount++).toString(36)}.tmp`;
   try {
     try {
       fs.writeFileSync(temp, bytes);
