@@ -60,10 +60,11 @@ export async function filesByOwner(db: Executor, owners: readonly string[]): Pro
   return byOwner;
 }
 
-/** An upper bound on the number of recorded files (the highest row id), read without a scan. */
-export async function recordedFilesBound(db: Executor): Promise<number> {
-  const row = await db.selectFrom('output_files').select((eb) => eb.fn.max<number | null>(eb.ref('rowid' as 'path')).as('bound')).executeTakeFirst();
-  return Number(row?.bound ?? 0);
+/** Whether the manifest records at least `count` files (reads at most `count` rows of an index). */
+export async function recordsAtLeast(db: Executor, count: number): Promise<boolean> {
+  if (count <= 0) return true;
+  const rows = await db.selectFrom('output_files').select('owner').limit(1).offset(count - 1).execute();
+  return rows.length > 0;
 }
 
 /** Records written files, a few hundred rows per statement (one statement per file cost most of a cold build's manifest time). */

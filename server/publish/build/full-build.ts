@@ -53,7 +53,7 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
   const batch = createManifestBatch(deps.db, deps.clock, ctx.output);
   // Started first: in a thread of its own it overlaps reading the heads (a thread costs ~1 s to start, so only
   // for a large output). Nothing writes the manifest until it is awaited.
-  const large = (await manifest.recordedFilesBound(deps.db)) >= (deps.checkThreadMinFiles ?? CHECK_THREAD_MIN_FILES);
+  const large = await manifest.recordsAtLeast(deps.db, deps.checkThreadMinFiles ?? CHECK_THREAD_MIN_FILES);
   const checking = deps.checkOutput && large ? deps.checkOutput() : checkOutput(deps.db, deps.outputDir);
   checking.catch(() => undefined); // awaited below; a failure before then is not unhandled
   const heads = await deps.model.heads({});

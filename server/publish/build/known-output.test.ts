@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type Db } from '../../store/database.ts';
-import { recordFiles } from '../../store/output-file.repository.ts';
+import { recordFiles, recordsAtLeast } from '../../store/output-file.repository.ts';
 import { checkOutputInWorker } from '../workers/output-check.ts';
 import { checkOutput, knownOutput } from './known-output.ts';
 
@@ -51,6 +51,10 @@ describe('checkOutput', () => {
     expect(check.unrecorded).toEqual(['stray/left.html']);
     const known = knownOutput(check);
     expect([known.inPlace('a/one.md'), known.inPlace('b/two.md')]).toEqual([true, false]);
+  });
+
+  it('counts the recorded files only as far as asked (whether the check earns a thread)', async () => {
+    expect(await Promise.all([0, 1, 5, 6].map((n) => recordsAtLeast(db, n)))).toEqual([true, true, true, false]);
   });
 
   it('finds nothing to match in a missing folder and an empty manifest (a cold build)', async () => {
