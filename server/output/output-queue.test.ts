@@ -27,6 +27,17 @@ describe.each([
     return { dir, queue, write, read: (rel: string) => fs.readFileSync(path.join(dir, rel), 'utf8') };
   };
 
+  it('counts the bytes waiting to be written, and drain() waits until at most so many wait', async () => {
+    const { queue, write, read } = setup();
+    const page = 'x'.repeat(100_000);
+    for (let i = 0; i < 20; i++) write(`pages/${i}.json`, page);
+    expect(queue.backlog).toBeLessThanOrEqual(20 * 100_000);
+    await queue.drain(0);
+    expect(queue.backlog).toBe(0);
+    for (let i = 0; i < 20; i++) expect(read(`pages/${i}.json`)).toBe(page);
+    await queue.settled();
+  });
+
   it('writes new and changed files, creating folders, and says at once which it writes', async () => {
     const { queue, write, read } = setup();
     expect(write('a/b/c.json', '{"v":1}')).toBe(true);

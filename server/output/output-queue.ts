@@ -31,6 +31,14 @@ export interface OutputQueue {
   remove(relative: string): boolean;
   /** Resolves once everything queued so far is done; rejects with the first failure since the last call. */
   settled(): Promise<void>;
+  /** Bytes queued to write and not yet written. */
+  readonly backlog: number;
+  /**
+   * Resolves once the backlog is at most `bytes` (or the queue failed:
+   * `settled()` reports it). A caller that renders faster than the disk
+   * writes waits here, so the backlog does not grow with the site.
+   */
+  drain(bytes: number): Promise<void>;
   /** Waits for the queue, then stops it. */
   close(): Promise<void>;
 }
@@ -45,6 +53,8 @@ export function createSyncOutputQueue(outputDir: string): OutputQueue {
     },
     remove: (relative) => removeOutput(outputDir, relative),
     settled: async () => undefined,
+    backlog: 0,
+    drain: async () => undefined,
     close: async () => undefined,
   };
 }
@@ -67,8 +77,18 @@ export function createThreadOutputQueue(outputDir: string): OutputQueue {
   let done = 0;
   let failure: Error | null = null;
   let waiters: Array<{ seq: number; resolve: () => void; reject: (e: Error) => void }> = [];
+  // Bytes of each queued write not yet done, in order (`done` is the last sequence number done).
+  const writes: Array<{ seq: number; bytes: number }> = [];
+  let backlog = 0;
+  let drains: Array<{ bytes: number; resolve: () => void }> = [];
 
   const wake = () => {
+    while (writes.length > 0 && writes[0]!.seq <= done) backlog -= writes.shift()!.bytes;
+    if (drains.length > 0) {
+      const ready = drains.filter((d) => backlog <= d.bytes || dead);
+      drains = drains.filter((d) => !(backlog <= d.bytes || dead));
+      for (const d of ready) d.resolve();
+    }
     const ready = waiters.filter((w) => w.seq <= done || failure);
     waiters = waiters.filter((w) => !(w.seq <= done || failure));
     const error = failure;
@@ -102,6 +122,10 @@ export function createThreadOutputQueue(outputDir: string): OutputQueue {
   const send = (operation: Operation) => {
     worker!.ref();
     worker!.postMessage({ ...operation, seq: ++queued });
+    if (operation.op === 'write') {
+      writes.push({ seq: queued, bytes: operation.bytes.byteLength });
+      backlog += operation.bytes.byteLength;
+    }
   };
 
   // Started now: loading the TypeScript sources in the thread takes a few hundred milliseconds, which
@@ -124,6 +148,15 @@ export function createThreadOutputQueue(outputDir: string): OutputQueue {
     settled() {
       return new Promise<void>((resolve, reject) => {
         waiters.push({ seq: queued, resolve, reject });
+        wake();
+      });
+    },
+    get backlog() {
+      return backlog;
+    },
+    drain(bytes) {
+      return new Promise<void>((resolve) => {
+        drains.push({ bytes, resolve });
         wake();
       });
     },

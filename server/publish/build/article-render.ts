@@ -11,7 +11,7 @@
 import { textStartOf } from '../../read-model/selection.ts';
 import type { SiteInfo } from '../../read-model/view-models.ts';
 import type { OutputQueue } from '../../output/output-queue.ts';
-import { hashContent, outputBytes, writeIfChanged } from '../../output/output-writer.ts';
+import { hashContent, outputBytes, writeAtomically, writeIfChanged } from '../../output/output-writer.ts';
 import type { ArticleHead, PublicModel } from '../../read-model/public-model.ts';
 import { planArticle } from './site-plan.ts';
 import type { Renderers } from '../../render/renderers.ts';
@@ -39,12 +39,15 @@ export interface ArticleRenderContext {
 
 /**
  * Renders the owners of `ids`. `known` gives the manifest's hash of a path,
- * so an unchanged file is recognised without reading it.
+ * so an unchanged file is recognised without reading it. With `fresh` (a
+ * full build into a folder that held no file of the site), files are
+ * written without first looking for one already there.
  */
 export async function renderArticles(
   ctx: ArticleRenderContext,
   ids: readonly number[],
   known: (path: string) => string | undefined = () => undefined,
+  fresh = false,
 ): Promise<RenderedArticle[]> {
   const loaded = new Map((await ctx.model.articlesWithHeads({ ids })).map((x) => [x.head.summary.id, x]));
   const results: RenderedArticle[] = [];
@@ -58,7 +61,11 @@ export async function renderArticles(
     for (const file of planArticle(found.article, ctx.renderers, ctx.site)) {
       const content = outputBytes(await file.render());
       const hash = hashContent(content);
-      const written = ctx.files ? ctx.files.write(file.path, content, known(file.path), hash) : writeIfChanged(ctx.outputDir, file.path, content, known(file.path), hash);
+      let written = true;
+      if (ctx.files) written = ctx.files.write(file.path, content, known(file.path), hash);
+      // A `stat` per new file was 3 % of a cold build's render workers.
+      else if (fresh) writeAtomically(ctx.outputDir, file.path, content);
+      else written = writeIfChanged(ctx.outputDir, file.path, content, known(file.path), hash);
       files.push({ path: file.path, hash, written });
     }
     const textStarts = Object.fromEntries(found.article.translations.map((t) => [t.language, textStartOf(t.text)]));

@@ -67,6 +67,8 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
     const owner = articleOwner(head.summary.id);
     if (!known.owners.has(owner) || known.incomplete.has(owner)) stale.add(head.summary.id);
   }
+  // Nothing of the site in the folder: new files need no look for an old one first.
+  const fresh = known.owners.size === 0 && known.unrecorded.length === 0;
   /** The recorded files of `ids`' owners (none to read in a cold build). */
   const previousOf = (ids: readonly number[]) => ownerFiles(ctx, ids.filter((id) => known.owners.has(articleOwner(id))));
   const toRender = heads.map((h) => h.summary.id).filter((id) => stale.has(id));
@@ -91,7 +93,7 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
         const ids = toRender.slice(i, i + POOL_BATCH);
         const previous = await previousOf(ids);
         batches.push(
-          pool.render(ids, recordedHashes(previous)).then((results) => {
+          pool.render(ids, recordedHashes(previous), fresh).then((results) => {
             applying = applying.then(async () => {
               applyArticles(ctx, results, previous, report, batch);
               await flushIfFull();

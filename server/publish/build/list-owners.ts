@@ -21,6 +21,9 @@ import { channelOwner, pagesOwner, planArticlePages, planChannel, planSite, SITE
 /** Above this many changed articles in one channel, its cursor pages are planned whole rather than around each change. */
 export const NARROW_PAGES_MAX = 64;
 
+/** Bytes of rendered files that may wait for the output writer before rendering pauses. */
+export const OUTPUT_BACKLOG_MAX = 64 * 2 ** 20;
+
 /** How an owner's files are compared with what is there. */
 export interface ApplyHow {
   /** `planned` is only part of what the owner produces: its other files stay. */
@@ -53,6 +56,8 @@ export async function applyOwner(ctx: BuildContext, owner: string, planned: read
     const written = hash === recorded && inPlace(file.path) ? false : ctx.output.write(file.path, outputBytes(content), recorded, hash);
     produced.push({ path: file.path, hash, written });
     ctx.state.memo.remember(file, hash);
+    // Rendering outruns a busy disk: unbounded, the writer's backlog of cursor pages grows with the site (300,000 at 100,000 articles).
+    if (written && ctx.output.backlog > OUTPUT_BACKLOG_MAX) await ctx.output.drain(OUTPUT_BACKLOG_MAX / 2);
   }
   batch.apply(owner, produced, previous, report);
 }

@@ -51,4 +51,22 @@ describe('render pool', () => {
       fs.rmSync(there, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('with `fresh`, writes each file without looking for one already there', async () => {
+    const ids = (await t.service.db.selectFrom('articles').select('id').limit(1).execute()).map((r) => r.id);
+    const there = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-pool-fresh-'));
+    const pool = await createRenderPool({ databaseFile: t.config.databaseFile, ...urls, astroBuildDir: buildDir, outputDir: there, site }, 1);
+    try {
+      const first = await pool.render(ids, {});
+      expect(first[0]!.files.every((f) => f.written)).toBe(true);
+      // The same bytes are there now: compared, they are left alone; with `fresh`, written again.
+      expect((await pool.render(ids, {}))[0]!.files.some((f) => f.written)).toBe(false);
+      const again = await pool.render(ids, {}, true);
+      expect(again[0]!.files.every((f) => f.written)).toBe(true);
+      expect(again).toEqual(first);
+    } finally {
+      await pool.close();
+      fs.rmSync(there, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -24,8 +24,8 @@ export interface RenderWorkerData {
 
 /** A pool of render workers. */
 export interface RenderPool {
-  /** Renders and writes the owners of `ids`; `known`: the manifest's hash by path. */
-  render(ids: readonly number[], known: Readonly<Record<string, string>>): Promise<RenderedArticle[]>;
+  /** Renders and writes the owners of `ids`; `known`: the manifest's hash by path; `fresh`: see `renderArticles`. */
+  render(ids: readonly number[], known: Readonly<Record<string, string>>, fresh?: boolean): Promise<RenderedArticle[]>;
   /** Stops the workers. */
   close(): Promise<void>;
 }
@@ -44,7 +44,7 @@ type Reply = { id: number; results: RenderedArticle[] } | { id: number; error: s
 /** Starts `size` workers; resolves when every one is ready to render. */
 export async function createRenderPool(data: RenderWorkerData, size = defaultWorkerCount()): Promise<RenderPool> {
   const waiting = new Map<number, { resolve: (r: RenderedArticle[]) => void; reject: (e: Error) => void }>();
-  const queue: Array<{ id: number; ids: readonly number[]; known: Readonly<Record<string, string>> }> = [];
+  const queue: Array<{ id: number; ids: readonly number[]; known: Readonly<Record<string, string>>; fresh: boolean }> = [];
   const idle: Worker[] = [];
   let next = 0;
   let failure: Error | null = null;
@@ -81,12 +81,12 @@ export async function createRenderPool(data: RenderWorkerData, size = defaultWor
   );
 
   return {
-    render(ids, known) {
+    render(ids, known, fresh = false) {
       if (failure) return Promise.reject(failure);
       const id = ++next;
       return new Promise<RenderedArticle[]>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
-        queue.push({ id, ids, known });
+        queue.push({ id, ids, known, fresh });
         dispatch();
       });
     },

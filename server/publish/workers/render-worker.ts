@@ -1,7 +1,7 @@
 /**
  * Entry point of a render worker (`render-pool.ts`): builds its own store
  * handle, public model and renderers from `workerData`, then answers each
- * message `{ id, ids, known }` with `renderArticles` for those ids.
+ * message `{ id, ids, known, fresh }` with `renderArticles` for those ids.
  * @module
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -27,9 +27,9 @@ try {
     site: data.site,
     outputDir: data.outputDir,
   };
-  port.on('message', async (message: { id: number; ids: number[]; known: Record<string, string> }) => {
+  port.on('message', async (message: { id: number; ids: number[]; known: Record<string, string>; fresh: boolean }) => {
     try {
-      port.postMessage({ id: message.id, results: await renderArticles(context, message.ids, (p) => message.known[p]) });
+      port.postMessage({ id: message.id, results: await renderArticles(context, message.ids, (p) => message.known[p], message.fresh) });
     } catch (error) {
       port.postMessage({ id: message.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
     }
