@@ -54,7 +54,14 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
   // Started first: in a thread of its own it overlaps reading the heads (a thread costs ~1 s to start, so only
   // for a large output). Nothing writes the manifest until it is awaited.
   const large = await manifest.recordsAtLeast(deps.db, deps.checkThreadMinFiles ?? CHECK_THREAD_MIN_FILES);
-  const checking = deps.checkOutput && large ? deps.checkOutput() : checkOutput(deps.db, deps.outputDir);
+  const checking =
+    deps.checkOutput && large
+      ? deps.checkOutput().catch((error: unknown) => {
+          // As the output writer does: a thread that cannot run costs time, not the build.
+          deps.log.warn('output check thread failed; checking in this thread', { error: error instanceof Error ? error.message : String(error) });
+          return checkOutput(deps.db, deps.outputDir);
+        })
+      : checkOutput(deps.db, deps.outputDir);
   checking.catch(() => undefined); // awaited below; a failure before then is not unhandled
   const heads = await deps.model.heads({});
   // Unrendered owners show their heads; the rendered ones overwrite theirs in `applyArticles`.

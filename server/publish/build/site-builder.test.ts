@@ -76,6 +76,11 @@ const page = (slug: string) => staticFiles.articleHtml('news', slug, 'en');
 const md = (slug: string) => staticFiles.articleMarkdown('news', slug, 'en');
 const read = (rel: string) => fs.readFileSync(path.join(outputDir, rel), 'utf8');
 const exists = (rel: string) => fs.existsSync(path.join(outputDir, rel));
+const notADatabase = () => {
+  const file = path.join(dir, 'not-a-database.db');
+  fs.writeFileSync(file, 'this is not SQLite '.repeat(100));
+  return file;
+};
 
 beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-builder-'));
@@ -125,6 +130,8 @@ describe('full build', () => {
   it.each([
     ['in this thread', {}],
     ['in a thread of its own (as for a large site)', { checkOutput: () => checkOutputInWorker({ databaseFile: path.join(dir, 'pressroom.db'), outputDir }), checkThreadMinFiles: 0 }],
+    // The thread fails (it is given a file that is not a database): the build checks in its own thread instead.
+    ['here after its thread failed', { checkOutput: () => checkOutputInWorker({ databaseFile: notADatabase(), outputDir }), checkThreadMinFiles: 0 }],
   ])('deletes a file no owner produces and renders again an owner whose file went missing, the output checked %s', async (_how, more: Partial<SiteBuilderDeps>) => {
     await publish('first', 'First');
     const builder = makeBuilder(more);
