@@ -93,7 +93,7 @@ export const CHANNEL_FEEDS: ReadonlySet<string> = new Set(['rss.xml', 'feed.json
 export type UnservableReason = 'bad_path' | 'bad_lang' | 'bad_cursor';
 
 /**
- * Temporary names of the output's writers (`{name}.{hex}.tmp`, media's
+ * Temporary names of the output's writers (`{name}.{pid}-{thread}-{hex}-{count}.tmp`, media's
  * `.{name}.{pid}.{hex}.tmp`): never published, never served. A `kill -9`
  * mid-write can leave one behind until the next start removes it.
  */

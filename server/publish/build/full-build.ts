@@ -28,6 +28,8 @@ import { articleOwner, channelOwner, pagesOwner, SITE_OWNER } from './site-plan.
 export const POOL_MIN_ARTICLES = 200;
 /** Articles per message to a worker: large enough to amortise a store read, small enough to balance the workers. */
 const POOL_BATCH = 16;
+/** Batches handed to the workers and not yet applied, at most: enough to keep every worker busy. */
+const POOL_WINDOW = 64;
 /** Recorded files from which the output check runs in a thread of its own (some 4,000 articles). */
 export const CHECK_THREAD_MIN_FILES = 50_000;
 /** Manifest rows collected before a transaction writes them. */
@@ -98,6 +100,9 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
       const batches: Array<Promise<void>> = [];
       for (let i = 0; i < toRender.length; i += POOL_BATCH) {
         const ids = toRender.slice(i, i + POOL_BATCH);
+        // A window of batches in flight: each holds its owners' recorded files until it is applied, and after an
+        // upgrade (every owner rendered again) handing out every batch at once held the whole manifest.
+        if (batches.length >= POOL_WINDOW) await batches[batches.length - POOL_WINDOW];
         const previous = await previousOf(ids);
         batches.push(
           pool.render(ids, recordedHashes(previous), fresh).then((results) => {
