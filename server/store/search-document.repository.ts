@@ -36,14 +36,12 @@ export async function documentsOfArticles(db: Executor, articleIds: readonly num
   return new Map(rows.map((r) => [documentKey(r.article_id, r.language), r.id]));
 }
 
-/** Stores a document, replacing the one with the same article and language. */
+/**
+ * Stores a document, replacing the one with the same article and language:
+ * one upsert for its row, one replace in the index (which keeps no copy of
+ * the text, migration 0014).
+ */
 export async function putDocument(db: Executor, doc: SearchDocument): Promise<void> {
-  const existing = await db
-    .selectFrom('search_documents')
-    .select('id')
-    .where('article_id', '=', doc.articleId)
-    .where('language', '=', doc.language)
-    .executeTakeFirst();
   const row = {
     article_id: doc.articleId,
     language: doc.language,
@@ -52,16 +50,15 @@ export async function putDocument(db: Executor, doc: SearchDocument): Promise<vo
     published_at: doc.publishedAt,
     version: doc.version,
   };
-  let id: number;
-  if (existing) {
-    id = existing.id;
-    await db.updateTable('search_documents').set(row).where('id', '=', id).execute();
-    await sql`DELETE FROM search_fts WHERE rowid = ${id}`.execute(db);
-  } else {
-    const inserted = await db.insertInto('search_documents').values(row).returning('id').executeTakeFirstOrThrow();
-    id = inserted.id;
-  }
-  await sql`INSERT INTO search_fts (rowid, title, excerpt, body) VALUES (${id}, ${doc.title}, ${doc.excerpt}, ${doc.body})`.execute(db);
+  const { id } = await db
+    .insertInto('search_documents')
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(['article_id', 'language']).doUpdateSet({ channel_id: doc.channelId, channel_slug: doc.channelSlug, published_at: doc.publishedAt, version: doc.version }),
+    )
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await sql`INSERT OR REPLACE INTO search_fts (rowid, title, excerpt, body) VALUES (${id}, ${doc.title}, ${doc.excerpt}, ${doc.body})`.execute(db);
 }
 
 /** Deletes documents by id. */

@@ -14,7 +14,10 @@ export interface SearchDocumentTable {
   version: string;
 }
 
-/** Row type of the FTS5 table `search_fts` (rowid = `search_documents.id`). */
+/**
+ * Row type of the FTS5 table `search_fts` (rowid = `search_documents.id`).
+ * Contentless (migration 0014): the columns are indexed, never read back (they read as null).
+ */
 export interface SearchFtsTable {
   rowid: number;
   title: string;

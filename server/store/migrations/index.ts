@@ -17,6 +17,7 @@ import * as restoreRefusedRevisions from './0010-restore-refused-revisions.ts';
 import * as listAnchors from './0011-list-anchors.ts';
 import * as linkTargets from './0012-link-targets.ts';
 import * as headsBeforeBodies from './0013-heads-before-bodies.ts';
+import * as contentlessSearchIndex from './0014-contentless-search-index.ts';
 
 /** Every migration by name, applied in name order. */
 export const migrations: Record<string, Migration> = {
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '0011-list-anchors': listAnchors,
   '0012-link-targets': linkTargets,
   '0013-heads-before-bodies': headsBeforeBodies,
+  '0014-contentless-search-index': contentlessSearchIndex,
 };
