@@ -25,7 +25,18 @@ export interface ArticleIndex {
 /** Creates an index holding `initial`. */
 export function createArticleIndex(initial: Iterable<PublicArticleSummary> = []): ArticleIndex {
   const articles = new Map<number, PublicArticleSummary>();
-  for (const a of initial) articles.set(a.id, a);
+  // Each channel's article ids, so a stale group is rebuilt from its own members, not a pass over the whole
+  // index (100,000 articles at every publish).
+  const members = new Map<number, Set<number>>();
+  const join = (channelId: number, id: number) => {
+    const ids = members.get(channelId);
+    if (ids) ids.add(id);
+    else members.set(channelId, new Set([id]));
+  };
+  for (const a of initial) {
+    articles.set(a.id, a);
+    join(a.channel.id, a.id);
+  }
   const groups = new Map<number, readonly PublicArticleSummary[]>();
   const stale = new Set<number>();
   let allStale = true;
@@ -34,25 +45,29 @@ export function createArticleIndex(initial: Iterable<PublicArticleSummary> = [])
     articles,
     set(id, summary) {
       const before = articles.get(id);
-      if (before) stale.add(before.channel.id);
+      if (before) {
+        stale.add(before.channel.id);
+        members.get(before.channel.id)?.delete(id);
+      }
       if (summary) {
         stale.add(summary.channel.id);
         articles.set(id, summary);
+        join(summary.channel.id, id);
       } else articles.delete(id);
     },
     groups() {
       if (!allStale && stale.size === 0) return groups;
-      // One pass over the index collects every stale group.
-      const rebuilt = new Map<number, PublicArticleSummary[]>();
-      for (const a of articles.values()) {
-        if (!allStale && !stale.has(a.channel.id)) continue;
-        const group = rebuilt.get(a.channel.id);
-        if (group) group.push(a);
-        else rebuilt.set(a.channel.id, [a]);
-      }
       if (allStale) groups.clear();
-      for (const id of stale) groups.delete(id);
-      for (const [id, group] of rebuilt) groups.set(id, Object.freeze(group.sort(byPublication)));
+      for (const channelId of allStale ? [...members.keys()] : stale) {
+        const ids = members.get(channelId);
+        if (!ids || ids.size === 0) {
+          groups.delete(channelId);
+          members.delete(channelId);
+          continue;
+        }
+        const group = [...ids].map((id) => articles.get(id)!);
+        groups.set(channelId, Object.freeze(group.sort(byPublication)));
+      }
       stale.clear();
       allStale = false;
       return groups;

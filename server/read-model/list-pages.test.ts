@@ -32,6 +32,24 @@ describe('list pages', () => {
     expect(merged.anchors[0]).toEqual(fresh);
   });
 
+  it('finds the same new positions however the items come: in order, out of order, repeated, sparse or dense', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const naive = (anchors: readonly ListPosition[], list: readonly ListPosition[]) =>
+      list.filter((p) => !anchors.some((a) => ARTICLE_LIST_ORDER(a, p) === 0)).map((p) => ({ p: p.p, id: p.id }));
+    for (let round = 0; round < 200; round++) {
+      const universe = sortedPositions(Array.from({ length: 1 + Math.floor(random() * 300) }, () => at(1 + Math.floor(random() * 28), 1 + Math.floor(random() * 500))), ARTICLE_LIST_ORDER);
+      const anchors = Object.freeze(universe.filter(() => random() < [0, 0.1, 0.5, 1][round % 4]!));
+      let list = universe.filter(() => random() < [1, 0.05, 0.5][round % 3]!);
+      if (round % 5 === 1) list = [...list].reverse();
+      if (round % 5 === 2) list = [...list, ...list.slice(0, 3)];
+      if (round % 5 === 3) list = [...list].sort(() => random() - 0.5);
+      const merged = withItemAnchors(anchors, list, same, ARTICLE_LIST_ORDER);
+      expect(merged.added).toEqual(naive(anchors, list));
+      expect(merged.anchors).toEqual(sortedPositions([...anchors, ...list], ARTICLE_LIST_ORDER));
+    }
+  });
+
   // Table: which anchors' pages (3 items) show the item at a position, and whether the first page does.
   it.each([
     ['the newest item: the first page only', items[0]!, { from: 0, to: 0, firstPage: true }],

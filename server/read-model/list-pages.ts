@@ -71,10 +71,12 @@ export function listOrderOf(scope: string): ListOrder {
 /** A channel's position in the channel list. */
 export const channelPosition = (channel: PublicChannel): ListPosition => ({ p: '', id: channel.id });
 
-/** Index of the first of the sorted `items` that is not shown before `position` (`position` itself or after it). */
-export function firstNotBefore<T>(items: readonly T[], positionOf: (item: T) => ListPosition, position: ListPosition, order: ListOrder): number {
-  let lo = 0;
-  let hi = items.length;
+/**
+ * Index of the first of the sorted `items` that is not shown before
+ * `position` (`position` itself or after it), searched in `[lo, hi)`: the
+ * caller may narrow the range when it knows the answer lies there.
+ */
+export function firstNotBefore<T>(items: readonly T[], positionOf: (item: T) => ListPosition, position: ListPosition, order: ListOrder, lo = 0, hi = items.length): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (order(positionOf(items[mid]!), position) < 0) lo = mid + 1;
@@ -111,14 +113,27 @@ export function withItemAnchors<T>(
   order: ListOrder,
 ): { anchors: readonly ListPosition[]; added: ListPosition[] } {
   const added: ListPosition[] = [];
+  // Items usually come in list order, so each search starts where the last one ended and gallops forward:
+  // a list of n items over m anchors costs O(n log(m / n)) comparisons instead of O(n log m) (a publish at
+  // 100,000 articles checks lists of 5,000 and 100,000 items). An item out of order searches from the start.
+  let at = 0;
+  let previous: ListPosition | null = null;
   for (const item of items) {
     const position = positionOf(item);
-    const at = firstNotBefore(anchors, same, position, order);
+    at = previous !== null && order(previous, position) > 0 ? firstNotBefore(anchors, same, position, order) : gallop(anchors, position, order, at);
+    previous = position;
     const found = anchors[at];
     if (!found || order(found, position) !== 0) added.push({ p: position.p, id: position.id });
   }
   if (added.length === 0) return { anchors, added };
   return { anchors: sortedPositions([...anchors, ...added], order), added };
+}
+
+/** `firstNotBefore` among the anchors from `from` on, when none before `from` can be the answer: steps of 1, 2, 4… then a binary search. */
+function gallop(anchors: readonly ListPosition[], position: ListPosition, order: ListOrder, from: number): number {
+  let bound = 1;
+  while (from + bound <= anchors.length && order(anchors[from + bound - 1]!, position) < 0) bound *= 2;
+  return firstNotBefore(anchors, same, position, order, from + (bound >>> 1), Math.min(from + bound, anchors.length));
 }
 
 /** Positions sorted in list order, repeats dropped. */

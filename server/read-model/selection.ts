@@ -111,12 +111,26 @@ export function cursorPosition(article: AnyPublicArticle): { p: string; id: numb
  * language shows), then by id.
  */
 export function newestInLanguage<A extends AnyPublicArticle>(articles: readonly A[], language: string, limit: number): A[] {
-  const dated = articles.flatMap((a) => {
+  // The `limit` best kept in order while the rest are passed over with one comparison each: a publish in a
+  // channel of 5,000 articles picks the 50 newest without sorting all 5,000.
+  const best: Array<{ a: A; at: string }> = [];
+  if (limit <= 0) return [];
+  for (const a of articles) {
     const t = translationIn(a, language);
-    return t ? [{ a, at: t.publishedAt }] : [];
-  });
-  dated.sort((x, y) => newestFirst(x.at, x.a.id, y.at, y.a.id));
-  return dated.slice(0, limit).map((x) => x.a);
+    if (!t) continue;
+    const worst = best[best.length - 1];
+    if (best.length === limit && newestFirst(t.publishedAt, a.id, worst!.at, worst!.a.id) >= 0) continue;
+    let lo = 0;
+    let hi = best.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (newestFirst(best[mid]!.at, best[mid]!.a.id, t.publishedAt, a.id) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    best.splice(lo, 0, { a, at: t.publishedAt });
+    if (best.length > limit) best.pop();
+  }
+  return best.map((x) => x.a);
 }
 
 /**
