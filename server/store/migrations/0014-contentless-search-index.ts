@@ -8,8 +8,9 @@
  * `INSERT OR REPLACE` by rowid working as before.
  *
  * The documents already indexed are indexed again from the old table, in
- * the migration, so search keeps answering across the upgrade (about a
- * minute at 200,000 translations).
+ * the migration, so search keeps answering across the upgrade. Indexing
+ * costs ~0.3 ms a document (measured), so about a minute at 200,000
+ * translations (estimated, not measured at that size).
  * @module
  */
 import { sql, type Kysely } from 'kysely';
