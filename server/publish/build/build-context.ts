@@ -37,9 +37,13 @@ export interface SiteBuilderDeps {
   readonly renderFingerprint?: string;
   /**
    * Starts worker threads for a full build that must render at least
-   * `POOL_MIN_ARTICLES` articles; without it, every article renders here.
+   * `poolMinArticles` articles; without it, every article renders here. If
+   * the threads cannot start, or a batch fails in one, the build renders
+   * in this thread instead, with a warning.
    */
   readonly renderPool?: () => Promise<RenderPool>;
+  /** Articles to render from which `renderPool` is used (threads cost ~1 s to start). Default: `POOL_MIN_ARTICLES`. */
+  readonly poolMinArticles?: number;
   /**
    * Compares the manifest with the output folder for a full build
    * (`checkOutput`) in a thread of its own, while the builder reads the

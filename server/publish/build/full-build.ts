@@ -93,8 +93,39 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
   const flushIfFull = async () => {
     if (batch.pending >= FLUSH_ROWS) await batch.flush();
   };
-  if (toRender.length >= POOL_MIN_ARTICLES && deps.renderPool) {
-    const pool = await deps.renderPool();
+  /** Renders a batch in this thread; one at a time, so a pool's failed batches do not pile up here at once. */
+  let hereChain: Promise<unknown> = Promise.resolve();
+  const renderHere = (ids: readonly number[], previous: Awaited<ReturnType<typeof previousOf>>) => {
+    const knownHashes = recordedHashes(previous);
+    const rendered = hereChain.then(() => renderArticles(ctx.articles, ids, (p) => knownHashes[p], fresh));
+    hereChain = rendered.catch(() => undefined);
+    return rendered;
+  };
+  const warned = (what: string, error: unknown) => deps.log.warn(what, { error: error instanceof Error ? error.message : String(error) });
+  // As the output writer and the output check do: threads that cannot run cost time, not the build.
+  let pool =
+    toRender.length >= (deps.poolMinArticles ?? POOL_MIN_ARTICLES) && deps.renderPool
+      ? await deps.renderPool().catch((error: unknown) => void warned('render threads failed to start; rendering in this thread', error))
+      : undefined;
+  if (pool) {
+    const started = pool;
+    /**
+     * A batch on the pool; if it fails there, it renders here, and so does every batch not yet handed out (those
+     * in flight on the pool finish there, or fail and come here too; the pool is closed once all have settled).
+     */
+    const render = async (ids: readonly number[], previous: Awaited<ReturnType<typeof previousOf>>) => {
+      if (pool) {
+        try {
+          return await pool.render(ids, recordedHashes(previous), fresh);
+        } catch (error) {
+          if (pool) {
+            warned('a render thread failed; rendering the rest in this thread', error);
+            pool = undefined;
+          }
+        }
+      }
+      return renderHere(ids, previous);
+    };
     try {
       let applying = Promise.resolve();
       const batches: Array<Promise<void>> = [];
@@ -105,7 +136,7 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
         if (batches.length >= POOL_WINDOW) await batches[batches.length - POOL_WINDOW];
         const previous = await previousOf(ids);
         batches.push(
-          pool.render(ids, recordedHashes(previous), fresh).then((results) => {
+          render(ids, previous).then((results) => {
             applying = applying.then(async () => {
               applyArticles(ctx, results, previous, report, batch);
               await flushIfFull();
@@ -118,14 +149,13 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
       await Promise.all(batches);
       await applying;
     } finally {
-      await pool.close();
+      await started.close();
     }
   } else {
     for (let i = 0; i < toRender.length; i += POOL_BATCH) {
       const ids = toRender.slice(i, i + POOL_BATCH);
       const previous = await previousOf(ids);
-      const knownHashes = recordedHashes(previous);
-      applyArticles(ctx, await renderArticles(ctx.articles, ids, (p) => knownHashes[p]), previous, report, batch);
+      applyArticles(ctx, await renderHere(ids, previous), previous, report, batch);
       await flushIfFull();
       progress(Math.min(POOL_BATCH, toRender.length - i));
     }

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../clock.ts';
 import { createCursorCodec } from '../../domain/cursor.ts';
 import { channelAccess } from '../../domain/account/access.ts';
@@ -24,7 +24,10 @@ import { createRenderers } from '../../render/renderers.ts';
 import { migrateToLatest, openDatabase, type Db } from '../../store/database.ts';
 import { createPublicUrls } from '../../urls/public-urls.ts';
 import { staticFiles } from '../../urls/static-files.ts';
+import { PROJECT_ROOT } from '../../paths.ts';
+import { ensureSiteBuild } from '../../render/astro-compile.ts';
 import { checkOutputInWorker } from '../workers/output-check.ts';
+import { createRenderPool } from '../workers/render-pool.ts';
 import type { SiteBuilderDeps } from './build-context.ts';
 import { createSiteBuilder, type SiteBuilder } from './site-builder.ts';
 
@@ -59,7 +62,7 @@ function makeBuilder(more: Partial<SiteBuilderDeps> = {}): SiteBuilder {
     outputDir,
     site,
     channelsUrl: urls.channelsJson(),
-    log: createLogger('silent'),
+    log: more.log ?? createLogger('silent'),
   });
 }
 
@@ -154,6 +157,38 @@ describe('full build', () => {
     expect(report.changedPaths).toEqual(['news/index.html']);
     expect((await builder.fullBuild()).written).toBe(0);
   });
+});
+
+describe('full build, when its render threads fail', () => {
+  let buildDir: string;
+  beforeAll(async () => {
+    ({ buildDir } = await ensureSiteBuild(PROJECT_ROOT));
+  }, 180_000);
+  const pool = (databaseFile: string, astroBuildDir: string) => () =>
+    createRenderPool({ databaseFile, publicUrl: site.baseUrl, dashboardUrl: `${site.baseUrl}/dashboard`, astroBuildDir, outputDir, site }, 1);
+  /** A real SQLite file with no tables: a worker opens it and starts, then every batch it is given fails. */
+  const emptyDatabase = () => {
+    const file = path.join(dir, 'empty.db');
+    openDatabase(file).destroy();
+    return file;
+  };
+
+  it.each([
+    ['cannot start (no compiled site where they look)', () => pool(path.join(dir, 'pressroom.db'), path.join(dir, 'no-astro-build')), 'render threads failed to start'],
+    ['fail every batch (their store has no tables)', () => pool(emptyDatabase(), buildDir), 'a render thread failed'],
+  ])('renders in this thread when they %s, with a warning, and writes what a build without them writes', async (_how, renderPool, warning) => {
+    for (let i = 0; i < 40; i++) await publish(`a-${i}`, `Article ${i}`);
+    const lines: string[] = [];
+    const report = await makeBuilder({ renderPool: renderPool(), poolMinArticles: 1, log: createLogger('warn', 'test', (l) => lines.push(l)) }).fullBuild();
+    expect(lines.filter((l) => l.includes(warning))).toHaveLength(1);
+    expect(read(md('a-39'))).toContain('Article 39');
+    const files = fs.readdirSync(outputDir, { recursive: true }).sort();
+    fs.rmSync(outputDir, { recursive: true, force: true });
+    await db.deleteFrom('output_files').execute();
+    const plain = await makeBuilder().fullBuild();
+    expect(report.written).toBe(plain.written);
+    expect(fs.readdirSync(outputDir, { recursive: true }).sort()).toEqual(files);
+  }, 120_000);
 });
 
 describe('incremental build, per event kind', () => {
