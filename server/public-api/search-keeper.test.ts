@@ -62,6 +62,20 @@ afterEach(async () => {
 });
 
 describe('the search keeper at start', () => {
+  it('says how far a long first sync is, every tenth of the articles it writes', async () => {
+    for (let i = 0; i < 249; i++) await publish(`a-${i}`, `Article ${i}`);
+    const lines: string[] = [];
+    const { k } = await keeper({ log: createLogger('info', 'search', (l) => lines.push(l)), progressMinArticles: 200 });
+    await k.syncAll();
+    // 250 articles in batches of 100: a line after the first and the second batch, none after the last.
+    expect(lines.filter((l) => l.includes('search index progress')).map((l) => / articles=(\d+) of=250 documents=(\d+) /.exec(l)?.slice(1))).toEqual([
+      ['100', '100'],
+      ['200', '200'],
+    ]);
+    expect(lines.some((l) => l.includes('search index synced') && l.includes('written=250'))).toBe(true);
+  }, 60_000);
+
+
   it('compares every document the first time, then, with no event since, trusts what it recorded', async () => {
     const first = await keeper();
     await first.k.syncAll();

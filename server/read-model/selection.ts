@@ -113,8 +113,8 @@ export function cursorPosition(article: AnyPublicArticle): { p: string; id: numb
 export function newestInLanguage<A extends AnyPublicArticle>(articles: readonly A[], language: string, limit: number): A[] {
   // The `limit` best kept in order while the rest are passed over with one comparison each: a publish in a
   // channel of 5,000 articles picks the 50 newest without sorting all 5,000.
-  const best: Array<{ a: A; at: string }> = [];
   if (limit <= 0) return [];
+  const best: Array<{ a: A; at: string }> = [];
   for (const a of articles) {
     const t = translationIn(a, language);
     if (!t) continue;

@@ -56,11 +56,12 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
   // Started first: in a thread of its own it overlaps reading the heads (a thread costs ~1 s to start, so only
   // for a large output). Nothing writes the manifest until it is awaited.
   const large = await manifest.recordsAtLeast(deps.db, deps.checkThreadMinFiles ?? CHECK_THREAD_MIN_FILES);
+  const warned = (what: string, error: unknown) => deps.log.warn(what, { error: error instanceof Error ? error.message : String(error) });
   const checking =
     deps.checkOutput && large
       ? deps.checkOutput().catch((error: unknown) => {
           // As the output writer does: a thread that cannot run costs time, not the build.
-          deps.log.warn('output check thread failed; checking in this thread', { error: error instanceof Error ? error.message : String(error) });
+          warned('output check thread failed; checking in this thread', error);
           return checkOutput(deps.db, deps.outputDir);
         })
       : checkOutput(deps.db, deps.outputDir);
@@ -95,13 +96,12 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
   };
   /** Renders a batch in this thread; one at a time, so a pool's failed batches do not pile up here at once. */
   let hereChain: Promise<unknown> = Promise.resolve();
-  const renderHere = (ids: readonly number[], previous: Awaited<ReturnType<typeof previousOf>>) => {
+  const renderHere = (ids: readonly number[], previous: FilesByOwner) => {
     const knownHashes = recordedHashes(previous);
     const rendered = hereChain.then(() => renderArticles(ctx.articles, ids, (p) => knownHashes[p], fresh));
     hereChain = rendered.catch(() => undefined);
     return rendered;
   };
-  const warned = (what: string, error: unknown) => deps.log.warn(what, { error: error instanceof Error ? error.message : String(error) });
   // As the output writer and the output check do: threads that cannot run cost time, not the build.
   let pool =
     toRender.length >= (deps.poolMinArticles ?? POOL_MIN_ARTICLES) && deps.renderPool
@@ -113,7 +113,7 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
      * A batch on the pool; if it fails there, it renders here, and so does every batch not yet handed out (those
      * in flight on the pool finish there, or fail and come here too; the pool is closed once all have settled).
      */
-    const render = async (ids: readonly number[], previous: Awaited<ReturnType<typeof previousOf>>) => {
+    const render = async (ids: readonly number[], previous: FilesByOwner) => {
       if (pool) {
         try {
           return await pool.render(ids, recordedHashes(previous), fresh);

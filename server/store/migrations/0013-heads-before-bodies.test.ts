@@ -3,35 +3,23 @@
  * survives, the bodies come last, the constraints and cascades still hold,
  * and foreign keys are on again afterwards.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../database.ts';
-import { migrations } from './index.ts';
+import type { Db } from '../database.ts';
+import { databaseBefore, type DatabaseBefore } from '../../../test/helpers/migrated-database.ts';
 
-let dir: string;
+let before: DatabaseBefore;
 let db: Db;
 const now = '2026-11-26T12:00:00.000Z';
 
 beforeEach(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-0013-'));
-  db = openDatabase(path.join(dir, 'pressroom.db'));
-  const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0013'));
-  const { error } = await new Migrator({ db, provider: { getMigrations: async () => before } }).migrateToLatest();
-  if (error) throw error;
+  before = await databaseBefore('0013');
+  db = before.db;
 });
-afterEach(async () => {
-  await db.destroy();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => before.remove());
 
 const columns = async (table: string) => (await sql<{ name: string }>`SELECT name FROM pragma_table_info(${table})`.execute(db)).rows.map((r) => r.name);
-const apply = async () => {
-  const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateToLatest();
-  if (error) throw error;
-};
+const apply = () => before.applyRest();
 
 it('keeps every row and column, puts the bodies last, and keeps the constraints and cascades', async () => {
   await sql`INSERT INTO accounts (id, name, plan, created_at) VALUES (1, 'a', 'pro', ${now})`.execute(db);

@@ -3,34 +3,22 @@
  * indexed still match (title filters included), the index keeps no text, and
  * the repository replaces and deletes documents in it as before.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../database.ts';
+import type { Db } from '../database.ts';
 import { deleteDocuments, documentsOfArticles, matchDocuments, putDocument, type SearchDocument } from '../search-document.repository.ts';
-import { migrations } from './index.ts';
+import { databaseBefore, type DatabaseBefore } from '../../../test/helpers/migrated-database.ts';
 
-let dir: string;
+let before: DatabaseBefore;
 let db: Db;
 
 beforeEach(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-0014-'));
-  db = openDatabase(path.join(dir, 'pressroom.db'));
-  const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0014'));
-  const { error } = await new Migrator({ db, provider: { getMigrations: async () => before } }).migrateToLatest();
-  if (error) throw error;
+  before = await databaseBefore('0014');
+  db = before.db;
 });
-afterEach(async () => {
-  await db.destroy();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => before.remove());
 
-const apply = async () => {
-  const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateToLatest();
-  if (error) throw error;
-};
+const apply = () => before.applyRest();
 const matching = async (match: string) =>
   (await matchDocuments(db, { match, language: null, channelSlug: null, after: null, limit: 10 })).map((m) => `${m.articleId}:${m.language}:${m.inTitle}`);
 const doc = (articleId: number, language: string, title: string, body: string): SearchDocument => ({
