@@ -54,6 +54,9 @@ try {
   const report = counts(await site.builder.fullBuild());
   // PRESSROOM_STATIC_HOST: the host's own files (Netlify's rules, Cloudflare's worker) go with the output.
   await site.hostFiles.ensure();
+  // Nothing builds after this: what the builder remembers (about a gigabyte at 100,000 articles) need not stay
+  // in memory through the search index, which reads its texts from the store.
+  await site.builder.release();
   // The search index (one Pagefind shard per channel and language) is part of the site.
   const searchStarted = performance.now();
   site.search.rebuildAll();

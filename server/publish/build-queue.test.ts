@@ -23,6 +23,7 @@ function countingBuilder(reports: Array<Partial<BuildReport> | Error>): SiteBuil
     },
     newestEvent: async () => 0,
     onFilesPlaced: () => undefined,
+    release: async () => undefined,
   };
   return builder;
 }
