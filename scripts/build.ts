@@ -5,7 +5,7 @@
  * files are left alone.
  */
 import { ConfigError, loadConfig } from '../server/config.ts';
-import { applyHeapGrowth } from '../server/heap-growth.ts';
+import { applyHeapGrowth, collectGarbageNow } from '../server/heap-growth.ts';
 import { ensureLocalAccount, loadCursorCodec } from '../server/bootstrap.ts';
 import { systemClock } from '../server/clock.ts';
 import { importContent } from '../server/content/import-content.ts';
@@ -57,6 +57,8 @@ try {
   // Nothing builds after this: what the builder remembers (about a gigabyte at 100,000 articles) need not stay
   // in memory through the search index, which reads its texts from the store.
   await site.builder.release();
+  // Collected now: left to V8, the index's first garbage would pile onto the released state first.
+  collectGarbageNow();
   // The search index (one Pagefind shard per channel and language) is part of the site.
   const searchStarted = performance.now();
   site.search.rebuildAll();

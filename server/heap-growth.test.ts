@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
+import { collectGarbageNow } from './heap-growth.ts';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 
@@ -34,4 +35,17 @@ describe('PRESSROOM_HEAP_GROWTH_PERCENT', () => {
     const tuned = peakHeapMb(25);
     expect(tuned).toBeLessThan(own * 0.8);
   }, 60_000);
+
+  it('collects a dropped heap at once when asked (collectGarbageNow), again and again', () => {
+    let held: string[] | null = Array.from({ length: 300_000 }, (_, i) => `item ${i} `.repeat(8));
+    const used = () => process.memoryUsage().heapUsed / 2 ** 20;
+    const holding = used();
+    expect(held.length).toBe(300_000);
+    held = null;
+    collectGarbageNow();
+    const first = used();
+    expect(first).toBeLessThan(holding - 30);
+    collectGarbageNow();
+    expect(used()).toBeLessThan(holding - 30);
+  });
 });
