@@ -11,6 +11,8 @@
  * collects sooner and more often: at 10,000 articles the cost was within
  * this machine's noise; at 100,000 the collector took a third of a warm
  * build, where the builder holds the whole manifest (docs/PERFORMANCE.md).
+ * And when a process has just dropped most of what it held, it can ask for
+ * a full collection at once (`collectGarbageNow`).
  * @module
  */
 import v8 from 'node:v8';

@@ -159,6 +159,31 @@ describe('full build', () => {
   });
 });
 
+describe('release', () => {
+  it('released, forgets its state and reads it again: the same state, nothing written again, a later publish built', async () => {
+    const id = await publish('first', 'First');
+    const builder = makeBuilder();
+    await builder.fullBuild();
+    const held = await builder.publicState();
+    await builder.release();
+    const again = await builder.publicState();
+    // Read again from the store: new objects, the same content.
+    expect(again.articles.get(id)).not.toBe(held.articles.get(id));
+    expect(again.articles.get(id)).toEqual(held.articles.get(id));
+    expect(again.channels).toEqual(held.channels);
+    expect(again.anchors).toEqual(held.anchors);
+    await builder.release();
+    expect(await builder.fullBuild()).toMatchObject({ written: 0, removed: 0 });
+    await builder.release();
+    await publish('second', 'Second');
+    const report = await builder.applyEvents();
+    expect(report.written).toBeGreaterThan(0);
+    expect(exists(md('second'))).toBe(true);
+    expect(read('news/index.html')).toContain('<li>Second</li>');
+    expect(read('news/index.html')).toContain('<li>First</li>');
+  });
+});
+
 describe('full build, when its render threads fail', () => {
   let buildDir: string;
   beforeAll(async () => {
@@ -243,29 +268,6 @@ describe('incremental build, per event kind', () => {
     const report = await builder.applyEvents();
     expect(report.articleIds.length).toBe(2);
     for (const file of [page('first'), page('second'), 'news/index.html']) expect(read(file), file).toContain('Daily News');
-  });
-
-  it('released, forgets its state and reads it again: the same state, nothing written again, a later publish built', async () => {
-    const id = await publish('first', 'First');
-    const builder = makeBuilder();
-    await builder.fullBuild();
-    const held = await builder.publicState();
-    await builder.release();
-    const again = await builder.publicState();
-    // Read again from the store: new objects, the same content.
-    expect(again.articles.get(id)).not.toBe(held.articles.get(id));
-    expect(again.articles.get(id)).toEqual(held.articles.get(id));
-    expect(again.channels).toEqual(held.channels);
-    expect(again.anchors).toEqual(held.anchors);
-    await builder.release();
-    expect(await builder.fullBuild()).toMatchObject({ written: 0, removed: 0 });
-    await builder.release();
-    await publish('second', 'Second');
-    const report = await builder.applyEvents();
-    expect(report.written).toBeGreaterThan(0);
-    expect(exists(md('second'))).toBe(true);
-    expect(read('news/index.html')).toContain('<li>Second</li>');
-    expect(read('news/index.html')).toContain('<li>First</li>');
   });
 
   it('with no pending event, reads nothing and writes nothing', async () => {
