@@ -51,6 +51,18 @@ describe.each([
     expect(read('a/b/c.json')).toBe('{"v":2}');
   });
 
+  it('writes a file the caller says is absent without looking for one (a cold build), folders included', async () => {
+    const { queue, read } = setup();
+    const content = bytes('{"new":true}');
+    expect(queue.write('lists/en/page-2.json', content, undefined, hashContent(content), true)).toBe(true);
+    await queue.settled();
+    expect(read('lists/en/page-2.json')).toBe('{"new":true}');
+    // Told the file is absent, the queue does not compare: the same bytes are written again.
+    expect(queue.write('lists/en/page-2.json', content, undefined, hashContent(content), true)).toBe(true);
+    expect(queue.write('lists/en/page-2.json', content, undefined, hashContent(content))).toBe(false);
+    await queue.settled();
+  });
+
   it('keeps the order of writes and deletions, and deletes the folders a deletion empties', async () => {
     const { dir, queue, write, read } = setup();
     write('x/gone.html', 'old');

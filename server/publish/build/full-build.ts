@@ -162,7 +162,7 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
   }
   await batch.flush();
   const channels = await deps.model.channels();
-  await applyListOwners(ctx, channels.map((c) => c.id), report, batch, { known });
+  await applyListOwners(ctx, channels.map((c) => c.id), report, batch, { known, fresh });
   // Owners that produce nothing any more (unpublished articles, hidden channels) lose their files.
   const owners = new Set([SITE_OWNER, ...channels.flatMap((c) => [channelOwner(c.id), pagesOwner(c.id)]), ...heads.map((h) => articleOwner(h.summary.id))]);
   const gone = await manifest.filesByOwner(deps.db, [...known.owners].filter((owner) => !owners.has(owner)));

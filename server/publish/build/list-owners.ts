@@ -30,6 +30,8 @@ export interface ApplyHow {
   readonly some?: boolean;
   /** A full build's view of the output (`known-output.ts`): which recorded files are in place, without asking each. */
   readonly known?: KnownOutput;
+  /** The folder held no file of the site when the build began (`renderArticles`'s `fresh`): new files are written without a look for one. */
+  readonly fresh?: boolean;
 }
 
 /**
@@ -38,7 +40,7 @@ export interface ApplyHow {
  */
 export async function applyOwner(ctx: BuildContext, owner: string, planned: readonly PlannedFile[], report: BuildReport, batch: ManifestBatch, how: ApplyHow = {}): Promise<void> {
   const { db, outputDir } = ctx.deps;
-  const { known } = how;
+  const { known, fresh = false } = how;
   const previous = how.some ? await manifest.filesAt(db, planned.map((f) => f.path)) : await manifest.filesOfOwners(db, [owner]);
   const inPlace = known ? known.inPlace : (p: string) => fs.existsSync(resolveOutputPath(outputDir, p));
   const produced: Array<{ path: string; hash: string; written: boolean }> = [];
@@ -53,7 +55,7 @@ export async function applyOwner(ctx: BuildContext, owner: string, planned: read
     // Hashed as rendered: bytes are made only for a file to write (a warm build at 100,000 articles renders
     // 300,000 cursor pages, 2.9 GB, to learn that none changed).
     const hash = hashContent(content);
-    const written = hash === recorded && inPlace(file.path) ? false : ctx.output.write(file.path, outputBytes(content), recorded, hash);
+    const written = hash === recorded && inPlace(file.path) ? false : ctx.output.write(file.path, outputBytes(content), recorded, hash, fresh && recorded === undefined);
     produced.push({ path: file.path, hash, written });
     ctx.state.memo.remember(file, hash);
     // Rendering outruns a busy disk: unbounded, the writer's backlog of cursor pages grows with the site (300,000 at 100,000 articles).
@@ -78,14 +80,14 @@ async function recordAnchors(ctx: BuildContext): Promise<void> {
  * the articles an incremental build changed (as they were and are now),
  * so only the cursor pages around them are planned; without it (or for a
  * channel it does not name) every page is. `known`: a full build's view of
- * the output.
+ * the output; `fresh`: see `ApplyHow`.
  */
 export async function applyListOwners(
   ctx: BuildContext,
   channelIds: Iterable<number>,
   report: BuildReport,
   batch: ManifestBatch,
-  { changes, known }: { changes?: ReadonlyMap<number, ChannelChanges>; known?: KnownOutput } = {},
+  { changes, known, fresh }: { changes?: ReadonlyMap<number, ChannelChanges>; known?: KnownOutput; fresh?: boolean } = {},
 ): Promise<void> {
   const { deps, state } = ctx;
   const index = state.index!;
@@ -94,15 +96,15 @@ export async function applyListOwners(
     const found = await deps.model.channel(channelId);
     const channel = found && state.memo.sameChannel(found);
     const own = channel ? (index.groups().get(channelId) ?? []) : [];
-    await applyOwner(ctx, channelOwner(channelId), channel ? planChannel(channel, own, deps.renderers, deps.cursors, deps.site) : [], report, batch, { known });
-    await applyPages(ctx, channelId, channel, own, changes?.get(channelId), report, batch, known);
+    await applyOwner(ctx, channelOwner(channelId), channel ? planChannel(channel, own, deps.renderers, deps.cursors, deps.site) : [], report, batch, { known, fresh });
+    await applyPages(ctx, channelId, channel, own, changes?.get(channelId), report, batch, known, fresh);
   }
   const channels = (await deps.model.channels()).map(state.memo.sameChannel);
   const assets = deps.assets ? await deps.assets() : [];
   state.channels = channels;
   const planned = planSite(channels, index.groups(), deps.renderers, deps.cursors, deps.site, deps.channelsUrl, assets, (scope, items) => state.anchors.of(scope, items, (p) => p));
   await recordAnchors(ctx);
-  await applyOwner(ctx, SITE_OWNER, planned, report, batch, { known });
+  await applyOwner(ctx, SITE_OWNER, planned, report, batch, { known, fresh });
 }
 
 /**
@@ -120,6 +122,7 @@ async function applyPages(
   report: BuildReport,
   batch: ManifestBatch,
   known: KnownOutput | undefined,
+  fresh = false,
 ): Promise<void> {
   const { deps, state } = ctx;
   const owner = pagesOwner(channelId);
@@ -142,7 +145,7 @@ async function applyPages(
   if (!narrow) {
     const planned = lists.flatMap((l) => planArticlePages(channel, l.language, l.listed, l.anchors, deps.renderers, deps.cursors));
     await recordAnchors(ctx);
-    await applyOwner(ctx, owner, planned, report, batch, { known });
+    await applyOwner(ctx, owner, planned, report, batch, { known, fresh });
     state.pagesPlannedWith.set(channelId, channel);
     return;
   }
