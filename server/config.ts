@@ -43,6 +43,7 @@ const envSchema = z.object({
   PRESSROOM_RATE_LIMIT_SEARCH: z.coerce.number().int().min(0).max(1_000_000).default(60),
   PRESSROOM_TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   PRESSROOM_BUILD_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
+  PRESSROOM_SEARCH_PROCESSES: z.coerce.number().int().min(1).max(64).optional(),
   PRESSROOM_BODY_WORKERS: z.coerce.number().int().min(0).max(64).default(1),
   PRESSROOM_BODY_TIME_LIMIT_MS: z.coerce.number().int().min(10).max(600_000).default(10_000),
   PRESSROOM_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(400).default(25),
@@ -101,9 +102,15 @@ export interface Config {
   readonly trustProxyHops: number;
   /**
    * Worker threads that render a full build; above 0, also one thread for the builder's writes (0: render and
-   * write on the main thread only). Also how many Pagefind processes index search shards at once (at least one).
+   * write on the main thread only).
    */
   readonly buildWorkers: number;
+  /**
+   * Pagefind processes that index search shards at once. Default: one more than `buildWorkers`, because each
+   * process waits part of the time (writing its bundle, its next records), and on two cores two processes left
+   * ~15 % of the cores idle during a full index (docs/PERFORMANCE.md).
+   */
+  readonly searchProcesses: number;
   /** Worker threads that prepare and render saved bodies off the request thread (0: in the request thread, without a time limit). */
   readonly bodyWorkers: number;
   /** Longest a body may take on a body thread before the save is refused with 422. */
@@ -146,6 +153,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
   const e = parsed.data;
   const dataDir = path.resolve(cwd, e.PRESSROOM_DATA_DIR);
   const shownHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
+  const buildWorkers = e.PRESSROOM_BUILD_WORKERS ?? Math.max(1, os.availableParallelism());
   const publicUrl = (e.PRESSROOM_PUBLIC_URL ?? `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${e.PORT}`).replace(/\/+$/, '');
   return Object.freeze({
     port: e.PORT,
@@ -170,7 +178,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     rateLimitContent: e.PRESSROOM_RATE_LIMIT_CONTENT,
     rateLimitSearch: e.PRESSROOM_RATE_LIMIT_SEARCH,
     trustProxyHops: e.PRESSROOM_TRUST_PROXY_HOPS,
-    buildWorkers: e.PRESSROOM_BUILD_WORKERS ?? Math.max(1, os.availableParallelism()),
+    buildWorkers,
+    searchProcesses: e.PRESSROOM_SEARCH_PROCESSES ?? buildWorkers + 1,
     bodyWorkers: e.PRESSROOM_BODY_WORKERS,
     bodyTimeLimitMs: e.PRESSROOM_BODY_TIME_LIMIT_MS,
     heapGrowthPercent: e.PRESSROOM_HEAP_GROWTH_PERCENT,

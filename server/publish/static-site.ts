@@ -100,7 +100,7 @@ export async function createStaticSite(deps: {
     checkOutput: deps.config.buildWorkers > 0 ? () => checkOutputInWorker({ databaseFile: deps.config.databaseFile, outputDir: deps.config.outputDir }) : undefined,
   });
   const queue = createBuildQueue(builder, deps.log);
-  const search = createSiteSearch(createSearchIndexer({ outputDir: deps.config.outputDir, log: deps.log, lanes: deps.config.buildWorkers }), model, deps.config.outputDir, deps.log);
+  const search = createSiteSearch(createSearchIndexer({ outputDir: deps.config.outputDir, log: deps.log, lanes: deps.config.searchProcesses }), model, deps.config.outputDir, deps.log);
   queue.onBuilt((report) => search.rebuildFor(report));
   const hostFiles = createHostFiles(deps.config.staticHost, deps.config.outputDir);
   builder.onFilesPlaced((paths) => {
