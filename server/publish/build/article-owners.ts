@@ -28,10 +28,13 @@ export function applyArticles(ctx: BuildContext, results: readonly RenderedArtic
     batch.apply(owner, r.files, previous.get(owner) ?? new Map(), report);
     state.show(r.id, r.head?.contentHashes ?? {});
     if (r.head) {
-      batch.setOwnerState(owner, { inputHash: articleInputHash(r.head, ctx.deps.site, ctx.fingerprint), textStarts: r.textStarts });
+      const inputHash = articleInputHash(r.head, ctx.deps.site, ctx.fingerprint);
+      batch.setOwnerState(owner, { inputHash, textStarts: r.textStarts });
+      state.articleHashes.set(r.id, inputHash);
       state.index!.set(r.id, withTextStarts(r.head, r.textStarts, state.memo.sameChannel));
     } else {
       batch.setOwnerState(owner, null);
+      state.articleHashes.delete(r.id);
       state.index!.set(r.id, null);
     }
   }
@@ -45,11 +48,15 @@ export function applyArticles(ctx: BuildContext, results: readonly RenderedArtic
 export function loadIndex(ctx: BuildContext, heads: readonly ArticleHead[], states: ReadonlyMap<string, BuildOwnerState>): number[] {
   const current: PublicArticleSummary[] = [];
   const stale: number[] = [];
+  const hashes = ctx.state.articleHashes;
+  hashes.clear();
   for (const head of heads) {
     const state = states.get(articleOwner(head.summary.id));
-    const same = state?.inputHash === articleInputHash(head, ctx.deps.site, ctx.fingerprint);
-    if (same && head.summary.translations.every((t) => t.language in state.textStarts)) current.push(withTextStarts(head, state.textStarts, ctx.state.memo.sameChannel));
-    else stale.push(head.summary.id);
+    const inputHash = articleInputHash(head, ctx.deps.site, ctx.fingerprint);
+    if (state?.inputHash === inputHash && head.summary.translations.every((t) => t.language in state.textStarts)) {
+      current.push(withTextStarts(head, state.textStarts, ctx.state.memo.sameChannel));
+      hashes.set(head.summary.id, inputHash);
+    } else stale.push(head.summary.id);
   }
   ctx.state.index = createArticleIndex(current);
   return stale;

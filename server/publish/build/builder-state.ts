@@ -24,6 +24,8 @@ export class BuilderState {
   readonly anchors = new ListAnchorBook();
   /** The channel object each channel's cursor pages were last planned whole with (narrow plans need the same one). */
   readonly pagesPlannedWith = new Map<number, PublicChannel>();
+  /** Each public article's input hash (`owner-inputs.ts`), as its owner was last loaded or applied: list owners' input hashes are made of them. */
+  readonly articleHashes = new Map<number, string>();
   /** List and site files whose inputs did not change since their last render. */
   readonly memo: RenderMemo = createRenderMemo();
   /** Every public change of the publication events up to this id shows in what is held (0: nothing held yet). */
@@ -85,6 +87,7 @@ export class BuilderState {
     this.through = 0;
     this.anchors.forget();
     this.pagesPlannedWith.clear();
+    this.articleHashes.clear();
     this.memo.clear();
   }
 }

@@ -1,8 +1,11 @@
 /**
- * What an article owner's files are a function of, as one hash: its head
- * (every field its pages, JSON and Markdown show, its channel included), the
- * content hash of each published body, the site settings and the code that
- * renders. Equal hashes mean equal files, so a full build may skip the owner.
+ * What an owner's files are a function of, as one hash. An article owner's:
+ * its head (every field its pages, JSON and Markdown show, its channel
+ * included), the content hash of each published body, the site settings and
+ * the code that renders. A channel's list owners': the channel, each member
+ * article's input hash in group order, the lists' anchors, the cursor key,
+ * the site settings and the code. Equal hashes mean equal files, so a full
+ * build may skip the owner.
  * @module
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -10,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../paths.ts';
 import { memoByIdentity } from '../../read-model/identity-memo.ts';
-import type { PublicChannel, SiteInfo } from '../../read-model/view-models.ts';
+import type { PublicArticleSummary, PublicChannel, SiteInfo } from '../../read-model/view-models.ts';
 import type { ArticleHead } from '../../read-model/public-model.ts';
 
 /**
@@ -50,3 +53,38 @@ export function articleInputHash(head: ArticleHead, site: SiteInfo, fingerprint:
 }
 
 const channelJson = memoByIdentity((channel: PublicChannel) => JSON.stringify(channel));
+
+/** What a channel's list owner is planned from, beside the code (`fingerprint`) and the site. */
+export interface ListOwnerInputs {
+  /** The owner (`channel:{id}` or `pages:{id}`): the same inputs make different files for each. */
+  readonly owner: string;
+  readonly channel: PublicChannel;
+  /** The channel's public articles, in the group's order. */
+  readonly members: readonly PublicArticleSummary[];
+  /** Each public article's input hash (`articleInputHash`), by id. */
+  readonly articleHashes: ReadonlyMap<number, string>;
+  /** The anchors of each list the owner pages through, by scope (cursor pages only). */
+  readonly anchors?: ReadonlyArray<readonly [string, readonly unknown[]]>;
+  /** A value that changes with the cursor key (a token of a fixed position): cursor pages are named by keyed hashes. */
+  readonly cursorKey: string;
+  readonly site: SiteInfo;
+  readonly fingerprint: string;
+}
+
+/**
+ * The input hash of a channel's list owner (see module doc), or null when a
+ * member's article hash is unknown (its owner was not applied in this
+ * process): the owner is then rendered.
+ */
+export function listOwnerInputHash(inputs: ListOwnerInputs): string | null {
+  const hash = createHash('sha256').update(JSON.stringify([inputs.owner, inputs.fingerprint, inputs.site, inputs.cursorKey])).update('\0');
+  hash.update(channelJson(inputs.channel)).update('\0');
+  for (const member of inputs.members) {
+    const own = inputs.articleHashes.get(member.id);
+    if (own === undefined) return null;
+    hash.update(`${member.id}:${own}\n`);
+  }
+  for (const [scope, positions] of inputs.anchors ?? []) hash.update('\0').update(scope).update(JSON.stringify(positions));
+  return hash.digest('hex');
+}
+

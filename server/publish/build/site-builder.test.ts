@@ -22,6 +22,7 @@ import type { SiteInfo } from '../../read-model/view-models.ts';
 import type { HtmlRenderer } from '../../render/astro-renderer.ts';
 import { createRenderers } from '../../render/renderers.ts';
 import { migrateToLatest, openDatabase, type Db } from '../../store/database.ts';
+import { readBuildOwners } from '../../store/build-owner.repository.ts';
 import { createPublicUrls } from '../../urls/public-urls.ts';
 import { staticFiles } from '../../urls/static-files.ts';
 import { PROJECT_ROOT } from '../../paths.ts';
@@ -57,8 +58,8 @@ function makeBuilder(more: Partial<SiteBuilderDeps> = {}): SiteBuilder {
     db,
     clock,
     model: createPublicModel({ db, urls }),
-    renderers: createRenderers(html),
-    cursors: createCursorCodec('builder-test-secret-0123456789abcdef'),
+    renderers: more.renderers ?? createRenderers(html),
+    cursors: more.cursors ?? createCursorCodec('builder-test-secret-0123456789abcdef'),
     outputDir,
     site,
     channelsUrl: urls.channelsJson(),
@@ -156,6 +157,79 @@ describe('full build', () => {
     expect(read('news/index.html')).toContain('<li>First</li>');
     expect(report.changedPaths).toEqual(['news/index.html']);
     expect((await builder.fullBuild()).written).toBe(0);
+  });
+});
+
+describe('a full build in a new process (list owners)', () => {
+  /** A builder whose list and channel-page renders are counted (as a new process's: nothing remembered). */
+  const countingBuilder = (secret = 'builder-test-secret-0123456789abcdef') => {
+    const counts = { lists: 0, channelPages: 0 };
+    const base = createRenderers(html);
+    const renderers = {
+      ...base,
+      articleList: (...args: Parameters<typeof base.articleList>) => (counts.lists++, base.articleList(...args)),
+      channelHtml: (...args: Parameters<typeof base.channelHtml>) => (counts.channelPages++, base.channelHtml(...args)),
+    };
+    return { counts, builder: makeBuilder({ renderers, cursors: createCursorCodec(secret) }) };
+  };
+  const listDir = 'api/public/v1/channels/news/articles';
+  const cursorPages = () => fs.readdirSync(path.join(outputDir, listDir), { recursive: true, encoding: 'utf8' }).filter((f) => f.includes('_cursor/'));
+
+  it('renders no list file when its inputs hash as recorded, and renders again when a file, the channel or the cursor key changed', async () => {
+    for (let i = 0; i < 45; i++) await publish(`a-${i}`, `Article ${i}`);
+    await makeBuilder().fullBuild();
+    const pages = cursorPages();
+    expect(pages.length).toBeGreaterThan(2);
+
+    const warm = countingBuilder();
+    expect(await warm.builder.fullBuild()).toMatchObject({ written: 0, removed: 0 });
+    expect(warm.counts).toEqual({ lists: 0, channelPages: 0 });
+
+    // A cursor page went missing: its owner is rendered again; only the missing file is written.
+    const gone = `${listDir}/${pages[0]!}`;
+    fs.rmSync(path.join(outputDir, gone));
+    const missing = countingBuilder();
+    const report = await missing.builder.fullBuild();
+    expect(missing.counts.lists).toBeGreaterThan(0);
+    expect(report.changedPaths).toEqual([gone]);
+    expect(exists(gone)).toBe(true);
+
+    // The channel changed with no event (a full build reads it from the store): its pages show the new name.
+    await db.updateTable('channel_translations').set({ title: 'Daily News' }).where('channel_id', '=', channelId).execute();
+    const renamed = countingBuilder();
+    await renamed.builder.fullBuild();
+    expect(renamed.counts.channelPages).toBeGreaterThan(0);
+    expect(read('news/index.html')).toContain('Daily News');
+
+    // An article changed with no event: the page of the list that shows it shows the change.
+    for (const table of ['article_translations', 'revisions'] as const) await db.updateTable(table).set({ title: 'Article zero, retitled' }).where('title', '=', 'Article 0').execute();
+    const retitled = countingBuilder();
+    await retitled.builder.fullBuild();
+    expect(retitled.counts.lists).toBeGreaterThan(0);
+    expect(cursorPages().some((p) => read(`${listDir}/${p}`).includes('Article zero, retitled'))).toBe(true);
+
+    // Another cursor key names every cursor page anew: the old names go.
+    const rekeyed = countingBuilder('another-secret-0123456789abcdefghij');
+    await rekeyed.builder.fullBuild();
+    expect(cursorPages().length).toBe(pages.length);
+    expect(cursorPages().filter((p) => pages.includes(p))).toEqual([]);
+    expect((await countingBuilder('another-secret-0123456789abcdefghij').builder.fullBuild()).written).toBe(0);
+  });
+
+  it('renders them again after an incremental build changed them (that build forgets the recorded input hash)', async () => {
+    for (let i = 0; i < 25; i++) await publish(`a-${i}`, `Article ${i}`);
+    const service = makeBuilder();
+    await service.fullBuild();
+    const owners = async () => [...(await readBuildOwners(db)).keys()].filter((o) => !o.startsWith('article:')).sort();
+    expect(await owners()).toEqual([`channel:${channelId}`, `pages:${channelId}`]);
+    await publish('late', 'Late');
+    await service.applyEvents();
+    expect(await owners()).toEqual([]);
+    const next = countingBuilder();
+    expect(await next.builder.fullBuild()).toMatchObject({ written: 0, removed: 0 });
+    expect(next.counts.lists).toBeGreaterThan(0);
+    expect(read('api/public/v1/channels/news/articles.json')).toContain('Late');
+    expect(await owners()).toEqual([`channel:${channelId}`, `pages:${channelId}`]);
   });
 });
 
