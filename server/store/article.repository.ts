@@ -136,6 +136,12 @@ export async function listArticlesPage(
   return q.orderBy('id', 'desc').limit(query.limit).execute();
 }
 
+/** Whether the store holds at least `count` articles, whatever their status (without counting them all). */
+export async function articlesAtLeast(db: Executor, count: number): Promise<boolean> {
+  if (count <= 0) return true;
+  return (await db.selectFrom('articles').select('id').limit(1).offset(count - 1).execute()).length > 0;
+}
+
 /** Ids of every article of a channel, whatever its status. */
 export async function listArticleIdsOfChannel(db: Executor, channelId: number): Promise<number[]> {
   return (await db.selectFrom('articles').select('id').where('channel_id', '=', channelId).execute()).map((r) => r.id);

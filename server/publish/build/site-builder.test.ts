@@ -57,7 +57,7 @@ function makeBuilder(more: Partial<SiteBuilderDeps> = {}): SiteBuilder {
     ...more,
     db,
     clock,
-    model: createPublicModel({ db, urls }),
+    model: more.model ?? createPublicModel({ db, urls }),
     renderers: more.renderers ?? createRenderers(html),
     cursors: more.cursors ?? createCursorCodec('builder-test-secret-0123456789abcdef'),
     outputDir,
@@ -288,6 +288,47 @@ describe('full build, when its render threads fail', () => {
     expect(report.written).toBe(plain.written);
     expect(fs.readdirSync(outputDir, { recursive: true }).sort()).toEqual(files);
   }, 120_000);
+});
+
+describe('full build, its render threads', () => {
+  let buildDir: string;
+  beforeAll(async () => {
+    ({ buildDir } = await ensureSiteBuild(PROJECT_ROOT));
+  }, 180_000);
+
+  /** A builder whose model's heads, and its pool's start and close, are logged in `events`. */
+  const logged = (events: string[], poolMinArticles: number) => {
+    const model = createPublicModel({ db, urls });
+    const renderPool = async () => {
+      events.push('pool started');
+      const pool = await createRenderPool({ databaseFile: path.join(dir, 'pressroom.db'), publicUrl: site.baseUrl, dashboardUrl: `${site.baseUrl}/dashboard`, astroBuildDir: buildDir, outputDir, site }, 1);
+      return { render: (...args: Parameters<typeof pool.render>) => (events.push('batch rendered'), pool.render(...args)), close: () => (events.push('pool closed'), pool.close()) };
+    };
+    const heads: typeof model.heads = (query) => (events.push('heads read'), model.heads(query));
+    return makeBuilder({ model: { ...model, heads }, renderPool, poolMinArticles });
+  };
+
+  it('into an empty output, start while the heads are read; a warm build starts none', async () => {
+    for (let i = 0; i < 6; i++) await publish(`a-${i}`, `Article ${i}`);
+    const events: string[] = [];
+    const builder = logged(events, 5);
+    await builder.fullBuild();
+    expect(events).toEqual(['pool started', 'heads read', 'batch rendered', 'pool closed']);
+    expect(read(md('a-5'))).toContain('Article 5');
+    events.length = 0;
+    expect(await builder.fullBuild()).toMatchObject({ written: 0 });
+    expect(events).toEqual(['heads read']);
+  }, 60_000);
+
+  it('started for a cold build with too few public articles to use them, are closed unused', async () => {
+    for (let i = 0; i < 3; i++) await publish(`a-${i}`, `Article ${i}`);
+    for (let i = 0; i < 3; i++) await publish(`d-${i}`, `Draft ${i}`, 'draft');
+    const events: string[] = [];
+    await logged(events, 5).fullBuild();
+    expect(events).toEqual(['pool started', 'heads read', 'pool closed']);
+    expect(read(md('a-2'))).toContain('Article 2');
+    expect(exists(md('d-0'))).toBe(false);
+  }, 60_000);
 });
 
 describe('incremental build, per event kind', () => {
