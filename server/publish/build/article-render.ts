@@ -13,7 +13,7 @@ import type { SiteInfo } from '../../read-model/view-models.ts';
 import type { OutputQueue } from '../../output/output-queue.ts';
 import { hashContent, outputBytes, writeAtomically, writeIfChanged } from '../../output/output-writer.ts';
 import type { ArticleHead, PublicModel } from '../../read-model/public-model.ts';
-import { planArticle } from './site-plan.ts';
+import { planArticle, type PlannedFile } from './site-plan.ts';
 import type { Renderers } from '../../render/renderers.ts';
 
 /** What rendering one article owner did. */
@@ -58,9 +58,15 @@ export async function renderArticles(
       continue;
     }
     const files: Array<{ path: string; hash: string; written: boolean }> = [];
+    // The default language's copies share their render (`planArticle`): encoded and hashed once too.
+    const made = new Map<PlannedFile['render'], { content: Uint8Array; hash: string }>();
     for (const file of planArticle(found.article, ctx.renderers, ctx.site)) {
-      const content = outputBytes(await file.render());
-      const hash = hashContent(content);
+      let bytes = made.get(file.render);
+      if (!bytes) {
+        const content = outputBytes(await file.render());
+        made.set(file.render, (bytes = { content, hash: hashContent(content) }));
+      }
+      const { content, hash } = bytes;
       let written = true;
       if (ctx.files) written = ctx.files.write(file.path, content, known(file.path), hash);
       // A `stat` per new file was 3 % of a cold build's render workers.
