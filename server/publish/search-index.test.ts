@@ -158,6 +158,18 @@ describe('search shards', () => {
     expect(fragments('tech/en.0').join('\n')).toContain('Hello zebra');
   });
 
+  it('says what a long rebuild starts and how far it is, with three processes at once', async () => {
+    const lines: string[] = [];
+    const logged = createSearchIndexer({ outputDir: dir, log: createLogger('info', 'test', (l) => lines.push(l)), lanes: 3 });
+    const shards: Shard[] = Array.from({ length: 20 }, (_, part) => ({ channel: 'tech', language: 'en', part }));
+    const report = await logged.rebuildShards(shards, async (s) => [rec('tech', 'en', `story-${s.part}`, `Story ${s.part}`, `Zebra number ${s.part}.`)]);
+    expect(report).toMatchObject({ shards: 20, pages: 20 });
+    expect(lines[0]).toMatch(/search index shards=20 processes=3/);
+    expect(lines.filter((l) => l.includes('search index progress'))).toHaveLength(9);
+    for (const part of [0, 19]) expect(fragments(`tech/en.${part}`).join('\n')).toContain(`Zebra number ${part}`);
+    await logged.close();
+  });
+
   it('asks for the next shard’s records while a lane indexes the one before, and stops asking once one fails', async () => {
     const one = createSearchIndexer({ outputDir: dir, log: createLogger('silent'), lanes: 1 });
     const shards: Shard[] = [

@@ -287,6 +287,8 @@ export function createSearchIndexer(deps: { outputDir: string; log: Logger; lane
     let done = 0;
     let failed = false;
     const apis = await Promise.all(Array.from({ length: Math.min(laneCount, unique.length) }, (_, lane) => pagefindLane(lane)));
+    // A long rebuild (a full index: minutes at 100,000 articles) says what it starts; its progress lines follow.
+    if (unique.length >= 20) deps.log.info('search index', { shards: unique.length, processes: apis.length });
     // Each lane takes the next shard in order until none is left (or one failed: the rest are not started).
     // A lane asks for its next shard's records before indexing the one it holds, so the records are read
     // (on this thread) while Pagefind works, and the process does not wait for them between shards.

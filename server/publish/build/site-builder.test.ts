@@ -119,6 +119,15 @@ describe('full build', () => {
     expect({ written: again.written, removed: again.removed }).toEqual({ written: 0, removed: 0 });
   });
 
+  it('logs when it turns to the lists, and what it did once done', async () => {
+    await publish('first', 'First');
+    const lines: string[] = [];
+    await makeBuilder({ log: createLogger('info', 'test', (l) => lines.push(l)) }).fullBuild();
+    expect(lines.find((l) => l.includes('full build lists'))).toMatch(/articles=1 channels=1 ms=\d+/);
+    expect(lines.find((l) => l.includes('full build done'))).toMatch(/written=\d+ unchanged=0 removed=0 ms=\d+/);
+    expect(lines.findIndex((l) => l.includes('full build lists'))).toBeLessThan(lines.findIndex((l) => l.includes('full build done')));
+  });
+
   it('holds one object per channel, however many batches rendered its articles', async () => {
     // Each batch of rendered articles reads its heads anew (a worker's arrive as copies): the index keeps one channel.
     for (let i = 0; i < 40; i++) await publish(`a-${i}`, `Article ${i}`);
