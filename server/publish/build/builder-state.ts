@@ -1,9 +1,9 @@
 /**
  * What the static builder remembers between builds, as one object: the
  * public state the output was last built from (the article index, the
- * channels, the list anchors), what the files of each rendered article show
- * until the build is recorded, the memo of rendered list files, and which
- * full build it last knew of. Everything here may be dropped (`forget`) at
+ * channels, the list anchors, each article's input hash), what the files of
+ * each rendered article show until the build is recorded, the memo of
+ * rendered list files, and which full build it last knew of. Everything here may be dropped (`forget`) at
  * the cost of reading the store again; nothing here is the truth, the store
  * and the manifest are.
  * @module

@@ -68,8 +68,8 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
       : checkOutput(deps.db, deps.outputDir);
   checking.catch(() => undefined); // awaited below; a failure before then is not unhandled
   // Into an output that records no file, every public article is rendered: with enough of them, the render
-  // threads start now, while the heads are read (two threads took ~2.5 s to load at 10,000 articles, the heads
-  // ~1.5 s; at 100,000, 4 to 30 s). Started for nothing (most articles unpublished), they are closed unused.
+  // threads start now, while the heads are read (loading two threads took ~2.5 s; the heads took ~1.5 s at
+  // 10,000 articles, 4 to 30 s at 100,000). Started for nothing (most articles unpublished), they are closed unused.
   const minArticles = deps.poolMinArticles ?? POOL_MIN_ARTICLES;
   const earlyPool = deps.renderPool && !large && !(await manifest.recordsAtLeast(deps.db, 1)) && (await articlesAtLeast(deps.db, minArticles)) ? deps.renderPool() : undefined;
   earlyPool?.catch(() => undefined); // awaited below
@@ -171,7 +171,8 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
   await batch.flush();
   const channels = await deps.model.channels();
   // The lists render in this thread alone: about a tenth of a cold build, a minute at 100,000 articles.
-  deps.log.info('full build lists', { articles: toRender.length, channels: channels.length, ms: Math.round(performance.now() - started) });
+  // `articles`: every public one (a warm build renders none of them: `rendered`).
+  deps.log.info('full build lists', { articles: heads.length, channels: channels.length, ms: Math.round(performance.now() - started), rendered: toRender.length });
   await applyListOwners(ctx, channels.map((c) => c.id), report, batch, { known, fresh });
   // Owners that produce nothing any more (unpublished articles, hidden channels) lose their files.
   const owners = new Set([SITE_OWNER, ...channels.flatMap((c) => [channelOwner(c.id), pagesOwner(c.id)]), ...heads.map((h) => articleOwner(h.summary.id))]);
