@@ -5,7 +5,7 @@
  * host's ETag) survives.
  * @module
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
@@ -17,7 +17,8 @@ export function outputBytes(content: string | Uint8Array): Uint8Array {
 
 /** Content hash used in the manifest. */
 export function hashContent(content: string | Uint8Array): string {
-  return createHash('sha256').update(content).digest('hex');
+  // One call, no Hash object: a few per cent of the hashing of a cold build's ~120,000 small files.
+  return hash('sha256', content, 'hex');
 }
 
 /** Resolves a relative output path, refusing anything that escapes the folder. */

@@ -60,6 +60,6 @@ export function renderArticleMarkdown(article: PublicArticle, language: string):
   const yaml = frontMatterYaml(frontMatter);
   // Trailing blank lines of the stored body are dropped so the file ends with exactly one newline.
   // publicMarkdown: bodies stored before the safe-Markdown rule may still hold unsafe HTML or links.
-  const body = publicBodyOf(translation).replace(/\s+$/, '');
+  const body = publicBodyOf(translation).trimEnd();
   return body === '' ? `---\n${yaml}---\n` : `---\n${yaml}---\n\n${body}\n`;
 }

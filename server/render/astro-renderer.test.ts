@@ -10,7 +10,7 @@ import {
   fixtureSite,
   techChannel,
 } from '../../test/fixtures/view-models.ts';
-import { createAstroRenderer, SiteBuildMissingError, type HtmlRenderer } from './astro-renderer.ts';
+import { createAstroRenderer, SiteBuildMissingError, withoutForbiddenBytes, type HtmlRenderer } from './astro-renderer.ts';
 import { ensureSiteBuild } from './astro-compile.ts';
 import type { PublicArticle } from '../read-model/view-models.ts';
 
@@ -93,11 +93,25 @@ function byClass(html: string, tag: string, cls: string): string {
 
 // ----
 
-let renderer: HtmlRenderer;
+/** The renderer's pages as text (it answers UTF-8 bytes). */
+type TextRenderer = { [K in 'article' | 'channel' | 'home' | 'notFound']: (...args: Parameters<HtmlRenderer[K]>) => Promise<string> };
+const decoded = async (bytes: Promise<Uint8Array>): Promise<string> => Buffer.from(await bytes).toString('utf8');
+function asText(r: HtmlRenderer): TextRenderer {
+  return {
+    article: (...args) => decoded(r.article(...args)),
+    channel: (...args) => decoded(r.channel(...args)),
+    home: (...args) => decoded(r.home(...args)),
+    notFound: (...args) => decoded(r.notFound(...args)),
+  };
+}
+
+let renderer: TextRenderer;
+let bytesRenderer: HtmlRenderer;
 
 beforeAll(async () => {
   const { buildDir } = await ensureSiteBuild(projectRoot);
-  renderer = await createAstroRenderer(buildDir);
+  bytesRenderer = await createAstroRenderer(buildDir);
+  renderer = asText(bytesRenderer);
 }, 120_000);
 
 describe('article page', () => {
@@ -237,6 +251,18 @@ describe('article page', () => {
     expect(html).toContain('Bell and NEL');
   });
 
+  it('finds forbidden code points in the bytes exactly: each C0, DEL and C1 one dropped, and nothing else, Arabic and astral text included', () => {
+    const allowed = 'tab\tLF\nFF\fCR\r é ع 🚀 \u00a0\u0100\u0800\u2028\ufeff';
+    const same = Buffer.from(allowed, 'utf8');
+    expect(withoutForbiddenBytes(same)).toBe(same);
+    for (let code = 0; code <= 0x9f; code++) {
+      const forbidden = (code < 0x20 && ![0x09, 0x0a, 0x0c, 0x0d].includes(code)) || code >= 0x7f;
+      const text = `a${String.fromCharCode(code)}b ${allowed}`;
+      const out = withoutForbiddenBytes(Buffer.from(text, 'utf8')).toString('utf8');
+      expect(out).toBe(forbidden ? `ab ${allowed}` : text);
+    }
+  });
+
   it('has JSON-LD Article data that parses', () => {
     const data = jsonLd(en);
     expect(data).toMatchObject({
@@ -288,7 +314,7 @@ describe('article page', () => {
   it('links its own stylesheet, which is a client asset of the build', async () => {
     const sheet = tags(en, 'link').find((l) => l['rel'] === 'stylesheet' && l['href']!.startsWith('/_astro/'));
     expect(sheet).toBeDefined();
-    const assets = await renderer.clientAssets();
+    const assets = await bytesRenderer.clientAssets();
     const asset = assets.find((a) => `/${a.path}` === sheet!['href']);
     expect(asset).toBeDefined();
     expect(fs.readFileSync(asset!.file, 'utf8')).toContain('unicode-bidi:isolate');
@@ -301,7 +327,7 @@ describe('article page', () => {
     for (const script of scripts) if (script['type'] !== 'application/ld+json') expect(script['src'], JSON.stringify(script)).toBeTruthy();
     const boot = scripts.find((s) => s['src']?.startsWith('/_astro/'));
     expect(boot).toBeDefined();
-    const asset = (await renderer.clientAssets()).find((a) => `/${a.path}` === boot!['src']);
+    const asset = (await bytesRenderer.clientAssets()).find((a) => `/${a.path}` === boot!['src']);
     expect(asset).toBeDefined();
     expect(fs.readFileSync(asset!.file, 'utf8')).toContain('new PagefindUI(');
   });
@@ -429,7 +455,7 @@ describe('renderer', () => {
     const first = await renderer.article(article, 'ar', fixtureSite);
     const second = await renderer.article(structuredClone(article) as PublicArticle, 'ar', fixtureSite);
     const { buildDir } = await ensureSiteBuild(projectRoot);
-    const fresh = await createAstroRenderer(buildDir, { recycleAfter: 1 });
+    const fresh = asText(await createAstroRenderer(buildDir, { recycleAfter: 1 }));
     const third = await fresh.article(article, 'ar', fixtureSite);
     const fourth = await fresh.article(article, 'ar', fixtureSite);
     expect(second).toBe(first);

@@ -21,11 +21,12 @@ import { renderChannelSitemap, renderChannelSitemapPart, renderHomeSitemap, rend
 
 /** The renderers, one per output kind (bound by `createRenderers`). Lists take articles without bodies. */
 export interface Renderers {
-  articleHtml(article: PublicArticle, language: string, site: SiteInfo): Promise<string>;
+  /** HTML renderers answer UTF-8 bytes (`HtmlRenderer`). */
+  articleHtml(article: PublicArticle, language: string, site: SiteInfo): Promise<Uint8Array>;
   /** A channel page in `language`, one of `languages` (the channel's languages, `channelLanguages`). */
-  channelHtml(channel: PublicChannel, language: string, languages: readonly string[], articles: readonly PublicArticleSummary[], site: SiteInfo): Promise<string>;
-  homeHtml(channels: readonly PublicChannel[], articles: readonly PublicArticleSummary[], site: SiteInfo): Promise<string>;
-  notFoundHtml(site: SiteInfo): Promise<string>;
+  channelHtml(channel: PublicChannel, language: string, languages: readonly string[], articles: readonly PublicArticleSummary[], site: SiteInfo): Promise<Uint8Array>;
+  homeHtml(channels: readonly PublicChannel[], articles: readonly PublicArticleSummary[], site: SiteInfo): Promise<Uint8Array>;
+  notFoundHtml(site: SiteInfo): Promise<Uint8Array>;
   articleJson(article: PublicArticle, language: string): string;
   articleMarkdown(article: PublicArticle, language: string): string;
   channelJson(channel: PublicChannel, language: string): string;

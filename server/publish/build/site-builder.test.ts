@@ -37,11 +37,12 @@ const urls = createPublicUrls(site.baseUrl, `${site.baseUrl}/dashboard`);
 const clock = manualClock(new Date('2026-11-01T10:00:00Z'));
 
 /** Pages that say what they show: the article's title and its channel's name; a list's titles. */
+const utf8 = (text: string): Uint8Array => Buffer.from(text, 'utf8');
 const html: HtmlRenderer = {
-  article: async (a, language) => `<h1>${a.translations.find((t) => t.language === language)!.title}</h1><p>${a.channel.translations[0]!.title}</p>`,
-  channel: async (c, language, _languages, articles) => `<h1>${c.translations[0]!.title}</h1>${articles.map((a) => `<li>${a.translations.find((t) => t.language === language)?.title}</li>`).join('')}`,
-  home: async (_channels, articles) => articles.filter((a) => a.onHomepage).map((a) => `<li>${a.translations[0]!.title}</li>`).join(''),
-  notFound: async () => '<h1>Not found</h1>',
+  article: async (a, language) => utf8(`<h1>${a.translations.find((t) => t.language === language)!.title}</h1><p>${a.channel.translations[0]!.title}</p>`),
+  channel: async (c, language, _languages, articles) => utf8(`<h1>${c.translations[0]!.title}</h1>${articles.map((a) => `<li>${a.translations.find((t) => t.language === language)?.title}</li>`).join('')}`),
+  home: async (_channels, articles) => utf8(articles.filter((a) => a.onHomepage).map((a) => `<li>${a.translations[0]!.title}</li>`).join('')),
+  notFound: async () => utf8('<h1>Not found</h1>'),
   clientAssets: async () => [],
   buildHash: 'stand-in',
 };

@@ -116,7 +116,7 @@ export function planChannel(
     inputs: [channel, language],
     render: () => renderers.channelJson(channel, language ?? channel.defaultLanguage),
   });
-  const pageFile = (path: string, language: string, render: () => Promise<string>): PlannedFile => ({
+  const pageFile = (path: string, language: string, render: () => Promise<Uint8Array>): PlannedFile => ({
     path,
     inputs: [channel, language, languagesKey, ...shown(language)],
     render,
