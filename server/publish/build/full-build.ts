@@ -19,7 +19,7 @@ import { applyArticles, loadIndex, ownerFiles } from './article-owners.ts';
 import { renderArticles } from './article-render.ts';
 import type { BuildContext } from './build-context.ts';
 import { emptyReport, type BuildReport } from './build-report.ts';
-import { applyListOwners } from './list-owners.ts';
+import { startListOwners } from './list-owners.ts';
 import { checkOutput, knownOutput, type FilesByOwner } from './known-output.ts';
 import { createManifestBatch } from './manifest-batch.ts';
 import { settleBuild } from './settle.ts';
@@ -29,8 +29,11 @@ import { articleOwner, channelOwner, pagesOwner, SITE_OWNER } from './site-plan.
 export const POOL_MIN_ARTICLES = 200;
 /** Articles per message to a worker: large enough to amortise a store read, small enough to balance the workers. */
 const POOL_BATCH = 16;
-/** Batches handed to the workers and not yet applied, at most: enough to keep every worker busy. */
-const POOL_WINDOW = 64;
+/**
+ * Batches handed to the workers and not yet applied, at most: enough to keep every worker busy while this
+ * thread renders a channel's lists (~2 s at 100,000 articles).
+ */
+const POOL_WINDOW = 128;
 /** Recorded files from which the output check runs in a thread of its own (some 4,000 articles). */
 export const CHECK_THREAD_MIN_FILES = 50_000;
 /** Manifest rows collected before a transaction writes them. */
@@ -88,7 +91,32 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
   const fresh = known.owners.size === 0 && known.unrecorded.length === 0;
   /** The recorded files of `ids`' owners (none to read in a cold build). */
   const previousOf = (ids: readonly number[]) => ownerFiles(ctx, ids.filter((id) => known.owners.has(articleOwner(id))));
-  const toRender = heads.map((h) => h.summary.id).filter((id) => stale.has(id));
+  const channels = await deps.model.channels();
+  // Articles are rendered channel by channel, and a channel's lists as soon as its last article is applied
+  // (`startListOwners`): they render here while the threads render the next channel's articles.
+  const channelOf = new Map(heads.map((h) => [h.summary.id, h.summary.channel.id]));
+  const channelOrder = new Map(channels.map((c, i) => [c.id, i]));
+  const orderOf = (id: number) => channelOrder.get(channelOf.get(id)!) ?? channels.length;
+  const toRender = heads
+    .map((h) => h.summary.id)
+    .filter((id) => stale.has(id))
+    .sort((a, b) => orderOf(a) - orderOf(b));
+  const lists = await startListOwners(ctx, channelOrder.keys(), report, batch, { known, fresh });
+  /** Articles of each channel still to apply; a channel at 0 has its lists applied at once. */
+  const left = new Map<number, number>();
+  for (const id of toRender) left.set(channelOf.get(id)!, (left.get(channelOf.get(id)!) ?? 0) + 1);
+  const listed = new Set<number>();
+  const applied = async (ids: readonly number[]) => {
+    for (const id of ids) {
+      const channel = channelOf.get(id)!;
+      const count = left.get(channel)! - 1;
+      left.set(channel, count);
+      if (count === 0 && channelOrder.has(channel)) {
+        listed.add(channel);
+        await lists.channel(channel);
+      }
+    }
+  };
   deps.log.info('full build', { articles: heads.length, render: toRender.length });
   // A line every tenth of the articles, so a long build (minutes at 100,000 articles) shows it is alive.
   const step = Math.max(POOL_BATCH, Math.ceil(toRender.length / 10));
@@ -149,6 +177,7 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
               applyArticles(ctx, results, previous, report, batch);
               await flushIfFull();
               progress(ids.length);
+              await applied(ids);
             });
             return applying;
           }),
@@ -166,14 +195,16 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
       applyArticles(ctx, await renderHere(ids, previous), previous, report, batch);
       await flushIfFull();
       progress(Math.min(POOL_BATCH, toRender.length - i));
+      await applied(ids);
     }
   }
   await batch.flush();
-  const channels = await deps.model.channels();
-  // The lists render in this thread alone: about a tenth of a cold build, a minute at 100,000 articles.
-  // `articles`: every public one (a warm build renders none of them: `rendered`).
-  deps.log.info('full build lists', { articles: heads.length, channels: channels.length, ms: Math.round(performance.now() - started), rendered: toRender.length });
-  await applyListOwners(ctx, channels.map((c) => c.id), report, batch, { known, fresh });
+  // What is left of the lists: channels none of whose articles were rendered (all of them in a warm build),
+  // then the site's files. `articles`: every public one (a warm build renders none of them: `rendered`);
+  // `early`: channels whose lists were applied while the articles rendered.
+  deps.log.info('full build lists', { articles: heads.length, channels: channels.length, ms: Math.round(performance.now() - started), rendered: toRender.length, early: listed.size });
+  for (const channel of channels) if (!listed.has(channel.id)) await lists.channel(channel.id);
+  await lists.site();
   // Owners that produce nothing any more (unpublished articles, hidden channels) lose their files.
   const owners = new Set([SITE_OWNER, ...channels.flatMap((c) => [channelOwner(c.id), pagesOwner(c.id)]), ...heads.map((h) => articleOwner(h.summary.id))]);
   const gone = await manifest.filesByOwner(deps.db, [...known.owners].filter((owner) => !owners.has(owner)));

@@ -99,22 +99,36 @@ async function recordAnchors(ctx: BuildContext): Promise<void> {
   if (added.length > 0) await addListAnchors(ctx.deps.db, added);
 }
 
+/** The list owners of one build, applied a channel at a time (`startListOwners`). */
+export interface ListOwnerRun {
+  /** Applies the channel's owner and its cursor pages, from the index as it is now: call once its articles are applied. */
+  channel(channelId: number): Promise<void>;
+  /** Applies the site owner (homepage, sitemap index, channel lists, llms.txt…): call after every channel. */
+  site(): Promise<void>;
+}
+
+/** Options of `startListOwners` and `applyListOwners`. */
+export interface ListOwnerOptions {
+  /**
+   * Names, by channel, the articles an incremental build changed (as they were and are now), so only the
+   * cursor pages around them are planned; without it (or for a channel it does not name) every page is.
+   */
+  readonly changes?: ReadonlyMap<number, ChannelChanges>;
+  /** A full build's view of the output. */
+  readonly known?: KnownOutput;
+  /** See `ApplyHow.fresh`. */
+  readonly fresh?: boolean;
+}
+
 /**
- * Channel and site owners, from the index. `changes` names, by channel,
- * the articles an incremental build changed (as they were and are now),
- * so only the cursor pages around them are planned; without it (or for a
- * channel it does not name) every page is. `known`: a full build's view of
- * the output; `fresh`: see `ApplyHow`.
+ * Starts applying the list owners of `channelIds` (the channels a build may
+ * call `channel` for). A full build calls `channel` for each channel as soon
+ * as its articles are applied, so the lists of one channel render here while
+ * the render threads still render the articles of the next (alone at the
+ * end, they kept one of two cores idle for a tenth of a cold build).
  */
-export async function applyListOwners(
-  ctx: BuildContext,
-  channelIds: Iterable<number>,
-  report: BuildReport,
-  batch: ManifestBatch,
-  { changes, known, fresh = false }: { changes?: ReadonlyMap<number, ChannelChanges>; known?: KnownOutput; fresh?: boolean } = {},
-): Promise<void> {
+export async function startListOwners(ctx: BuildContext, channelIds: Iterable<number>, report: BuildReport, batch: ManifestBatch, { changes, known, fresh = false }: ListOwnerOptions = {}): Promise<ListOwnerRun> {
   const { deps, state } = ctx;
-  const index = state.index!;
   await ensureAnchors(ctx);
   const ids = [...channelIds];
   // A full build may skip a list owner whose inputs hash as recorded (`ApplyHow.inputHash`).
@@ -128,20 +142,32 @@ export async function applyListOwners(
           recordedInputHash: recorded.get(owner)?.inputHash,
         }
       : {};
-  for (const channelId of ids) {
-    const found = await deps.model.channel(channelId);
-    const channel = found && state.memo.sameChannel(found);
-    const own = channel ? (index.groups().get(channelId) ?? []) : [];
-    const owner = channelOwner(channelId);
-    await applyOwner(ctx, owner, channel ? planChannel(channel, own, deps.renderers, deps.cursors, deps.site) : [], report, batch, { known, fresh, ...(channel ? inputsOf(owner, channel, own) : {}) });
-    await applyPages(ctx, channelId, channel, own, changes?.get(channelId), report, batch, known, fresh, inputsOf);
-  }
-  const channels = (await deps.model.channels()).map(state.memo.sameChannel);
-  const assets = deps.assets ? await deps.assets() : [];
-  state.channels = channels;
-  const planned = planSite(channels, index.groups(), deps.renderers, deps.cursors, deps.site, deps.channelsUrl, assets, (scope, items) => state.anchors.of(scope, items, (p) => p));
-  await recordAnchors(ctx);
-  await applyOwner(ctx, SITE_OWNER, planned, report, batch, { known, fresh });
+  return {
+    async channel(channelId) {
+      const found = await deps.model.channel(channelId);
+      const channel = found && state.memo.sameChannel(found);
+      const own = channel ? (state.index!.groups().get(channelId) ?? []) : [];
+      const owner = channelOwner(channelId);
+      await applyOwner(ctx, owner, channel ? planChannel(channel, own, deps.renderers, deps.cursors, deps.site) : [], report, batch, { known, fresh, ...(channel ? inputsOf(owner, channel, own) : {}) });
+      await applyPages(ctx, channelId, channel, own, changes?.get(channelId), report, batch, known, fresh, inputsOf);
+    },
+    async site() {
+      const channels = (await deps.model.channels()).map(state.memo.sameChannel);
+      const assets = deps.assets ? await deps.assets() : [];
+      state.channels = channels;
+      const planned = planSite(channels, state.index!.groups(), deps.renderers, deps.cursors, deps.site, deps.channelsUrl, assets, (scope, items) => state.anchors.of(scope, items, (p) => p));
+      await recordAnchors(ctx);
+      await applyOwner(ctx, SITE_OWNER, planned, report, batch, { known, fresh });
+    },
+  };
+}
+
+/** Channel and site owners, from the index: every channel of `channelIds` in turn, then the site (`startListOwners`). */
+export async function applyListOwners(ctx: BuildContext, channelIds: Iterable<number>, report: BuildReport, batch: ManifestBatch, options: ListOwnerOptions = {}): Promise<void> {
+  const ids = [...channelIds];
+  const run = await startListOwners(ctx, ids, report, batch, options);
+  for (const id of ids) await run.channel(id);
+  await run.site();
 }
 
 /**

@@ -124,9 +124,41 @@ describe('full build', () => {
     await publish('first', 'First');
     const lines: string[] = [];
     await makeBuilder({ log: createLogger('info', 'test', (l) => lines.push(l)) }).fullBuild();
-    expect(lines.find((l) => l.includes('full build lists'))).toMatch(/articles=1 channels=1 ms=\d+/);
+    expect(lines.find((l) => l.includes('full build lists'))).toMatch(/articles=1 channels=1 ms=\d+ rendered=1 early=1/);
     expect(lines.find((l) => l.includes('full build done'))).toMatch(/written=\d+ unchanged=0 removed=0 ms=\d+/);
     expect(lines.findIndex((l) => l.includes('full build lists'))).toBeLessThan(lines.findIndex((l) => l.includes('full build done')));
+  });
+
+  it('renders a channel\u2019s lists once its last article is applied, before the next channel\u2019s articles are done', async () => {
+    const sportsId = await db.transaction().execute(async (trx) => (await insertChannelFor(trx, clock, principal, { slug: 'sports', default_language: 'en', translations: [{ language: 'en', title: 'Sports' }] })).id);
+    for (const [channel, count] of [['news', 40], ['sports', 40]] as const) {
+      for (let i = 0; i < count; i++) {
+        await db.transaction().execute(async (trx) => {
+          const access = await channelAccess(trx, principal, channel);
+          await saveArticle(trx, { clock }, access, { slug: `${channel}-${i}`, default_language: 'en', translations: [{ language: 'en', title: `${channel} ${i}`, content_markdown: 'Text.', status: 'published' }] }, { mode: 'trusted' });
+          clock.advance(60_000);
+        });
+      }
+    }
+    const events: string[] = [];
+    const base = createRenderers(html);
+    const renderers = {
+      ...base,
+      articleHtml: (...args: Parameters<typeof base.articleHtml>) => (events.push(`article ${args[0].channel.slug}`), base.articleHtml(...args)),
+      channelHtml: (...args: Parameters<typeof base.channelHtml>) => (events.push(`lists ${args[0].slug}`), base.channelHtml(...args)),
+    };
+    await makeBuilder({ renderers }).fullBuild();
+    const first = (e: string) => events.indexOf(e);
+    const last = (e: string) => events.lastIndexOf(e);
+    for (const channel of ['news', 'sports']) expect(first(`lists ${channel}`)).toBeGreaterThan(last(`article ${channel}`));
+    // Whichever channel came first, its lists were rendered while the other's articles were.
+    const [early, late] = first('lists news') < first('lists sports') ? ['news', 'sports'] : ['sports', 'news'];
+    expect(first(`lists ${early}`)).toBeLessThan(last(`article ${late}`));
+    // And they show every article of their channel, as lists rendered at the end did.
+    expect(read('news/index.html')).toContain('<li>news 39</li>');
+    expect(read('sports/index.html')).toContain('<li>sports 39</li>');
+    expect(sportsId).toBeGreaterThan(channelId);
+    expect((await makeBuilder().fullBuild()).written).toBe(0);
   });
 
   it('holds one object per channel, however many batches rendered its articles', async () => {
