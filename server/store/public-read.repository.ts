@@ -59,6 +59,14 @@ export async function readPublishedArticleRows(db: Executor, filter: ArticleRowF
 }
 
 /**
+ * The id and channel of every article `readPublishedArticleRows` would read (not archived, published once),
+ * by channel, then id: what a cold build may have to render, read without the rows.
+ */
+export async function listPublishedArticleIds(db: Executor): Promise<Array<{ id: number; channel_id: number }>> {
+  return db.selectFrom('articles').select(['id', 'channel_id']).where('status', '!=', 'archived').where('published_at', 'is not', null).orderBy('channel_id').orderBy('id').execute();
+}
+
+/**
  * The published revision of every translation of the given articles. Bodies
  * are most of the bytes, so only what `bodies` asks for is read; a stored
  * rendering counts only when it is of `bodyVersion` (otherwise `body_version`

@@ -350,16 +350,54 @@ describe('full build, its render threads', () => {
     return makeBuilder({ model: { ...model, heads }, renderPool, poolMinArticles });
   };
 
-  it('into an empty output, start while the heads are read; a warm build starts none', async () => {
+  it('into an empty output, start and render while the heads are read; a warm build starts none', async () => {
     for (let i = 0; i < 6; i++) await publish(`a-${i}`, `Article ${i}`);
     const events: string[] = [];
     const builder = logged(events, 5);
     await builder.fullBuild();
-    expect(events).toEqual(['pool started', 'heads read', 'batch rendered', 'pool closed']);
+    expect(events).toEqual(['pool started', 'batch rendered', 'heads read', 'pool closed']);
     expect(read(md('a-5'))).toContain('Article 5');
+    expect(read('news/index.html')).toContain('<li>Article 5</li>');
     events.length = 0;
     expect(await builder.fullBuild()).toMatchObject({ written: 0 });
     expect(events).toEqual(['heads read']);
+  }, 60_000);
+
+  it('render an article published while the heads are read, after the others, and list it', async () => {
+    for (let i = 0; i < 6; i++) await publish(`a-${i}`, `Article ${i}`);
+    const events: string[] = [];
+    const model = createPublicModel({ db, urls });
+    // The builder reads the heads once the threads have their batches: an article published meanwhile is in the heads only.
+    const heads: typeof model.heads = async (query) => (await publish('late', 'Late'), model.heads(query));
+    const renderPool = async () => {
+      const pool = await createRenderPool({ databaseFile: path.join(dir, 'pressroom.db'), publicUrl: site.baseUrl, dashboardUrl: `${site.baseUrl}/dashboard`, astroBuildDir: buildDir, outputDir, site }, 1);
+      return { render: (...args: Parameters<typeof pool.render>) => (events.push(`batch of ${args[0].length}`), pool.render(...args)), close: () => pool.close() };
+    };
+    const builder = makeBuilder({ model: { ...model, heads }, renderPool, poolMinArticles: 5 });
+    await builder.fullBuild();
+    expect(events).toEqual(['batch of 6', 'batch of 1']);
+    expect(read(md('late'))).toContain('Late');
+    expect(read('news/index.html')).toContain('<li>Late</li>');
+    const built = await db.selectFrom('built_translations').select('article_id').execute();
+    expect(built).toHaveLength(7);
+    expect((await builder.fullBuild()).written).toBe(0);
+  }, 60_000);
+
+  it('hand out an article that is not public after all: it renders nothing and shows nowhere', async () => {
+    for (let i = 0; i < 6; i++) await publish(`a-${i}`, `Article ${i}`);
+    const hidden = await publish('withdrawn', 'Withdrawn');
+    // Published once (the article keeps its date), its only translation no longer is.
+    await db.updateTable('article_translations').set({ published_revision_id: null }).where('article_id', '=', hidden).execute();
+    const events: string[] = [];
+    await logged(events, 5).fullBuild();
+    expect(events.indexOf('batch rendered')).toBeLessThan(events.indexOf('heads read'));
+    expect(exists(md('withdrawn'))).toBe(false);
+    expect(exists(page('withdrawn'))).toBe(false);
+    expect(read('news/index.html')).not.toContain('Withdrawn');
+    expect(read('index.html')).not.toContain('Withdrawn');
+    const built = await db.selectFrom('built_translations').select('article_id').where('article_id', '=', hidden).execute();
+    expect(built).toEqual([]);
+    expect(read(md('a-5'))).toContain('Article 5');
   }, 60_000);
 
   it('started for a cold build with too few public articles to use them, are closed unused', async () => {
