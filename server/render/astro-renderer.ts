@@ -155,16 +155,23 @@ export async function createAstroRenderer(buildDir: string, options: AstroRender
 }
 
 /**
- * Bytes 0x00–0x08, 0x0B, 0x0E–0x1F, 0x7F (C0 controls and DEL: a byte below
- * 0x80 is always a whole character in UTF-8) and 0xC2 0x80–0x9F (U+0080–U+009F):
- * the code points `withoutForbiddenCodePoints` drops, matched in the bytes read as Latin-1.
+ * Bytes 0x00–0x08, 0x0B, 0x0E–0x1F and 0x7F: the C0 controls and DEL that
+ * `withoutForbiddenCodePoints` drops (a byte below 0x80 is always a whole
+ * character in UTF-8), matched in the bytes read as Latin-1. The C1 controls
+ * (U+0080–U+009F) are 0xC2 followed by 0x80–0x9F, looked for apart: one
+ * character class scans a page in half the time of an alternation.
  */
-const FORBIDDEN_UTF8 = /[\x00-\x08\x0B\x0E-\x1F\x7F]|\xC2[\x80-\x9F]/;
+const FORBIDDEN_BYTE = /[\x00-\x08\x0B\x0E-\x1F\x7F]/;
+
+function hasForbiddenCodePoint(bytes: Buffer): boolean {
+  if (FORBIDDEN_BYTE.test(bytes.toString('latin1'))) return true;
+  for (let i = bytes.indexOf(0xc2); i >= 0; i = bytes.indexOf(0xc2, i + 1)) if (bytes[i + 1]! <= 0x9f) return true;
+  return false;
+}
 
 /** `bytes` (UTF-8) without the code points HTML forbids; the same bytes when it has none, as nearly every page. */
 export function withoutForbiddenBytes(bytes: Buffer): Buffer {
-  if (!FORBIDDEN_UTF8.test(bytes.toString('latin1'))) return bytes;
-  return Buffer.from(withoutForbiddenCodePoints(bytes.toString('utf8')), 'utf8');
+  return hasForbiddenCodePoint(bytes) ? Buffer.from(withoutForbiddenCodePoints(bytes.toString('utf8')), 'utf8') : bytes;
 }
 
 interface CompiledPageModule {
