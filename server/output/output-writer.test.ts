@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { removeStaleTempFiles, writeAtomically } from './output-writer.ts';
+import { linkOrWrite, removeStaleTempFiles, writeAtomically } from './output-writer.ts';
 
 let dir: string;
 beforeEach(() => {
@@ -42,5 +42,31 @@ describe('removeStaleTempFiles (issue 18: a killed build left 0-byte *.tmp files
     expect(await removeStaleTempFiles(path.join(dir, 'missing'))).toEqual([]);
     writeAtomically(dir, 'x/page.html', new Uint8Array([1]));
     expect(fs.readdirSync(path.join(dir, 'x'))).toEqual(['page.html']);
+  });
+});
+
+describe('linkOrWrite', () => {
+  const bytes = Buffer.from('<h1>Same</h1>');
+  const ino = (relative: string) => fs.statSync(path.join(dir, relative)).ino;
+  const read = (relative: string) => fs.readFileSync(path.join(dir, relative), 'utf8');
+
+  it('makes a second name of the file, creating its folder; a later write to either name leaves the other as it was', () => {
+    writeAtomically(dir, 'news/en/a.html', bytes);
+    expect(linkOrWrite(dir, 'news/en/a.html', 'news/deep/a.html', bytes)).toBe(true);
+    expect(ino('news/deep/a.html')).toBe(ino('news/en/a.html'));
+    expect(read('news/deep/a.html')).toBe('<h1>Same</h1>');
+    writeAtomically(dir, 'news/en/a.html', Buffer.from('<h1>New</h1>'));
+    expect(read('news/en/a.html')).toBe('<h1>New</h1>');
+    expect(read('news/deep/a.html')).toBe('<h1>Same</h1>');
+  });
+
+  it('writes the bytes when the name exists or the source is missing', () => {
+    writeAtomically(dir, 'a.html', bytes);
+    writeAtomically(dir, 'b.html', Buffer.from('old'));
+    expect(linkOrWrite(dir, 'a.html', 'b.html', bytes)).toBe(false);
+    expect(read('b.html')).toBe('<h1>Same</h1>');
+    expect(ino('b.html')).not.toBe(ino('a.html'));
+    expect(linkOrWrite(dir, 'missing.html', 'sub/c.html', bytes)).toBe(false);
+    expect(read('sub/c.html')).toBe('<h1>Same</h1>');
   });
 });

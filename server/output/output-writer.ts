@@ -94,6 +94,32 @@ export function writeAtomically(outputDir: string, relative: string, bytes: Uint
 }
 
 /**
+ * Makes `relative` a second name of `source` (a file of the output written in
+ * this build with the same bytes): one `link`, no data written. A new name
+ * appears whole, as a rename would make it. Later writes replace either name
+ * with a new file (temp + rename), so the two never change together. Where
+ * the name exists, or the file system has no hard links, the bytes are
+ * written instead.
+ * @returns true when linked, false when written.
+ */
+export function linkOrWrite(outputDir: string, source: string, relative: string, bytes: Uint8Array): boolean {
+  const from = resolveOutputPath(outputDir, source);
+  const target = resolveOutputPath(outputDir, relative);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.linkSync(from, target);
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' && attempt === 0 && fs.existsSync(from)) fs.mkdirSync(path.dirname(target), { recursive: true });
+      else break;
+    }
+  }
+  writeAtomically(outputDir, relative, bytes);
+  return false;
+}
+
+/**
  * Writes `content` to `relative` unless the file already holds exactly these bytes.
  * @param knownHash the manifest's hash of the file, when recorded.
  * @param hash `hashContent(content)`, when the caller has it already.

@@ -11,7 +11,7 @@
 import { textStartOf } from '../../read-model/selection.ts';
 import type { SiteInfo } from '../../read-model/view-models.ts';
 import type { OutputQueue } from '../../output/output-queue.ts';
-import { hashContent, outputBytes, writeAtomically, writeIfChanged } from '../../output/output-writer.ts';
+import { hashContent, linkOrWrite, outputBytes, writeAtomically, writeIfChanged } from '../../output/output-writer.ts';
 import type { ArticleHead, PublicModel } from '../../read-model/public-model.ts';
 import { planArticle, type PlannedFile } from './site-plan.ts';
 import type { Renderers } from '../../render/renderers.ts';
@@ -59,16 +59,20 @@ export async function renderArticles(
     }
     const files: Array<{ path: string; hash: string; written: boolean }> = [];
     // The default language's copies share their render (`planArticle`): encoded and hashed once too.
-    const made = new Map<PlannedFile['render'], { content: Uint8Array; hash: string }>();
+    const made = new Map<PlannedFile['render'], { content: Uint8Array; hash: string; path: string }>();
     for (const file of planArticle(found.article, ctx.renderers, ctx.site)) {
       let bytes = made.get(file.render);
+      const copy = bytes !== undefined;
       if (!bytes) {
         const content = outputBytes(await file.render());
-        made.set(file.render, (bytes = { content, hash: hashContent(content) }));
+        made.set(file.render, (bytes = { content, hash: hashContent(content), path: file.path }));
       }
       const { content, hash } = bytes;
       let written = true;
       if (ctx.files) written = ctx.files.write(file.path, content, known(file.path), hash);
+      // Into an empty folder a default-language copy is a second name of the file it copies: a quarter of a
+      // cold build's files, and a third of its article bytes (5 GB at 100,000 articles), never written.
+      else if (fresh && copy) linkOrWrite(ctx.outputDir, bytes.path, file.path, content);
       // A `stat` per new file was 3 % of a cold build's render workers.
       else if (fresh) writeAtomically(ctx.outputDir, file.path, content);
       else written = writeIfChanged(ctx.outputDir, file.path, content, known(file.path), hash);

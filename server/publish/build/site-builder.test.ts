@@ -358,6 +358,15 @@ describe('full build, its render threads', () => {
     expect(events).toEqual(['pool started', 'batch rendered', 'heads read', 'pool closed']);
     expect(read(md('a-5'))).toContain('Article 5');
     expect(read('news/index.html')).toContain('<li>Article 5</li>');
+    // Into an empty folder the default-language copies are second names of the files they copy.
+    const copy = staticFiles.articleMarkdown('news', 'a-5');
+    expect(fs.statSync(path.join(outputDir, copy)).ino).toBe(fs.statSync(path.join(outputDir, md('a-5'))).ino);
+    // A later change writes each name anew: both show it.
+    await publish('a-5', 'Article 5, revised');
+    await builder.applyEvents();
+    expect(read(md('a-5'))).toContain('Article 5, revised');
+    expect(read(copy)).toContain('Article 5, revised');
+    events.length = 0;
     events.length = 0;
     expect(await builder.fullBuild()).toMatchObject({ written: 0 });
     expect(events).toEqual(['heads read']);
