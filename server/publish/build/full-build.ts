@@ -73,10 +73,10 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
   // at once, channel by channel, while this thread reads the heads (~20 s at 100,000 articles, when one of
   // two cores did nothing). An article that is not public after all renders nothing.
   let early: { ids: number[]; channelOf: Map<number, number>; pool: RenderPool } | undefined;
-  let checked: Awaited<typeof checking> | undefined;
+  /** The output check, when the early start needed it first (then it is not made again below). */
+  let checkedEarly: ReturnType<typeof knownOutput> | undefined;
   if (earlyPool) {
-    checked = await checking;
-    const empty = knownOutput(checked);
+    const empty = (checkedEarly = knownOutput(await checking));
     const pool = empty.owners.size === 0 && empty.unrecorded.length === 0 ? await earlyPool.catch(() => undefined) : undefined;
     const rows = pool ? await listPublishedArticleIds(deps.db) : [];
     // Too few to be worth the threads: the heads decide, as in any other build.
@@ -106,7 +106,7 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
     state.showOnly(heads.map((h) => [h.summary.id, h.contentHashes]));
     const stale = new Set(loadIndex(ctx, heads, await readBuildOwners(deps.db)));
     state.through = highWater;
-    known = knownOutput(checked ?? (await checking));
+    known = checkedEarly ?? knownOutput(await checking);
     // An owner whose files are not all in place is rendered again, whatever its hash says.
     for (const head of heads) {
       const owner = articleOwner(head.summary.id);
