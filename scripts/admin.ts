@@ -15,7 +15,8 @@ const result = await runAdmin(process.argv.slice(2), async () => {
     const applied = await migrateToLatest(db);
     // On stderr, so stdout stays the command's result (a key must be capturable alone).
     const notes = applied.length > 0 ? [`Database ${config.databaseFile}: applied migrations ${applied.join(', ')}.`] : [];
-    return { deps: { db, clock: systemClock }, notes, close: () => db.destroy() };
+    const progress = (line: string) => void process.stderr.write(`${line}\n`);
+    return { deps: { db, clock: systemClock, progress }, notes, close: () => db.destroy() };
   } catch (error) {
     await db.destroy();
     throw error;

@@ -15,6 +15,7 @@ import { createErrorHandler, notFound } from './http/on-error.ts';
 import { requireApiKey, type AuthEnv } from './http/middleware/auth.ts';
 import { canonicalGetPath, refuseUnsafePaths } from './http/middleware/canonical-path.ts';
 import { requestLog } from './http/middleware/request-log.ts';
+import { refuseWhenDatabaseDetached, type DatabaseWatch } from './http/middleware/database-detached.ts';
 import { channelRoutes } from './http/routes/channels.ts';
 import { mediaFileRoutes } from './http/routes/media-files.ts';
 import { publicApiRoutes, type PublicApiDeps } from './http/routes/public-api.ts';
@@ -57,6 +58,8 @@ export interface AppDeps {
   readonly outputFiles?: OutputFileCache;
   /** The build, for statuses reported from what the output shows and writes that wait for it; with the static build. */
   readonly output?: OutputWatch;
+  /** The watch on the database's files (`database-guard.ts`); the publishing API answers 503 once they are detached. */
+  readonly database?: DatabaseWatch;
 }
 
 /**
@@ -97,6 +100,8 @@ export function createApp(config: Config, deps: AppDeps): Hono {
       },
     })),
   );
+  // Before the key check, which writes the key's last use.
+  if (deps.database) api.use('*', refuseWhenDatabaseDetached(deps.database));
   api.use('*', requireApiKey(deps));
   api.use('*', async (c, next) => {
     await next();

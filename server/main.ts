@@ -31,7 +31,9 @@ import { answerClientError } from './http/client-error.ts';
 import type { PublicUrls } from './urls/public-urls.ts';
 import { scheduleMediaCleanup } from './domain/media/cleanup.ts';
 import { loadModerationRules } from './moderation-rules-file.ts';
-import { MIGRATION_NOTE, migrateToLatest, openDatabase, type Db } from './store/database.ts';
+import { MIGRATION_NOTE, migrateToLatest, openDatabase, refuseWrites, type Db } from './store/database.ts';
+import { recordDatabaseFiles } from './store/database-files.ts';
+import { guardDatabase } from './database-guard.ts';
 import { hasAnyFile } from './store/output-file.repository.ts';
 import { createPublicUrls } from './urls/public-urls.ts';
 import { createMediaKit } from './media/create-media-kit.ts';
@@ -74,6 +76,17 @@ export async function startService(
   const log = options.log ?? createLogger(config.logLevel);
   const rules = loadModerationRules(config.moderationFile);
   const db = openDatabase(config.databaseFile);
+  // Set once the parts that write exist; called when the database's files are found detached (issue 39).
+  let stopWriting = async (): Promise<void> => undefined;
+  const guard = guardDatabase({
+    files: recordDatabaseFiles(config.databaseFile),
+    log: log.child('database'),
+    now: () => new Date(),
+    onDetached: async () => {
+      await refuseWrites(db);
+      await stopWriting();
+    },
+  });
   const applied = await migrateToLatest(db, (pending) => log.info('migrating the database', { file: config.databaseFile, pending: pending.join(','), note: MIGRATION_NOTE }));
   if (applied.length > 0) log.info('database migrated', { file: config.databaseFile, applied: applied.join(',') });
   const local = await ensureLocalAccount({ db, clock }, config.dataDir);
@@ -131,6 +144,7 @@ export async function startService(
     ...(publicApi ? { publicApi: publicApi.deps } : {}),
     ...(outputFiles ? { outputFiles } : {}),
     ...(staticSite ? { output: { settle: (ms: number) => staticSite.queue.settle(ms) } } : {}),
+    database: guard,
   });
   // Jobs left by a previous run (a crash, or schedules that came due while down) run now.
   await worker.recover();
@@ -138,6 +152,13 @@ export async function startService(
   // Editors' saves to content/ are imported as they happen; the build queue picks up their events.
   const contentWatcher =
     config.importContent && config.watchContent ? watchContent({ db, clock, log: log.child('content') }, config.contentDir, local.accountId) : null;
+  stopWriting = async () => {
+    await contentWatcher?.close();
+    await worker.stop();
+    await staticSite?.queue.stop();
+  };
+  // Found before these existed: stop them now.
+  if (guard.state()) await stopWriting();
   const appListener = getRequestListener(app.fetch);
   const httpLog = log.child('http');
   const fastPath = outputFiles
@@ -199,6 +220,13 @@ export async function startService(
       await staticSite?.close();
       await publicApi?.search.idle();
       await bodies?.close();
+      guard.stop();
+      if (guard.state()) {
+        // Closing would checkpoint the detached WAL over what other processes wrote since; the process exits
+        // without closing (process.exit closes no SQLite connection), so the database file stays as they left it.
+        log.child('database').error('database connection left open on stop: its files were detached, so it must not checkpoint', { file: config.databaseFile });
+        return;
+      }
       await db.destroy();
     },
   };

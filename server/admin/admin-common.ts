@@ -15,6 +15,8 @@ import { UsageError } from './args.ts';
 export interface AdminDeps {
   readonly db: Db;
   readonly clock: Clock;
+  /** Lines about long work, shown as it goes (stderr); the command's output comes at the end. */
+  readonly progress?: (line: string) => void;
 }
 
 /**

@@ -10,6 +10,7 @@ import { parsePlan, type AdminDeps, type CommandOutput } from './admin-common.ts
 import { inviteEditor, listChannels } from './channel-commands.ts';
 import { createKey, listKeys, revokeKey } from './key-commands.ts';
 import { summarize } from './summary-command.ts';
+import { backupCommand } from './backup-command.ts';
 import {
   decideModeration,
   homepageCommand,
@@ -195,6 +196,22 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
       run: (deps, a) => homepageCommand(deps, { channel: a.values.channel!, article: a.values.article, excluded: verb === 'exclude' }),
     }),
   ),
+  {
+    name: 'backup',
+    usage: 'backup FILE',
+    summary: 'Copy the database to FILE, safely beside a running server.',
+    options: {},
+    positionals: ['FILE'],
+    details:
+      "Uses SQLite's online backup API inside one read transaction: the copy holds\n" +
+      'every change acknowledged before the command started, while the server goes\n' +
+      'on writing. The copy is one file (not in WAL mode), passes\n' +
+      '"PRAGMA integrity_check" before it gets its name, and never replaces an\n' +
+      'existing FILE; a failed backup leaves nothing behind. Progress goes to stderr\n' +
+      'for large databases. To restore: stop the server, then copy FILE over\n' +
+      'data/pressroom.db and remove data/pressroom.db-wal and -shm.',
+    run: (deps, a) => backupCommand(deps, a.positionals[0]!),
+  },
   {
     name: 'list',
     usage: 'list',

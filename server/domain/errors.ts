@@ -145,6 +145,11 @@ export const ERROR_CATALOGUE = {
     message:
       'The database is busy with another process\'s write (for example a site build) and the change was not saved. Wait the number of seconds in the Retry-After header, then send the same request again.',
   },
+  DATABASE_DETACHED: {
+    status: 503,
+    message:
+      "The server found its database journal (pressroom.db-wal) deleted or replaced by another process, so it refuses every publishing request to lose nothing; this request was not saved. An operator must restart the server (its log says what happened); send the request again after that.",
+  },
 } as const satisfies Record<string, ErrorDefinition>;
 
 /** A permanent error code. */

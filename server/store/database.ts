@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SQLite } from './sqlite-binding.ts';
-import { Kysely, Migrator, type Transaction } from 'kysely';
+import { Kysely, Migrator, sql, type Transaction } from 'kysely';
 import { ImmediateSqliteDialect } from './immediate-dialect.ts';
 import type { Database } from './schema.ts';
 import { migrations } from './migrations/index.ts';
@@ -30,16 +30,35 @@ export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
 
 /**
- * Makes the database file (and the `-wal`/`-shm` files, when there) readable
- * by the owner alone, creating the file 0600 when missing; SQLite gives the
- * companions it creates the database file's mode. Files made by an earlier
- * version with 0644 are tightened too.
+ * Creates the database file 0600 when it is missing. `wx` (create, fail if it
+ * exists) is the only open this module makes on the file: when it succeeds no
+ * SQLite connection of this process can hold the file, so closing it drops no
+ * lock. An existing file is never opened here (see {@link tightenFileModes}).
  */
-function protectDatabaseFiles(file: string): void {
-  fs.closeSync(fs.openSync(file, 'a', PRIVATE_FILE_MODE));
+function createPrivateFile(file: string): void {
+  try {
+    fs.closeSync(fs.openSync(file, 'wx', PRIVATE_FILE_MODE));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
+
+/**
+ * Makes the database file and its `-wal`/`-shm` companions readable by the
+ * owner alone (SQLite gives the companions it creates the database file's
+ * mode; files made by an earlier version with 0644 are tightened too).
+ *
+ * Only `chmod`, which takes a path: never `open` + `close`. POSIX locks
+ * belong to the process, and closing *any* descriptor of a file drops all of
+ * the process's locks on it; a render or check thread opening the database
+ * while the main connection runs would then leave the server without locks,
+ * the next `sqlite3` or `npm run admin` would believe itself the last user,
+ * checkpoint and delete the WAL the server still writes to (issue 39).
+ */
+function tightenFileModes(file: string): void {
   for (const name of [file, `${file}-wal`, `${file}-shm`]) {
     try {
-      fs.chmodSync(name, PRIVATE_FILE_MODE);
+      if ((fs.statSync(name).mode & 0o777) !== PRIVATE_FILE_MODE) fs.chmodSync(name, PRIVATE_FILE_MODE);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
@@ -52,15 +71,39 @@ function protectDatabaseFiles(file: string): void {
  */
 export function openDatabase(file: string): Db {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
-  if (file !== ':memory:') protectDatabaseFiles(file);
+  if (file !== ':memory:') createPrivateFile(file);
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   // WAL mode creates the companions now; an existing 0644 database may have made them 0644.
-  if (file !== ':memory:') protectDatabaseFiles(file);
+  if (file !== ':memory:') tightenFileModes(file);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   sqlite.pragma('synchronous = NORMAL');
-  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+  connections.set(db, sqlite);
+  return db;
+}
+
+/** The SQLite connection under each handle {@link openDatabase} made. */
+const connections = new WeakMap<Db, InstanceType<typeof SQLite>>();
+
+/**
+ * The SQLite connection under `db`, for what kysely does not wrap (the
+ * online backup API, `store/backup.ts`). Only store modules use it.
+ */
+export function sqliteConnection(db: Db): InstanceType<typeof SQLite> {
+  const connection = connections.get(db);
+  if (!connection) throw new Error('This database handle was not made by openDatabase.');
+  return connection;
+}
+
+/**
+ * Makes every later write of this connection fail (`PRAGMA query_only`):
+ * used when its files were found detached (`database-guard.ts`), so that
+ * nothing more is acknowledged into a WAL no other process sees.
+ */
+export async function refuseWrites(db: Db): Promise<void> {
+  await sql`pragma query_only = on`.execute(db);
 }
 
 /** What to say beside the names of pending migrations, before they run. */
