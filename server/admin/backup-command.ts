@@ -26,7 +26,7 @@ function checkTarget(target: string, databaseFile: string): string {
   const database = fs.realpathSync(databaseFile);
   const resolved = path.join(fs.realpathSync(folder), path.basename(file));
   if ([database, `${database}-wal`, `${database}-shm`].includes(resolved)) {
-    throw new UsageError(`${target} is the database itself. Choose a file outside ${path.dirname(database)}'s database files, e.g. backups/pressroom.db.`);
+    throw new UsageError(`${target} is the database itself. Choose another file, e.g. backups/pressroom.db.`);
   }
   if (fs.existsSync(file)) {
     throw new UsageError(`${file} exists already; a backup never replaces a file. Choose a new name (e.g. with the date: pressroom-$(date +%F-%H%M).db) or remove the old file first.`);
