@@ -106,8 +106,13 @@ export function deletedHandles(pid: number, dataDir: string): string[] {
   return found;
 }
 
-/** The SQLite libraries (native add-ons) mapped into `pid`. */
+/**
+ * The SQLite libraries mapped into `pid`: better-sqlite3's add-on (12 builds
+ * `build/Release/better_sqlite3.node`, 13 ships `prebuilds/<platform>.node`)
+ * and any system `libsqlite3`.
+ */
 export function sqliteLibraries(pid: number): string[] {
   const maps = fs.readFileSync(`/proc/${pid}/maps`, 'utf8');
-  return [...new Set(maps.split('\n').filter((line) => /better_sqlite3\.node$/.test(line)).map((line) => line.slice(line.indexOf('/'))))];
+  const paths = maps.split('\n').map((line) => (line.includes('/') ? line.slice(line.indexOf('/')) : ''));
+  return [...new Set(paths.filter((p) => /\/better-sqlite3(-napi)?\/.*\.node$|\/libsqlite3\.so/.test(p)))];
 }
