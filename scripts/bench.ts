@@ -11,6 +11,7 @@ import { PROJECT_ROOT } from '../server/paths.ts';
 import { markdownTable, writeResults, type BenchRow } from './bench/report.ts';
 import { runMeasurement, stopAll, type BenchFigure } from './bench/run-measurement.ts';
 import { parseScriptArgs, wantsHelp } from './lib/cli.ts';
+import { describeError } from '../server/describe-error.ts';
 
 const ROOT = PROJECT_ROOT;
 
@@ -195,7 +196,7 @@ try {
   }
 } catch (error) {
   // After Ctrl-C the interrupted run fails too; the signal's exit code wins.
-  if (!stopping) process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`);
+  if (!stopping) process.stderr.write(`bench: ${describeError(error)}\n`);
   await shutdown(1);
 }
 await stopAll();

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../server/paths.ts';
 import { ensureSiteBuild } from '../server/render/astro-compile.ts';
 import { parseScriptArgs, wantsHelp } from './lib/cli.ts';
+import { describeError } from '../server/describe-error.ts';
 
 const HELP = `Usage: npm run compile:astro [-- --force]
 
@@ -34,7 +35,7 @@ if (wantsHelp(args)) {
     const result = await ensureSiteBuild(root, { force: flags['force'] === true, log: (line) => process.stdout.write(`${line}\n`) });
     if (result.built) process.stdout.write(`Site build: ${path.relative(root, result.buildDir)}\n`);
   } catch (error) {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`${describeError(error)}\n`);
     process.exitCode = 1;
   }
 }

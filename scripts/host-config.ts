@@ -9,6 +9,7 @@ import { renderCloudflareWorker } from '../server/hosting/cloudflare-config.ts';
 import { listSite, renderNetlifyHeaders, renderNetlifyRedirects } from '../server/hosting/netlify-config.ts';
 import { renderNginxConfig } from '../server/hosting/nginx-config.ts';
 import { parseScriptArgs, wantsHelp } from './lib/cli.ts';
+import { describeError } from '../server/describe-error.ts';
 
 const PROGRAM = 'npm run host-config --';
 const HOSTS = ['nginx', 'netlify', 'cloudflare'] as const;
@@ -74,7 +75,7 @@ try {
     files = { '_worker.js': await renderCloudflareWorker() };
   }
 } catch (error) {
-  fail(error instanceof Error ? error.message : String(error));
+  fail(describeError(error));
 }
 
 if (values.out === undefined) {

@@ -6,6 +6,7 @@
 import { ConfigError, loadConfig } from '../server/config.ts';
 import { MIGRATION_NOTE, migrateToLatest, openDatabase } from '../server/store/database.ts';
 import { wantsHelp } from './lib/cli.ts';
+import { describeError } from '../server/describe-error.ts';
 
 const HELP = `Usage: npm run migrate
 
@@ -47,7 +48,7 @@ async function migrate(): Promise<number> {
     process.stdout.write(`${lines.join('\n')}\n`);
     return 0;
   } catch (error) {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`${describeError(error)}\n`);
     return 1;
   } finally {
     await db.destroy();

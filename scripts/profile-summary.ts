@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { wantsHelp } from './lib/cli.ts';
+import { describeError } from '../server/describe-error.ts';
 
 const HELP = `Usage: npm run profile:summary -- [--top N] FILE.cpuprofile…
 
@@ -85,7 +86,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       profile = JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile;
       if (!Array.isArray(profile.nodes) || !Array.isArray(profile.samples) || !Array.isArray(profile.timeDeltas)) throw new Error('it has no nodes, samples and timeDeltas');
     } catch (error) {
-      process.stderr.write(`${file} is not a readable V8 CPU profile (${error instanceof Error ? error.message : String(error)}). Make one with node --cpu-prof or npm run bench -- --profile DIR.\n`);
+      process.stderr.write(`${file} is not a readable V8 CPU profile (${describeError(error)}). Make one with node --cpu-prof or npm run bench -- --profile DIR.\n`);
       process.exit(2);
     }
     const { totalMs, byFunction, bySource } = summarise(profile);

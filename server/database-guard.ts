@@ -12,6 +12,7 @@
  */
 import type { Logger } from './logger.ts';
 import type { DatabaseFiles, DetachedFile } from './store/database-files.ts';
+import { describeError } from './describe-error.ts';
 
 /** How often the files are checked in the background. */
 export const DATABASE_CHECK_INTERVAL_MS = 2_000;
@@ -79,7 +80,7 @@ export function guardDatabase(deps: {
     const stopped = found;
     void Promise.resolve()
       .then(() => deps.onDetached(stopped))
-      .catch((error: unknown) => deps.log.error('stopping writes after detached database files failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) }));
+      .catch((error: unknown) => deps.log.error('stopping writes after detached database files failed', { error: describeError(error, { stack: true }) }));
     return found;
   };
 

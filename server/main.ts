@@ -38,6 +38,7 @@ import { hasAnyFile } from './store/output-file.repository.ts';
 import { createPublicUrls } from './urls/public-urls.ts';
 import { createMediaKit } from './media/create-media-kit.ts';
 import { OPENAPI_FILES, PROJECT_ROOT } from './paths.ts';
+import { describeError } from './describe-error.ts';
 
 /** Reads an OpenAPI document from docs/. */
 function loadOpenApi(file: string): unknown {
@@ -180,7 +181,7 @@ export async function startService(
       },
       (error: unknown) => {
         // A failed read: the app answers (and logs) as it would without the fast path.
-        httpLog.debug('fast path failed', { error: error instanceof Error ? error.message : String(error) });
+        httpLog.debug('fast path failed', { error: describeError(error) });
         void appListener(req, res);
       },
     );
@@ -196,7 +197,7 @@ export async function startService(
   // Temporary files a killed build or upload left behind are never served (`TEMP_FILE_NAME`); they go now.
   const housekeeping = removeStaleTempFiles(config.outputDir).then(
     (stale) => void (stale.length > 0 && log.info('stale temporary files removed', { dir: config.outputDir, count: stale.length })),
-    (error: unknown) => log.warn('stale temporary files not removed', { dir: config.outputDir, error: error instanceof Error ? error.message : String(error) }),
+    (error: unknown) => log.warn('stale temporary files not removed', { dir: config.outputDir, error: describeError(error) }),
   );
   bodies?.warm();
   const address = server.address();

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import { DEFAULT_MODERATION_RULES, moderationRulesSchema, type ModerationRules } from './domain/moderation/moderation-policy.ts';
+import { describeError } from './describe-error.ts';
 
 /**
  * Reads and validates the rules.
@@ -16,7 +17,7 @@ export function loadModerationRules(file: string | null): ModerationRules {
   try {
     raw = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new Error(`Cannot read the moderation rules file ${file}: ${error instanceof Error ? error.message : String(error)}. Fix the file or unset PRESSROOM_MODERATION_FILE.`);
+    throw new Error(`Cannot read the moderation rules file ${file}: ${describeError(error)}. Fix the file or unset PRESSROOM_MODERATION_FILE.`);
   }
   const parsed = moderationRulesSchema.safeParse(raw);
   if (!parsed.success) {

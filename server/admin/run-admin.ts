@@ -10,6 +10,7 @@ import { isDatabaseBusy } from '../store/busy-error.ts';
 import { UsageError } from './args.ts';
 import type { AdminDeps } from './admin-common.ts';
 import { resolveInvocation } from './dispatch.ts';
+import { describeError } from '../describe-error.ts';
 
 /** Exit codes: 0 done, 1 the operation failed, 2 the command line (or configuration) is wrong. */
 export type AdminExitCode = 0 | 1 | 2;
@@ -51,7 +52,7 @@ export async function runAdmin(argv: readonly string[], open: () => Promise<Open
 /** The message and exit code for an error thrown while running a command. */
 export function describeFailure(error: unknown): { stderr: string; exitCode: AdminExitCode } {
   if (error instanceof UsageError || error instanceof ConfigError) return { stderr: `${error.message}\n`, exitCode: 2 };
-  if (error instanceof PressroomError) return { stderr: `Error: ${error.message}\n`, exitCode: 1 };
+  if (PressroomError.is(error)) return { stderr: `Error: ${error.message}\n`, exitCode: 1 };
   if (isDatabaseBusy(error)) {
     return {
       stderr: 'Error: The database stayed busy with another process\'s write (the server or a build) for longer than the busy timeout; nothing was changed. Run the command again.\n',
@@ -59,6 +60,6 @@ export function describeFailure(error: unknown): { stderr: string; exitCode: Adm
     };
   }
   // Anything else is a bug or an environment problem (disk, permissions): keep the stack for the report.
-  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  const detail = describeError(error, { stack: true });
   return { stderr: `Unexpected error: ${detail}\n`, exitCode: 1 };
 }

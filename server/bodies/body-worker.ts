@@ -9,6 +9,7 @@ import { parentPort } from 'node:worker_threads';
 import { BodyRejectedError, processBody } from '../domain/body/index.ts';
 import type { BodyReply, PoolTask } from './body-pool.ts';
 import { moderateInPlace } from './moderation-task.ts';
+import { describeError } from '../describe-error.ts';
 
 const port = parentPort!;
 
@@ -21,7 +22,7 @@ port.on('message', (message: { id: number; task: PoolTask }) => {
     const rejected = error instanceof BodyRejectedError;
     // A parser that throws on a body (a stack overflow the limits missed, say) refuses that body; it is
     // not a fault of the service, and the thread is fine afterwards.
-    const why = error instanceof Error ? error.message : String(error);
+    const why = describeError(error);
     reply = {
       id,
       ok: false,

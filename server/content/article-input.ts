@@ -11,7 +11,8 @@ import { ARTICLE_SLUG_DIGITS_RULE, isArticleSlug, isSlug, SLUG_RULE } from '../d
 import { parseInput } from '../domain/validation.ts';
 import type { ArticleFolder, ContentFile } from './content-tree.ts';
 import { ARTICLE_LEVEL_FIELDS, articleFrontMatterSchema, checkFrontMatter, fieldProblems, splitFrontMatter, type ArticleFrontMatter } from './front-matter.ts';
-import { describeError, type ImportError } from './import-report.ts';
+import { explainImportError, type ImportError } from './import-report.ts';
+import { describeError } from '../describe-error.ts';
 
 /** One translation file, read and validated. */
 interface ParsedTranslation {
@@ -48,7 +49,7 @@ function parseFile(file: ContentFile): ParsedTranslation | ImportError {
   try {
     split = splitFrontMatter(text);
   } catch (error) {
-    return { file: file.rel, message: error instanceof Error ? error.message : String(error) };
+    return { file: file.rel, message: describeError(error) };
   }
   const checked = checkFrontMatter(articleFrontMatterSchema, split.data);
   if (!checked.ok) return { file: file.rel, message: `Invalid front matter: ${checked.problems.join('; ')}` };
@@ -160,7 +161,7 @@ export function buildArticleInput(folder: ArticleFolder, channelDefault: string,
  * field (status, scheduled_at…) to the primary-language file.
  */
 export function errorsByFile(error: unknown, build: Pick<ArticleBuild, 'files' | 'primaryFile'>): ImportError[] {
-  if (!PressroomError.is(error) || error.code !== 'VALIDATION_FAILED') return [{ file: build.primaryFile, message: describeError(error) }];
+  if (!PressroomError.is(error) || error.code !== 'VALIDATION_FAILED') return [{ file: build.primaryFile, message: explainImportError(error) }];
   const byFile = new Map<string, string[]>();
   for (const line of fieldProblems(error)) {
     const match = /^translations\.(\d+)(?:\.|:)\s*(.*)$/s.exec(line);

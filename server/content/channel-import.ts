@@ -14,7 +14,8 @@ import type { ChannelRow, ChannelTranslationRow } from '../store/channel.table.t
 import type { Db, Executor } from '../store/database.ts';
 import { CHANNEL_FILE, type ChannelFolder } from './content-tree.ts';
 import { channelFrontMatterSchema, checkFrontMatter, splitFrontMatter, type ChannelFrontMatter } from './front-matter.ts';
-import { describeError, reportError, type ImportReport } from './import-report.ts';
+import { explainImportError, reportError, type ImportReport } from './import-report.ts';
+import { describeError } from '../describe-error.ts';
 
 /** What an import run shares between its steps. */
 export interface ImportRun {
@@ -44,7 +45,7 @@ function readChannelFile(bytes: Buffer): { ok: true; value: ChannelFrontMatter }
     const checked = checkFrontMatter(channelFrontMatterSchema, splitFrontMatter(text).data);
     return checked.ok ? checked : { ok: false, message: `Invalid front matter: ${checked.problems.join('; ')}` };
   } catch (error) {
-    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    return { ok: false, message: describeError(error) };
   }
 }
 
@@ -111,7 +112,7 @@ export async function importChannel(run: ImportRun, folder: ChannelFolder): Prom
       return 'updated';
     });
   } catch (error) {
-    return keepStored(describeError(error));
+    return keepStored(explainImportError(error));
   }
   if (outcome === 'foreign') {
     return fail(`A channel "${slug}" already exists and belongs to another account, so this folder cannot manage it. Rename the folder. Its articles were not imported.`);

@@ -6,6 +6,7 @@
 import type { Logger } from '../logger.ts';
 import { PressroomError } from '../domain/errors.ts';
 import { fieldProblems } from './front-matter.ts';
+import { describeError } from '../describe-error.ts';
 
 /** A file that could not be imported, and why. */
 export interface ImportError {
@@ -45,10 +46,10 @@ export function reportError(report: ImportReport, log: Logger, error: ImportErro
  * Explains an error thrown while writing, as one line. Field problems are
  * listed as `field: message`, because the field is what an editor must fix.
  */
-export function describeError(error: unknown): string {
+export function explainImportError(error: unknown): string {
   if (PressroomError.is(error)) {
     return error.code === 'VALIDATION_FAILED' ? fieldProblems(error).join('; ') : error.message;
   }
   // Not an editor's mistake (a bug, a full disk): still reported per file so the rest imports.
-  return `Unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+  return `Unexpected error: ${describeError(error)}`;
 }

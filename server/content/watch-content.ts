@@ -10,6 +10,7 @@
 import { watch } from 'chokidar';
 import { importContent, type ContentImportDeps } from './import-content.ts';
 import type { ImportReport } from './import-report.ts';
+import { describeError } from '../describe-error.ts';
 
 /** A running watcher. */
 export interface ContentWatcher {
@@ -43,7 +44,7 @@ export function watchContent(
       if (channels + articles + errors > 0) deps.log.info('content changed', { dir, ...report.counts });
       options.onImport?.(report);
     } catch (error) {
-      deps.log.error('content import failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      deps.log.error('content import failed', { error: describeError(error, { stack: true }) });
     }
   };
   const schedule = () => {

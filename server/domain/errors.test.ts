@@ -95,3 +95,26 @@ describe('PressroomError', () => {
     expect(error.message).toContain('slug, title');
   });
 });
+
+describe('PressroomError.is', () => {
+  it('recognises the error by its name and catalogue code, also from another copy of the module', () => {
+    expect(PressroomError.is(new PressroomError('NOT_FOUND'))).toBe(true);
+    // What a second copy of errors.ts (a bundle, another install) throws: same shape, another class.
+    class CopiedPressroomError extends Error {
+      readonly code = 'CHANNEL_NOT_FOUND';
+      constructor() {
+        super('copied');
+        this.name = 'PressroomError';
+      }
+    }
+    expect(PressroomError.is(new CopiedPressroomError())).toBe(true);
+  });
+
+  it('refuses other errors, unknown codes and plain objects', () => {
+    expect(PressroomError.is(Object.assign(new Error('x'), { code: 'NOT_FOUND' }))).toBe(false);
+    expect(PressroomError.is(Object.assign(new Error('x'), { name: 'PressroomError', code: 'NO_SUCH_CODE' }))).toBe(false);
+    expect(PressroomError.is({ name: 'PressroomError', code: 'NOT_FOUND' })).toBe(false);
+    expect(PressroomError.is(null)).toBe(false);
+    expect(PressroomError.is('NOT_FOUND')).toBe(false);
+  });
+});

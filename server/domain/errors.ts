@@ -178,9 +178,16 @@ export class PressroomError extends Error {
     return ERROR_CATALOGUE[this.code].status;
   }
 
-  /** Type guard usable across module copies. */
+  /**
+   * Type guard that recognises the error by its shape (its name and a
+   * catalogue code, as Hono and Astro recognise theirs), not by
+   * `instanceof`: an error made by another copy of this module (a worker
+   * thread's bundle, a second install) is recognised too.
+   */
   static is(value: unknown): value is PressroomError {
-    return value instanceof PressroomError;
+    if (typeof value !== 'object' || value === null) return false;
+    const { name, code } = value as { name?: unknown; code?: unknown };
+    return name === 'PressroomError' && typeof code === 'string' && Object.hasOwn(ERROR_CATALOGUE, code) && value instanceof Error;
   }
 }
 

@@ -13,6 +13,7 @@ import type { Logger } from '../logger.ts';
 import type { Db } from '../store/database.ts';
 import type { JobRow } from '../store/job.table.ts';
 import { claimDueJob, completeJob, nextRunAt, parkJob, releaseRunningJobs, retryJob } from '../store/job-queue.repository.ts';
+import { describeError } from '../describe-error.ts';
 
 /** Runs one kind of job. Throwing means "try again later". */
 export type JobHandler = (payload: unknown, job: JobRow) => Promise<void>;
@@ -73,7 +74,7 @@ export function createWorker(
       await completeJob(deps.db, job.id, at(0));
       deps.log.debug('job done', { id: job.id, kind: job.kind });
     } catch (error) {
-      const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      const message = describeError(error, { stack: true });
       if (job.attempts >= job.max_attempts) {
         await parkJob(deps.db, job.id, at(0), message);
         deps.log.error('job parked after its last attempt', { id: job.id, kind: job.kind, attempts: job.attempts, error: message });
@@ -104,7 +105,7 @@ export function createWorker(
       try {
         await runDue();
       } catch (error) {
-        deps.log.error('worker cycle failed', { error: error instanceof Error ? error.message : String(error) });
+        deps.log.error('worker cycle failed', { error: describeError(error) });
       }
       if (!running) break;
       const next = await nextRunAt(deps.db).catch(() => undefined);

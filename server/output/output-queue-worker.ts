@@ -7,6 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { OutputOperation } from './output-queue.ts';
 import { removeOutput, writeAtomically } from './output-writer.ts';
+import { describeError } from '../describe-error.ts';
 
 const { outputDir } = workerData as { outputDir: string };
 const port = parentPort!;
@@ -17,6 +18,6 @@ port.on('message', (operation: OutputOperation) => {
     else removeOutput(outputDir, operation.relative);
     port.postMessage({ seq: operation.seq });
   } catch (error) {
-    port.postMessage({ seq: operation.seq, error: error instanceof Error ? error.message : String(error) });
+    port.postMessage({ seq: operation.seq, error: describeError(error) });
   }
 });

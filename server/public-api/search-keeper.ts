@@ -36,6 +36,7 @@ import {
 } from '../store/search-document.repository.ts';
 import type { PublicState } from '../read-model/public-state.ts';
 import { BODY_RENDER_VERSION } from '../domain/body/index.ts';
+import { describeError } from '../describe-error.ts';
 
 const COMPLETE_SETTING = 'search_index_complete';
 const THROUGH_SETTING = 'search_index_through';
@@ -122,7 +123,7 @@ export async function createSearchKeeper(deps: SearchKeeperDeps): Promise<Search
     queue.run(work).catch(async (error: unknown) => {
       inStep = false;
       failed = true;
-      deps.log.error('search index sync failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      deps.log.error('search index sync failed', { error: describeError(error, { stack: true }) });
       await writeSetting(deps.db, THROUGH_SETTING, '').catch(() => undefined);
     });
   const recordThrough = (through: number) => writeSetting(deps.db, THROUGH_SETTING, throughValue(through));

@@ -8,6 +8,7 @@
 import type { Logger } from '../logger.ts';
 import { createCoalescingRunner } from '../serial-work.ts';
 import type { BuildReport, SiteBuilder } from './build/site-builder.ts';
+import { describeError } from '../describe-error.ts';
 
 /** The queue's controls. */
 export interface BuildQueue {
@@ -41,7 +42,7 @@ export function createBuildQueue(builder: SiteBuilder, log: Logger): BuildQueue 
       if (report.full || report.written + report.removed > 0) for (const l of listeners) l(report);
     },
     // The events stay unprocessed, so the next kick (or the next start) retries them.
-    (error) => log.error('incremental build failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+    (error) => log.error('incremental build failed', { error: describeError(error, { stack: true }) }),
   );
 
   const queue: BuildQueue = {

@@ -20,6 +20,7 @@ import { createCoalescingRunner } from '../serial-work.ts';
 import type { BuildReport } from './build/build-report.ts';
 import { SEARCH_FOLDER, searchRecords, shardFolder, type SearchIndexer, type Shard, type ShardPair } from './search-index.ts';
 import { partOf, partsOf, SEARCH_PART_SIZE } from './search-parts.ts';
+import { describeError } from '../describe-error.ts';
 
 /** The search keeper's operations. */
 export interface SiteSearch {
@@ -160,7 +161,7 @@ export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, out
       try {
         await once(work);
       } catch (error) {
-        log.error('search index build failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+        log.error('search index build failed', { error: describeError(error, { stack: true }) });
         retry = merge(retry, work);
       }
     },

@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { describeError } from '../describe-error.ts';
 
 /** The build folder, relative to the project root (also `outDir` in astro.config.mjs). */
 export const SITE_BUILD_DIR = '.pressroom/astro';
@@ -219,7 +220,7 @@ export async function ensureSiteBuild(projectRoot: string, options: SiteBuildOpt
       try {
         await (options.compile ?? astroBuild)(root, buildDir);
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = describeError(error);
         throw new Error(`Compiling the site (src/, astro.config.mjs) failed: ${reason}`, { cause: error });
       }
       await assertBuildOutput(buildDir);

@@ -14,6 +14,7 @@ import { Kysely, Migrator, sql, type Transaction } from 'kysely';
 import { ImmediateSqliteDialect } from './immediate-dialect.ts';
 import type { Database } from './schema.ts';
 import { migrations } from './migrations/index.ts';
+import { describeError } from '../describe-error.ts';
 
 /** How long a statement waits for another connection's write lock before SQLITE_BUSY. */
 export const BUSY_TIMEOUT_MS = 5000;
@@ -125,7 +126,7 @@ export async function migrateToLatest(db: Db, onPending?: (names: readonly strin
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`Database migration "${failed}" failed: ${error instanceof Error ? error.message : String(error)}`, {
+    throw new Error(`Database migration "${failed}" failed: ${describeError(error)}`, {
       cause: error,
     });
   }

@@ -11,6 +11,7 @@ import { uploadMedia, type MediaDeps } from '../../domain/media/media.service.ts
 import type { UploadedFile, UploadInput } from '../../domain/media/upload-input.ts';
 import { SCHEMA_VERSION } from '../../read-model/wire.ts';
 import type { AuthEnv } from '../middleware/auth.ts';
+import { describeError } from '../../describe-error.ts';
 
 /** Room for the text fields and multipart framing on top of the largest image. */
 export const MEDIA_FIELD_SLACK_BYTES = 64 * 1024;
@@ -44,7 +45,7 @@ async function readMultipart(c: Context): Promise<UploadInput> {
     if (PressroomError.is(error)) throw error;
     throw new PressroomError(
       'BAD_REQUEST',
-      `The multipart body could not be read (${error instanceof Error ? error.message : String(error)}). Check the boundary in Content-Type and the part headers, or let your HTTP client build the form.`,
+      `The multipart body could not be read (${describeError(error)}). Check the boundary in Content-Type and the part headers, or let your HTTP client build the form.`,
     );
   }
   const fields: Record<string, string[]> = {};

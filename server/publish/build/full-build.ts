@@ -26,6 +26,7 @@ import { checkOutput, knownOutput } from './known-output.ts';
 import { createManifestBatch } from './manifest-batch.ts';
 import { settleBuild } from './settle.ts';
 import { articleOwner, channelOwner, pagesOwner, SITE_OWNER } from './site-plan.ts';
+import { describeError } from '../../describe-error.ts';
 
 /** Below this many articles to render, starting workers costs more than it saves. */
 export const POOL_MIN_ARTICLES = 200;
@@ -53,7 +54,7 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
   // Started first: in a thread of its own it overlaps reading the heads (a thread costs ~1 s to start, so only
   // for a large output). Nothing writes the manifest until it is awaited.
   const large = await manifest.recordsAtLeast(deps.db, deps.checkThreadMinFiles ?? CHECK_THREAD_MIN_FILES);
-  const warned = (what: string, error: unknown) => deps.log.warn(what, { error: error instanceof Error ? error.message : String(error) });
+  const warned = (what: string, error: unknown) => deps.log.warn(what, { error: describeError(error) });
   const checking =
     deps.checkOutput && large
       ? deps.checkOutput().catch((error: unknown) => {

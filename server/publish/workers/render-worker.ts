@@ -13,6 +13,7 @@ import { renderArticles } from '../build/article-render.ts';
 import { createBodyCache } from '../../read-model/body-cache.ts';
 import { createPublicModel } from '../../read-model/public-model.ts';
 import type { RenderWorkerData } from './render-pool.ts';
+import { describeError } from '../../describe-error.ts';
 
 const data = workerData as RenderWorkerData;
 const port = parentPort!;
@@ -31,10 +32,10 @@ try {
     try {
       port.postMessage({ id: message.id, results: await renderArticles(context, message.ids, (p) => message.known[p], message.fresh) });
     } catch (error) {
-      port.postMessage({ id: message.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      port.postMessage({ id: message.id, error: describeError(error, { stack: true }) });
     }
   });
   port.postMessage({ ready: true });
 } catch (error) {
-  port.postMessage({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  port.postMessage({ error: describeError(error, { stack: true }) });
 }
