@@ -1,13 +1,23 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two projects: `unit` (the modules' own tests beside the code, and the
+ * architecture rules: no server process, no host, no browser) and `e2e`
+ * (real HTTP, real processes, the hosts, the output validators and the
+ * scripts). `npm test` runs both; `npm run test:unit` and
+ * `npm run test:e2e` run one each.
+ */
 export default defineConfig({
   test: {
-    include: ['server/**/*.test.ts', 'scripts/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Each file gets its own process so native handles (SQLite, sharp) never leak between suites.
     pool: 'forks',
     // The identity rule enforced: read models are frozen in every test process.
     setupFiles: ['test/setup/freeze-models.ts'],
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['server/**/*.test.ts', 'test/architecture/**/*.test.ts'] } },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/hosts/**/*.test.ts', 'test/validate/**/*.test.ts', 'scripts/**/*.test.ts'] } },
+    ],
   },
 });

@@ -11,7 +11,7 @@ import { systemClock } from '../server/clock.ts';
 import { importContent } from '../server/content/import-content.ts';
 import { createLogger } from '../server/logger.ts';
 import { PROJECT_ROOT } from '../server/paths.ts';
-import type { BuildReport } from '../server/publish/build/build-report.ts';
+import type { BuildReport } from '../server/publish/builder/build-report.ts';
 import { createStaticSite } from '../server/publish/static-site.ts';
 import { removeStaleTempFiles } from '../server/output/output-writer.ts';
 import { MIGRATION_NOTE, migrateToLatest, openDatabase } from '../server/store/database.ts';

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.ts';
-import { emptyReport, type BuildReport } from './build/build-report.ts';
-import type { SiteBuilder } from './build/site-builder.ts';
+import { emptyReport, type BuildReport } from './builder/build-report.ts';
+import type { SiteBuilder } from './builder/site-builder.ts';
 import { createBuildQueue } from './build-queue.ts';
 
 function countingBuilder(reports: Array<Partial<BuildReport> | Error>): SiteBuilder & { calls: number } {

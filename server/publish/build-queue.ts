@@ -7,7 +7,7 @@
  */
 import type { Logger } from '../logger.ts';
 import { createCoalescingRunner } from '../serial-work.ts';
-import type { BuildReport, SiteBuilder } from './build/site-builder.ts';
+import type { BuildReport, SiteBuilder } from './builder/site-builder.ts';
 import { describeError } from '../describe-error.ts';
 
 /** The queue's controls. */

@@ -17,7 +17,7 @@ import path from 'node:path';
 import type { Logger } from '../logger.ts';
 import type { PublicArticleText, PublicModel } from '../read-model/public-model.ts';
 import { createCoalescingRunner } from '../serial-work.ts';
-import type { BuildReport } from './build/build-report.ts';
+import type { BuildReport } from './builder/build-report.ts';
 import { SEARCH_FOLDER, searchRecords, shardFolder, type SearchIndexer, type Shard, type ShardPair } from './search-index.ts';
 import { partOf, partsOf, SEARCH_PART_SIZE } from './search-parts.ts';
 import { describeError } from '../describe-error.ts';

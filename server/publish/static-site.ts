@@ -23,12 +23,12 @@ import { createBuildQueue, type BuildQueue } from './build-queue.ts';
 import { createPublicModel } from '../read-model/public-model.ts';
 import { createSearchIndexer } from './search-index.ts';
 import { createSiteSearch, type SiteSearch } from './site-search.ts';
-import { renderCodeFingerprint } from './build/owner-inputs.ts';
+import { renderCodeFingerprint } from './builder/owner-inputs.ts';
 import { createSyncOutputQueue, createThreadOutputQueue } from '../output/output-queue.ts';
 import { createHostFiles, type HostFiles } from '../hosting/host-files.ts';
 import { checkOutputInWorker } from './workers/output-check.ts';
 import { createRenderPool } from './workers/render-pool.ts';
-import { createSiteBuilder, type SiteBuilder } from './build/site-builder.ts';
+import { createSiteBuilder, type SiteBuilder } from './builder/site-builder.ts';
 
 export type { SiteSearch } from './site-search.ts';
 

@@ -21,7 +21,7 @@
  *
  * Everything that remembers by identity goes through `memoByIdentity` or
  * `memoForOneBuild` (the builder's own memo of rendered files,
- * `publish/build/render-memo.ts`, compares `PlannedFile.inputs` by the same
+ * `publish/builder/render-memo.ts`, compares `PlannedFile.inputs` by the same
  * rule).
  * @module
  */

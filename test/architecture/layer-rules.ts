@@ -90,7 +90,7 @@ export const LAYER_RULES: IForbiddenRuleType[] = [
     name: 'one-way-to-announce',
     comment: 'Every write announces a public change through domain/public-change.ts; only it writes the outbox (the builder and the read-your-writes check read it).',
     severity: 'error',
-    from: { path: '^server/', pathNot: '^server/(domain/public-change\\.ts|domain/article/article\\.service\\.ts|publish/build/)' },
+    from: { path: '^server/', pathNot: '^server/(domain/public-change\\.ts|domain/article/article\\.service\\.ts|publish/builder/)' },
     to: { path: '^server/store/publication-event\\.repository\\.ts$' },
   },
   {

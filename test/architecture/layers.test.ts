@@ -45,7 +45,7 @@ describe('layers', () => {
     expect(unresolved).toEqual([]);
     // The rules must see through to the real targets: a route reaches the domain, the builder the renderers.
     const edges = new Set(result.modules.flatMap((m) => m.dependencies.map((d) => `${m.source} → ${d.resolved}`)));
-    expect(edges.has('server/publish/build/site-plan.ts → server/read-model/list-pages.ts')).toBe(true);
+    expect(edges.has('server/publish/builder/site-plan.ts → server/read-model/list-pages.ts')).toBe(true);
   });
 
   it('has no import from a lower layer to a higher one', () => {

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../server/logger.ts';
 import { createPublicModel } from '../../server/read-model/public-model.ts';
-import { createSiteBuilder, type SiteBuilder } from '../../server/publish/build/site-builder.ts';
+import { createSiteBuilder, type SiteBuilder } from '../../server/publish/builder/site-builder.ts';
 import { createAstroRenderer } from '../../server/render/astro-renderer.ts';
 import { createRenderers, type Renderers } from '../../server/render/renderers.ts';
 import { ensureSiteBuild } from '../../server/render/astro-compile.ts';

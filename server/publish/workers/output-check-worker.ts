@@ -5,7 +5,7 @@
  * @module
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { checkOutput } from '../build/known-output.ts';
+import { checkOutput } from '../builder/known-output.ts';
 import { openDatabase } from '../../store/database.ts';
 import type { OutputCheckData } from './output-check.ts';
 

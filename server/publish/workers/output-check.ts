@@ -6,7 +6,7 @@
  * @module
  */
 import { Worker } from 'node:worker_threads';
-import type { OutputCheck } from '../build/known-output.ts';
+import type { OutputCheck } from '../builder/known-output.ts';
 
 /** What the thread is started with. */
 export interface OutputCheckData {

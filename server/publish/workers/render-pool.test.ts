@@ -11,7 +11,7 @@ import { createRenderers } from '../../render/renderers.ts';
 import { ensureSiteBuild } from '../../render/astro-compile.ts';
 import { startTestService, type TestService } from '../../../test/helpers/test-service.ts';
 import { createPublicUrls } from '../../urls/public-urls.ts';
-import { renderArticles } from '../build/article-render.ts';
+import { renderArticles } from '../builder/article-render.ts';
 import { createPublicModel } from '../../read-model/public-model.ts';
 import { createRenderPool } from './render-pool.ts';
 import { PROJECT_ROOT } from '../../paths.ts';

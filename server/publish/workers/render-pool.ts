@@ -10,7 +10,7 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { SiteInfo } from '../../read-model/view-models.ts';
-import type { RenderedArticle } from '../build/article-render.ts';
+import type { RenderedArticle } from '../builder/article-render.ts';
 
 /** What each worker needs to build its own model and renderers. */
 export interface RenderWorkerData {

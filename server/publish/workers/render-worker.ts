@@ -9,7 +9,7 @@ import { createAstroRenderer } from '../../render/astro-renderer.ts';
 import { createRenderers } from '../../render/renderers.ts';
 import { openDatabase } from '../../store/database.ts';
 import { createPublicUrls } from '../../urls/public-urls.ts';
-import { renderArticles } from '../build/article-render.ts';
+import { renderArticles } from '../builder/article-render.ts';
 import { createBodyCache } from '../../read-model/body-cache.ts';
 import { createPublicModel } from '../../read-model/public-model.ts';
 import type { RenderWorkerData } from './render-pool.ts';
