@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findAccountByName, updateAccount } from '../store/account.repository.ts';
 import { changePlan, listAccounts } from './account-commands.ts';
 import { createKey } from './key-commands.ts';
-import { createTestChannel, openTestDeps, type TestDeps } from './test-deps.ts';
+import { createTestChannel, openTestDeps, type TestDeps } from '../../test/support/admin-deps.ts';
 
 let t: TestDeps;
 beforeEach(async () => {

@@ -6,7 +6,7 @@ import { SQLite } from '../store/sqlite-binding.ts';
 import { UsageError } from './args.ts';
 import { backupCommand } from './backup-command.ts';
 import { createKey } from './key-commands.ts';
-import { openTestDeps, type TestDeps } from './test-deps.ts';
+import { openTestDeps, type TestDeps } from '../../test/support/admin-deps.ts';
 
 let t: TestDeps;
 beforeEach(async () => {

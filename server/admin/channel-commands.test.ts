@@ -6,7 +6,7 @@ import { changePlan } from './account-commands.ts';
 import { inviteEditor, listChannels } from './channel-commands.ts';
 import { createKey } from './key-commands.ts';
 import { summarize } from './summary-command.ts';
-import { createTestChannel, openTestDeps, type TestDeps } from './test-deps.ts';
+import { createTestChannel, openTestDeps, type TestDeps } from '../../test/support/admin-deps.ts';
 
 let t: TestDeps;
 let bobKey: string;

@@ -4,7 +4,7 @@ import { PressroomError } from '../domain/errors.ts';
 import { findAccountByName, listApiKeys } from '../store/account.repository.ts';
 import { UsageError } from './args.ts';
 import { createKey, listKeys, revokeKey } from './key-commands.ts';
-import { openTestDeps, type TestDeps } from './test-deps.ts';
+import { openTestDeps, type TestDeps } from '../../test/support/admin-deps.ts';
 
 const KEY_PATTERN = /^prk_[A-Za-z0-9_-]{43}$/;
 let t: TestDeps;

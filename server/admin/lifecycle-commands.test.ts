@@ -6,7 +6,7 @@ import { listEvents } from '../store/publication-event.repository.ts';
 import { changePlan } from './account-commands.ts';
 import { createKey } from './key-commands.ts';
 import { decideModeration, homepageCommand, listJobsCommand, listModeration, retryJobCommand, reviewCommand } from './lifecycle-commands.ts';
-import { createTestChannel, openTestDeps, publishTestArticle, type TestDeps } from './test-deps.ts';
+import { createTestChannel, openTestDeps, publishTestArticle, type TestDeps } from '../../test/support/admin-deps.ts';
 
 let t: TestDeps;
 beforeEach(async () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../config.ts';
 import { describeFailure, runAdmin, type OpenedAdmin } from './run-admin.ts';
-import { openTestDeps, type TestDeps } from './test-deps.ts';
+import { openTestDeps, type TestDeps } from '../../test/support/admin-deps.ts';
 
 let t: TestDeps;
 let closed: number;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRulePolicy, DEFAULT_MODERATION_RULES } from '../domain/moderation/moderation-policy.ts';
-import { CASE_RULES, DECISION_CASES, subject } from '../domain/moderation/moderation-policy.cases.ts';
+import { CASE_RULES, DECISION_CASES, subject } from '../../test/support/moderation-cases.ts';
 import { createBodyPool, type BodyPool } from './body-pool.ts';
 import { rulePolicyFor } from './moderation-task.ts';
 import { createThreadedRulePolicy } from './threaded-moderation.ts';

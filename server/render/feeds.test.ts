@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FEED_MAX_ITEMS, renderJsonFeed, renderRss } from './feeds.ts';
-import { buildArticle, buildChannel, SITE, standardFixtures } from './render-fixtures.ts';
-import { xmlProblems } from './xml-check.ts';
+import { buildArticle, buildChannel, SITE, standardFixtures } from '../../test/support/render-fixtures.ts';
+import { xmlProblems } from '../../test/support/xml-check.ts';
 
 const { channel, articles, bilingual } = standardFixtures();
 const items = (xml: string) => [...xml.matchAll(/<item>([\s\S]*?)<\/item>/g)].map((m) => m[1]!);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SITE } from './render-fixtures.ts';
+import { SITE } from '../../test/support/render-fixtures.ts';
 import { renderRobots } from './robots.ts';
 
 describe('renderRobots', () => {

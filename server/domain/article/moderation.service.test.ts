@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createKey } from '../../admin/key-commands.ts';
 import { reviewCommand } from '../../admin/lifecycle-commands.ts';
-import { createTestChannel, openTestDeps, publishTestArticle, type TestDeps } from '../../admin/test-deps.ts';
+import { createTestChannel, openTestDeps, publishTestArticle, type TestDeps } from '../../../test/support/admin-deps.ts';
 import { createRulePolicy, DEFAULT_MODERATION_RULES, type ModerationDecision, type ModerationPolicy, type ModerationSubject } from '../moderation/moderation-policy.ts';
 import { moderateRevision } from './moderation.service.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRulePolicy, DEFAULT_MODERATION_RULES, linkHosts } from './moderation-policy.ts';
-import { CASE_RULES, DECISION_CASES, subject } from './moderation-policy.cases.ts';
+import { CASE_RULES, DECISION_CASES, subject } from '../../../test/support/moderation-cases.ts';
 
 const policy = createRulePolicy(CASE_RULES);
 

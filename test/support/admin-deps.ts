@@ -7,15 +7,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { manualClock } from '../clock.ts';
-import { channelAccess } from '../domain/account/access.ts';
-import { toPlanId } from '../domain/account/account.service.ts';
-import { saveArticle } from '../domain/article/article-save.ts';
-import type { ArticleRow } from '../store/article.table.ts';
-import { insertChannelFor } from '../domain/channel/channel.service.ts';
-import { findAccountByName } from '../store/account.repository.ts';
-import type { ChannelRow } from '../store/channel.table.ts';
-import { migrateToLatest, openDatabase, type Db } from '../store/database.ts';
+import { manualClock } from '../../server/clock.ts';
+import { channelAccess } from '../../server/domain/account/access.ts';
+import { toPlanId } from '../../server/domain/account/account.service.ts';
+import { saveArticle } from '../../server/domain/article/article-save.ts';
+import type { ArticleRow } from '../../server/store/article.table.ts';
+import { insertChannelFor } from '../../server/domain/channel/channel.service.ts';
+import { findAccountByName } from '../../server/store/account.repository.ts';
+import type { ChannelRow } from '../../server/store/channel.table.ts';
+import { migrateToLatest, openDatabase, type Db } from '../../server/store/database.ts';
 
 /** A temp database for one test file. */
 export interface TestDeps {

@@ -4,7 +4,7 @@
  * which must decide exactly alike. Test data only.
  * @module
  */
-import { DEFAULT_MODERATION_RULES, type ModerationRules, type ModerationSubject } from './moderation-policy.ts';
+import { DEFAULT_MODERATION_RULES, type ModerationRules, type ModerationSubject } from '../../server/domain/moderation/moderation-policy.ts';
 
 /** A harmless submission, with `over` replacing some of its fields. */
 export const subject = (over: Partial<ModerationSubject> = {}): ModerationSubject => ({

@@ -5,10 +5,10 @@
  * Used only by `server/render/*.test.ts`.
  * @module
  */
-import { createPublicUrls } from '../urls/public-urls.ts';
-import { textDirection } from '../domain/language.ts';
-import { textStartOf } from '../read-model/selection.ts';
-import type { AnyPublicArticle, ArticlesByChannel, PublicArticle, PublicArticleSummary, PublicChannel, PublicImage, PublicTranslation, PublicTranslationSummary, SiteInfo } from '../read-model/view-models.ts';
+import { createPublicUrls } from '../../server/urls/public-urls.ts';
+import { textDirection } from '../../server/domain/language.ts';
+import { textStartOf } from '../../server/read-model/selection.ts';
+import type { AnyPublicArticle, ArticlesByChannel, PublicArticle, PublicArticleSummary, PublicChannel, PublicImage, PublicTranslation, PublicTranslationSummary, SiteInfo } from '../../server/read-model/view-models.ts';
 
 /** The site of every fixture. */
 export const SITE: SiteInfo = Object.freeze({
