@@ -10,6 +10,7 @@ import { migrateToLatest, openDatabase, type Db } from '../store/database.ts';
 import { importContent } from './import-content.ts';
 import type { ImportReport } from './import-report.ts';
 import { watchContent, type ContentWatcher } from './watch-content.ts';
+import { pollUntil } from '../../test/helpers/poll.ts';
 
 const SAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../content');
 const clock = manualClock('2026-11-22T12:00:00.000Z');
@@ -39,7 +40,7 @@ async function afterChange(change: () => void): Promise<ImportReport> {
   watcher = watchContent({ db, clock, log }, path.join(dir, 'content'), accountId, { debounceMs: 50, onImport: (r) => reports.push(r) });
   await watcher.ready();
   change();
-  for (let i = 0; i < 200 && reports.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+  await pollUntil(() => reports.length, (n) => n > 0, { what: 'the watcher to import the change' });
   await watcher.idle();
   expect(reports.length).toBeGreaterThan(0);
   return reports[reports.length - 1]!;

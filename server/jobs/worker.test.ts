@@ -8,6 +8,7 @@ import { migrateToLatest, openDatabase, type Db } from '../store/database.ts';
 import { insertJob } from '../store/job.repository.ts';
 import { claimDueJob, countJobsByState } from '../store/job-queue.repository.ts';
 import { createWorker, type JobHandler } from './worker.ts';
+import { pollUntil } from '../../test/helpers/poll.ts';
 
 let dir: string;
 let db: Db;
@@ -98,7 +99,7 @@ describe('worker', () => {
     worker.start();
     await job('note');
     worker.wake();
-    for (let i = 0; i < 100 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await pollUntil(() => seen.length, (n) => n > 0, { what: 'the woken worker to run the job' });
     await worker.stop();
     expect(seen).toEqual([1]);
   });

@@ -23,6 +23,7 @@ import {
   type CommandResult,
   type ServerProcess,
 } from '../helpers/service-process.ts';
+import { pollUntil } from '../helpers/poll.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-durability-'));
 const env = serviceEnv(dir);
@@ -167,11 +168,8 @@ describe('each documented tool beside a burst of writes, three times', () => {
       translations: [{ language: 'en', title: `Review ${round}`, content_markdown: 'For a person.' }],
     });
     expect(res.status, await res.text()).toBe(201);
-    for (let tries = 0; tries < 600; tries++) {
-      if ((await moderationOf(slug, key)) === 'manual_review') return slug;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`${slug} never reached manual review`);
+    await pollUntil(() => moderationOf(slug, key), (state) => state === 'manual_review', { what: `${slug} to wait for a person`, timeoutMs: 60_000, intervalMs: 100 });
+    return slug;
   }
 
   it('sqlite3 .backup and -readonly, admin key create, moderation and list, build, migrate and admin backup', async () => {
@@ -267,7 +265,7 @@ describe('the server notices detached database files', () => {
     const body = (await res.json()) as { schema_version: string; error: { code: string; message: string } };
     expect(body).toMatchObject({ schema_version: '1.0', error: { code: 'DATABASE_DETACHED' } });
     expect(body.error.message).toMatch(/restart the server/);
-    for (let tries = 0; tries < 100 && !server.stderr().includes('database files detached'); tries++) await new Promise((r) => setTimeout(r, 100));
+    await pollUntil(() => server.stderr(), (text) => text.includes('database files detached'), { what: 'the log line', intervalMs: 100 });
     expect(server.stderr()).toMatch(/database files detached .*pressroom\.db-wal \(deleted\).*Stop the server/);
     await stop(server);
     expect(server.stderr()).toMatch(/database connection left open on stop/);

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { openDatabase } from '../../server/store/database.ts';
+import { pollUntil } from '../helpers/poll.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-restart-'));
@@ -84,14 +85,11 @@ it('finishes every job after a SIGKILL, publishing each article once and none ea
     expect(pending.length).toBeGreaterThan(0);
 
     const second = await start();
-    const deadline = Date.now() + 45_000;
-    let rows: Array<{ slug: string; status: string; published_at: string | null }> = [];
-    while (Date.now() < deadline) {
-      rows = await db.selectFrom('articles').select(['slug', 'status', 'published_at']).orderBy('slug').execute();
-      const settled = rows.find((r) => r.slug === 'later')?.status === 'scheduled';
-      if (settled && rows.filter((r) => r.status === 'published').length === 21) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const rows = await pollUntil(
+      () => db.selectFrom('articles').select(['slug', 'status', 'published_at']).orderBy('slug').execute(),
+      (r) => r.find((row) => row.slug === 'later')?.status === 'scheduled' && r.filter((row) => row.status === 'published').length === 21,
+      { what: 'every job left by the killed process to finish', timeoutMs: 45_000, intervalMs: 200 },
+    ).catch(() => db.selectFrom('articles').select(['slug', 'status', 'published_at']).orderBy('slug').execute());
     expect(rows).toHaveLength(22);
     expect(rows.filter((r) => r.status === 'published').map((r) => r.slug).sort()).toEqual(
       [...Array.from({ length: 20 }, (_, i) => `a${i}`), 'soon'].sort(),

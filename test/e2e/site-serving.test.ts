@@ -9,6 +9,7 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { PROJECT_ROOT } from '../../server/paths.ts';
+import { pollUntil } from '../helpers/poll.ts';
 
 let t: TestService;
 let key: string;
@@ -174,11 +175,7 @@ describe('what is not published, or not there', () => {
       expect(body.error.code, address).toBe(address.startsWith('/api/') ? 'ARTICLE_NOT_FOUND' : 'NOT_FOUND');
     }
     await t.request('PATCH', '/api/v1/channels/pressroom-journal/pages/not-yet/status', { key, body: { status: 'published' } });
-    let status = 0;
-    for (let i = 0; i < 100 && status !== 200; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      status = (await get('/pressroom-journal/en/not-yet')).status;
-    }
+    const status = await pollUntil(async () => (await get('/pressroom-journal/en/not-yet')).status, (s) => s === 200, { what: 'the published page', intervalMs: 50 });
     expect(status).toBe(200);
   });
 
