@@ -9,8 +9,6 @@ import { fileURLToPath } from 'node:url';
 /** Folder of the project (where `package.json`, `src/` and `docs/` live). */
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The service's TypeScript sources (`server/`). */
-export const SERVER_DIR = path.join(PROJECT_ROOT, 'server');
 
 /** The API documents served by the service and written into the output. */
 export const OPENAPI_FILES = Object.freeze({

@@ -27,5 +27,3 @@ export interface PublicState {
 }
 
 
-/** Where the read API gets the public state: the builder, or anything that keeps the same contract. */
-export type PublicStateSource = () => Promise<PublicState>;

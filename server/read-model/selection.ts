@@ -164,14 +164,6 @@ export function channelTranslationIn(channel: PublicChannel, language: string): 
   return channel.translations.find((t) => t.language === language);
 }
 
-/**
- * The channel's text in `language`, else in its default language, else its
- * first translation: for names and links only, never for article text.
- */
-export function channelTextIn(channel: PublicChannel, language: string): PublicChannelTranslation {
-  return channelTranslationIn(channel, language) ?? channelDefaultTranslation(channel);
-}
-
 /** The channel's default-language translation (its name when no better one exists). */
 export function channelDefaultTranslation(channel: PublicChannel): PublicChannelTranslation {
   const translation = channelTranslationIn(channel, channel.defaultLanguage) ?? channel.translations[0];

@@ -1,5 +1,5 @@
 /** Row types of `accounts` and `api_keys`. @module */
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 
 /** An account: owns channels and keys; its plan decides what it may do. */
 export interface AccountTable {
@@ -24,6 +24,4 @@ export interface ApiKeyTable {
 }
 
 export type AccountRow = Selectable<AccountTable>;
-export type NewAccountRow = Insertable<AccountTable>;
-export type AccountUpdate = Updateable<AccountTable>;
 export type ApiKeyRow = Selectable<ApiKeyTable>;

@@ -20,8 +20,6 @@ export type TranslationStatus = (typeof TRANSLATION_STATUSES)[number];
  * into the archive; `moderation_review` is never requested (spec rule 2).
  */
 export const REQUESTABLE_STATUSES = ['draft', 'published', 'scheduled', 'archived'] as const;
-/** A status a publisher may request. */
-export type RequestedStatus = (typeof REQUESTABLE_STATUSES)[number];
 
 /** Homepage visibility of an article and all its translations. */
 export const HOMEPAGE_MODES = ['inherit', 'allow', 'hide'] as const;

@@ -78,8 +78,6 @@ export const translationItemSchema = z
   })
   .strict()
   .superRefine(exactlyOneBody);
-/** A validated translation item. */
-export type TranslationItemInput = z.output<typeof translationItemSchema>;
 
 /** PUT …/translations/{language}: the language comes from the path. */
 export const translationPutSchema = z
