@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { articleSlugSchema, dateTimeSchema, languageSchema, plainTextSchema, titleSchema } from '../schema-parts.ts';
-import { HOMEPAGE_MODES } from './article-status.ts';
+import { HOMEPAGE_MODES, REQUESTABLE_STATUSES } from './article-status.ts';
 import { BODY_LIMITS } from '../body/limits.ts';
 import { RESERVED_ARTICLE_SLUGS } from '../../urls/static-files.ts';
 
@@ -29,7 +29,7 @@ function statusSchema<T extends readonly [string, ...string[]]>(allowed: T) {
 /** Statuses accepted on create and in translation items. */
 export const writeStatusSchema = statusSchema(['draft', 'published', 'scheduled'] as const);
 /** Statuses accepted by the status endpoint (adds `archived`). */
-export const statusChangeStatusSchema = statusSchema(['draft', 'published', 'scheduled', 'archived'] as const);
+export const statusChangeStatusSchema = statusSchema(REQUESTABLE_STATUSES);
 
 /** Homepage visibility. */
 export const homepageModeSchema = z.enum(HOMEPAGE_MODES);
