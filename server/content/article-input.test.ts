@@ -10,6 +10,7 @@ function folder(name: string, files: Record<string, string>): ArticleFolder {
     name,
     rel: `journal/${name}`,
     files: Object.entries(files).map(([file, text]) => ({ name: file, rel: `journal/${name}/${file}`, bytes: Buffer.from(text) })),
+    refused: [],
   };
 }
 

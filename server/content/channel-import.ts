@@ -83,8 +83,6 @@ export async function importChannel(run: ImportRun, folder: ChannelFolder): Prom
     return null;
   };
   if (!isSlug(folder.name)) return fail(`The folder name "${folder.name}" is not a valid channel slug. ${SLUG_RULE}`, `${folder.rel}/`);
-  if (!folder.channelFile) return fail(`Missing: a channel folder needs a ${CHANNEL_FILE} with the channel's default_language and translations. Its articles were not imported.`);
-
   const slug = folder.name;
   // A channel imported before keeps working when its file breaks: only its settings wait for a fix.
   const keepStored = async (message: string): Promise<ImportedChannel | null> => {
@@ -92,6 +90,8 @@ export async function importChannel(run: ImportRun, folder: ChannelFolder): Prom
     fail(`${message} ${stored ? 'The channel keeps its stored settings; its articles are still imported.' : 'The channel and its articles were not imported.'}`);
     return stored ? { slug, defaultLanguage: stored.default_language } : null;
   };
+  if (folder.channelFileRefused) return keepStored(folder.channelFileRefused.message);
+  if (!folder.channelFile) return fail(`Missing: a channel folder needs a ${CHANNEL_FILE} with the channel's default_language and translations. Its articles were not imported.`);
   const parsed = readChannelFile(folder.channelFile.bytes);
   if (!parsed.ok) return keepStored(parsed.message);
   const front = parsed.value;

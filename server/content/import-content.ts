@@ -44,6 +44,11 @@ function fileOfField(build: ArticleBuild, field: string | undefined): string {
 }
 
 async function importArticle(run: ImportRun, channel: ImportedChannel, folder: ArticleFolder): Promise<void> {
+  if (folder.refused.length > 0) {
+    // Applying the rest would drop the refused language from the stored article: nothing changes until it is fixed.
+    for (const refused of folder.refused) reportError(run.report, run.log, { file: refused.file, message: `${refused.message} The article "${folder.rel}/" was not applied; its stored version stays.` });
+    return;
+  }
   const build = buildArticleInput(folder, channel.defaultLanguage, isoNow(run.clock));
   if (!build.ok) {
     for (const error of build.errors) reportError(run.report, run.log, error);
@@ -100,7 +105,9 @@ export async function importContent(deps: ContentImportDeps, dir: string, accoun
   // The account acts as the owner of its channels; no API key is involved.
   const principal: Principal = { accountId, accountName: account.name, plan: toPlanId(account.plan), keyId: 0 };
   const run: ImportRun = { ...deps, principal, report };
-  for (const folder of tree) {
+  for (const refused of tree.refused) reportError(report, deps.log, refused);
+  for (const folder of tree.channels) {
+    for (const refused of folder.refused) reportError(report, deps.log, refused);
     const channel = await importChannel(run, folder);
     if (!channel) continue;
     for (const article of folder.articles) await importArticle(run, channel, article);

@@ -58,6 +58,8 @@ export function watchContent(
 
   const watcher = watch(dir, {
     ignoreInitial: true,
+    // Links are never imported (content-tree.ts); following one could watch a whole other tree.
+    followSymlinks: false,
     // Editors save in several writes; wait until a file stops growing.
     awaitWriteFinish: { stabilityThreshold: 100, pollInterval: 25 },
     ignored: (file) => /(^|[/\\])\.|~$|\.swp$/.test(file.slice(dir.length)),
