@@ -5,21 +5,62 @@
  * resets, at least 1), the `RateLimit-*` headers and the error body.
  * @module
  */
+import { isIP } from 'node:net';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { rateLimiter } from 'hono-rate-limiter';
 import { errorBody } from '../error-body.ts';
 
 /**
- * The client's address: the connection's peer, or, behind `trustProxyHops`
- * trusted proxies, the address the outermost of them saw (the n-th entry of
- * X-Forwarded-For from the right; entries further left are the client's own
- * claims and are never trusted).
+ * One key per client for an address as written: IPv4 as dotted decimal
+ * (also when written as an IPv4-mapped IPv6 address or with a port), IPv6
+ * by its /64 prefix (one subscriber's network: a client that holds a /64 can
+ * otherwise rotate through 2^64 keys), lower-case and fully expanded. Null
+ * when `text` is not an IP address at all.
+ */
+export function clientKey(text: string): string | null {
+  let address = text.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address);
+  if (bracketed) address = bracketed[1]!;
+  else if (/^\d{1,3}(\.\d{1,3}){3}:\d+$/.test(address)) address = address.slice(0, address.lastIndexOf(':'));
+  address = address.replace(/%.*$/, ''); // a zone index names the interface, not the client
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  if (mapped) address = mapped[1]!;
+  const family = isIP(address);
+  if (family === 4) return address.split('.').map((octet) => String(Number(octet))).join('.');
+  if (family !== 6) return null;
+  return `${expandIpv6(address).slice(0, 4).join(':')}::/64`;
+}
+
+/** The eight groups of an IPv6 address, as four lower-case hex digits each. */
+function expandIpv6(address: string): string[] {
+  let text = address.toLowerCase();
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.includes('::') ? (text.split('::') as [string, string]) : [text, null];
+  const left = head ? head.split(':') : [];
+  const right = tail === null ? [] : tail ? tail.split(':') : [];
+  const groups = tail === null ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  return groups.map((group) => group.padStart(4, '0'));
+}
+
+/**
+ * The client's rate-limit key: the connection's peer, or, behind
+ * `trustProxyHops` trusted proxies, the address the outermost of them saw
+ * (the n-th entry of X-Forwarded-For from the right; entries further left
+ * are the client's own claims and are never trusted), made one key per
+ * client by {@link clientKey}. An entry that is not an IP address (a
+ * misconfigured hop count lets the client write it) counts as the peer, so
+ * no text a client chooses becomes a key of its own.
  */
 export function clientAddress(c: Context, trustProxyHops: number): string {
   let peer = 'unknown';
   try {
-    peer = getConnInfo(c).remote.address ?? peer;
+    const remote = getConnInfo(c).remote.address;
+    if (remote) peer = clientKey(remote) ?? remote;
   } catch {
     // Not served by @hono/node-server (app.request in a unit test): one shared bucket.
   }
@@ -29,7 +70,8 @@ export function clientAddress(c: Context, trustProxyHops: number): string {
     .map((entry) => entry.trim())
     .filter(Boolean);
   // Fewer entries than trusted hops: the leftmost one was still written by a trusted proxy.
-  return chain[Math.max(0, chain.length - trustProxyHops)] ?? peer;
+  const entry = chain[Math.max(0, chain.length - trustProxyHops)];
+  return (entry === undefined ? null : clientKey(entry)) ?? peer;
 }
 
 /**
