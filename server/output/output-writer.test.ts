@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { linkOrWrite, removeStaleTempFiles, writeAtomically } from './output-writer.ts';
+import { linkOrWrite, nextTempName, removeStaleTempFiles, TEMP_NAME, writeAtomically } from './output-writer.ts';
 
 let dir: string;
 beforeEach(() => {
@@ -23,19 +23,30 @@ describe('removeStaleTempFiles (issue 18: a killed build left 0-byte *.tmp files
   it('removes every writer\'s temporary names older than the age, everywhere in the folder', async () => {
     const old = 10 * 60_000;
     leftover('tech/hello.html.0123456789ab.tmp', old);
+    // The name this module's own writer gives (a build killed between its write and its rename).
+    leftover(path.relative(dir, nextTempName(path.join(dir, 'tech/killed.html'))), old);
     leftover('api/public/v1/channels.json.abcdefabcdef.tmp', old);
     leftover('media/tech/.avatar-0123.webp.4242.0123456789ab.tmp', old);
     leftover('pagefind/tech/en/pagefind-entry.json.0123456789ab.tmp', old);
     leftover('tech/recent.html.0123456789ab.tmp', 1000); // another process may be writing it now
     leftover('tech/notes.tmp', old); // not a writer's name
     fs.writeFileSync(path.join(dir, 'tech/hello.html'), '<p>kept</p>');
-    expect((await removeStaleTempFiles(dir)).sort()).toEqual([
+    const removed = (await removeStaleTempFiles(dir)).sort();
+    expect(removed.filter((name) => name.startsWith('tech/killed.html.'))).toHaveLength(1);
+    expect(removed.filter((name) => !name.startsWith('tech/killed.html.'))).toEqual([
       'api/public/v1/channels.json.abcdefabcdef.tmp',
       'media/tech/.avatar-0123.webp.4242.0123456789ab.tmp',
       'pagefind/tech/en/pagefind-entry.json.0123456789ab.tmp',
       'tech/hello.html.0123456789ab.tmp',
     ]);
     expect(fs.readdirSync(path.join(dir, 'tech')).sort()).toEqual(['hello.html', 'notes.tmp', 'recent.html.0123456789ab.tmp']);
+  });
+
+  it('knows the names every writer makes: this one, the search index and media', () => {
+    for (let i = 0; i < 40; i++) expect(nextTempName('/out/tech/page.html')).toMatch(TEMP_NAME);
+    expect('pagefind/x.json.0123456789ab.tmp').toMatch(TEMP_NAME);
+    expect('media/tech/.a.webp.4242.0123456789ab.tmp').toMatch(TEMP_NAME);
+    expect('tech/notes.tmp').not.toMatch(TEMP_NAME);
   });
 
   it('copes with a missing folder, and leaves no name of its own behind after a write', async () => {

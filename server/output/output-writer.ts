@@ -73,10 +73,15 @@ export function needsWrite(outputDir: string, relative: string, bytes: Uint8Arra
 const TEMP_PREFIX = `${process.pid}-${threadId}-${randomBytes(4).toString('hex')}-`;
 let tempCount = 0;
 
+/** The next temporary name beside `target`: `{target}.{pid}-{thread}-{8 hex}-{count}.tmp`. */
+export function nextTempName(target: string): string {
+  return `${target}.${TEMP_PREFIX}${(tempCount++).toString(36)}.tmp`;
+}
+
 /** Writes `bytes` to `relative` through a temporary name in the same folder and a rename. */
 export function writeAtomically(outputDir: string, relative: string, bytes: Uint8Array): void {
   const target = resolveOutputPath(outputDir, relative);
-  const temp = `${target}.${TEMP_PREFIX}${(tempCount++).toString(36)}.tmp`;
+  const temp = nextTempName(target);
   try {
     try {
       fs.writeFileSync(temp, bytes);
@@ -151,8 +156,12 @@ export function removeOutput(outputDir: string, relative: string): boolean {
   return true;
 }
 
-/** The temporary names of the output's writers: `{name}.{12 hex}.tmp` here and in the search index, `.{name}.{pid}.{12 hex}.tmp` in the media folder. */
-const TEMP_NAME = /\.[0-9a-f]{12}\.tmp$/;
+/**
+ * The temporary names of the output's writers: `{name}.{pid}-{thread}-{8 hex}-{count}.tmp` here
+ * ({@link nextTempName}), `{name}.{12 hex}.tmp` in the search index, `.{name}.{pid}.{12 hex}.tmp` in the
+ * media folder. (Until issue 40 this matched only the last two, so a killed build's files stayed.)
+ */
+export const TEMP_NAME = /\.(?:[0-9a-f]{12}|\d+-\d+-[0-9a-f]{8}-[0-9a-z]+)\.tmp$/;
 
 /**
  * Deletes temporary files a killed writer left in the output folder (media and
