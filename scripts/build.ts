@@ -17,6 +17,7 @@ import { removeStaleTempFiles } from '../server/output/output-writer.ts';
 import { MIGRATION_NOTE, migrateToLatest, openDatabase } from '../server/store/database.ts';
 import { createPublicUrls } from '../server/urls/public-urls.ts';
 import { parseScriptArgs, wantsHelp } from './lib/cli.ts';
+import { keepHostFiles } from '../server/hosting/host-files.ts';
 
 const HELP = `Usage: npm run build
 
@@ -50,10 +51,11 @@ try {
   // A build's output is what gets deployed: no temporary file a killed writer left goes with it.
   await removeStaleTempFiles(config.outputDir);
   const site = await createStaticSite({ db, clock, urls, cursors: await loadCursorCodec(db), config, projectRoot: PROJECT_ROOT, log });
+  const hostFiles = keepHostFiles(site.builder, config.staticHost, config.outputDir, log);
   // The counts only: the report lists every path written, which need not stay in memory through the search index.
   const report = counts(await site.builder.fullBuild());
   // PRESSROOM_STATIC_HOST: the host's own files (Netlify's rules, Cloudflare's worker) go with the output.
-  await site.hostFiles.ensure();
+  await hostFiles.ensure();
   // Nothing builds after this: what the builder remembers (about a gigabyte at 100,000 articles) need not stay
   // in memory through the search index, which reads its texts from the store.
   await site.builder.release();

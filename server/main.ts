@@ -22,6 +22,7 @@ import { createWorker, type Worker } from './jobs/worker.ts';
 import type { CursorCodec } from './domain/cursor.ts';
 import { removeStaleTempFiles } from './output/output-writer.ts';
 import { createStaticSite, type StaticSite } from './publish/static-site.ts';
+import { keepHostFiles } from './hosting/host-files.ts';
 import { createPublicModel } from './read-model/public-model.ts';
 import { createSearchKeeper, type SearchKeeper } from './public-api/search-keeper.ts';
 import type { PublicApiDeps } from './http/routes/public-api.ts';
@@ -115,11 +116,13 @@ export async function startService(
   const staticSite = config.staticBuild
     ? await createStaticSite({ db, clock, urls, cursors, config, projectRoot: PROJECT_ROOT, log: log.child('build') })
     : null;
+  // The host's own files (PRESSROOM_STATIC_HOST) follow every build; wired here, so the builder knows no host.
+  const hostFiles = staticSite ? keepHostFiles(staticSite.builder, config.staticHost, config.outputDir, log.child('build')) : null;
   if (staticSite) {
     const first = !(await hasAnyFile(db));
     const report = first ? await staticSite.builder.fullBuild() : await staticSite.builder.applyEvents();
     log.info(first ? 'static site built' : 'static site up to date', { dir: config.outputDir, written: report.written, removed: report.removed, ms: report.ms });
-    await staticSite.hostFiles.ensure();
+    await hostFiles?.ensure();
     // The search shards build in the background; pages work without them meanwhile.
     if (first || !staticSite.search.hasIndex()) staticSite.search.rebuildAll();
     else staticSite.search.rebuildFor(report);

@@ -6,8 +6,12 @@
 /** Longest language code accepted (public API rule 1). */
 export const LANGUAGE_MAX_LENGTH = 16;
 
-// BCP 47 in the shape publishers use: language, optional script, region and variants.
-const BCP47 = /^[a-zA-Z]{2,3}(?:-[a-zA-Z]{4})?(?:-(?:[a-zA-Z]{2}|\d{3}))?(?:-(?:[a-zA-Z0-9]{5,8}|\d[a-zA-Z0-9]{3}))*$/;
+/**
+ * BCP 47 in the shape publishers use: language, optional script, region and variants. The source
+ * text, for the host configurations that check a language in their own regex engines (nginx's PCRE).
+ */
+export const BCP47_PATTERN = '[a-zA-Z]{2,3}(?:-[a-zA-Z]{4})?(?:-(?:[a-zA-Z]{2}|\\d{3}))?(?:-(?:[a-zA-Z0-9]{5,8}|\\d[a-zA-Z0-9]{3}))*';
+const BCP47 = new RegExp(`^${BCP47_PATTERN}$`);
 
 /** Explains the language rule in error messages. */
 export const LANGUAGE_RULE =

@@ -6,8 +6,9 @@
  * @module
  */
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_LIMIT_PATTERN, HOST_ERRORS, VALID_LIMIT_PATTERN } from './host-errors.ts';
-import { IMMUTABLE_CACHE, NOT_FOUND_JSON, SHORT_CACHE } from './nginx-config.ts';
+import { DEFAULT_LIMIT_PATTERN, HOST_ERRORS, VALID_LIMIT_PATTERN } from '../serving/host-errors.ts';
+import { IMMUTABLE_CACHE, SHORT_CACHE } from '../serving/cache-policy.ts';
+import { NOT_FOUND_JSON } from '../serving/host-errors.ts';
 
 /**
  * `_worker.js` for Cloudflare Pages (`cloudflare-worker.ts`, bundled with

@@ -10,9 +10,9 @@
  * 404 or 422 with the API's JSON error body.
  * @module
  */
-import { contentTypeOf, resolveOutputRequest, type OutputAnswer } from '../http/output-request.ts';
+import { contentTypeOf, resolveOutputRequest, type OutputAnswer } from '../serving/output-request.ts';
 import { isLanguageCode, LANGUAGE_MAX_LENGTH } from '../domain/language.ts';
-import { fileForRequest } from '../urls/static-files.ts';
+import { fileForRequest } from '../serving/static-files.ts';
 
 /** Values fixed when the worker is generated (`define`), so the worker bundles no validation library. */
 declare const PRESSROOM: {

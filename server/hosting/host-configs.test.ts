@@ -1,6 +1,6 @@
 /**
  * The host config renderers: the lines that carry the mapping of
- * `server/urls/static-files.ts` (the real nginx is exercised in test/e2e/nginx.test.ts).
+ * `server/serving/static-files.ts` (the real nginx is exercised in test/e2e/nginx.test.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,10 +8,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contentTypeOf } from '../http/routes/site-files.ts';
 import { renderCloudflareWorker } from './cloudflare-config.ts';
-import { HOST_ERRORS } from './host-errors.ts';
+import { HOST_ERRORS } from '../serving/host-errors.ts';
 import { listSite, renderNetlifyHeaders, renderNetlifyRedirects, type SiteListing } from './netlify-config.ts';
-import { CHARSET_TYPES, NGINX_TYPES, renderNginxConfig } from './nginx-config.ts';
-import { CONTENT_SECURITY_POLICY } from './security-headers.ts';
+import { renderNginxConfig } from './nginx-config.ts';
+import { CHARSET_TYPES, CONTENT_TYPES } from '../serving/content-types.ts';
+import { CONTENT_SECURITY_POLICY } from '../serving/security-headers.ts';
 
 const nginx = renderNginxConfig({ root: '/srv/pressroom/dist', listen: '127.0.0.1:8080', serverName: 'news.example.org' });
 const site: SiteListing = {
@@ -56,7 +57,7 @@ describe('nginx', () => {
     expect(nginx).toContain('default_type application/feed+json;');
     expect(nginx).toContain('charset utf-8;');
     expect(nginx).toContain('etag on;');
-    for (const [ext, type] of Object.entries(NGINX_TYPES)) {
+    for (const [ext, type] of Object.entries(CONTENT_TYPES)) {
       const bundled = contentTypeOf(`x.${ext}`);
       if (bundled === 'application/octet-stream') continue; // the bundled server does not know it
       const [base, params] = bundled.split('; ');

@@ -9,6 +9,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { describeError } from '../describe-error.ts';
+import type { Logger } from '../logger.ts';
 import { writeAtomically } from '../output/output-writer.ts';
 import { renderCloudflareWorker } from './cloudflare-config.ts';
 import { listSite, renderNetlifyHeaders, renderNetlifyRedirects } from './netlify-config.ts';
@@ -50,4 +52,23 @@ export function createHostFiles(host: 'none' | 'netlify' | 'cloudflare', outputD
       if (host === 'cloudflare' && !fs.existsSync(path.join(outputDir, '_worker.js'))) write(await render());
     },
   };
+}
+
+/**
+ * Keeps `host`'s files beside a builder's output: written again after each
+ * build that can change them. Called by the composition roots (`main.ts`,
+ * `scripts/build.ts`) before the first build, so the builder itself knows
+ * no host. The caller runs `ensure()` once the first build is done.
+ */
+export function keepHostFiles(
+  builder: { onFilesPlaced(listener: (paths: readonly string[]) => void): void },
+  host: 'none' | 'netlify' | 'cloudflare',
+  outputDir: string,
+  log: Logger,
+): HostFiles {
+  const files = createHostFiles(host, outputDir);
+  builder.onFilesPlaced((paths) => {
+    files.afterBuild(paths).catch((error: unknown) => log.error('host files not written', { host, error: describeError(error) }));
+  });
+  return files;
 }

@@ -1,6 +1,6 @@
 /**
  * Netlify `_headers` and `_redirects` for the static output (`dist/`),
- * following `server/urls/static-files.ts`. Netlify serves `/{path}` from
+ * following `server/serving/static-files.ts`. Netlify serves `/{path}` from
  * `{path}.html` by itself ("pretty URLs"); the rules here add:
  *
  * - `/api/public/v1/{P}` → `{P}.json` (a 200 rewrite; existing files such as `.md` are not shadowed);
@@ -20,8 +20,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PUBLIC_API_PREFIX } from '../urls/public-urls.ts';
-import { IMMUTABLE_CACHE } from './nginx-config.ts';
-import { HTML_SECURITY_HEADERS } from './security-headers.ts';
+import { IMMUTABLE_CACHE } from '../serving/cache-policy.ts';
+import { HTML_SECURITY_HEADERS } from '../serving/security-headers.ts';
+import { LANG_SEGMENT } from '../serving/static-files.ts';
 
 /** What of the output needs rules of its own: channels (feeds) and articles with their languages. */
 export interface SiteListing {
@@ -32,7 +33,6 @@ export interface SiteListing {
 }
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
-const LANG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
 
 /**
  * Lists channels and articles from an output folder, from the public API
@@ -42,7 +42,7 @@ export function listSite(root: string): SiteListing {
   const channelsDir = path.join(root, PUBLIC_API_PREFIX.slice(1), 'channels');
   const dirs = (d: string) => (fs.existsSync(d) ? fs.readdirSync(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort() : []);
   const langsIn = (d: string, ext: string) =>
-    fs.existsSync(d) ? fs.readdirSync(d).filter((f) => f.endsWith(ext)).map((f) => f.slice(0, -ext.length)).filter((l) => LANG.test(l)).sort() : [];
+    fs.existsSync(d) ? fs.readdirSync(d).filter((f) => f.endsWith(ext)).map((f) => f.slice(0, -ext.length)).filter((l) => LANG_SEGMENT.test(l)).sort() : [];
   const channels: { slug: string; languages: string[] }[] = [];
   const articles: { channel: string; slug: string; languages: string[] }[] = [];
   for (const channel of dirs(channelsDir).filter((c) => SLUG.test(c))) {

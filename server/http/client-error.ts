@@ -6,7 +6,7 @@
  * @module
  */
 import type { Duplex } from 'node:stream';
-import { errorBody } from './error-body.ts';
+import { errorBody } from '../serving/error-body.ts';
 
 /** Node's parser error, as passed to the server's `clientError` event. */
 type ClientError = Error & { code?: string };

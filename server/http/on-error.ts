@@ -11,7 +11,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ERROR_CATALOGUE, PressroomError } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
 import { DATABASE_BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from '../store/busy-error.ts';
-import { errorBody } from './error-body.ts';
+import { errorBody } from '../serving/error-body.ts';
 
 /** Creates the app's error handler. */
 export function createErrorHandler(log: Logger) {

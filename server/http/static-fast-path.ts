@@ -23,7 +23,7 @@ import { normalizeRequestPath } from '../urls/request-path.ts';
 import { chooseEncoding, compressed, encodedEtag, isCompressible, varyWithEncoding } from './compression.ts';
 import { validatorsMatch } from './conditional-get.ts';
 import type { CachedFile, OutputFileCache } from './output-file-cache.ts';
-import { prefersMarkdown } from './accept-markdown.ts';
+import { prefersMarkdown } from '../serving/accept-markdown.ts';
 import { cacheControlOf, contentTypeOf, resolveOutputRequest, type CachePolicy } from './routes/site-files.ts';
 
 /** What the fast path needs. */

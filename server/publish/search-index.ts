@@ -24,6 +24,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as pagefind from 'pagefind';
 import type { Logger } from '../logger.ts';
 import { createSerialQueue } from '../serial-work.ts';
+import { LANG_SEGMENT } from '../serving/static-files.ts';
 
 /**
  * One index: the public articles of one part (`search-parts.ts`) of one
@@ -102,7 +103,6 @@ const NOT_CHANNELS = new Set(['api', 'media', 'pagefind', '_astro', 'assets']);
 /** Folder of a shard under the index, relative (also its key). */
 export const shardFolder = (s: Shard): string => (s.part < 0 ? `${s.channel}/${s.language}` : `${s.channel}/${s.language}.${s.part}`);
 const shardKey = shardFolder;
-const LANGUAGE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
 
 /** Records sent to Pagefind before waiting for their answers. */
 const RECORDS_IN_FLIGHT = 4096;
@@ -208,7 +208,7 @@ export function createSearchIndexer(deps: { outputDir: string; log: Logger; lane
         const dot = folder.name.lastIndexOf('.');
         const language = dot < 0 ? folder.name : folder.name.slice(0, dot);
         const part = dot < 0 ? -1 : Number(folder.name.slice(dot + 1));
-        if (LANGUAGE.test(language) && Number.isSafeInteger(part)) shards.push({ channel: channel.name, language, part });
+        if (LANG_SEGMENT.test(language) && Number.isSafeInteger(part)) shards.push({ channel: channel.name, language, part });
       }
     }
     return shards.sort((a, b) => (shardKey(a) < shardKey(b) ? -1 : shardKey(a) > shardKey(b) ? 1 : 0));
@@ -278,7 +278,7 @@ export function createSearchIndexer(deps: { outputDir: string; log: Logger; lane
     const started = performance.now();
     const unique = [...new Map(shards.map((s) => [shardKey(s), { channel: s.channel, language: s.language, part: s.part }])).values()];
     for (const shard of unique) {
-      if (!/^[a-z0-9-]+$/.test(shard.channel) || !LANGUAGE.test(shard.language) || !Number.isSafeInteger(shard.part) || shard.part < -1) {
+      if (!/^[a-z0-9-]+$/.test(shard.channel) || !LANG_SEGMENT.test(shard.language) || !Number.isSafeInteger(shard.part) || shard.part < -1) {
         throw new Error(`Not a shard: ${shardKey(shard)}`);
       }
     }

@@ -16,7 +16,7 @@ import { ensureSiteBuild } from '../render/astro-compile.ts';
 import type { SiteInfo } from '../read-model/view-models.ts';
 import type { Db } from '../store/database.ts';
 import type { PublicUrls } from '../urls/public-urls.ts';
-import { staticFiles } from '../urls/static-files.ts';
+import { staticFiles } from '../serving/static-files.ts';
 import YAML from 'yaml';
 import { createBodyCache } from '../read-model/body-cache.ts';
 import { createBuildQueue, type BuildQueue } from './build-queue.ts';
@@ -25,7 +25,6 @@ import { createSearchIndexer } from './search-index.ts';
 import { createSiteSearch, type SiteSearch } from './site-search.ts';
 import { renderCodeFingerprint } from './builder/owner-inputs.ts';
 import { createSyncOutputQueue, createThreadOutputQueue } from '../output/output-queue.ts';
-import { createHostFiles, type HostFiles } from '../hosting/host-files.ts';
 import { checkOutputInWorker } from './workers/output-check.ts';
 import { createRenderPool } from './workers/render-pool.ts';
 import { createSiteBuilder, type SiteBuilder } from './builder/site-builder.ts';
@@ -38,7 +37,6 @@ export interface StaticSite {
   readonly queue: BuildQueue;
   readonly search: SiteSearch;
   /** The static host's files in the output (`PRESSROOM_STATIC_HOST`): `ensure()` after the first build; later builds keep them in step. */
-  readonly hostFiles: HostFiles;
   /** Waits for the running search rebuild, then stops Pagefind and the output writer thread (stop the queue first). */
   close(): Promise<void>;
 }
@@ -102,15 +100,10 @@ export async function createStaticSite(deps: {
   const queue = createBuildQueue(builder, deps.log);
   const search = createSiteSearch(createSearchIndexer({ outputDir: deps.config.outputDir, log: deps.log, lanes: deps.config.searchProcesses }), model, deps.config.outputDir, deps.log);
   queue.onBuilt((report) => search.rebuildFor(report));
-  const hostFiles = createHostFiles(deps.config.staticHost, deps.config.outputDir);
-  builder.onFilesPlaced((paths) => {
-    hostFiles.afterBuild(paths).catch((error: unknown) => deps.log.error('host files not written', { host: deps.config.staticHost, error: String(error) }));
-  });
   return {
     builder,
     queue,
     search,
-    hostFiles,
     async close() {
       await search.close();
       await output.close();

@@ -8,14 +8,20 @@
  * @module
  */
 import { INVALID_LIST_CURSOR } from '../domain/cursor.ts';
-import { validationError, type PressroomError } from '../domain/errors.ts';
-import { errorBody } from '../http/error-body.ts';
+import { PressroomError, validationError } from '../domain/errors.ts';
+import { errorBody } from './error-body.ts';
 import { EMPTY_CURSOR_MESSAGE, LANG_TOO_LONG_MESSAGE, LIMIT, LIMIT_MESSAGE, NOT_A_LANGUAGE_MESSAGE } from '../public-api/public-query.ts';
 
 /** The JSON text of an error, as the bundled server sends it. */
 export function errorJson(error: PressroomError): string {
   return JSON.stringify(errorBody(error.code, error.message, error.details));
 }
+
+/**
+ * The body of every 404 a host sends: the bundled server's, without the path
+ * its message names (a static body cannot hold it).
+ */
+export const NOT_FOUND_JSON = errorJson(new PressroomError('NOT_FOUND', 'Nothing is published at this address. It does not exist, or it is not published (any more).'));
 
 /** The 422 bodies a static host sends, by case. */
 export const HOST_ERRORS = Object.freeze({

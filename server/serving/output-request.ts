@@ -5,31 +5,11 @@
  * filesystem, so it can be bundled into a worker.
  * @module
  */
-import { securityHeadersFor } from '../hosting/security-headers.ts';
-import { articleAlternates, articleLinkHeader, articleOfHtmlFile, fileForRequest, staticFiles } from '../urls/static-files.ts';
+import { securityHeadersFor } from './security-headers.ts';
+import { articleAlternates, articleLinkHeader, articleOfHtmlFile, fileForRequest, staticFiles } from './static-files.ts';
 import { prefersMarkdown } from './accept-markdown.ts';
 
-const TYPES: Readonly<Record<string, string>> = {
-  html: 'text/html; charset=utf-8',
-  json: 'application/json; charset=utf-8',
-  md: 'text/markdown; charset=utf-8',
-  txt: 'text/plain; charset=utf-8',
-  css: 'text/css; charset=utf-8',
-  js: 'text/javascript; charset=utf-8',
-  svg: 'image/svg+xml',
-  webp: 'image/webp',
-  png: 'image/png',
-  woff2: 'font/woff2',
-  wasm: 'application/wasm',
-};
-
-/** Content type of an output file; feeds and the sitemap have their own. */
-export function contentTypeOf(file: string): string {
-  if (file.endsWith('rss.xml')) return 'application/rss+xml; charset=utf-8';
-  if (file.endsWith('feed.json')) return 'application/feed+json; charset=utf-8';
-  if (file.endsWith('.xml')) return 'application/xml; charset=utf-8';
-  return TYPES[file.slice(file.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
-}
+export { contentTypeOf } from './content-types.ts';
 
 /** A file of the output and the headers it is served with, besides the validators. */
 export interface OutputAnswer {

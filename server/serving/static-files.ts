@@ -14,10 +14,19 @@
  * a channel's feed (`/{channel}/rss.xml`, `feed.json`) by `/{channel}/{L}/…`.
  * @module
  */
-import { PUBLIC_API_PREFIX } from './public-urls.ts';
-import { normalizeRequestPath } from './request-path.ts';
+import { PUBLIC_API_PREFIX } from '../urls/public-urls.ts';
+import { normalizeRequestPath } from '../urls/request-path.ts';
 
 const api = PUBLIC_API_PREFIX.slice(1);
+
+/**
+ * A language as a path segment or `?lang=` value of the output (`/{channel}/{lang}/…`, `_lang/{lang}.json`):
+ * the one pattern the server, the builder's search shards and every host configuration use. Looser than
+ * BCP 47 (`domain/language.ts`) on purpose: it only keeps what is no language out of file names.
+ */
+export const LANG_SEGMENT_PATTERN = '[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*';
+/** {@link LANG_SEGMENT_PATTERN}, whole. */
+export const LANG_SEGMENT = new RegExp(`^${LANG_SEGMENT_PATTERN}$`);
 
 /** What a list cursor looks like (`CursorCodec.token`: 16 bytes, base64url); hosts refuse any other value before looking for a file. */
 export const LIST_CURSOR_PATTERN = /^[A-Za-z0-9_-]{22}$/;
@@ -112,7 +121,7 @@ export const TEMP_FILE_NAME = /\.tmp$/;
  * @example fileForRequest('/tech/hello', 'ar') // { file: 'tech/ar/hello.html' }
  */
 export function fileForRequest(pathname: string, lang: string | null, cursor: string | null = null): { file: string } | { reason: UnservableReason } {
-  if (lang !== null && !/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/.test(lang)) return { reason: 'bad_lang' };
+  if (lang !== null && !LANG_SEGMENT.test(lang)) return { reason: 'bad_lang' };
   const canonical = normalizeRequestPath(pathname);
   if (canonical === null) return { reason: 'bad_path' };
   const segments: string[] = [];

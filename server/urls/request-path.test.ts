@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileForRequest } from './static-files.ts';
+import { fileForRequest } from '../serving/static-files.ts';
 import { normalizeRequestPath, rawPathOf } from './request-path.ts';
 
 describe('normalizeRequestPath', () => {

@@ -45,6 +45,27 @@ export const LAYER_RULES: IForbiddenRuleType[] = [
     to: { path: '^server/(public-api|http)/' },
   },
   {
+    name: 'builder-below-the-edges-along-any-path',
+    comment: 'Not through a third module either: nothing the builder imports, however indirectly, reaches the HTTP edge, the host configurations or the read API. Host files are wired by the composition roots.',
+    severity: 'error',
+    from: { path: '^server/publish/' },
+    to: { path: '^server/(http|hosting|public-api)/', reachable: true },
+  },
+  {
+    name: 'serving-below-http-and-hosting',
+    comment: 'The serving contract (address → file, types, cache, headers, error bodies) is what the bundled server and every host derive from; it depends on none of them, nor on the builder.',
+    severity: 'error',
+    from: { path: '^server/serving/' },
+    to: { path: `^(server/(http|hosting|publish|public-api/(?!public-query\\.ts$)|jobs|admin|content|bodies|media|output)/|server/(main|app|bootstrap)\\.ts$)` },
+  },
+  {
+    name: 'http-and-hosting-apart',
+    comment: 'The bundled server and the host configurations are siblings: each derives from serving/, neither from the other.',
+    severity: 'error',
+    from: { path: '^server/(http|hosting)/' },
+    to: { path: '^server/(http|hosting)/', pathNot: '^server/$1/' },
+  },
+  {
     name: 'store-below-domain',
     comment: 'Repositories take rows in and out; only the article status types are shared with the domain (and describe-error.ts, a leaf every layer uses).',
     severity: 'error',

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlesOfChannel, requireChannel } from '../../server/public-api/public-reader.ts';
-import { HOST_ERRORS } from '../../server/hosting/host-errors.ts';
+import { HOST_ERRORS } from '../../server/serving/host-errors.ts';
 import { NGINX_MISSING, startNginx, type NginxHost } from '../helpers/nginx-host.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { startWrangler, type WranglerHost } from '../helpers/wrangler-host.ts';

@@ -32,7 +32,7 @@ import path from 'node:path';
 import { parseFeed as parseRowanmanning } from '@rowanmanning/feed-parser';
 import { parseJsonFeed, parseRssFeed } from 'feedsmith';
 import { FEED_MAX_ITEMS } from '../../server/render/feeds.ts';
-import { staticFiles } from '../../server/urls/static-files.ts';
+import { staticFiles } from '../../server/serving/static-files.ts';
 
 /** An item as the site lists it. */
 export interface ListedItem {

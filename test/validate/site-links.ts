@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileForRequest } from '../../server/urls/static-files.ts';
+import { fileForRequest } from '../../server/serving/static-files.ts';
 
 /**
  * The output file answering `url` when it is an address of the site at

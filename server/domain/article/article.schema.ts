@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { articleSlugSchema, dateTimeSchema, languageSchema, plainTextSchema, titleSchema } from '../schema-parts.ts';
 import { HOMEPAGE_MODES, REQUESTABLE_STATUSES } from './article-status.ts';
 import { BODY_LIMITS } from '../body/limits.ts';
-import { RESERVED_ARTICLE_SLUGS } from '../../urls/static-files.ts';
+import { RESERVED_ARTICLE_SLUGS } from '../../serving/static-files.ts';
 
 /** Longest excerpt (publishing spec, limits). */
 export const EXCERPT_MAX_LENGTH = 320;

@@ -9,7 +9,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import { normalizeRequestPath, rawPathOf } from '../../urls/request-path.ts';
-import { errorBody } from '../error-body.ts';
+import { errorBody } from '../../serving/error-body.ts';
 
 /**
  * The request path as the client sent it: Node's raw request target when

@@ -7,7 +7,7 @@
  */
 import { createMiddleware } from 'hono/factory';
 import { PressroomError } from '../../domain/errors.ts';
-import { errorBody } from '../error-body.ts';
+import { errorBody } from '../../serving/error-body.ts';
 
 /** The part of the guard this needs. */
 export interface DatabaseWatch {

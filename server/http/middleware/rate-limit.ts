@@ -9,7 +9,7 @@ import { isIP } from 'node:net';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { rateLimiter } from 'hono-rate-limiter';
-import { errorBody } from '../error-body.ts';
+import { errorBody } from '../../serving/error-body.ts';
 
 /**
  * One key per client for an address as written: IPv4 as dotted decimal

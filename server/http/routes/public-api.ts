@@ -16,7 +16,7 @@ import type { PublicArticle } from '../../read-model/view-models.ts';
 import { channelTranslationIn, translationIn } from '../../read-model/selection.ts';
 import type { Db } from '../../store/database.ts';
 import type { PublicUrls } from '../../urls/public-urls.ts';
-import { fileForRequest } from '../../urls/static-files.ts';
+import { fileForRequest } from '../../serving/static-files.ts';
 import { etagOf, respondConditionally } from '../conditional-get.ts';
 import { PressroomError } from '../../domain/errors.ts';
 import { perClientRateLimit } from '../middleware/rate-limit.ts';

@@ -9,13 +9,13 @@
  * @module
  */
 import { Hono, type Context } from 'hono';
-import { fileForRequest } from '../../urls/static-files.ts';
-import { contentTypeOf, resolveOutputRequest } from '../output-request.ts';
+import { fileForRequest } from '../../serving/static-files.ts';
+import { contentTypeOf, resolveOutputRequest } from '../../serving/output-request.ts';
 import { respondConditionally, type ConditionalBody } from '../conditional-get.ts';
 import type { CachedFile, OutputFileCache } from '../output-file-cache.ts';
 import { PressroomError } from '../../domain/errors.ts';
 
-export { contentTypeOf, resolveOutputRequest, type OutputAnswer } from '../output-request.ts';
+export { contentTypeOf, resolveOutputRequest, type OutputAnswer } from '../../serving/output-request.ts';
 
 /** How long clients and CDNs may keep what the server answers. */
 export interface CachePolicy {

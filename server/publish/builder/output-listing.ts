@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { UNMANAGED_OUTPUT_FILES, UNMANAGED_OUTPUT_FOLDERS } from '../../urls/static-files.ts';
+import { UNMANAGED_OUTPUT_FILES, UNMANAGED_OUTPUT_FOLDERS } from '../../serving/static-files.ts';
 
 /**
  * Every file under `outputDir` by relative path, leaving out the top-level

@@ -22,7 +22,7 @@ import type { ArticleHead } from '../../read-model/public-model.ts';
  * locked dependency versions (remark, Astro). `src/` is covered by Astro's
  * build hash. `owner-inputs.test.ts` checks that every one exists.
  */
-export const RENDER_SOURCES: readonly string[] = ['server/render', 'server/read-model', 'server/domain/body', 'server/urls', 'server/publish/builder', 'package-lock.json'];
+export const RENDER_SOURCES: readonly string[] = ['server/render', 'server/read-model', 'server/domain/body', 'server/urls', 'server/serving', 'server/publish/builder', 'package-lock.json'];
 
 /**
  * A hash of the rendering code (see RENDER_SOURCES), read once per process.

@@ -24,7 +24,7 @@ import { createRenderers } from '../../render/renderers.ts';
 import { migrateToLatest, openDatabase, type Db } from '../../store/database.ts';
 import { readBuildOwners } from '../../store/build-owner.repository.ts';
 import { createPublicUrls } from '../../urls/public-urls.ts';
-import { staticFiles } from '../../urls/static-files.ts';
+import { staticFiles } from '../../serving/static-files.ts';
 import { PROJECT_ROOT } from '../../paths.ts';
 import { ensureSiteBuild } from '../../render/astro-compile.ts';
 import { checkOutputInWorker } from '../workers/output-check.ts';

@@ -10,7 +10,7 @@ import { listArticlesFor } from '../../read-model/selection.ts';
 import type { PublicArticleSummary } from '../../read-model/view-models.ts';
 import { buildArticle, buildChannel, standardFixtures } from '../../../test/support/render-fixtures.ts';
 import type { Renderers } from '../../render/renderers.ts';
-import { staticFiles } from '../../urls/static-files.ts';
+import { staticFiles } from '../../serving/static-files.ts';
 import { homeArticles, PAGE_MAX_ARTICLES, planArticle, planArticlePages, planChannel } from './site-plan.ts';
 
 const cursors = createCursorCodec('site-plan-test-secret-0123456789abcdef');

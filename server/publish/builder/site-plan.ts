@@ -11,7 +11,7 @@ import { LLMS_CHANNEL_ARTICLES } from '../../render/llms-txt.ts';
 import { ARTICLE_LIST_ORDER, articleListScope, CHANNEL_LIST_ORDER, channelListScope, channelPosition, DEFAULT_LIST_LIMIT, listUrl, pageAfter, type ListOrder, type ListPosition, type PageInfo } from '../../read-model/list-pages.ts';
 import type { Renderers } from '../../render/renderers.ts';
 import { articleParts, channelLanguages, channelTranslationIn, cursorPosition, newestInLanguage } from '../../read-model/selection.ts';
-import { staticFiles } from '../../urls/static-files.ts';
+import { staticFiles } from '../../serving/static-files.ts';
 
 /** One file to produce. */
 export interface PlannedFile {

@@ -1,0 +1,13 @@
+/**
+ * How long caches may keep the output's files, as the static hosts' configs
+ * send it: hashed assets and media for a year, everything else for a minute
+ * and then revalidated. The bundled server sends the same two forms, with
+ * the minute configurable (`PRESSROOM_CACHE_MAX_AGE`, `http/routes/site-files.ts`).
+ * @module
+ */
+
+/** Pages, JSON, feeds and every other address that changes with a publish. */
+export const SHORT_CACHE = 'public, max-age=60, must-revalidate';
+
+/** `/_astro/*` and `/media/*`: names that change whenever their bytes do. */
+export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
