@@ -58,6 +58,9 @@ export function slugify(title: string): string | null {
   return slug.length > 0 ? slug : null;
 }
 
+/** The longest suffix a caller of {@link firstFreeSlug} must allow for when it looks up taken slugs by prefix (`-9999999`). */
+export const GENERATED_SUFFIX_ROOM = 8;
+
 /**
  * Picks the first free slug: `base`, then `base-2`, `base-3`…
  * @param taken answers whether a candidate is already used.

@@ -94,6 +94,18 @@ describe('createChannel', () => {
     expect((await create(ana, body)).slug).toBe(slug);
   });
 
+  it('gives a long title a free slug every time, however many channels share it (the third was a 500: its cut -2 form was never seen as taken)', async () => {
+    const title = 'b'.repeat(120);
+    const pro = await principalOf('pat', 'pro');
+    const slugs: string[] = [];
+    for (let i = 0; i < 4; i++) slugs.push((await create(pro, titled(title))).slug);
+    expect(slugs).toEqual(['b'.repeat(80), `${'b'.repeat(78)}-2`, `${'b'.repeat(78)}-3`, `${'b'.repeat(78)}-4`]);
+    // A slug someone chose that a generated one would cut down to.
+    await create(pro, titled('x', { slug: `${'c'.repeat(78)}-2` }));
+    await create(pro, titled('c'.repeat(90)));
+    expect((await create(pro, titled('c'.repeat(90)))).slug).toBe(`${'c'.repeat(78)}-3`);
+  });
+
   it.each([
     ['a reserved slug', 'media', /^"media" is reserved for the site's own paths\. Choose another slug\.$/],
     ['a taken slug', 'news', /^The slug "news" is already taken by another channel\. Choose another slug, or omit it to have one generated\.$/],

@@ -21,7 +21,7 @@ import {
 import { toPlanId, type Principal } from '../account/account.service.ts';
 import { planFeatures } from '../account/plans.ts';
 import { PressroomError, validationError } from '../errors.ts';
-import { firstFreeSlug, RESERVED_CHANNEL_SLUGS, slugify } from '../slug.ts';
+import { firstFreeSlug, GENERATED_SUFFIX_ROOM, RESERVED_CHANNEL_SLUGS, SLUG_MAX_LENGTH, slugify } from '../slug.ts';
 import type { ModerationField, ModerationPolicy } from '../moderation/moderation-policy.ts';
 import { assertPublicFieldsAllowed } from '../moderation/public-fields.ts';
 import type { ChannelCreateInput, ChannelUpdateInput } from './channel.schema.ts';
@@ -123,7 +123,10 @@ async function chooseSlug(db: Executor, input: ChannelCreateInput): Promise<stri
   }
   const title = input.translations.find((t) => t.language === input.default_language)?.title ?? '';
   const base = slugify(title) ?? 'channel';
-  const taken = new Set(await channels.channelSlugsStartingWith(db, base));
+  // Candidates past the first cut the base short to fit their suffix (`firstFreeSlug`): look for taken slugs by the
+  // prefix every candidate up to `-9999999` shares, or a long title's third channel would collide (a 500).
+  const shared = base.slice(0, SLUG_MAX_LENGTH - GENERATED_SUFFIX_ROOM).replace(/-+$/g, '');
+  const taken = new Set(await channels.channelSlugsStartingWith(db, shared));
   return firstFreeSlug(base, (candidate) => taken.has(candidate) || RESERVED_CHANNEL_SLUGS.has(candidate));
 }
 
