@@ -108,7 +108,9 @@ export async function importChannel(run: ImportRun, folder: ChannelFolder): Prom
       if (!channelDiffers(existing, await channels.listChannelTranslations(trx, [existing.id]), front)) return 'unchanged';
       // The update schema has no slug (a slug never changes); the folder already names the channel.
       const { slug: _slug, ...update } = front;
-      await applyChannelUpdate(trx, run.clock, existing, update);
+      // The file is the whole truth: a description it no longer has is cleared (the API's PATCH would keep it).
+      const translations = update.translations.map((t) => ({ ...t, description: t.description ?? null }));
+      await applyChannelUpdate(trx, run.clock, existing, { ...update, translations });
       return 'updated';
     });
   } catch (error) {

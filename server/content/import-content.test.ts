@@ -209,6 +209,20 @@ describe('importContent', () => {
     expect(titles).toEqual([{ language: 'ar', title: 'مجلة بريسروم' }, { language: 'en', title: 'The Pressroom Journal' }]);
   });
 
+  it('clears a description that channel.md no longer has: the file is the whole truth, unlike a PATCH item', async () => {
+    await run();
+    edit(`${CHANNEL}/channel.md`, (text) => text.replace(/\n    description: Notes on writing[^\n]*/, ''));
+    expect((await run()).counts).toMatchObject({ channels: 1, errors: 0 });
+    const en = await db
+      .selectFrom('channel_translations')
+      .innerJoin('channels', 'channels.id', 'channel_translations.channel_id')
+      .select(['title', 'description'])
+      .where('channels.slug', '=', CHANNEL)
+      .where('language', '=', 'en')
+      .executeTakeFirstOrThrow();
+    expect(en).toEqual({ title: 'Pressroom Journal', description: null });
+  });
+
   it('reports a broken channel.md; a channel imported before keeps importing its articles', async () => {
     await run();
     write(`${CHANNEL}/channel.md`, '---\ndefault_language: en\n---\n');

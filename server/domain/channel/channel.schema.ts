@@ -20,19 +20,38 @@ export const channelTranslationSchema = z
   })
   .strict();
 
-const translations = z
-  .array(channelTranslationSchema)
-  .min(1)
-  .max(100)
-  .superRefine((items, ctx) => {
-    const seen = new Set<string>();
-    items.forEach((item, index) => {
-      if (seen.has(item.language)) {
-        ctx.addIssue({ code: 'custom', path: [index, 'language'], message: `Language "${item.language}" appears twice. Send one item per language` });
-      }
-      seen.add(item.language);
+/**
+ * A translation item of PATCH: merged field by field into the stored one, so
+ * an omitted field keeps its value and `null` clears a description. `title`
+ * may be left out for a language the channel has (the service refuses a new
+ * language without one).
+ */
+export const channelTranslationUpdateSchema = z
+  .object({
+    language: languageSchema,
+    title: titleSchema.optional(),
+    description: plainTextSchema(2000).nullable().optional(),
+  })
+  .strict();
+
+/** A list of translation items: 1 to 100, one per language. */
+function translationList<T extends z.ZodTypeAny>(item: T) {
+  return z
+    .array(item)
+    .min(1)
+    .max(100)
+    .superRefine((items: Array<{ language: string }>, ctx) => {
+      const seen = new Set<string>();
+      items.forEach((entry, index) => {
+        if (seen.has(entry.language)) {
+          ctx.addIssue({ code: 'custom', path: [index, 'language'], message: `Language "${entry.language}" appears twice. Send one item per language` });
+        }
+        seen.add(entry.language);
+      });
     });
-  });
+}
+
+const translations = translationList(channelTranslationSchema);
 
 const channelFields = {
   slug: slugSchema.optional(),
@@ -65,7 +84,7 @@ export const channelUpdateSchema = z
     ...channelFields,
     slug: z.never({ invalid_type_error: 'The slug of a channel cannot be changed.' }).optional(),
     default_language: languageSchema.optional(),
-    translations: translations.optional(),
+    translations: translationList(channelTranslationUpdateSchema).optional(),
     title: titleSchema.optional(),
     description: plainTextSchema(2000).nullable().optional(),
   })

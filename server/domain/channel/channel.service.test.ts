@@ -208,6 +208,22 @@ describe('updateChannel', () => {
   });
 
   it.each([
+    { name: 'a title alone keeps the description', item: { language: 'en', title: 'Headlines' }, expected: { language: 'en', title: 'Headlines', description: 'Daily.' } },
+    { name: 'a description alone keeps the title', item: { language: 'en', description: 'Hourly.' }, expected: { language: 'en', title: 'News', description: 'Hourly.' } },
+    { name: 'an explicit null clears the description', item: { language: 'en', description: null }, expected: { language: 'en', title: 'News', description: null } },
+    { name: 'the language alone changes nothing', item: { language: 'en' }, expected: { language: 'en', title: 'News', description: 'Daily.' } },
+  ])('merges a translation item field by field (issue 34: an omitted description was erased): $name', async ({ item, expected }) => {
+    const view = await update(ana, 'news', { translations: [item] });
+    expect(view.translations.find((t) => t.language === 'en')).toEqual(expected);
+  });
+
+  it('refuses a new language without a title, naming the item, and changes nothing', async () => {
+    const error = await expectError(update(ana, 'news', { translations: [{ language: 'fr', description: 'Ok.' }, { language: 'it', description: 'Notizie.' }] }), 'VALIDATION_FAILED');
+    expect(error.details).toEqual({ fields: { 'translations.1.title': expect.stringMatching(/^Required for "it", a language the channel does not have yet\. Give its title/) } });
+    expect((await getChannel(deps, ana, 'news')).translations.map((t) => t.language)).toEqual(['en', 'fr']);
+  });
+
+  it.each([
     { name: 'title alone keeps the description', body: { title: 'Headlines' }, expected: { title: 'Headlines', description: 'Daily.' } },
     { name: 'description alone keeps the title', body: { description: 'Hourly.' }, expected: { title: 'News', description: 'Hourly.' } },
     { name: 'a null description clears it', body: { description: null }, expected: { title: 'News', description: null } },

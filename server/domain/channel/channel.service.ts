@@ -223,8 +223,23 @@ export async function applyChannelUpdate(trx: Executor, clock: Clock, channel: C
       default_language: `The channel has no translation in "${defaultLanguage}". Add one in translations in the same request.`,
     });
   }
+  // Merged field by field: an omitted field keeps the stored value, an explicit null clears the description.
+  const stored = new Map(existing.map((t) => [t.language, t]));
+  const missingTitles: Record<string, string> = {};
+  (input.translations ?? []).forEach((t, i) => {
+    if (t.title === undefined && !stored.has(t.language)) {
+      missingTitles[`translations.${i}.title`] = `Required for "${t.language}", a language the channel does not have yet. Give its title; for a language it has, title may be left out to keep it.`;
+    }
+  });
+  if (Object.keys(missingTitles).length > 0) throw validationError(missingTitles);
   for (const t of input.translations ?? []) {
-    await channels.upsertChannelTranslation(trx, { channel_id: channel.id, language: t.language, title: t.title, description: t.description ?? null });
+    const before = stored.get(t.language);
+    await channels.upsertChannelTranslation(trx, {
+      channel_id: channel.id,
+      language: t.language,
+      title: t.title ?? before!.title,
+      description: t.description === undefined ? (before?.description ?? null) : t.description,
+    });
   }
   if (input.title !== undefined || input.description !== undefined) {
     const current = (await channels.listChannelTranslations(trx, [channel.id])).find((t) => t.language === defaultLanguage)!;
