@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { canonicalLanguage, isLanguageCode, LANGUAGE_RULE } from './language.ts';
 import { ARTICLE_SLUG_DIGITS_RULE, isSlug, SLUG_RULE } from './slug.ts';
+import { parseIsoDateTime } from './iso-date-time.ts';
 
 /** A BCP 47 language code, canonicalised (`pt-br` → `pt-BR`). */
 export const languageSchema = z
@@ -18,31 +19,13 @@ export const slugSchema = z.string().refine(isSlug, `Not a valid slug. ${SLUG_RU
 /** A slug for a new article: a slug that is not all digits (see `isArticleSlug`). */
 export const articleSlugSchema = slugSchema.refine((value) => !/^\d+$/.test(value), ARTICLE_SLUG_DIGITS_RULE);
 
-// ISO 8601 / RFC 3339 with Z or an explicit offset (`+01:00`, `+0100` or the
-// hour-only `+01`); a local time without zone is ambiguous.
-const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:Z|([+-])(\d{2})(?::?(\d{2}))?)$/i;
-
 /**
  * The moment `value` names, or null when it is not an ISO 8601 date-time
- * with a zone naming a real calendar moment. Computed from the parts:
- * `Date.parse` rolls impossible dates over (2027-02-29 becomes 2027-03-01)
- * and does not read every offset form ISO 8601 allows (`+01`).
+ * with an offset naming a real calendar moment (`iso-date-time.ts`: every
+ * date and time form of the standard, basic or extended).
  */
 export function parseDateTime(value: string): Date | null {
-  const match = ISO_WITH_OFFSET.exec(value);
-  if (!match) return null;
-  const [, y, mo, d, h, mi, sec = '0', fraction = '0', sign, oh = '0', om = '0'] = match as unknown as string[];
-  const [year, month, day, hour, minute, second, offsetHour, offsetMinute] = [y, mo, d, h, mi, sec, oh, om].map(Number) as number[];
-  const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
-  const valid =
-    month! >= 1 && month! <= 12 && day! >= 1 && day! <= daysInMonth &&
-    hour! <= 23 && minute! <= 59 && second! <= 59 && offsetHour! <= 23 && offsetMinute! <= 59;
-  if (!valid) return null;
-  const millis = Number(fraction!.padEnd(3, '0').slice(0, 3));
-  const offset = (sign === '-' ? -1 : 1) * (offsetHour! * 60 + offsetMinute!) * 60_000;
-  const date = new Date(Date.UTC(year!, month! - 1, day!, hour!, minute!, second!, millis) - offset);
-  // Years before 100 would be read as 19xx by Date.UTC; they are never valid publication times anyway.
-  return year! >= 1000 && !Number.isNaN(date.getTime()) ? date : null;
+  return parseIsoDateTime(value);
 }
 
 /** True when `value` is an ISO 8601 date-time with a zone that names a real calendar moment. */
@@ -55,7 +38,7 @@ export const dateTimeSchema = z
   .string()
   .refine(
     isRealDateTime,
-    'Not a real ISO 8601 date-time with a time zone (the date must exist in the calendar, hours 00–23, minutes and seconds 00–59). Send for example "2026-12-01T09:00:00Z", "2026-12-01T10:00:00+01:00" or "2026-12-01T10:00:00+01".',
+    'Not a real ISO 8601 date-time with a time zone: the date must exist in the calendar, hours are 00–23, minutes and seconds 00–59, and the zone offset (Z, +01:00, +0100 or +01) must be given. Send for example "2026-12-01T09:00:00Z", "2026-12-01T10:00:00+01:00", "20261201T090000Z" or "2026-W49-2T09:00Z".',
   )
   .transform((value) => parseDateTime(value)!.toISOString());
 

@@ -215,6 +215,18 @@ describe('scheduling', () => {
     expect(res.json.error.details.fields.scheduled_at).toMatch(message);
   });
 
+  it.each([
+    ['basic format', '20261124T100000Z'],
+    ['a decimal comma', '2026-11-24T10:00:00,0Z'],
+    ['a week date', '2026-W48-2T10:00Z'],
+    ['an ordinal date', '2026-328T11:00+01:00'],
+  ])('accepts a scheduled_at in %s, stored in UTC (issue 34)', async (name, value) => {
+    const slug = `sched-${name.replace(/\W+/g, '-')}`;
+    const res = await article('later', { slug, default_language: 'en', status: 'scheduled', scheduled_at: value, translations: [en('Later')] }, proKey);
+    expect(res.status, JSON.stringify(res.json)).toBe(201);
+    expect(res.json.scheduled_at).toBe('2026-11-24T10:00:00.000Z');
+  });
+
   it('requires scheduled_at with status scheduled', async () => {
     const res = await article('later', { slug: 'sched-missing', default_language: 'en', status: 'scheduled', translations: [en('Bad')] }, proKey);
     expect(res.status).toBe(422);
