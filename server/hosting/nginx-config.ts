@@ -115,11 +115,12 @@ map "$arg_lang|$uri" $pressroom_api_lang {
   "~^(${BCP47_PATTERN})?\\|" "";
   "~^[^|]*\\|${api}/channels(/[^/]+/articles(/[^/.]+)?)?$" "code";
 }
-# Accept: an article page's Markdown when Markdown is listed first and without a q-value (finer
-# preferences get the page; the bundled server weighs q-values, docs/HOSTING.md).
+# Accept: an article page's Markdown when Markdown is listed first and without a q-value, its only
+# parameters ones the Markdown satisfies (charset=utf-8, variant); finer preferences get the page (the
+# bundled server weighs q-values, docs/HOSTING.md).
 map $http_accept $pressroom_wants_md {
   default 0;
-  "~*^\\s*text/markdown\\s*(,|$)" 1;
+  "~*^\\s*text/markdown\\s*(;\\s*(charset\\s*=\\s*\\x22?utf-8\\x22?|variant\\s*=\\s*\\x22?[\\w.-]+\\x22?)\\s*)*(,|$)" 1;
 }
 # The folder of a list's language (P → P, P?lang=L → P/_lang/L), for its cursor pages.
 map $pressroom_lang $pressroom_lang_path {

@@ -19,6 +19,13 @@ describe('prefersMarkdown', () => {
     ['text/markdown;q=0.1, */*', false],
     ['application/json, text/markdown;q=0.5', true],
     ['text/x-markdown', false],
+    // Parameters the Markdown answer satisfies (issue 34: these got the page).
+    ['text/markdown; charset=utf-8', true],
+    ['text/markdown;charset="UTF-8";q=0.9, text/html;q=0.5', true],
+    ['text/markdown; variant=GFM', true],
+    ['text/markdown; charset=utf-8; q=0, text/html', false],
+    // One it does not: the page.
+    ['text/markdown; charset=iso-8859-1', false],
   ] as const)('Accept: %s → Markdown %s', (accept, expected) => {
     expect(prefersMarkdown(accept)).toBe(expected);
   });

@@ -45,6 +45,9 @@ const TABLE: Array<[string, Record<string, string>?]> = [
   ['/pressroom-journal/welcome', { accept: 'text/markdown' }],
   ['/pressroom-journal/welcome', { accept: 'text/markdown;q=0, text/html' }],
   ['/pressroom-journal/welcome', { accept: 'text/html;q=0.5, text/markdown' }],
+  // Parameters the Markdown satisfies (issue 34: the bundled server sent the page), and one it does not.
+  ['/pressroom-journal/welcome', { accept: 'text/markdown; charset=utf-8' }],
+  ['/pressroom-journal/welcome', { accept: 'text/markdown; charset=iso-8859-1' }],
   ['/pressroom-journal/ar/welcome', { accept: 'text/markdown' }],
   ['/pressroom-journal/rss.xml'],
   ['/pressroom-journal/rss.xml?lang=ar'],
