@@ -15,6 +15,8 @@ import { createErrorHandler, notFound } from './http/on-error.ts';
 import { requireApiKey, type AuthEnv } from './http/middleware/auth.ts';
 import { canonicalGetPath, refuseUnsafePaths } from './http/middleware/canonical-path.ts';
 import { requestLog } from './http/middleware/request-log.ts';
+import { jsonAnswerHeaders } from './http/middleware/json-answers.ts';
+import { openApiDocument } from './http/routes/openapi-document.ts';
 import { refuseWhenDatabaseDetached, type DatabaseWatch } from './http/middleware/database-detached.ts';
 import { channelRoutes } from './http/routes/channels.ts';
 import { mediaFileRoutes } from './http/routes/media-files.ts';
@@ -72,6 +74,7 @@ export function createApp(config: Config, deps: AppDeps): Hono {
   app.onError(createErrorHandler(deps.log.child('http')));
   app.notFound(notFound);
   app.use('*', requestLog(deps.log.child('http')));
+  app.use('*', jsonAnswerHeaders());
   app.use('*', refuseUnsafePaths());
 
   if (!config.staticBuild) {
@@ -81,7 +84,7 @@ export function createApp(config: Config, deps: AppDeps): Hono {
       ),
     );
   }
-  app.get('/api/v1/openapi.json', (c) => c.json(deps.publishingOpenApi as object));
+  app.get('/api/v1/openapi.json', openApiDocument(deps.publishingOpenApi, config.cacheMaxAgeSeconds));
 
   // Stored images: public static files, no key.
   app.route('/media', mediaFileRoutes(deps.media.storage));

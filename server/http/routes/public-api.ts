@@ -23,6 +23,7 @@ import { perClientRateLimit } from '../middleware/rate-limit.ts';
 import type { OutputFileCache } from '../output-file-cache.ts';
 import { documentCacheControl, serveOutputFile, type CachePolicy } from './site-files.ts';
 import type { PublicState } from '../../read-model/public-state.ts';
+import { openApiDocument } from './openapi-document.ts';
 
 /** What the public API needs. */
 export interface PublicApiDeps {
@@ -82,7 +83,9 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
   const query = (c: Context) => new URL(c.req.url).searchParams;
 
   // The built document (with an ETag, Cache-Control and 304s, as every host serves it); without a build, the one in docs/.
-  app.get('/openapi.json', async (c) => (await staticFile(c, undefined)) ?? c.json(deps.openApi as object));
+  // The build writes the document to dist/; before the first build, the same bytes from memory.
+  const openApi = openApiDocument(deps.openApi, deps.cache.maxAgeSeconds);
+  app.get('/openapi.json', async (c) => (await staticFile(c, undefined)) ?? openApi(c));
 
   // Default forms try the file first: a file is published by construction, so the hot path reads no state.
   // Only a miss consults the public state, to say exactly what is missing.
