@@ -11,6 +11,7 @@
 import type { Root } from 'hast';
 import { sanitize } from 'hast-util-sanitize';
 import { stripBidiControls, stripBidiInTree } from './bidi.ts';
+import { stripForbiddenCodePoints } from './forbidden-code-points.ts';
 import { enforceDir } from './dir.ts';
 import { demoteH1Hast, removeTitleHeadingHast } from './headings.ts';
 import { hastToMarkdown } from './html-to-markdown.ts';
@@ -27,9 +28,11 @@ const PREPARE_DIR_TAGS: ReadonlySet<string> = new Set([...DIR_BLOCK_TAGS, 'h1'])
  * converts it to Markdown, recording what changed in `changes`.
  */
 export function normaliseHtmlBody(html: string, title: string, changes: BodyChanges): string {
-  const raw = stripBidiControls(html);
+  const bidi = stripBidiControls(html);
+  const raw = stripForbiddenCodePoints(bidi.text);
+  changes.controlsStripped += raw.count;
   const parsed = parseHtmlFragment(raw.text);
-  changes.bidiStripped += raw.count + stripBidiInTree(parsed);
+  changes.bidiStripped += bidi.count + stripBidiInTree(parsed);
 
   changes.dirRemoved += enforceDir(parsed, {
     blockTags: PREPARE_DIR_TAGS,

@@ -13,6 +13,7 @@
 import { toString as hastToString } from 'hast-util-to-string';
 import type { Heading, Html, Root, RootContent } from 'mdast';
 import { stripBidiControls, stripBidiInTree } from './bidi.ts';
+import { stripForbiddenCodePoints } from './forbidden-code-points.ts';
 import { headingRepeatsTitle, isHeadingElement } from './headings.ts';
 import { keepParsedBody } from './parsed-bodies.ts';
 import { parseHtmlFragment, parseMarkdown, stringifyMarkdown } from './processors.ts';
@@ -75,8 +76,11 @@ function demoteH1Mdast(tree: Root): number {
  * final newline) when no structural change was needed.
  */
 export function normaliseMarkdownBody(markdown: string, title: string, changes: BodyChanges): string {
-  const raw = stripBidiControls(markdown);
-  changes.bidiStripped += raw.count;
+  const bidi = stripBidiControls(markdown);
+  changes.bidiStripped += bidi.count;
+  // Controls HTML forbids go too, as the page would drop them: the .md and JSON then say what the page says.
+  const raw = stripForbiddenCodePoints(bidi.text);
+  changes.controlsStripped += raw.count;
   const tree = parseMarkdown(raw.text);
 
   // Controls written as character references only exist after parsing;

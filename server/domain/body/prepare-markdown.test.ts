@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { prepareBody } from './index.ts';
+import { publicMarkdown } from './safe-markdown.ts';
 
 const codes = (input: { title: string; contentMarkdown: string }) => prepareBody(input).warnings.map((w) => w.code);
 
@@ -107,6 +108,24 @@ describe('prepareBody (Markdown input)', () => {
     expect(result.markdown).toBe(expected);
     expect(result.warnings.map((w) => w.code)).toEqual(['BODY_BIDI_CONTROLS_STRIPPED']);
     expect(result.warnings[0]?.message).toContain(`Removed ${count} bidirectional`);
+  });
+
+  it.each([
+    ['BEL and ESC from pasted text', 'ring\u0007 the \u001b[31mbell\n', 'ring the [31mbell\n', 2],
+    ['C1 (NEL, CSI) and DEL', 'a\u0085b\u009bc\u007fd\n', 'abcd\n', 3],
+    ['NUL', 'nul\u0000l\n', 'null\n', 1],
+  ])('removes the control characters HTML forbids, so page, .md and JSON agree (issue 34: %s)', (_name, input, expected, count) => {
+    const result = prepareBody({ title: 'T', contentMarkdown: input });
+    expect(result.markdown).toBe(expected);
+    expect(result.warnings.map((w) => w.code)).toEqual(['BODY_CONTROL_CHARACTERS_REMOVED']);
+    expect(result.warnings[0]?.message).toContain(`Removed ${count} invisible control character`);
+    expect(publicMarkdown(input)).toBe(publicMarkdown(expected)); // a row stored before the rule reads the same
+  });
+
+  it('keeps tab, line feed, form feed and carriage return', () => {
+    const result = prepareBody({ title: 'T', contentMarkdown: 'a\tb\n\nc\n' });
+    expect(result.markdown).toBe('a\tb\n\nc\n');
+    expect(result.warnings).toEqual([]);
   });
 
   it('strips bidi controls written as character references', () => {

@@ -7,9 +7,10 @@ import { ARTICLE_SCHEMA, DIR_BLOCK_TAGS, PREPARE_SCHEMA, normaliseDir } from './
 
 describe('body rules', () => {
   it('lists every warning code once', () => {
-    expect(new Set(BODY_WARNING_CODES).size).toBe(6);
+    expect(new Set(BODY_WARNING_CODES).size).toBe(7);
     expect([...BODY_WARNING_CODES].sort()).toEqual([
       'BODY_BIDI_CONTROLS_STRIPPED',
+      'BODY_CONTROL_CHARACTERS_REMOVED',
       'BODY_DIR_REMOVED',
       'BODY_H1_DEMOTED',
       'BODY_HTML_REMOVED',

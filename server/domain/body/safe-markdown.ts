@@ -26,6 +26,7 @@ import { parseHtmlFragment, parseMarkdown, stringifyHtml, stringifyMarkdown } fr
 import { describeRemovals, takeInventory } from './sanitize-report.ts';
 import { DIR_BLOCK_TAGS, PREPARE_SCHEMA, schemaKeepsTag } from './schema.ts';
 import { eachElement } from './tree-walk.ts';
+import { withoutForbiddenCodePoints } from './forbidden-code-points.ts';
 
 /** What making a tree safe changed; counts add up across calls. */
 export interface MarkdownSafetyChanges {
@@ -224,7 +225,9 @@ export function mayNeedWork(markdown: string): boolean {
  * (the usual case, and always for bodies saved since this rule), otherwise
  * re-serialised without the unsafe parts.
  */
-export function publicMarkdown(markdown: string): string {
+export function publicMarkdown(stored: string): string {
+  // Rows saved before control characters were removed on save still hold them; the page drops them.
+  const markdown = withoutForbiddenCodePoints(stored);
   if (!mayNeedWork(markdown)) return markdown;
   const tree = parseMarkdown(markdown);
   return sanitiseMarkdownTree(tree) ? stabilise(tree) : markdown;

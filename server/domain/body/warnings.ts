@@ -14,7 +14,8 @@ export type BodyWarningCode =
   | 'BODY_BIDI_CONTROLS_STRIPPED'
   | 'BODY_DIR_REMOVED'
   | 'BODY_HTML_REMOVED'
-  | 'BODY_UNSAFE_URL_REMOVED';
+  | 'BODY_UNSAFE_URL_REMOVED'
+  | 'BODY_CONTROL_CHARACTERS_REMOVED';
 
 /** A change made to the publisher's body, explained so they can fix their source. */
 export interface BodyWarning {
@@ -33,6 +34,7 @@ export const BODY_WARNING_CODES: readonly BodyWarningCode[] = Object.freeze([
   'BODY_DIR_REMOVED',
   'BODY_HTML_REMOVED',
   'BODY_UNSAFE_URL_REMOVED',
+  'BODY_CONTROL_CHARACTERS_REMOVED',
 ] as const);
 
 /**
@@ -48,11 +50,13 @@ export interface BodyChanges {
   htmlRemoved: string[];
   /** Markdown link, image and definition targets dropped for their scheme (`javascript:`…). */
   unsafeUrls: number;
+  /** Control characters HTML forbids (C0 but tab, LF, FF and CR; DEL; C1), removed from the source. */
+  controlsStripped: number;
 }
 
 /** A tally with nothing changed yet. */
 export function noChanges(): BodyChanges {
-  return { titleHeadingRemoved: false, h1Demoted: 0, bidiStripped: 0, dirRemoved: 0, htmlRemoved: [], unsafeUrls: 0 };
+  return { titleHeadingRemoved: false, h1Demoted: 0, bidiStripped: 0, dirRemoved: 0, htmlRemoved: [], unsafeUrls: 0, controlsStripped: 0 };
 }
 
 function plural(count: number, one: string, many: string): string {
@@ -100,6 +104,12 @@ export function changesToWarnings(changes: BodyChanges): BodyWarning[] {
     warnings.push({
       code: 'BODY_UNSAFE_URL_REMOVED',
       message: `Removed ${plural(changes.unsafeUrls, 'link or image target', 'link or image targets')} with a scheme that is not allowed (such as javascript:, data: or vbscript:); the link text or alt text is kept. Links may use http, https, mailto, xmpp, irc or ircs, or a relative address; images http or https.`,
+    });
+  }
+  if (changes.controlsStripped > 0) {
+    warnings.push({
+      code: 'BODY_CONTROL_CHARACTERS_REMOVED',
+      message: `Removed ${plural(changes.controlsStripped, 'invisible control character', 'invisible control characters')} (U+0000–U+001F other than tab, line feed, form feed and carriage return, U+007F–U+009F): web pages may not contain them, so the page, its Markdown and its JSON carry the text without them. They usually come from pasted text; check the source where it was copied from.`,
     });
   }
   return warnings;
