@@ -298,6 +298,10 @@ ${headers(SHORT_CACHE)}
 ${headers(SHORT_CACHE)}
   }
 
+  # A folder's page has one address, with the trailing slash: /{path}/index(.html) is none (fileForRequest).
+  location ~ "/index(\\.html)?$" {
+    return 404;
+  }
   # Home page (?lang= is accepted and ignored, as by the bundled server).
   location = / {
     try_files /index.html =404;

@@ -154,6 +154,8 @@ export function fileForRequest(pathname: string, lang: string | null, cursor: st
     return { file: lang ? `${base}/_lang/${lang}.${md ? 'md' : 'json'}` : `${base}.${md ? 'md' : 'json'}` };
   }
   if (parts.length === 0) return { file: 'index.html' };
+  // A folder's page has one address, with the trailing slash: `/{channel}/index` (or `index.html`) would be a second.
+  if (!trailingSlash && /^index(\.html)?$/.test(parts[parts.length - 1]!)) return { reason: 'bad_path' };
   // The 404 page is what hosts send for a missing address; asked for by name it would be a 200 saying "not found".
   if (parts.length === 1 && (path === '404' || path === staticFiles.notFound())) return { reason: 'bad_path' };
   // The hosts' configuration (the Cloudflare worker's source included) is no address.

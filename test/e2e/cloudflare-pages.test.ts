@@ -64,7 +64,6 @@ describe('Cloudflare Pages (wrangler pages dev) serving dist/', () => {
       '/pressroom-journal/sitemap.xml',
       '/pressroom-journal/sitemap-1.xml',
       '/pressroom-journal/',
-      '/pressroom-journal/index',
       '/pagefind/pagefind-ui.js',
       '/favicon.svg',
       '/llms.txt',
@@ -81,7 +80,7 @@ describe('Cloudflare Pages (wrangler pages dev) serving dist/', () => {
 
   it('answers 404 (the site\'s 404 page), never 200 with the homepage, for what is not published', async () => {
     const home = await (await get('/')).text();
-    for (const p of ['/pressroom-journal/no-such-article', '/no-such-channel/', '/pressroom-journal/ar/no-such-article', '/404', '/404.html']) {
+    for (const p of ['/pressroom-journal/no-such-article', '/no-such-channel/', '/pressroom-journal/ar/no-such-article', '/404', '/404.html', '/pressroom-journal/index', '/index.html']) {
       const res = await get(p);
       const body = await res.text();
       expect([p, res.status, body === home]).toEqual([p, 404, false]);

@@ -33,6 +33,12 @@ let cursor = '';
 const TABLE: Array<[string, Record<string, string>?]> = [
   ['/'],
   ['/pressroom-journal/'],
+  // A folder's page has one address (issue 34: these answered 200 everywhere).
+  ['/pressroom-journal/index'],
+  ['/pressroom-journal/index.html'],
+  ['/pressroom-journal/ar/index'],
+  ['/index'],
+  ['/index.html'],
   ['/pressroom-journal/?lang=ar'],
   ['/pressroom-journal/ar/'],
   ['/pressroom-journal/welcome'],
