@@ -149,6 +149,8 @@ export function renderNetlifyRedirects(site: SiteListing): string {
     '/404  /404.html  404!',
     '/404.html  /404.html  404!',
     '/_worker.js  /404.html  404!',
+    '/_headers  /404.html  404!',
+    '/_redirects  /404.html  404!',
     '# A folder\'s page has one address, with the trailing slash (fileForRequest): its index is none.',
     '/index  /404.html  404!',
     '/index.html  /404.html  404!',

@@ -298,6 +298,10 @@ ${headers(SHORT_CACHE)}
 ${headers(SHORT_CACHE)}
   }
 
+  # Dot segments, encoded or not, name no file (fileForRequest): nginx would resolve /media/%2e%2e/x to /x.
+  if ($request_uri ~* "^[^?#]*/(\\.|%2e){1,2}(/|\\?|#|$)") {
+    return 404;
+  }
   # A folder's page has one address, with the trailing slash: /{path}/index(.html) is none (fileForRequest).
   location ~ "/index(\\.html)?$" {
     return 404;

@@ -64,9 +64,16 @@ export const HOST_DIFFERENCES: readonly HostDifference[] = [
   {
     id: 'encoded-dot-segments',
     hosts: ['nginx'],
-    matches: (a) => /%2e%2e|\.\.%2f/i.test(a.split('?')[0]!),
+    matches: (a) => /%2e%2e\/%2e%2e|\.\.%2f/i.test(a.split('?')[0]!),
     status: () => 400,
-    text: 'Encoded dot segments that climb above the root (`/%2e%2e/…`): nginx refuses them itself with 400; the bundled server answers 404.',
+    text: 'Encoded dot segments that climb above the root (`/%2e%2e/%2e%2e/…`): nginx refuses them itself with 400; the bundled server answers 404.',
+  },
+  {
+    id: 'encoded-dot-segments-inside-root',
+    hosts: ['cloudflare', 'netlify'],
+    matches: (a) => /\/%2e%2e\/(?!%2e%2e)[^/]+$/i.test(a.split('?')[0]!),
+    status: () => 200,
+    text: 'Encoded dot segments that stay inside the root (`/media/%2e%2e/robots.txt`): `wrangler pages dev` and `@netlify/dev` resolve them before any rule or worker sees the path, and answer the file the resolved address names (`/robots.txt`, as a browser would ask for it); the bundled server and nginx answer 404.',
   },
   {
     id: 'accept-q-values',

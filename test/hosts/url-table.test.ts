@@ -106,6 +106,12 @@ const TABLE: Array<[string, Record<string, string>?]> = [
   [`${J}/articles/not-yet.md`],
   ['/404'],
   ['/_worker.js'],
+  // Host files are never served (issue 34: Netlify's emulator served these two).
+  ['/_headers'],
+  ['/_redirects'],
+  // Encoded dot segments that stay inside the root (issue 34: Cloudflare and Netlify resolved them).
+  ['/media/%2e%2e/robots.txt'],
+  ['/pressroom-journal/%2E%2E/robots.txt'],
   ['/pressroom-journal/%2e%2e/%2e%2e/etc/passwd'],
   ['/pressroom-journal/..%2f..%2fetc%2fpasswd'],
 ];
