@@ -17,12 +17,25 @@ export const ERROR_CACHE_CONTROL = 'no-store';
 export function jsonAnswerHeaders() {
   return createMiddleware(async (c, next) => {
     await next();
-    const type = c.res.headers.get('content-type');
+    const res = c.res;
+    const type = res.headers.get('content-type');
     if (type === null || !/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) return;
-    const headers = new Headers(c.res.headers);
-    if (!/charset=/i.test(type)) headers.set('content-type', `${type.split(';')[0]!.trim()}; charset=utf-8`);
-    headers.set('x-content-type-options', 'nosniff');
-    if (c.res.status >= 400 && !headers.has('cache-control')) headers.set('cache-control', ERROR_CACHE_CONTROL);
-    c.res = new Response(c.res.body, { status: c.res.status, statusText: c.res.statusText, headers });
+    const charset = /charset=/i.test(type);
+    const error = res.status >= 400 && !res.headers.has('cache-control');
+    // The public API's files come with all of it already: nothing to do on the hot path.
+    if (charset && !error && res.headers.has('x-content-type-options')) return;
+    const set = (headers: Headers) => {
+      if (!charset) headers.set('content-type', `${type.split(';')[0]!.trim()}; charset=utf-8`);
+      headers.set('x-content-type-options', 'nosniff');
+      if (error) headers.set('cache-control', ERROR_CACHE_CONTROL);
+    };
+    try {
+      set(res.headers);
+    } catch {
+      // A response with immutable headers (one passed through from fetch): copied once.
+      const headers = new Headers(res.headers);
+      set(headers);
+      c.res = new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+    }
   });
 }
