@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 /**
  * The sharded Pagefind index with the real Pagefind binary and real files:
  * one bundle per part of a channel in one language, `shards.json`,
@@ -92,6 +93,16 @@ describe('search shards', () => {
     expect(fs.existsSync(path.join(dir, 'pagefind', 'pagefind-ui.js'))).toBe(true);
     expect(fs.existsSync(path.join(dir, 'pagefind', 'pagefind-ui.css'))).toBe(true);
     expect(fs.readdirSync(path.join(dir, 'pagefind', '_staging'))).toEqual([]);
+  });
+
+  it('stages in a folder of its own: another indexer of the same output (npm run build beside the server) keeps its work, a dead process\'s leftovers go (issue 40)', () => {
+    const stagingRoot = path.join(dir, 'pagefind', '_staging');
+    fs.mkdirSync(path.join(stagingRoot, `${process.pid}-00aa11bb`, 'new-abc'), { recursive: true }); // another indexer of a running process
+    const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+    fs.mkdirSync(path.join(stagingRoot, `${dead}-00cc22dd`, 'old-abc'), { recursive: true }); // a crash mid-swap
+    fs.mkdirSync(path.join(stagingRoot, 'new-0123456789ab'), { recursive: true }); // the layout before per-indexer folders
+    createSearchIndexer({ outputDir: dir, log: createLogger('silent') });
+    expect(fs.readdirSync(stagingRoot)).toEqual([`${process.pid}-00aa11bb`]);
   });
 
   it('rebuilding one shard leaves the other shards untouched; unpublishing removes the record', async () => {

@@ -178,6 +178,32 @@ function writeAtomic(file: string, content: string | Buffer): void {
   fs.renameSync(temp, file);
 }
 
+/** Whether process `pid` runs on this machine (signal 0 checks without sending anything). */
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // it runs, as another user
+  }
+}
+
+/** Removes the staging folders (`{pid}-{hex}`) of processes that no longer run, and anything else left there. */
+function removeStaleStaging(stagingRoot: string): void {
+  let entries: string[];
+  try {
+    entries = fs.readdirSync(stagingRoot);
+  } catch {
+    return; // none yet
+  }
+  for (const entry of entries) {
+    const pid = /^(\d+)-[0-9a-f]+$/.exec(entry)?.[1];
+    // A running process's folder (this one's included: another indexer of it may be at work) is left alone.
+    if (pid !== undefined && processRuns(Number(pid))) continue;
+    fs.rmSync(path.join(stagingRoot, entry), { recursive: true, force: true });
+  }
+}
+
 /**
  * Creates the indexer over `{outputDir}/pagefind/`. `lanes`: Pagefind
  * processes indexing at once (default 2; a publish's rebuild touches one or
@@ -186,9 +212,12 @@ function writeAtomic(file: string, content: string | Buffer): void {
 export function createSearchIndexer(deps: { outputDir: string; log: Logger; lanes?: number }): SearchIndexer {
   const laneCount = Math.max(1, deps.lanes ?? 2);
   const root = path.join(deps.outputDir, SEARCH_FOLDER);
-  const staging = path.join(root, STAGING);
-  // Leftovers of a crash mid-swap.
-  fs.rmSync(staging, { recursive: true, force: true });
+  // Each indexer stages in a folder of its own: `npm run build` and a running server index the same output
+  // (issue 40: one indexer's start deleted the other's shards in the making). Leftovers of a crash mid-swap are
+  // the folders of processes that no longer run.
+  const stagingRoot = path.join(root, STAGING);
+  removeStaleStaging(stagingRoot);
+  const staging = path.join(stagingRoot, `${process.pid}-${randomBytes(4).toString('hex')}`);
 
   const queue = createSerialQueue();
   const serial = <T>(work: () => Promise<T>): Promise<T> => queue.run(work);
@@ -225,6 +254,8 @@ export function createSearchIndexer(deps: { outputDir: string; log: Logger; lane
   function swap(shard: Shard, fresh: string | null): void {
     const target = path.join(root, shardFolder(shard));
     const old = path.join(staging, `old-${randomBytes(6).toString('hex')}`);
+    // The staging folder goes after each rebuild; a rename into a missing one would look like a missing target.
+    fs.mkdirSync(staging, { recursive: true });
     let moved = false;
     try {
       fs.renameSync(target, old);
@@ -331,6 +362,8 @@ export function createSearchIndexer(deps: { outputDir: string; log: Logger; lane
       if (rejected) throw rejected.reason;
     } finally {
       writeListing();
+      // This indexer's staging folder holds nothing once its shards are swapped in (or failed).
+      fs.rmSync(staging, { recursive: true, force: true });
       // A Pagefind process holds every index in memory until closed; it restarts on the next call.
       await Promise.all(apis.map((api) => api.close()));
     }
