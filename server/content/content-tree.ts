@@ -10,7 +10,7 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { constants as fsConstants } from 'node:fs';
+import { constants as fsConstants, type Stats } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { describeError } from '../describe-error.ts';
@@ -78,7 +78,7 @@ interface Entry {
   readonly kind: EntryKind;
 }
 
-function kindOf(stat: import('node:fs').Stats): EntryKind {
+function kindOf(stat: Stats): EntryKind {
   if (stat.isSymbolicLink()) return 'link';
   if (stat.isDirectory()) return 'directory';
   if (stat.isFile()) return 'file';

@@ -19,18 +19,9 @@ export const slugSchema = z.string().refine(isSlug, `Not a valid slug. ${SLUG_RU
 /** A slug for a new article: a slug that is not all digits (see `isArticleSlug`). */
 export const articleSlugSchema = slugSchema.refine((value) => !/^\d+$/.test(value), ARTICLE_SLUG_DIGITS_RULE);
 
-/**
- * The moment `value` names, or null when it is not an ISO 8601 date-time
- * with an offset naming a real calendar moment (`iso-date-time.ts`: every
- * date and time form of the standard, basic or extended).
- */
-export function parseDateTime(value: string): Date | null {
-  return parseIsoDateTime(value);
-}
-
 /** True when `value` is an ISO 8601 date-time with a zone that names a real calendar moment. */
 export function isRealDateTime(value: string): boolean {
-  return parseDateTime(value) !== null;
+  return parseIsoDateTime(value) !== null;
 }
 
 /** An ISO 8601 date-time with `Z` or an explicit offset, normalised to UTC ISO. */
@@ -40,7 +31,7 @@ export const dateTimeSchema = z
     isRealDateTime,
     'Not a real ISO 8601 date-time with a time zone: the date must exist in the calendar, hours are 00–23, minutes and seconds 00–59, and the zone offset (Z, +01:00, +0100 or +01) must be given. Send for example "2026-12-01T09:00:00Z", "2026-12-01T10:00:00+01:00", "20261201T090000Z" or "2026-W49-2T09:00Z".',
   )
-  .transform((value) => parseDateTime(value)!.toISOString());
+  .transform((value) => parseIsoDateTime(value)!.toISOString());
 
 // C0 controls except tab, LF and CR; DEL and the C1 controls (NEL U+0085
 // among them); the bidi embeddings, overrides and isolates that bodies strip

@@ -10,7 +10,8 @@
  * 404 or 422 with the API's JSON error body.
  * @module
  */
-import { contentTypeOf, resolveOutputRequest, type OutputAnswer } from '../serving/output-request.ts';
+import { resolveOutputRequest, type OutputAnswer } from '../serving/output-request.ts';
+import { contentTypeOf } from '../serving/content-types.ts';
 import { isLanguageCode, LANGUAGE_MAX_LENGTH } from '../domain/language.ts';
 import { fileForRequest } from '../serving/static-files.ts';
 

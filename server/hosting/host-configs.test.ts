@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { contentTypeOf } from '../http/routes/site-files.ts';
+import { contentTypeOf } from '../serving/content-types.ts';
 import { renderCloudflareWorker } from './cloudflare-config.ts';
 import { HOST_ERRORS } from '../serving/host-errors.ts';
 import { listSite, renderNetlifyHeaders, renderNetlifyRedirects, type SiteListing } from './netlify-config.ts';

@@ -24,7 +24,8 @@ import { chooseEncoding, compressed, encodedEtag, isCompressible, varyWithEncodi
 import { validatorsMatch } from './conditional-get.ts';
 import type { CachedFile, OutputFileCache } from './output-file-cache.ts';
 import { prefersMarkdown } from '../serving/accept-markdown.ts';
-import { cacheControlOf, contentTypeOf, resolveOutputRequest, type CachePolicy } from './routes/site-files.ts';
+import { cacheControlOf, resolveOutputRequest, type CachePolicy } from './routes/site-files.ts';
+import { contentTypeOf } from '../serving/content-types.ts';
 
 /** What the fast path needs. */
 export interface StaticFastPathDeps {

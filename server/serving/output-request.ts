@@ -9,8 +9,6 @@ import { securityHeadersFor } from './security-headers.ts';
 import { articleAlternates, articleLinkHeader, articleOfHtmlFile, fileForRequest, staticFiles } from './static-files.ts';
 import { prefersMarkdown } from './accept-markdown.ts';
 
-export { contentTypeOf } from './content-types.ts';
-
 /** A file of the output and the headers it is served with, besides the validators. */
 export interface OutputAnswer {
   /** Relative path of the file that answers. */

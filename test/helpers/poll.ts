@@ -10,7 +10,7 @@
 export interface PollOptions {
   /** What is awaited, for the failure message ("the job to run"). */
   readonly what: string;
-  /** Give up after this long (default 10 s): generous, since a loaded machine is slow. */
+  /** Give up after this long (default 30 s): generous, since a loaded CI machine is slow. */
   readonly timeoutMs?: number;
   /** Look again after this long (default 20 ms). */
   readonly intervalMs?: number;
@@ -22,12 +22,13 @@ export interface PollOptions {
  * @example const rows = await pollUntil(() => listRows(db), (r) => r.length === 3, { what: 'three rows' });
  */
 export async function pollUntil<T>(read: () => T | Promise<T>, done: (value: T) => boolean, options: PollOptions): Promise<T> {
-  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
     if (done(value)) return value;
     if (Date.now() >= deadline) {
-      throw new Error(`Waited ${options.timeoutMs ?? 10_000} ms for ${options.what}; last seen: ${JSON.stringify(value)?.slice(0, 500)}`);
+      throw new Error(`Waited ${timeoutMs} ms for ${options.what}; last seen: ${JSON.stringify(value)?.slice(0, 500)}`);
     }
     await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 20));
   }

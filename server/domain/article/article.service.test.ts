@@ -10,7 +10,6 @@ import { inviteEditor } from '../../admin/channel-commands.ts';
 import { createKey } from '../../admin/key-commands.ts';
 import { authenticate, type Principal } from '../account/account.service.ts';
 import { createCursorCodec } from '../cursor.ts';
-import { ERROR_CATALOGUE, PressroomError } from '../errors.ts';
 import { createRulePolicy, DEFAULT_MODERATION_RULES } from '../moderation/moderation-policy.ts';
 import { createPublicUrls } from '../../urls/public-urls.ts';
 import { recordBuiltTranslations } from '../../store/built-translation.repository.ts';
@@ -33,6 +32,7 @@ import {
   WITHDRAWAL_WAIT_MS,
   type ArticleDeps,
 } from './article.service.ts';
+import { expectError } from '../../../test/support/expect-error.ts';
 
 let t: TestDeps;
 let deps: ArticleDeps;
@@ -71,18 +71,6 @@ async function published(slug: string, extra: Record<string, unknown> = {}) {
 const translationRows = (articleId: number) => t.db.selectFrom('article_translations').selectAll().where('article_id', '=', articleId).orderBy('language').execute();
 const eventsOf = async (articleId: number) => (await listEvents(t.db)).filter((e) => e.articleId === articleId);
 
-/** Expects a PressroomError with `code`, its catalogue status, and a message matching `message`. */
-async function expectError(promise: Promise<unknown>, code: keyof typeof ERROR_CATALOGUE, message?: RegExp): Promise<PressroomError> {
-  const error = await promise.then(
-    () => expect.fail(`expected ${code}`),
-    (e: unknown) => e,
-  );
-  expect(PressroomError.is(error)).toBe(true);
-  const pe = error as PressroomError;
-  expect({ code: pe.code, status: pe.status }).toEqual({ code, status: ERROR_CATALOGUE[code].status });
-  if (message) expect(pe.message).toMatch(message);
-  return pe;
-}
 
 describe('upsertArticle', () => {
   it('creates a draft by default, with no revision, job or event', async () => {

@@ -9,7 +9,6 @@ import { changePlan } from '../../admin/account-commands.ts';
 import { inviteEditor } from '../../admin/channel-commands.ts';
 import { createKey } from '../../admin/key-commands.ts';
 import { authenticate, type Principal } from '../account/account.service.ts';
-import { ERROR_CATALOGUE, PressroomError } from '../errors.ts';
 import { createRulePolicy } from '../moderation/moderation-policy.ts';
 import { createPublicUrls } from '../../urls/public-urls.ts';
 import { findMembership } from '../../store/channel.repository.ts';
@@ -18,6 +17,7 @@ import { CASE_RULES } from '../../../test/support/moderation-cases.ts';
 import { createTestChannel, openTestDeps, type TestDeps } from '../../../test/support/admin-deps.ts';
 import { channelCreateSchema, channelUpdateSchema } from './channel.schema.ts';
 import { createChannel, getChannel, insertChannelFor, listChannels, updateChannel, type ChannelDeps } from './channel.service.ts';
+import { expectError } from '../../../test/support/expect-error.ts';
 
 let t: TestDeps;
 let deps: ChannelDeps;
@@ -39,18 +39,6 @@ async function principalOf(account: string, plan: 'reader' | 'free' | 'pro' = 'f
   return authenticate(t, (await createKey(t, { account, plan })).key);
 }
 
-/** Expects a PressroomError with `code`, its catalogue status, and a message matching `message`. */
-async function expectError(promise: Promise<unknown>, code: keyof typeof ERROR_CATALOGUE, message?: RegExp): Promise<PressroomError> {
-  const error = await promise.then(
-    () => expect.fail(`expected ${code}`),
-    (e: unknown) => e,
-  );
-  expect(PressroomError.is(error)).toBe(true);
-  const pe = error as PressroomError;
-  expect({ code: pe.code, status: pe.status }).toEqual({ code, status: ERROR_CATALOGUE[code].status });
-  if (message) expect(pe.message).toMatch(message);
-  return pe;
-}
 
 describe('createChannel', () => {
   it('creates an active channel owned by the caller, with every permission, and announces it', async () => {

@@ -10,12 +10,13 @@
  */
 import { Hono, type Context } from 'hono';
 import { fileForRequest } from '../../serving/static-files.ts';
-import { contentTypeOf, resolveOutputRequest } from '../../serving/output-request.ts';
+import { resolveOutputRequest } from '../../serving/output-request.ts';
+import { contentTypeOf } from '../../serving/content-types.ts';
 import { respondConditionally, type ConditionalBody } from '../conditional-get.ts';
 import type { CachedFile, OutputFileCache } from '../output-file-cache.ts';
 import { PressroomError } from '../../domain/errors.ts';
 
-export { contentTypeOf, resolveOutputRequest, type OutputAnswer } from '../../serving/output-request.ts';
+export { resolveOutputRequest, type OutputAnswer } from '../../serving/output-request.ts';
 
 /** How long clients and CDNs may keep what the server answers. */
 export interface CachePolicy {
