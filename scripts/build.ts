@@ -6,7 +6,7 @@
  */
 import { ConfigError, loadConfig } from '../server/config.ts';
 import { applyHeapGrowth, collectGarbageNow } from '../server/heap-growth.ts';
-import { ensureLocalAccount, loadCursorCodec } from '../server/bootstrap.ts';
+import { ensureLocalAccount, loadCursorCodec, refreshBodyRenderings } from '../server/bootstrap.ts';
 import { systemClock } from '../server/clock.ts';
 import { importContent } from '../server/content/import-content.ts';
 import { createLogger } from '../server/logger.ts';
@@ -41,6 +41,7 @@ try {
   const log = createLogger(config.logLevel === 'silent' ? 'silent' : 'info', 'build');
   const db = openDatabase(config.databaseFile);
   await migrateToLatest(db, (pending) => log.info('migrating the database', { file: config.databaseFile, pending: pending.join(','), note: MIGRATION_NOTE }));
+  await refreshBodyRenderings(db, log.child('bodies'));
   const clock = systemClock;
   const local = await ensureLocalAccount({ db, clock }, config.dataDir);
   if (config.importContent) {

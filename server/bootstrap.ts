@@ -1,6 +1,8 @@
 /**
- * First-run set-up: the instance secret and a local account with a
- * development API key, saved to the data folder and shown once.
+ * What a process that writes does once before its work: the first-run
+ * set-up (the instance secret and a local account with a development API
+ * key, saved to the data folder and shown once), and bodies of an older
+ * renderer rendered again.
  * @module
  */
 import fs from 'node:fs';
@@ -10,6 +12,9 @@ import type { Clock } from './clock.ts';
 import { createApiKey } from './domain/account/account.service.ts';
 import { createCursorCodec, type CursorCodec } from './domain/cursor.ts';
 import type { Db } from './store/database.ts';
+import type { Logger } from './logger.ts';
+import { refreshRenderings } from './domain/article/refresh-renderings.ts';
+import { BODY_RENDER_VERSION } from './domain/body/index.ts';
 import { findAccountByName } from './store/account.repository.ts';
 import { getOrCreateSetting } from './store/instance-setting.repository.ts';
 
@@ -41,4 +46,19 @@ export async function ensureLocalAccount(
   fs.writeFileSync(temp, `${created.key}\n`, { mode: 0o600 });
   fs.renameSync(temp, keyFile);
   return { accountId: created.account.id, newKey: created.key, keyFile };
+}
+
+/**
+ * Renders again, and keeps, the bodies an older renderer made
+ * (`refreshRenderings`): after the migrations, before the first build.
+ * Logs the totals, then progress every tenth; nothing when all are current.
+ */
+export async function refreshBodyRenderings(db: Db, log: Logger): Promise<void> {
+  let nextTenth = 0;
+  const report = await refreshRenderings(db, (done, total) => {
+    if (done === 0) log.info('rendering bodies again', { bodies: total, renderer: BODY_RENDER_VERSION, note: 'the body renderer changed; once, before the first build' });
+    else if (done >= nextTenth) log.info('rendering bodies again', { done, of: total });
+    if (done >= nextTenth) nextTenth = done + Math.ceil(total / 10);
+  });
+  if (report.translations + report.revisions > 0) log.info('bodies rendered again', { ...report });
 }

@@ -10,7 +10,7 @@ import YAML from 'yaml';
 import { createApp } from './app.ts';
 import { createBodyPool } from './bodies/body-pool.ts';
 import { createThreadedRulePolicy } from './bodies/threaded-moderation.ts';
-import { ensureLocalAccount, loadCursorCodec } from './bootstrap.ts';
+import { ensureLocalAccount, loadCursorCodec, refreshBodyRenderings } from './bootstrap.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { importContent } from './content/import-content.ts';
@@ -91,6 +91,7 @@ export async function startService(
   });
   const applied = await migrateToLatest(db, (pending) => log.info('migrating the database', { file: config.databaseFile, pending: pending.join(','), note: MIGRATION_NOTE }));
   if (applied.length > 0) log.info('database migrated', { file: config.databaseFile, applied: applied.join(',') });
+  await refreshBodyRenderings(db, log.child('bodies'));
   const local = await ensureLocalAccount({ db, clock }, config.dataDir);
   const urls = createPublicUrls(config.publicUrl, config.dashboardUrl);
   if (config.importContent) {

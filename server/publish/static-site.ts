@@ -57,9 +57,9 @@ export async function createStaticSite(deps: {
   const { buildDir } = await ensureSiteBuild(deps.projectRoot, { log: (line: string) => deps.log.info(line) });
   const html = await createAstroRenderer(buildDir);
   const site: SiteInfo = Object.freeze({ baseUrl: deps.config.publicUrl, name: deps.config.siteName, contentSignal: deps.config.contentSignal });
-  // Bodies are stored rendered with their revisions; the few this model must render (older rows) are stored back,
-  // so a small cache suffices.
-  const model = createPublicModel({ db: deps.db, urls: deps.urls, cache: createBodyCache(1000), storeBodies: true });
+  // Bodies are stored rendered with their revisions; the few this model must render (rows of another renderer,
+  // refreshed at start) are kept in a small cache.
+  const model = createPublicModel({ db: deps.db, urls: deps.urls, cache: createBodyCache(1000) });
   // With worker threads allowed, the builder's own writes go to a thread of their own, overlapping its renders.
   const output = deps.config.buildWorkers > 0 ? createThreadOutputQueue(deps.config.outputDir) : createSyncOutputQueue(deps.config.outputDir);
   const builder = createSiteBuilder({

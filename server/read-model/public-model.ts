@@ -10,9 +10,9 @@
  *
  * Bodies are rendered when a revision is saved and stored with it
  * (`revisions.content_html`, `content_text`); this model renders only rows
- * without a stored body of the current `BODY_RENDER_VERSION` (rows older
- * than migration 0006, or after the renderer changed) and, when asked to
- * (`storeBodies`), stores what it rendered so the next read does not.
+ * without a stored body of the current renderer (`currentRendering`), in
+ * memory: a read never writes. Those rows are rendered again and stored
+ * when the service starts (`refresh-renderings.ts`).
  * @module
  */
 import type { Db } from '../store/database.ts';
@@ -20,7 +20,7 @@ import type { ArticleRow } from '../store/article.table.ts';
 import type { ChannelRow } from '../store/channel.table.ts';
 import { isTranslationPublic } from '../domain/article/article-lifecycle.ts';
 import { isOnHomepage } from '../domain/article/homepage.ts';
-import { BODY_RENDER_VERSION, renderMarkdownBody, type RenderedBody } from '../domain/body/index.ts';
+import { BODY_RENDER_VERSION, currentRendering, renderMarkdownBody, type RenderedBody } from '../domain/body/index.ts';
 import { textDirection } from '../domain/language.ts';
 import type { PublicUrls } from '../urls/public-urls.ts';
 import { freezeModel } from './identity-memo.ts';
@@ -28,7 +28,6 @@ import { byPublication } from './selection.ts';
 import type { AnyPublicArticle, PublicArticle, PublicArticleSummary, PublicChannel, PublicTranslation, PublicTranslationSummary } from './view-models.ts';
 import type { PublicImage } from './view-models.ts';
 import { firstAttachedImage, IMAGE_SLICE_CHARS, imageSlice, ownBodyImages } from '../domain/body/article-image.ts';
-import { storedLinkTargets } from '../domain/body/link-targets.ts';
 import { listArticleImageFiles, listMediaFileNames } from '../store/media.repository.ts';
 import { listChannelTranslations } from '../store/channel.repository.ts';
 import {
@@ -36,8 +35,6 @@ import {
   readPublishedArticleRows,
   readPublishedLanguages,
   readPublishedRows,
-  storeBodyExtras,
-  storeRenderedBodies,
   type BodyRead,
   type PublishedRow,
 } from '../store/public-read.repository.ts';
@@ -101,10 +98,8 @@ const byPrimaryThenCode = (primary: string) => (a: { language: string }, b: { la
 /**
  * Creates the reader.
  * @param cache bodies this model had to render (rows without a current stored body), by content hash.
- * @param storeBodies store the bodies it had to render in their revisions (the builder and its workers;
- *   the read API only reads), so an older database is rendered once, not on every build.
  */
-export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: BodyCache; storeBodies?: boolean }): PublicModel {
+export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: BodyCache }): PublicModel {
   const { db, urls } = deps;
   const cache = deps.cache ?? createBodyCache();
 
@@ -290,42 +285,17 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
     return { summary, contentHashes: Object.fromEntries(visible.map((t) => [t.language, t.content_hash])) };
   }
 
-  /**
-   * The rendered body of each visible row: the stored one when current,
-   * else rendered now (and, with `storeBodies`, stored in one transaction).
-   */
-  async function bodiesOf(rows: ReadonlyArray<{ visible: readonly PublishedRow[] }>, read: 'text' | 'full'): Promise<Map<PublishedRow, RenderedBody>> {
+  /** The rendered body of each visible row (`currentRendering`: the kept one when current, else rendered now, never stored). */
+  function bodiesOf(rows: ReadonlyArray<{ visible: readonly PublishedRow[] }>): Map<PublishedRow, RenderedBody> {
+    const render = (row: PublishedRow) => (markdown: string) => cache.get(row.content_hash, markdown, renderMarkdownBody);
     const bodies = new Map<PublishedRow, RenderedBody>();
-    const rendered: Array<{ id: number; image: string } & RenderedBody> = [];
-    const completed: Array<{ id: number; links: string; image: string }> = [];
-    for (const { visible } of rows) {
-      for (const row of visible) {
-        if (row.body_version !== null) {
-          let links = row.link_targets;
-          // Rendered before migration 0012: its link targets are found once here and stored with its image slice.
-          // Only from a full read: a text read has neither the Markdown nor the HTML (nor the stored targets).
-          if (links === null && read === 'full' && deps.storeBodies) {
-            links = storedLinkTargets(row.content_markdown);
-            if (links !== null) completed.push({ id: row.revision_id, links, image: imageSlice(row.content_html ?? '') ?? '' });
-          }
-          bodies.set(row, { html: row.content_html ?? '', text: row.content_text!, links });
-          continue;
-        }
-        const body = cache.get(row.content_hash, row.content_markdown, renderMarkdownBody);
-        bodies.set(row, body);
-        rendered.push({ id: row.revision_id, ...body, image: imageSlice(body.html) ?? '' });
-      }
-    }
-    if (deps.storeBodies && rendered.length > 0) {
-      await db.transaction().execute((trx) => storeRenderedBodies(trx, rendered, BODY_RENDER_VERSION));
-    }
-    if (completed.length > 0) await db.transaction().execute((trx) => storeBodyExtras(trx, completed));
+    for (const { visible } of rows) for (const row of visible) bodies.set(row, currentRendering(row, render(row)));
     return bodies;
   }
 
   /** The full articles: the heads' fields, each translation with its body. */
   async function toArticles(loaded: ReadonlyArray<{ head: ArticleHead; visible: readonly PublishedRow[] }>): Promise<PublicArticle[]> {
-    const bodies = await bodiesOf(loaded, 'full');
+    const bodies = bodiesOf(loaded);
     return loaded.map(({ head, visible }) => {
       const translations: PublicTranslation[] = head.summary.translations.map(({ textStart: _none, ...t }) => {
         const row = visible.find((v) => v.language === t.language)!;
@@ -338,7 +308,7 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
 
   async function texts(filter: ArticleFilter): Promise<PublicArticleText[]> {
     const loaded = await load(filter, 'text');
-    const bodies = await bodiesOf(loaded, 'text');
+    const bodies = bodiesOf(loaded);
     return loaded.map(({ head, visible }) => ({
       ...head.summary,
       translations: head.summary.translations.map(({ textStart: _none, ...t }) => ({ ...t, text: bodies.get(visible.find((v) => v.language === t.language)!)!.text })),

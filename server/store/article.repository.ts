@@ -58,16 +58,6 @@ export async function updateTranslation(db: Executor, id: number, patch: Transla
   await db.updateTable('article_translations').set(patch).where('id', '=', id).execute();
 }
 
-/** Stores a translation's rendered body, unless its Markdown is no longer `markdown` (a save came first). */
-export async function storeTranslationRendering(
-  db: Executor,
-  id: number,
-  markdown: string,
-  rendered: Pick<TranslationUpdate, 'content_html' | 'content_text' | 'body_version' | 'link_targets'>,
-): Promise<void> {
-  await db.updateTable('article_translations').set(rendered).where('id', '=', id).where('content_markdown', '=', markdown).execute();
-}
-
 /** Inserts the next revision of a translation (number = last + 1). */
 export async function insertRevision(
   db: Executor,

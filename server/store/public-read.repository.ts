@@ -1,7 +1,6 @@
 /**
  * The queries of the public model (`read-model/public-model.ts`): what is
- * public is decided there; this module only reads the rows it asks for, and
- * stores the bodies it had to render.
+ * public is decided there; this module only reads the rows it asks for.
  * @module
  */
 import { sql } from 'kysely';
@@ -93,7 +92,8 @@ export async function readPublishedRows(
       'revisions.title',
       'revisions.excerpt',
       bodies === 'full' ? 'revisions.content_markdown' : bodies === 'text' ? sql<string>`CASE WHEN ${current} THEN '' ELSE revisions.content_markdown END`.as('content_markdown') : sql<string>`''`.as('content_markdown'),
-      bodies === 'full' ? 'revisions.content_html' : sql<string | null>`NULL`.as('content_html'),
+      // A text read keeps '' for the HTML of a current row, so the row still reads as kept (`currentRendering`).
+      bodies === 'full' ? 'revisions.content_html' : bodies === 'text' ? sql<string | null>`CASE WHEN ${current} THEN '' END`.as('content_html') : sql<string | null>`NULL`.as('content_html'),
       bodies === 'none' ? sql<string | null>`NULL`.as('content_text') : 'revisions.content_text',
       bodies === 'none' ? sql<string | null>`NULL`.as('body_version') : sql<string | null>`CASE WHEN ${current} THEN revisions.body_version END`.as('body_version'),
       bodies === 'full' ? sql<string | null>`CASE WHEN ${current} THEN revisions.link_targets END`.as('link_targets') : sql<string | null>`NULL`.as('link_targets'),
@@ -103,8 +103,8 @@ export async function readPublishedRows(
       'revisions.decided_at',
       'revisions.created_at',
       // The image comes from the stored HTML: its slice stored with it ('' for none), or for older rows the
-      // slice cut here. Heads (no bodies read) show no image for a row without a current rendering until the
-      // builder has stored one.
+      // slice cut here. Heads (no bodies read) show no image for a row without a current rendering: such rows
+      // are rendered again and stored when the service starts (`refresh-renderings.ts`), before its first build.
       sql<string | null>`CASE WHEN ${current} THEN
         CASE WHEN revisions.image_html IS NOT NULL THEN NULLIF(revisions.image_html, '')
              WHEN instr(revisions.content_html, '<img') > 0 THEN substr(revisions.content_html, instr(revisions.content_html, '<img'), ${imageSliceChars}) END
@@ -129,28 +129,4 @@ export async function readPublishedLanguages(db: Executor, articleIds: readonly 
       .where('article_translations.article_id', 'in', slice)
       .execute(),
   );
-}
-
-/**
- * Stores what rows rendered before migration 0012 lack beside their current
- * rendering: where their link targets are and the slice of their HTML from
- * the first image ('' for none). Call inside a transaction.
- */
-export async function storeBodyExtras(trx: Executor, rows: ReadonlyArray<{ id: number; links: string; image: string }>): Promise<void> {
-  for (const r of rows) await trx.updateTable('revisions').set({ link_targets: r.links, image_html: r.image }).where('id', '=', r.id).execute();
-}
-
-/** Stores bodies rendered from revisions' Markdown (`image`: `imageSlice` of the HTML, '' for none), so they are rendered once. Call inside a transaction. */
-export async function storeRenderedBodies(
-  trx: Executor,
-  rendered: ReadonlyArray<{ id: number; html: string; text: string; links: string | null; image: string }>,
-  bodyVersion: string,
-): Promise<void> {
-  for (const r of rendered) {
-    await trx
-      .updateTable('revisions')
-      .set({ content_html: r.html, content_text: r.text, body_version: bodyVersion, link_targets: r.links, image_html: r.image })
-      .where('id', '=', r.id)
-      .execute();
-  }
 }

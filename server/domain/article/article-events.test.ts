@@ -13,7 +13,6 @@ import { listJobs } from '../../store/job.repository.ts';
 import { listEvents, type PublicationEvent } from '../../store/publication-event.repository.ts';
 import type { Executor } from '../../store/database.ts';
 import { createTestChannel, openTestDeps, publishTestArticle, type TestDeps } from '../../../test/support/admin-deps.ts';
-import { BODY_RENDER_VERSION } from '../body/index.ts';
 import type { LifecycleEvent } from './article-lifecycle.ts';
 import {
   applyTranslationEvents,
@@ -24,7 +23,6 @@ import {
   secondaryMustWait,
   setHomepageMode,
   stateOf,
-  storedRendering,
   syncArticleRecord,
   type ModerationMode,
 } from './article-events.ts';
@@ -77,18 +75,7 @@ async function published(slug: string): Promise<ArticleRow> {
   });
 }
 
-describe('storedRendering and contentHash', () => {
-  const rendering = { content_html: '<p>a</p>', content_text: 'a', body_version: BODY_RENDER_VERSION, link_targets: null };
-
-  it.each([
-    ['the current renderer', rendering, { html: '<p>a</p>', text: 'a', links: null }],
-    ['another renderer', { ...rendering, body_version: 'old' }, null],
-    ['no HTML kept (before migration 0007)', { ...rendering, content_html: null }, null],
-    ['no text kept', { ...rendering, content_text: null }, null],
-  ])('a row rendered by %s → %j', (_name, row, expected) => {
-    expect(storedRendering(row)).toEqual(expected);
-  });
-
+describe('contentHash', () => {
   const base = { title: 'T', excerpt: null, content_markdown: 'Body.', seo_title: null, seo_description: null };
 
   it.each([['title', 'U'], ['excerpt', 'E'], ['content_markdown', 'Other.'], ['seo_title', 'S'], ['seo_description', 'D']])(

@@ -14,7 +14,7 @@ import { announcePublicChange } from '../public-change.ts';
 import type { ArticleRow, RevisionRow, TranslationRow, TranslationUpdate } from '../../store/article.table.ts';
 import { articleStatusFor, nextTranslationState, type LifecycleEffect, type LifecycleEvent, type TranslationState } from './article-lifecycle.ts';
 import type { ModerationState } from './article-status.ts';
-import { BODY_RENDER_VERSION, renderMarkdownBody, type RenderedBody } from '../body/index.ts';
+import { currentRendering, keptColumns } from '../body/index.ts';
 import { imageSlice } from '../body/article-image.ts';
 
 /** Job kind that moderates one revision. */
@@ -24,12 +24,6 @@ export const SCHEDULE_JOB = 'publish_scheduled';
 
 /** How submissions are moderated: queued for the moderation worker, or trusted (content/ files). */
 export type ModerationMode = 'queue' | 'trusted';
-
-/** The translation's kept rendering of its current body, when it is of the current renderer. */
-export function storedRendering(t: Pick<TranslationRow, 'content_html' | 'content_text' | 'body_version' | 'link_targets'>): RenderedBody | null {
-  if (t.body_version !== BODY_RENDER_VERSION || t.content_html === null || t.content_text === null) return null;
-  return { html: t.content_html, text: t.content_text, links: t.link_targets };
-}
 
 /** Hash of everything a revision snapshots; equal hashes mean equal content. */
 export function contentHash(t: Pick<TranslationRow, 'title' | 'excerpt' | 'content_markdown' | 'seo_title' | 'seo_description'>): string {
@@ -156,10 +150,9 @@ export async function applyTranslationEvents(
       case 'moderate': {
         await articles.supersedePendingRevisions(trx, row.id, ctx.now);
         const trusted = ctx.mode === 'trusted';
-        // The rendering the save made (off the request thread) and kept on the row; rendered here only for a
-        // row without one (saved before migration 0007, or by another renderer). Either way once, where the
-        // revision is made, rather than by every build and search rebuild that reads it.
-        const body = storedRendering(next) ?? renderMarkdownBody(next.content_markdown);
+        // The rendering the save made (off the request thread) and kept on the row (`currentRendering`), so
+        // the revision is rendered once, where it is made, rather than by every build and search rebuild.
+        const body = currentRendering(next);
         const revision = await articles.insertRevision(trx, {
           translation_id: row.id,
           title: next.title,
@@ -168,10 +161,7 @@ export async function applyTranslationEvents(
           seo_title: next.seo_title,
           seo_description: next.seo_description,
           content_hash: contentHash(next),
-          content_html: body.html,
-          content_text: body.text,
-          body_version: BODY_RENDER_VERSION,
-          link_targets: body.links,
+          ...keptColumns(body),
           image_html: imageSlice(body.html) ?? '',
           moderation_state: trusted ? 'passed' : 'pending',
           moderation_reason: trusted ? 'trusted_source' : null,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { withAttachedMarkdown, type PreparedContent } from './article-save.ts';
+import { withAttachedMarkdown } from './article-save.ts';
+import type { PreparedContent } from './article-bodies.ts';
 
 const content = (): PreparedContent => ({
   language: 'en',

@@ -1,9 +1,12 @@
 /**
- * Saving an article: preparing bodies, upserting translation content, and
- * turning the request's status fields into per-language lifecycle events that
- * are applied primary first. Shared by the API operations
- * (`article.service.ts`) and the content/ importer, inside the caller's
- * transaction.
+ * The article write pipeline, inside the caller's transaction and after its
+ * access checks: bodies prepared before the transaction
+ * (`article-bodies.ts`) have their draft images attached and are stored
+ * (`saveTranslations`, the one step every write of a translation takes);
+ * the request's status fields become per-language lifecycle events, applied
+ * primary first (`applyPlan`). Used by the API operations
+ * (`article.service.ts`: create or update, `PUT …/translations/{lang}`)
+ * and the content/ importer.
  * @module
  */
 import type { Clock } from '../../clock.ts';
@@ -11,17 +14,19 @@ import { isoNow } from '../../clock.ts';
 import type { Executor } from '../../store/database.ts';
 import * as articles from '../../store/article.repository.ts';
 import type { ArticleRow, TranslationRow } from '../../store/article.table.ts';
+import type { ChannelRow } from '../../store/channel.table.ts';
 import { announcePublicChange } from '../public-change.ts';
 import { attachArticleMedia } from '../media/attach.ts';
 import type { MediaKit } from '../media/media-kit.ts';
 import type { ChannelAccess } from '../account/access.ts';
-import { BodyRejectedError, processBody, renderMarkdownBody, BODY_RENDER_VERSION, type BodyProcessor, type ProcessedBody, type RenderedMarkdown } from '../body/index.ts';
+import { keptColumns, renderMarkdownBody, type BodyProcessor, type RenderedMarkdown } from '../body/index.ts';
 import { validationError } from '../errors.ts';
-import { mayChangePrimary, mustWithdrawWithPrimary, nextTranslationState, type LifecycleEvent } from './article-lifecycle.ts';
+import { mayChangePrimary, mayPublishTranslationAlone, mustWithdrawWithPrimary, nextTranslationState, type LifecycleEvent } from './article-lifecycle.ts';
 import { assertSecondaryMayPublish, eventFor, resolveStatusRequest, type StatusRequest } from './article-request.ts';
-import type { ArticleWriteInput } from './article.schema.ts';
+import type { ArticleWriteInput, TranslationPutInput } from './article.schema.ts';
 import type { WriteWarning } from './article-view.ts';
 import { applyTranslationEvents, contentHash, setHomepageMode, syncArticleRecord, type AppliedTranslation, type ModerationMode } from './article-events.ts';
+import { contentRequests, prepareContents, type PreparedContent, type PreparedContents } from './article-bodies.ts';
 import { withdrawnUntilScheduledWarning } from './schedule-warning.ts';
 
 /** What saving needs beyond the transaction. */
@@ -36,106 +41,6 @@ export interface SaveDeps {
 /** The per-language plan of a save: the row, the events to apply, the field to name in a 422. */
 export type LanguagePlan = Map<string, { row: TranslationRow; events: LifecycleEvent[]; field: string }>;
 
-/** Content of one translation as stored, its rendered body included. */
-export interface PreparedContent {
-  language: string;
-  title: string;
-  excerpt: string | null;
-  content_markdown: string;
-  seo_title: string | null;
-  seo_description: string | null;
-  content_html: string;
-  content_text: string;
-  body_version: string;
-  link_targets: string | null;
-}
-
-/** A translation item of a write request: its text fields and exactly one body. */
-export type ContentItem = { title: string; excerpt?: string | null; content_markdown?: string; content_html?: string; seo_title?: string | null; seo_description?: string | null };
-
-function bodyField(item: ContentItem, fieldPrefix: string): string {
-  return `${fieldPrefix}${item.content_html !== undefined ? 'content_html' : 'content_markdown'}`;
-}
-
-function toContent(item: ContentItem, language: string, field: string, body: ProcessedBody, warnings: WriteWarning[]): PreparedContent {
-  for (const w of body.warnings) warnings.push({ code: w.code, message: w.message, field });
-  return {
-    language,
-    title: item.title,
-    excerpt: item.excerpt ?? null,
-    content_markdown: body.markdown,
-    seo_title: item.seo_title ?? null,
-    seo_description: item.seo_description ?? null,
-    content_html: body.html,
-    content_text: body.text,
-    body_version: body.version,
-    link_targets: body.links,
-  };
-}
-
-/**
- * Prepares and renders one translation's body in this thread (the content/
- * importer, which is off the request path). @throws PressroomError
- * VALIDATION_FAILED naming the body field when the body is refused.
- */
-export function prepare(item: ContentItem, language: string, fieldPrefix: string, warnings: WriteWarning[]): PreparedContent {
-  const field = bodyField(item, fieldPrefix);
-  try {
-    return toContent(item, language, field, processBody(jobOf(item)), warnings);
-  } catch (error) {
-    if (error instanceof BodyRejectedError) throw validationError({ [field]: error.message });
-    throw error;
-  }
-}
-
-function jobOf(item: ContentItem, rewrites?: ReadonlyArray<readonly [string, string]>) {
-  return { title: item.title, contentMarkdown: item.content_markdown, contentHtml: item.content_html, ...(rewrites && rewrites.length > 0 ? { rewrites } : {}) };
-}
-
-/** One translation of a write, with the prefix of its fields in a 422 (`translations.0.`, or '' for a single translation). */
-export interface ContentRequest {
-  readonly item: ContentItem;
-  readonly language: string;
-  readonly fieldPrefix: string;
-  /** The draft image URL rewrites the save will probably make (`plannedDraftRewrites`), rendered ahead too. */
-  readonly rewrites?: ReadonlyArray<readonly [string, string]>;
-}
-
-/** Prepared bodies, and for each the rendering of its Markdown with the planned rewrites made, when they change it. */
-export interface PreparedContents {
-  contents: PreparedContent[];
-  warnings: WriteWarning[];
-  rewritten: Array<RenderedMarkdown | undefined>;
-}
-
-/**
- * Prepares and renders the bodies of a write through `bodies` (the body
- * pool, off the request thread), before any transaction is opened: a body
- * can take seconds, and the database must not wait on it.
- * @throws PressroomError VALIDATION_FAILED naming every refused body field, with the limit and how to fix it.
- */
-export async function prepareContents(
-  bodies: BodyProcessor | undefined,
-  requests: readonly ContentRequest[],
-): Promise<PreparedContents> {
-  if (!bodies) {
-    const warnings: WriteWarning[] = [];
-    return { contents: requests.map((r) => prepare(r.item, r.language, r.fieldPrefix, warnings)), warnings, rewritten: [] };
-  }
-  const settled = await Promise.allSettled(requests.map((r) => bodies.process(jobOf(r.item, r.rewrites))));
-  const refused: Record<string, string> = {};
-  for (const [i, result] of settled.entries()) {
-    if (result.status === 'fulfilled') continue;
-    if (!(result.reason instanceof BodyRejectedError)) throw result.reason;
-    refused[bodyField(requests[i]!.item, requests[i]!.fieldPrefix)] = result.reason.message;
-  }
-  if (Object.keys(refused).length > 0) throw validationError(refused);
-  const warnings: WriteWarning[] = [];
-  const bodiesDone = settled.map((result) => (result as PromiseFulfilledResult<ProcessedBody>).value);
-  const contents = bodiesDone.map((body, i) => toContent(requests[i]!.item, requests[i]!.language, bodyField(requests[i]!.item, requests[i]!.fieldPrefix), body, warnings));
-  return { contents, warnings, rewritten: bodiesDone.map((body) => body.rewritten) };
-}
-
 /**
  * Sets a content's Markdown after media attach rewrote its image URLs. The
  * body pool rendered the planned rewrite already (`rewritten`); only when
@@ -145,14 +50,11 @@ export async function prepareContents(
 export function withAttachedMarkdown(content: PreparedContent, markdown: string, rewritten?: RenderedMarkdown): void {
   if (markdown === content.content_markdown) return;
   const rendered = rewritten?.markdown === markdown ? rewritten : renderMarkdownBody(markdown);
-  content.content_markdown = markdown;
-  content.content_html = rendered.html;
-  content.content_text = rendered.text;
-  content.body_version = BODY_RENDER_VERSION;
-  content.link_targets = rendered.links;
+  Object.assign(content, { content_markdown: markdown, ...keptColumns(rendered) });
 }
 
-export async function upsertContent(
+/** Inserts a translation's content, or updates it when it differs; `changed` says whether a new revision is due. */
+async function upsertContent(
   trx: Executor,
   now: string,
   articleId: number,
@@ -183,6 +85,47 @@ export async function upsertContent(
   }
   await articles.updateTranslation(trx, existing.id, { ...content, updated_at: now });
   return { row: { ...existing, ...content, updated_at: now }, changed: true, created: false };
+}
+
+/** One translation of a write: its prepared content and the status event its request asks for. */
+export interface TranslationWrite {
+  readonly content: PreparedContent;
+  /** The event of its status field (null: none asked for). */
+  readonly event: LifecycleEvent | null;
+  /** The field a 422 about its status names. */
+  readonly field: string;
+}
+
+/**
+ * The one step every write of translations takes: attaches the draft images
+ * their bodies name to `article` (rewriting the Markdown, `withAttachedMarkdown`),
+ * stores each content (a revision is due when it changed), and plans each
+ * language's events: `revise` for changed content, then its status event.
+ * @returns the plan for `applyPlan`, and the languages that are new.
+ */
+export async function saveTranslations(
+  trx: Executor,
+  deps: SaveDeps,
+  target: { readonly channel: ChannelRow; readonly article: ArticleRow; readonly now: string },
+  writes: readonly TranslationWrite[],
+  rewritten: ReadonlyArray<RenderedMarkdown | undefined> = [],
+): Promise<{ plan: LanguagePlan; created: Set<string> }> {
+  const { article, now } = target;
+  // Draft image URLs become the article's own media before the bodies are stored (media rule 3).
+  const attached = await attachArticleMedia(trx, deps.media, { channel: target.channel, article, now }, writes.map((w) => w.content.content_markdown));
+  attached.forEach((markdown, i) => withAttachedMarkdown(writes[i]!.content, markdown, rewritten[i]));
+  const existing = await articles.listTranslations(trx, [article.id]);
+  const plan: LanguagePlan = new Map();
+  const created = new Set<string>();
+  for (const { content, event, field } of writes) {
+    const before = existing.find((t) => t.language === content.language);
+    const saved = await upsertContent(trx, now, article.id, before, content);
+    if (saved.created) created.add(content.language);
+    const events: LifecycleEvent[] = saved.changed && before ? [{ type: 'revise' }] : [];
+    if (event) events.push(event);
+    plan.set(content.language, { row: saved.row, events, field });
+  }
+  return { plan, created };
 }
 
 /** The primary translation's state after `events`, computed without writing. */
@@ -251,11 +194,6 @@ export async function applyPlan(
  */
 export async function takeOverFromContent(trx: Executor, article: ArticleRow): Promise<void> {
   if (article.source === 'content') await articles.updateArticle(trx, article.id, { source: 'api', source_hash: null });
-}
-
-/** The bodies of a write request, as `prepareContents` takes them. */
-export function contentRequests(input: ArticleWriteInput, rewrites?: ReadonlyArray<readonly [string, string]>): ContentRequest[] {
-  return input.translations.map((t, i) => ({ item: t, language: t.language, fieldPrefix: `translations.${i}.`, ...(rewrites ? { rewrites } : {}) }));
 }
 
 /** Options of {@link saveArticle} beyond the API input. */
@@ -349,28 +287,18 @@ export async function saveArticle(
     }
     article = { ...article, ...patch };
   }
-  // Draft image URLs become the article's own media before the bodies are stored (media rule 3).
-  const attached = await attachArticleMedia(trx, deps.media, { channel: access.channel, article, now }, contents.map((c) => c.content_markdown));
-  attached.forEach((markdown, i) => withAttachedMarkdown(contents[i]!, markdown, rewritten[i]));
-
   // Several translations published together default to all of them (publishing rule 2).
   const publishAll = input.publish_translations ?? true;
-  const plan: LanguagePlan = new Map();
-  for (const [i, content] of contents.entries()) {
-    const item = input.translations[i]!;
-    const before = existingTranslations.find((t) => t.language === content.language);
-    const { row, changed } = await upsertContent(trx, now, article.id, before, content);
-    const events: LifecycleEvent[] = changed && before ? [{ type: 'revise' }] : [];
+  const writes = contents.map((content, i): TranslationWrite => {
     const isPrimary = content.language === input.default_language;
-    const own = isPrimary ? null : item.status;
+    const own = isPrimary ? null : input.translations[i]!.status;
     const ownRequest = own ? resolveStatusRequest(own, own === 'draft' ? null : input.scheduled_at, now, access.ownerPlan.scheduling) : null;
     const applied = isPrimary
       ? articleRequest
       : ownRequest ?? (articleRequest.kind === 'draft' || publishAll ? articleRequest : { kind: 'none' as const });
-    const event = eventFor(applied);
-    if (event) events.push(event);
-    plan.set(content.language, { row, events, field: `translations.${i}.status` });
-  }
+    return { content, event: eventFor(applied), field: `translations.${i}.status` };
+  });
+  const { plan } = await saveTranslations(trx, deps, { channel: access.channel, article, now }, writes, rewritten);
   // Unpublishing the article withdraws translations that were not sent too.
   if (articleRequest.kind === 'draft' && existing) {
     for (const t of await articles.listTranslations(trx, [article.id])) {
@@ -382,3 +310,51 @@ export async function saveArticle(
   return { article, created: !existing, warnings };
 }
 
+
+/**
+ * `PUT …/pages/{ref}/translations/{language}`: saves one translation of
+ * `article` and applies the status it asks for.
+ * @throws PressroomError VALIDATION_FAILED when the status cannot apply to this translation alone.
+ */
+export async function saveTranslation(
+  trx: Executor,
+  deps: SaveDeps,
+  access: ChannelAccess,
+  article: ArticleRow,
+  input: { readonly language: string; readonly status: TranslationPutInput['status'] },
+  prepared: PreparedContents,
+): Promise<{ article: ArticleRow; created: boolean; warnings: WriteWarning[] }> {
+  const now = isoNow(deps.clock);
+  const event = input.status === undefined ? null : eventFor(translationStatusRequest(article, input.language, input.status, now, access));
+  const { plan, created } = await saveTranslations(
+    trx,
+    deps,
+    { channel: access.channel, article, now },
+    [{ content: prepared.contents[0]!, event, field: 'status' }],
+    prepared.rewritten,
+  );
+  await takeOverFromContent(trx, article);
+  const warnings = [...prepared.warnings];
+  const updated = await applyPlan(trx, { now, mode: 'queue' }, article, plan, article.status === 'archived', warnings);
+  return { article: updated, created: created.has(input.language), warnings };
+}
+
+/** The status a single translation's write asks for, checked against its article. */
+function translationStatusRequest(
+  article: ArticleRow,
+  language: string,
+  status: NonNullable<TranslationPutInput['status']>,
+  now: string,
+  access: ChannelAccess,
+): StatusRequest {
+  if ((status === 'published' || status === 'scheduled') && !mayPublishTranslationAlone(article.status)) {
+    throw validationError({
+      status: `The article is archived, so its "${language}" translation cannot be ${status === 'published' ? 'published' : 'scheduled'} on its own: nothing of an archived article is public. Bring the article back with PATCH …/pages/{page}/status {"status": "${status}"} (or "draft" to keep it private), or send this translation without status.`,
+    });
+  }
+  const at = status === 'scheduled' ? article.scheduled_at : null;
+  if (status === 'scheduled' && at === null) {
+    throw validationError({ status: 'The article is not scheduled, so this translation cannot be. Schedule the article with PATCH …/status first.' });
+  }
+  return resolveStatusRequest(status, at, now, access.ownerPlan.scheduling);
+}

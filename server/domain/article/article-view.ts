@@ -5,7 +5,7 @@
  */
 import type { ArticleRow, RevisionRow, TranslationRow } from '../../store/article.table.ts';
 import type { PublicUrls } from '../../urls/public-urls.ts';
-import { BODY_RENDER_VERSION, renderMarkdown } from '../body/index.ts';
+import { currentRendering } from '../body/index.ts';
 import type { ArticleStatus, HomepageMode, ModerationState, TranslationStatus } from './article-status.ts';
 import { articleModeration, translationModeration, unpublishedRevisionState, type ModerationInput } from './translation-moderation.ts';
 import { summarizeTranslations, type TranslationStatusSummary } from './translation-summary.ts';
@@ -147,22 +147,6 @@ function moderations(rows: readonly TranslationRow[], latest: LatestRevisions): 
 }
 
 /**
- * The translation's body as HTML: the rendering kept on the row (made when
- * it was saved), else the current revision's when it is of this content,
- * both only when of the current renderer; otherwise rendered now (same
- * bytes either way). `ensureRenderings` stores one on rows that lack it, so
- * reading a draft does not parse Markdown again.
- */
-function bodyHtml(t: TranslationRow, revisions: ReadonlyMap<number, RevisionRow>): string {
-  if (t.content_html !== null && t.body_version === BODY_RENDER_VERSION) return t.content_html;
-  const revision = t.current_revision_id === null ? undefined : revisions.get(t.current_revision_id);
-  if (revision?.content_html && revision.body_version === BODY_RENDER_VERSION && revision.content_markdown === t.content_markdown) {
-    return revision.content_html;
-  }
-  return renderMarkdown(t.content_markdown);
-}
-
-/**
  * Builds the full article response.
  * @param revisions revisions referenced by the translations, by id.
  * @param latest the newest revision of each translation, by translation id.
@@ -209,7 +193,7 @@ export function toArticleView(input: {
       title: t.title,
       excerpt: t.excerpt,
       content_markdown: t.content_markdown,
-      content_html: bodyHtml(t, input.revisions),
+      content_html: currentRendering(t).html,
       seo_title: t.seo_title,
       seo_description: t.seo_description,
       status: t.status,

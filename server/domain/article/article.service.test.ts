@@ -156,6 +156,20 @@ describe('getArticle and listArticles', () => {
   });
 });
 
+describe('reads never write', () => {
+  it('a body of another renderer is rendered for the view, and the stored row is left as it is', async () => {
+    const article = await published('old-renderer', { translations: [{ language: 'en', title: 'Old', content_markdown: 'Some *emphasis*.' }] });
+    await t.db.updateTable('article_translations').set({ content_html: '<p>old</p>', content_text: 'old', body_version: 'old' }).execute();
+    await t.db.updateTable('revisions').set({ content_html: '<p>old</p>', content_text: 'old', body_version: 'old' }).execute();
+    const rows = async () => [await translationRows(article.id), await t.db.selectFrom('revisions').selectAll().execute()];
+    const before = await rows();
+    const view = await getArticle(deps, ana, 'news', 'old-renderer');
+    expect(view.translations[0]!.content_html).toBe('<p>Some <em>emphasis</em>.</p>');
+    await listArticles(deps, ana, 'news', list());
+    expect(await rows()).toEqual(before);
+  });
+});
+
 describe('putTranslation', () => {
   it('adds a translation (created) and updates it (not created); its status follows the request', async () => {
     const article = await published('multi');

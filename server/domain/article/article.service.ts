@@ -11,19 +11,19 @@ import type { Db, Executor } from '../../store/database.ts';
 import * as articles from '../../store/article.repository.ts';
 import type { ArticleRow, RevisionRow, TranslationRow } from '../../store/article.table.ts';
 import type { PublicUrls } from '../../urls/public-urls.ts';
-import { attachArticleMedia, plannedDraftRewrites } from '../media/attach.ts';
+import { plannedDraftRewrites } from '../media/attach.ts';
 import type { MediaKit } from '../media/media-kit.ts';
 import { channelAccess, requireApiPublishing, requireArticleWrite } from '../account/access.ts';
 import type { Principal } from '../account/account.service.ts';
 import type { CursorCodec } from '../cursor.ts';
 import { PressroomError, validationError } from '../errors.ts';
-import { mayPublishTranslationAlone, type LifecycleEvent } from './article-lifecycle.ts';
 import { eventFor, resolveStatusRequest } from './article-request.ts';
 import type { ArticleListQuery, ArticleWriteInput, SettingsChangeInput, StatusChangeInput, TranslationPutInput } from './article.schema.ts';
 import { toArticleListItem, toArticleView, type ArticleListItem, type ArticleView, type WriteWarning } from './article-view.ts';
-import { setHomepageMode, storedRendering } from './article-events.ts';
-import { applyPlan, contentRequests, prepareContents, takeOverFromContent, upsertContent, withAttachedMarkdown, saveArticle, type LanguagePlan } from './article-save.ts';
-import { BODY_RENDER_VERSION, renderMarkdownBody, type BodyProcessor } from '../body/index.ts';
+import { setHomepageMode } from './article-events.ts';
+import { applyPlan, takeOverFromContent, saveArticle, saveTranslation, type LanguagePlan } from './article-save.ts';
+import { contentRequests, prepareContents } from './article-bodies.ts';
+import { currentRendering, type BodyProcessor } from '../body/index.ts';
 import { firstAttachedImage, ownBodyImages } from '../body/article-image.ts';
 import { listArticleImageFiles } from '../../store/media.repository.ts';
 import type { ModerationPolicy } from '../moderation/moderation-policy.ts';
@@ -91,7 +91,7 @@ async function findArticle(db: Executor, channelId: number, channelSlug: string,
 
 async function viewOf(deps: ArticleDeps, db: Executor, article: ArticleRow, channelSlug: string, warnings: WriteWarning[] = []): Promise<ArticleView> {
   const fresh = (await articles.findArticleById(db, article.channel_id, article.id)) ?? article;
-  const translations = await ensureRenderings(db, await articles.listTranslations(db, [article.id]));
+  const translations = await articles.listTranslations(db, [article.id]);
   const ids = translations.flatMap((t) => [t.current_revision_id, t.published_revision_id]).filter((id): id is number => id !== null);
   const revisions = new Map<number, RevisionRow>((await articles.findRevisions(db, ids)).map((r) => [r.id, r]));
   const latest = await latestRevisionMap(db, translations);
@@ -121,7 +121,7 @@ async function publishedImages(
 ): Promise<Map<string, { url: string; alt: string }>> {
   const found = translations.flatMap((t) => {
     const revision = t.published_revision_id === null ? undefined : revisions.get(t.published_revision_id);
-    const html = revision?.body_version === BODY_RENDER_VERSION ? revision.content_html : null;
+    const html = revision ? currentRendering(revision).html : null;
     return [{ language: t.language, images: ownBodyImages(html, channelSlug, article.slug) }];
   });
   const files = new Map((await listArticleImageFiles(db, [...new Set(found.flatMap((f) => f.images.map((i) => i.fileName)))])).map((f) => [f.file_name, f]));
@@ -137,26 +137,6 @@ async function publishedImages(
 async function latestRevisionMap(db: Executor, translations: readonly TranslationRow[]): Promise<Map<number, RevisionRow>> {
   const rows = await articles.latestRevisions(db, translations.map((t) => t.id));
   return new Map(rows.map((r) => [r.translation_id, r]));
-}
-
-/**
- * Rows saved before their rendering was kept (migration 0007), or by another
- * renderer, are rendered once here and stored back, so the next read of the
- * draft does not parse its Markdown again.
- */
-async function ensureRenderings(db: Executor, rows: TranslationRow[]): Promise<TranslationRow[]> {
-  const out: TranslationRow[] = [];
-  for (const row of rows) {
-    if (storedRendering(row)) {
-      out.push(row);
-      continue;
-    }
-    const body = renderMarkdownBody(row.content_markdown);
-    const rendered = { content_html: body.html, content_text: body.text, body_version: BODY_RENDER_VERSION, link_targets: body.links };
-    await articles.storeTranslationRendering(db, row.id, row.content_markdown, rendered);
-    out.push({ ...row, ...rendered });
-  }
-  return out;
 }
 
 /** POST …/pages. */
@@ -247,35 +227,12 @@ export async function putTranslation(
   // Before the transaction, which must not wait on a body (see upsertArticle).
   const rewrites = await plannedDraftRewrites(deps.db, deps.media, { channel: precheck.channel, articleSlug: target.slug }, [bodyText(input)]);
   const prepared = await prepareContents(deps.bodies, [{ item: input, language, fieldPrefix: '', rewrites }]);
-  const content = prepared.contents[0]!;
-  const rewritten = prepared.rewritten[0];
-  const { warnings } = prepared;
   return deps.db.transaction().execute(async (trx) => {
     const access = await channelAccess(trx, principal, channelSlug);
     requireArticleWrite(access);
     const article = await findArticle(trx, access.channel.id, channelSlug, ref);
-    const now = isoNow(deps.clock);
-    withAttachedMarkdown(content, (await attachArticleMedia(trx, deps.media, { channel: access.channel, article, now }, [content.content_markdown]))[0]!, rewritten);
-    const before = (await articles.listTranslations(trx, [article.id])).find((t) => t.language === language);
-    const { row, changed, created } = await upsertContent(trx, now, article.id, before, content);
-    const events: LifecycleEvent[] = changed && before ? [{ type: 'revise' }] : [];
-    if (input.status !== undefined) {
-      if ((input.status === 'published' || input.status === 'scheduled') && !mayPublishTranslationAlone(article.status)) {
-        throw validationError({
-          status: `The article is archived, so its "${language}" translation cannot be ${input.status === 'published' ? 'published' : 'scheduled'} on its own: nothing of an archived article is public. Bring the article back with PATCH …/pages/{page}/status {"status": "${input.status}"} (or "draft" to keep it private), or send this translation without status.`,
-        });
-      }
-      const at = input.status === 'scheduled' ? article.scheduled_at : null;
-      if (input.status === 'scheduled' && at === null) {
-        throw validationError({ status: 'The article is not scheduled, so this translation cannot be. Schedule the article with PATCH …/status first.' });
-      }
-      const event = eventFor(resolveStatusRequest(input.status, at, now, access.ownerPlan.scheduling));
-      if (event) events.push(event);
-    }
-    const plan = new Map([[language, { row, events, field: 'status' }]]);
-    await takeOverFromContent(trx, article);
-    const updated = await applyPlan(trx, { now, mode: 'queue' }, article, plan, article.status === 'archived', warnings);
-    return { view: await viewOf(deps, trx, updated, channelSlug, warnings), created };
+    const saved = await saveTranslation(trx, deps, access, article, { language, status: input.status }, prepared);
+    return { view: await viewOf(deps, trx, saved.article, channelSlug, saved.warnings), created: saved.created };
   });
 }
 

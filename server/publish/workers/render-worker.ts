@@ -23,7 +23,7 @@ try {
   const context = {
     // Bodies come rendered from the store; one without a current stored body is rendered once and stored,
     // so no cache (it would hold every body of the site).
-    model: createPublicModel({ db, urls: createPublicUrls(data.publicUrl, data.dashboardUrl), cache: createBodyCache(0), storeBodies: true }),
+    model: createPublicModel({ db, urls: createPublicUrls(data.publicUrl, data.dashboardUrl), cache: createBodyCache(0) }),
     renderers: createRenderers(await createAstroRenderer(data.astroBuildDir)),
     site: data.site,
     outputDir: data.outputDir,
