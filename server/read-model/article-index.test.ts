@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildArticle, buildChannel } from '../../test/support/render-fixtures.ts';
+import { buildArticle, buildChannel } from '../../test/support/view-models.ts';
 import { createArticleIndex } from './article-index.ts';
 
 const news = buildChannel({ id: 1, slug: 'news', defaultLanguage: 'en', translations: [{ language: 'en', title: 'News' }] });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { channelLanguages, channelVersion, newestInLanguage } from './selection.ts';
-import { buildArticle, buildChannel } from '../../test/support/render-fixtures.ts';
+import { buildArticle, buildChannel } from '../../test/support/view-models.ts';
 
 const englishOnly = buildChannel({ id: 1, slug: 'desk', defaultLanguage: 'en', translations: [{ language: 'en', title: 'The Desk', description: 'News.' }] });
 const bilingualChannel = buildChannel({

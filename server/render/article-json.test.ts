@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderArticleJson } from './article-json.ts';
-import { buildArticle, standardFixtures } from '../../test/support/render-fixtures.ts';
+import { buildArticle, standardFixtures } from '../../test/support/view-models.ts';
 
 const { channel, bilingual, englishOnly } = standardFixtures();
 const parse = (text: string) => JSON.parse(text) as Record<string, any>;

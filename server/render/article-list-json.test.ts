@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderArticleList } from './article-list-json.ts';
-import { standardFixtures } from '../../test/support/render-fixtures.ts';
+import { standardFixtures } from '../../test/support/view-models.ts';
 import { cursorPosition, listArticlesFor, listedTranslation } from '../read-model/selection.ts';
 import type { AnyPublicArticle } from '../read-model/view-models.ts';
 

@@ -2,7 +2,7 @@ import matter from 'gray-matter';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { renderArticleMarkdown } from './article-markdown.ts';
-import { buildArticle, standardFixtures } from '../../test/support/render-fixtures.ts';
+import { buildArticle, standardFixtures } from '../../test/support/view-models.ts';
 
 const { channel, bilingual, englishOnly } = standardFixtures();
 

@@ -3,18 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  bilingualArticle,
-  buildArticle,
-  buildChannel,
-  fixtureSite,
-  techChannel,
-} from '../../test/fixtures/view-models.ts';
+import { bilingualArticle, buildArticle, buildChannel, SITE, techChannel } from '../../test/support/view-models.ts';
 import { createAstroRenderer, SiteBuildMissingError, withoutForbiddenBytes, type HtmlRenderer } from './astro-renderer.ts';
 import { ensureSiteBuild } from './astro-compile.ts';
 import type { PublicArticle } from '../read-model/view-models.ts';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The publication date of the articles whose date no test reads. */
+const PUBLISHED = '2024-05-01T09:30:00.000Z';
 
 // ---- a tiny HTML reader: start tags and their attributes (no DOM in node) ----
 
@@ -120,8 +117,8 @@ describe('article page', () => {
   let ar: string;
 
   beforeAll(async () => {
-    en = await renderer.article(article, 'en', fixtureSite);
-    ar = await renderer.article(article, 'ar', fixtureSite);
+    en = await renderer.article(article, 'en', SITE);
+    ar = await renderer.article(article, 'ar', SITE);
   });
 
   it('is a whole document with lang and dir from the translation', () => {
@@ -184,17 +181,17 @@ describe('article page', () => {
     expect(textOf(byClass(ar, 'nav', 'languages'))).toContain('English');
 
     // A language that is not published never appears; a single translation has no switcher.
-    const three = buildArticle({
+    const three = buildArticle(techChannel(), {
       id: 11,
       slug: 'three',
-      channel: techChannel(),
+      defaultLanguage: 'en',
       translations: [
-        { language: 'en', title: 'Three', markdown: 'One.' },
-        { language: 'fr', title: 'Trois', markdown: 'Un.' },
-        { language: 'fa', title: 'سه', markdown: 'یک.' },
+        { language: 'en', title: 'Three', markdown: 'One.', publishedAt: PUBLISHED },
+        { language: 'fr', title: 'Trois', markdown: 'Un.', publishedAt: PUBLISHED },
+        { language: 'fa', title: 'سه', markdown: 'یک.', publishedAt: PUBLISHED },
       ],
     });
-    return Promise.all([renderer.article(three, 'fr', fixtureSite), renderer.article({ ...three, translations: three.translations.slice(0, 1) }, 'en', fixtureSite)]).then(
+    return Promise.all([renderer.article(three, 'fr', SITE), renderer.article({ ...three, translations: three.translations.slice(0, 1) }, 'en', SITE)]).then(
       ([fr, single]) => {
         const frNav = tags(byClass(fr, 'nav', 'languages'), 'a');
         expect(frNav.map((a) => a['hreflang'])).toEqual(['en', 'fa']);
@@ -237,16 +234,21 @@ describe('article page', () => {
     expect(metaContent(en, 'article:published_time')).toEqual(['2024-05-01T09:30:00.000Z']);
     expect(metaContent(en, 'article:modified_time')).toEqual(['2024-05-08T12:00:00.000Z']);
     expect(metaContent(en, 'twitter:card')).toEqual(['summary_large_image']);
-    const noImage = buildArticle({ id: 12, slug: 'plain', channel: techChannel(), translations: [{ language: 'en', title: 'Plain', markdown: 'Text.' }] });
-    return renderer.article(noImage, 'en', fixtureSite).then((html) => {
+    const noImage = buildArticle(techChannel(), { id: 12, slug: 'plain', defaultLanguage: 'en', translations: [{ language: 'en', title: 'Plain', markdown: 'Text.', publishedAt: PUBLISHED }] });
+    return renderer.article(noImage, 'en', SITE).then((html) => {
       expect(metaContent(html, 'og:image')).toEqual([]);
       expect(metaContent(html, 'twitter:card')).toEqual(['summary']);
     });
   });
 
   it('writes no code point HTML forbids, whatever a stored title or excerpt holds', async () => {
-    const odd = buildArticle({ id: 13, slug: 'odd', channel: techChannel(), translations: [{ language: 'en', title: 'Bell\u0007 and NEL\u0085', excerpt: 'Esc\u001b here', markdown: 'Text.' }] });
-    const html = await renderer.article(odd, 'en', fixtureSite);
+    const odd = buildArticle(techChannel(), {
+      id: 13,
+      slug: 'odd',
+      defaultLanguage: 'en',
+      translations: [{ language: 'en', title: 'Bell\u0007 and NEL\u0085', excerpt: 'Esc\u001b here', markdown: 'Text.', publishedAt: PUBLISHED }],
+    });
+    const html = await renderer.article(odd, 'en', SITE);
     expect(html).not.toMatch(/[\u0000-\u0008\u000B\u000E-\u001F\u007F-\u009F]/);
     expect(html).toContain('Bell and NEL');
   });
@@ -285,13 +287,13 @@ describe('article page', () => {
   });
 
   it('escapes text everywhere, and JSON-LD cannot close its script element', async () => {
-    const nasty = buildArticle({
+    const nasty = buildArticle(techChannel(), {
       id: 13,
       slug: 'nasty',
-      channel: techChannel(),
-      translations: [{ language: 'en', title: 'Tags </script><script>alert(1)</script> & "quotes"', markdown: 'Body.' }],
+      defaultLanguage: 'en',
+      translations: [{ language: 'en', title: 'Tags </script><script>alert(1)</script> & "quotes"', markdown: 'Body.', publishedAt: PUBLISHED }],
     });
-    const html = await renderer.article(nasty, 'en', fixtureSite);
+    const html = await renderer.article(nasty, 'en', SITE);
     // Text is escaped; inside quoted attribute values only & and " need escaping, and are.
     expect(html).toContain('<title>Tags &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot; · Tech Desk</title>');
     expect(html).toContain('>Tags &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;</h1>');
@@ -333,35 +335,33 @@ describe('article page', () => {
   });
 
   it('refuses a translation that is not published', async () => {
-    await expect(renderer.article(article, 'fr', fixtureSite)).rejects.toThrow(/not published \(published: en, ar\)/);
+    await expect(renderer.article(article, 'fr', SITE)).rejects.toThrow(/not published \(published: en, ar\)/);
   });
 });
 
 describe('channel page', () => {
   const channel = techChannel();
-  const other = buildChannel({ id: 2, slug: 'sports', languages: [{ language: 'en', title: 'Sports' }] });
+  const other = buildChannel({ id: 2, slug: 'sports', defaultLanguage: 'en', translations: [{ language: 'en', title: 'Sports' }] });
   const hello = bilingualArticle(channel);
-  const newer = buildArticle({
+  const newer = buildArticle(channel, {
     id: 20,
     slug: 'newer',
-    channel,
-    publishedAt: '2024-06-01T00:00:00.000Z',
-    translations: [{ language: 'en', title: 'A newer story', markdown: 'Newer.', excerpt: 'Newest first.' }],
+    defaultLanguage: 'en',
+    translations: [{ language: 'en', title: 'A newer story', markdown: 'Newer.', excerpt: 'Newest first.', publishedAt: '2024-06-01T00:00:00.000Z' }],
   });
-  const arOnly = buildArticle({
+  const arOnly = buildArticle(channel, {
     id: 21,
     slug: 'arabic-only',
-    channel,
-    publishedAt: '2024-04-01T00:00:00.000Z',
-    translations: [{ language: 'ar', title: 'قصة عربية فقط', markdown: 'نص.' }],
+    defaultLanguage: 'ar',
+    translations: [{ language: 'ar', title: 'قصة عربية فقط', markdown: 'نص.', publishedAt: '2024-04-01T00:00:00.000Z' }],
   });
-  const elsewhere = buildArticle({ id: 22, slug: 'match', channel: other, translations: [{ language: 'en', title: 'Match report', markdown: 'Goal.' }] });
+  const elsewhere = buildArticle(other, { id: 22, slug: 'match', defaultLanguage: 'en', translations: [{ language: 'en', title: 'Match report', markdown: 'Goal.', publishedAt: PUBLISHED }] });
   const articles = [hello, newer, arOnly, elsewhere];
 
   const languages = ['en', 'ar'];
 
   it('lists its articles in that language, newest first, with links', async () => {
-    const html = await renderer.channel(channel, 'en', languages, articles, fixtureSite);
+    const html = await renderer.channel(channel, 'en', languages, articles, SITE);
     expect(tags(html, 'html')[0]).toMatchObject({ lang: 'en', dir: 'ltr' });
     expect(html.match(/<h1[\s>]/g)).toHaveLength(1);
     expect(/<h1[^>]*>Tech Desk<\/h1>/.test(html)).toBe(true);
@@ -385,7 +385,7 @@ describe('channel page', () => {
   });
 
   it('renders right to left in Arabic with the Arabic articles only', async () => {
-    const html = await renderer.channel(channel, 'ar', languages, articles, fixtureSite);
+    const html = await renderer.channel(channel, 'ar', languages, articles, SITE);
     expect(tags(html, 'html')[0]).toMatchObject({ lang: 'ar', dir: 'rtl' });
     const list = byClass(html, 'ol', 'article-list');
     expect(tags(list, 'a').map((a) => a['href'])).toEqual(['/tech/ar/hello-world', '/tech/ar/arabic-only']);
@@ -393,12 +393,12 @@ describe('channel page', () => {
   });
 
   it('refuses a language that is not one of the channel\'s', async () => {
-    await expect(renderer.channel(channel, 'fr', languages, articles, fixtureSite)).rejects.toThrow(/not one of the channel's languages \(en, ar\)/);
+    await expect(renderer.channel(channel, 'fr', languages, articles, SITE)).rejects.toThrow(/not one of the channel's languages \(en, ar\)/);
   });
 
   it('renders a language only its articles have: their list, the channel named in its default language, marked so', async () => {
-    const german = buildArticle({ id: 23, slug: 'german', channel, translations: [{ language: 'de', title: 'Eine Geschichte', markdown: 'Text.' }] });
-    const html = await renderer.channel(channel, 'de', ['en', 'ar', 'de'], [...articles, german], fixtureSite);
+    const german = buildArticle(channel, { id: 23, slug: 'german', defaultLanguage: 'de', translations: [{ language: 'de', title: 'Eine Geschichte', markdown: 'Text.', publishedAt: PUBLISHED }] });
+    const html = await renderer.channel(channel, 'de', ['en', 'ar', 'de'], [...articles, german], SITE);
     expect(tags(html, 'html')[0]).toMatchObject({ lang: 'de', dir: 'ltr' });
     expect(tags(html, 'h1')[0]).toMatchObject({ lang: 'en', dir: 'ltr' });
     expect(tags(byClass(html, 'ol', 'article-list'), 'a').map((a) => a['href'])).toEqual(['/tech/de/german']);
@@ -414,12 +414,18 @@ describe('channel page', () => {
 describe('homepage', () => {
   it('lists only the onHomepage articles, newest first, with their channel, and the channels', async () => {
     const channel = techChannel();
-    const sports = buildChannel({ id: 2, slug: 'sports', languages: [{ language: 'en', title: 'Sports', description: 'Games.' }] });
+    const sports = buildChannel({ id: 2, slug: 'sports', defaultLanguage: 'en', translations: [{ language: 'en', title: 'Sports', description: 'Games.' }] });
     const hello = bilingualArticle(channel);
-    const hidden = buildArticle({ id: 30, slug: 'hidden', channel, onHomepage: false, publishedAt: '2024-07-01T00:00:00.000Z', translations: [{ language: 'en', title: 'Not on the homepage', markdown: 'x' }] });
-    const arabic = buildArticle({ id: 31, slug: 'arabic', channel, publishedAt: '2024-06-01T00:00:00.000Z', translations: [{ language: 'ar', title: 'خبر عاجل', markdown: 'نص.' }] });
-    const match = buildArticle({ id: 32, slug: 'match', channel: sports, publishedAt: '2024-05-15T00:00:00.000Z', translations: [{ language: 'en', title: 'Match report', markdown: 'Goal.' }] });
-    const html = await renderer.home([channel, sports], [hello, hidden, arabic, match], fixtureSite);
+    const hidden = buildArticle(channel, {
+      id: 30,
+      slug: 'hidden',
+      defaultLanguage: 'en',
+      onHomepage: false,
+      translations: [{ language: 'en', title: 'Not on the homepage', markdown: 'x', publishedAt: '2024-07-01T00:00:00.000Z' }],
+    });
+    const arabic = buildArticle(channel, { id: 31, slug: 'arabic', defaultLanguage: 'ar', translations: [{ language: 'ar', title: 'خبر عاجل', markdown: 'نص.', publishedAt: '2024-06-01T00:00:00.000Z' }] });
+    const match = buildArticle(sports, { id: 32, slug: 'match', defaultLanguage: 'en', translations: [{ language: 'en', title: 'Match report', markdown: 'Goal.', publishedAt: '2024-05-15T00:00:00.000Z' }] });
+    const html = await renderer.home([channel, sports], [hello, hidden, arabic, match], SITE);
 
     expect(html.match(/<h1[\s>]/g)).toHaveLength(1);
     expect(/<title>Pressroom News<\/title>/.test(html)).toBe(true);
@@ -440,7 +446,7 @@ describe('homepage', () => {
 
 describe('site paths', () => {
   it('puts the stylesheet, search and home link under the base path of the site URL', async () => {
-    const html = await renderer.article(bilingualArticle(), 'en', { ...fixtureSite, baseUrl: 'https://news.example/press' });
+    const html = await renderer.article(bilingualArticle(), 'en', { ...SITE, baseUrl: 'https://news.example/press' });
     const sheets = tags(html, 'link').filter((l) => l['rel'] === 'stylesheet').map((l) => l['href']);
     expect(sheets[0]).toMatch(/^\/press\/_astro\/site\.[\w-]+\.css$/);
     expect(sheets[1]).toBe('/press/pagefind/pagefind-ui.css');
@@ -452,25 +458,25 @@ describe('site paths', () => {
 describe('renderer', () => {
   it('is deterministic: same input, same bytes (also from a fresh renderer)', async () => {
     const article = bilingualArticle();
-    const first = await renderer.article(article, 'ar', fixtureSite);
-    const second = await renderer.article(structuredClone(article) as PublicArticle, 'ar', fixtureSite);
+    const first = await renderer.article(article, 'ar', SITE);
+    const second = await renderer.article(structuredClone(article) as PublicArticle, 'ar', SITE);
     const { buildDir } = await ensureSiteBuild(projectRoot);
     const fresh = asText(await createAstroRenderer(buildDir, { recycleAfter: 1 }));
-    const third = await fresh.article(article, 'ar', fixtureSite);
-    const fourth = await fresh.article(article, 'ar', fixtureSite);
+    const third = await fresh.article(article, 'ar', SITE);
+    const fourth = await fresh.article(article, 'ar', SITE);
     expect(second).toBe(first);
     expect(third).toBe(first);
     expect(fourth).toBe(first);
     const channel = techChannel();
-    expect(await renderer.channel(channel, 'en', ['en', 'ar'], [article], fixtureSite)).toBe(await fresh.channel(channel, 'en', ['en', 'ar'], [article], fixtureSite));
+    expect(await renderer.channel(channel, 'en', ['en', 'ar'], [article], SITE)).toBe(await fresh.channel(channel, 'en', ['en', 'ar'], [article], SITE));
   });
 
   it('renders 200 article pages (timing, printed)', async () => {
     const article = bilingualArticle();
-    for (let i = 0; i < 20; i++) await renderer.article(article, i % 2 ? 'ar' : 'en', fixtureSite);
+    for (let i = 0; i < 20; i++) await renderer.article(article, i % 2 ? 'ar' : 'en', SITE);
     const runs = 200;
     const started = performance.now();
-    for (let i = 0; i < runs; i++) await renderer.article(article, i % 2 ? 'ar' : 'en', fixtureSite);
+    for (let i = 0; i < runs; i++) await renderer.article(article, i % 2 ? 'ar' : 'en', SITE);
     const mean = (performance.now() - started) / runs;
     console.log(`astro-renderer: mean article render ${mean.toFixed(3)} ms over ${runs} renders`);
     expect(mean).toBeGreaterThan(0);

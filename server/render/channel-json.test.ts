@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { listChannelsFor, renderChannelJson, renderChannelList } from './channel-json.ts';
-import { buildChannel, standardFixtures } from '../../test/support/render-fixtures.ts';
+import { buildChannel, standardFixtures } from '../../test/support/view-models.ts';
 
 const { channel } = standardFixtures();
 const parse = (text: string) => JSON.parse(text) as Record<string, any>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FEED_MAX_ITEMS, renderJsonFeed, renderRss } from './feeds.ts';
-import { buildArticle, buildChannel, SITE, standardFixtures } from '../../test/support/render-fixtures.ts';
+import { buildArticle, buildChannel, SITE, standardFixtures } from '../../test/support/view-models.ts';
 import { xmlProblems } from '../../test/support/xml-check.ts';
 
 const { channel, articles, bilingual } = standardFixtures();

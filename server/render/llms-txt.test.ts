@@ -2,7 +2,7 @@ import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { LLMS_CHANNEL_ARTICLES, LLMS_RECENT_ARTICLES, renderChannelLlmsPart, renderChannelLlmsTxt, renderLlmsTxt } from './llms-txt.ts';
 import { articleParts } from '../read-model/selection.ts';
-import { buildArticle, buildChannel, groupByChannel, SITE, standardFixtures } from '../../test/support/render-fixtures.ts';
+import { buildArticle, buildChannel, groupByChannel, SITE, standardFixtures } from '../../test/support/view-models.ts';
 import { parseLlmsFile } from '../../test/validate/llms-txt-parser.ts';
 
 const { channel, articles } = standardFixtures();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SITE } from '../../test/support/render-fixtures.ts';
+import { SITE } from '../../test/support/view-models.ts';
 import { renderRobots } from './robots.ts';
 
 describe('renderRobots', () => {

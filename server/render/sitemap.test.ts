@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildArticle, buildChannel, groupByChannel, SITE, standardFixtures } from '../../test/support/render-fixtures.ts';
+import { buildArticle, buildChannel, groupByChannel, SITE, standardFixtures } from '../../test/support/view-models.ts';
 import { xmlProblems } from '../../test/support/xml-check.ts';
 import { ARTICLES_PER_PART, articleParts } from '../read-model/selection.ts';
 import { renderChannelSitemap, renderChannelSitemapPart, renderHomeSitemap, renderSitemapIndex } from './sitemap.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createArticleIndex } from '../../read-model/article-index.ts';
 import { ARTICLE_LIST_ORDER, articleListScope, channelListScope, type ListPosition } from '../../read-model/list-pages.ts';
-import { buildArticle, buildChannel } from '../../../test/support/render-fixtures.ts';
+import { buildArticle, buildChannel } from '../../../test/support/view-models.ts';
 import type { PublicationEvent } from '../../store/publication-event.repository.ts';
 import { BuilderState } from './builder-state.ts';
 import { channelChanges, eventScope } from './event-scope.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildChannel } from '../../../test/support/render-fixtures.ts';
+import { buildChannel } from '../../../test/support/view-models.ts';
 import { createRenderMemo } from './render-memo.ts';
 import type { PlannedFile } from './site-plan.ts';
 

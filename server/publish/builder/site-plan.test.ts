@@ -8,7 +8,7 @@ import { createCursorCodec } from '../../domain/cursor.ts';
 import { DEFAULT_LIST_LIMIT } from '../../read-model/list-pages.ts';
 import { listArticlesFor } from '../../read-model/selection.ts';
 import type { PublicArticleSummary } from '../../read-model/view-models.ts';
-import { buildArticle, buildChannel, standardFixtures } from '../../../test/support/render-fixtures.ts';
+import { buildArticle, buildChannel, standardFixtures } from '../../../test/support/view-models.ts';
 import type { Renderers } from '../../render/renderers.ts';
 import { staticFiles } from '../../serving/static-files.ts';
 import { homeArticles, PAGE_MAX_ARTICLES, planArticle, planArticlePages, planChannel } from './site-plan.ts';

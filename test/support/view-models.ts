@@ -1,14 +1,17 @@
 /**
- * Test support for the machine-readable renderers: small view-model builders
- * with every URL made by `public-urls.ts` (so tests see real addresses) and a
- * fixed set of articles covering the language rules.
- * Used only by `server/render/*.test.ts`.
+ * View-model fixtures (`server/read-model/view-models.ts`) for the renderer,
+ * read-model and builder tests: one channel builder and one article builder,
+ * with every URL made by `public-urls.ts` and every body by the real Markdown
+ * renderer, so tests see the addresses and HTML the site really serves; and
+ * the named fixtures built with them: the `journal` set covering the language
+ * rules, and the `tech` channel with a bilingual article for the HTML pages.
  * @module
  */
-import { createPublicUrls } from '../../server/urls/public-urls.ts';
+import { markdownToPlainText, renderMarkdown } from '../../server/domain/body/index.ts';
 import { textDirection } from '../../server/domain/language.ts';
 import { textStartOf } from '../../server/read-model/selection.ts';
 import type { AnyPublicArticle, ArticlesByChannel, PublicArticle, PublicArticleSummary, PublicChannel, PublicImage, PublicTranslation, PublicTranslationSummary, SiteInfo } from '../../server/read-model/view-models.ts';
+import { createPublicUrls } from '../../server/urls/public-urls.ts';
 
 /** The site of every fixture. */
 export const SITE: SiteInfo = Object.freeze({
@@ -19,7 +22,7 @@ export const SITE: SiteInfo = Object.freeze({
 
 const urls = createPublicUrls(SITE.baseUrl, `${SITE.baseUrl}/dashboard`);
 
-/** A channel with the given translations (default first), URLs filled in. */
+/** A channel with the given translations, URLs filled in. */
 export function buildChannel(input: {
   id: number;
   slug: string;
@@ -83,12 +86,13 @@ export function buildArticle(
     defaultLanguage: string;
     author?: { name: string } | null;
     image?: { url: string; alt: string } | null;
+    onHomepage?: boolean;
     translations: readonly TranslationInput[];
   },
 ): FixtureArticle {
   const translations = input.translations.map((t): PublicTranslation & PublicTranslationSummary => {
     const markdown = t.markdown ?? `Body of ${t.title}.\n`;
-    const text = markdown.replace(/[#*_>`-]/g, '').replace(/\s+/g, ' ').trim();
+    const text = markdownToPlainText(markdown);
     return {
       language: t.language,
       dir: textDirection(t.language),
@@ -97,7 +101,7 @@ export function buildArticle(
       seoTitle: null,
       seoDescription: null,
       markdown,
-      html: `<p>${markdown.trim()}</p>`,
+      html: renderMarkdown(markdown),
       text,
       textStart: textStartOf(text),
       publishedAt: t.publishedAt,
@@ -116,7 +120,7 @@ export function buildArticle(
     author: input.author ?? null,
     publishedAt: translations.find((t) => t.language === input.defaultLanguage)!.publishedAt,
     updatedAt: translations.map((t) => t.updatedAt).sort().pop()!,
-    onHomepage: true,
+    onHomepage: input.onHomepage ?? true,
     translations,
   };
 }
@@ -145,7 +149,7 @@ export function standardFixtures() {
     slug: 'hello-world',
     defaultLanguage: 'en',
     author: { name: 'Jane Doe' },
-    image: { url: 'https://news.example/media/journal/cover.jpg', alt: 'A printing press' },
+    image: { url: urls.media('journal/cover.jpg'), alt: 'A printing press' },
     translations: [
       {
         language: 'en',
@@ -185,6 +189,68 @@ export function standardFixtures() {
     translations: [{ language: 'ar', title: 'بالعربية فقط', publishedAt: '2026-03-01T08:00:00.000Z' }],
   });
   return { site: SITE, channel, bilingual, englishOnly, arabicOnly, articles: [bilingual, englishOnly, arabicOnly] as const };
+}
+
+/** The "Tech Desk" channel, in English (default) and Arabic, with an avatar. */
+export function techChannel(): PublicChannel {
+  return buildChannel({
+    id: 1,
+    slug: 'tech',
+    defaultLanguage: 'en',
+    translations: [
+      { language: 'en', title: 'Tech Desk', description: 'News about software and the web.' },
+      { language: 'ar', title: 'مكتب التقنية', description: 'أخبار البرمجيات والويب.' },
+    ],
+    updatedAt: '2024-04-01T08:00:00.000Z',
+    avatarUrl: urls.media('tech/avatar.png'),
+  });
+}
+
+// Bodies with what the page treats specially: a relative link, a bare URL, an author's H1, an address, inline and block code.
+const EN_BODY = `Hello **world**. Read [the next story](./second-story) or visit https://example.com/docs?x=1.
+
+# A heading the author wrote as H1
+
+Write to news@example.com with \`npm run build\`.
+
+\`\`\`js
+const answer = 42;
+\`\`\`
+`;
+
+const AR_BODY = `مرحبا بالعالم. اقرأ [القصة التالية](./second-story) أو زر https://example.com/ar/docs.
+
+# عنوان كتبه المؤلف
+
+راسلونا على news@example.com وشغّلوا \`npm run build\`.
+`;
+
+/** An article of `channel` in English (primary) and Arabic, with an author and an image, its English updated a week later. */
+export function bilingualArticle(channel: PublicChannel = techChannel()): FixtureArticle {
+  return buildArticle(channel, {
+    id: 10,
+    slug: 'hello-world',
+    defaultLanguage: 'en',
+    author: { name: 'Layla Haddad' },
+    image: { url: urls.media('tech/hello.jpg'), alt: 'A sunrise over the city' },
+    translations: [
+      {
+        language: 'en',
+        title: 'Hello, world',
+        markdown: EN_BODY,
+        excerpt: 'The first story on the Tech Desk.',
+        publishedAt: '2024-05-01T09:30:00.000Z',
+        updatedAt: '2024-05-08T12:00:00.000Z',
+      },
+      {
+        language: 'ar',
+        title: 'مرحبا بالعالم',
+        markdown: AR_BODY,
+        excerpt: 'القصة الأولى في مكتب التقنية.',
+        publishedAt: '2024-05-02T10:00:00.000Z',
+      },
+    ],
+  });
 }
 
 /** `articles` grouped by channel id, in their order as the site-wide renderers take them (the builder keeps its own groups, `article-index.ts`). */
