@@ -22,6 +22,7 @@ import { buildArticleInput, errorsByFile, type ArticleBuild } from './article-in
 import { importChannel, type ImportedChannel, type ImportRun } from './channel-import.ts';
 import { readContentTree, sourceHash, type ArticleFolder } from './content-tree.ts';
 import { emptyReport, reportError, type ImportReport } from './import-report.ts';
+import { invariant } from '../internal-error.ts';
 
 export type { ImportError, ImportReport } from './import-report.ts';
 
@@ -101,7 +102,7 @@ export async function importContent(deps: ContentImportDeps, dir: string, accoun
     return report;
   }
   const account = await findAccountById(deps.db, accountId);
-  if (!account) throw new Error(`Cannot import content/: account ${accountId} does not exist.`);
+  invariant(account, `Cannot import content/: account ${accountId} does not exist.`);
   // The account acts as the owner of its channels; no API key is involved.
   const principal: Principal = { accountId, accountName: account.name, plan: toPlanId(account.plan), keyId: 0 };
   const run: ImportRun = { ...deps, principal, report };

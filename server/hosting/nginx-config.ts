@@ -23,6 +23,7 @@ import { BCP47_PATTERN } from '../domain/language.ts';
 import { DEFAULT_LIMIT_PATTERN, HOST_ERRORS, NOT_FOUND_JSON, VALID_LIMIT_PATTERN } from '../serving/host-errors.ts';
 import { IMMUTABLE_CACHE, SHORT_CACHE } from '../serving/cache-policy.ts';
 import { CHARSET_TYPES, CONTENT_TYPES } from '../serving/content-types.ts';
+import { InternalError } from '../internal-error.ts';
 
 /** Options of {@link renderNginxConfig}. */
 export interface NginxConfigOptions {
@@ -51,7 +52,7 @@ function q(value: string): string {
 
 /** Refuses values that could break out of a directive. */
 function checkOption(name: string, value: string): void {
-  if (!value || /[\s;{}"'\\$#]/.test(value)) throw new Error(`nginx ${name} must be non-empty and contain no spaces, quotes, ';', '{', '}', '$' or '#': ${JSON.stringify(value)}`);
+  if (!value || /[\s;{}"'\\$#]/.test(value)) throw new InternalError('HOST_CONFIG_INVALID', `nginx ${name} must be non-empty and contain no spaces, quotes, ';', '{', '}', '$' or '#': ${JSON.stringify(value)}`);
 }
 
 /**
@@ -64,7 +65,7 @@ export function renderNginxConfig(options: NginxConfigOptions): string {
   checkOption('listen', options.listen.replace(/ /g, '_'));
   const serverName = options.serverName ?? '_';
   checkOption('server_name', serverName.replace(/ /g, '_'));
-  if (!options.root.startsWith('/')) throw new Error(`nginx root must be an absolute path: ${options.root}`);
+  if (!options.root.startsWith('/')) throw new InternalError('HOST_CONFIG_INVALID', `nginx root must be an absolute path: ${options.root}`);
   const root = options.root.replace(/\/+$/, '') || '/';
   const api = PUBLIC_API_PREFIX; // "/api/public/v1"
 

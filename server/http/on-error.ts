@@ -1,8 +1,9 @@
 /**
  * The one place where errors become HTTP responses. Domain errors carry their
  * code; a database still locked by another process after the busy timeout is
- * 503 `DATABASE_BUSY` with `Retry-After`; anything else is a bug: logged with
- * its stack, answered with a generic 500 that reveals nothing.
+ * 503 `DATABASE_BUSY` with `Retry-After`; anything else is a bug or an
+ * internal failure (`internal-error.ts`): logged with its code, stack and
+ * causes, answered with a generic 500 that reveals nothing.
  * @module
  */
 import type { Context } from 'hono';
@@ -12,6 +13,8 @@ import { ERROR_CATALOGUE, PressroomError } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
 import { DATABASE_BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from '../store/busy-error.ts';
 import { errorBody } from '../serving/error-body.ts';
+import { describeError } from '../describe-error.ts';
+import { InternalError } from '../internal-error.ts';
 
 /** Creates the app's error handler. */
 export function createErrorHandler(log: Logger) {
@@ -30,7 +33,8 @@ export function createErrorHandler(log: Logger) {
       c.header('Retry-After', String(DATABASE_BUSY_RETRY_AFTER_SECONDS));
       return c.json(errorBody('DATABASE_BUSY'), 503);
     }
-    log.error('unhandled error', { method: c.req.method, path: c.req.path, error: err.stack ?? String(err) });
+    // The stack, an internal failure's code, and every cause: what a report needs; the client learns nothing.
+    log.error('unhandled error', { method: c.req.method, path: c.req.path, ...(InternalError.is(err) && { code: err.code }), error: describeError(err, { stack: true }) });
     return c.json(errorBody('INTERNAL'), 500);
   };
 }

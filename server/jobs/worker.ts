@@ -14,6 +14,7 @@ import type { Db } from '../store/database.ts';
 import type { JobRow } from '../store/job.table.ts';
 import { claimDueJob, completeJob, nextRunAt, parkJob, releaseRunningJobs, retryJob } from '../store/job-queue.repository.ts';
 import { describeError } from '../describe-error.ts';
+import { InternalError } from '../internal-error.ts';
 
 /** Runs one kind of job. Throwing means "try again later". */
 export type JobHandler = (payload: unknown, job: JobRow) => Promise<void>;
@@ -69,7 +70,7 @@ export function createWorker(
     if (!job) return false;
     const handler = handlers[job.kind];
     try {
-      if (!handler) throw new Error(`No handler for job kind "${job.kind}".`);
+      if (!handler) throw new InternalError('JOB_KIND_UNKNOWN', `No handler for job kind "${job.kind}": a newer version of Pressroom queued it. Run that version, or remove the job from the jobs table.`);
       await handler(JSON.parse(job.payload), job);
       await completeJob(deps.db, job.id, at(0));
       deps.log.debug('job done', { id: job.id, kind: job.kind });

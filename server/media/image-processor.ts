@@ -15,6 +15,7 @@ import sharp from 'sharp';
 import { planImage, type ImagePlan, type Size } from '../domain/media/focus-crop.ts';
 import { watermarkOverlay } from '../domain/media/watermark.ts';
 import { ACCEPTED_INPUT_FORMATS, ImageInputError, type ImageProcessor, type ProcessedImage, type ProcessOptions, type ImageShape } from '../domain/media/image-port.ts';
+import { InternalError } from '../internal-error.ts';
 
 /** Settings of the sharp processor. */
 export interface SharpProcessorOptions {
@@ -93,7 +94,7 @@ export function createSharpProcessor(options: SharpProcessorOptions): ImageProce
         throw new ImageInputError('unreadable', `the image could not be decoded (${error.message})`, { format: source.format });
       });
     if (info.width !== plan.output.width || info.height !== plan.output.height) {
-      throw new Error(`image pipeline produced ${info.width}×${info.height}, planned ${plan.output.width}×${plan.output.height}`);
+      throw new InternalError('IMAGE_PIPELINE_FAILED', `image pipeline produced ${info.width}×${info.height}, planned ${plan.output.width}×${plan.output.height}`);
     }
     let encoder = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
     const overlay = opts.watermark === null ? null : watermarkOverlay(info.width, info.height, opts.watermark);

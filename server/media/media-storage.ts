@@ -13,6 +13,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { realFileInside } from '../output/output-writer.ts';
 import type { MediaStorage } from '../domain/media/storage-port.ts';
+import { InternalError } from '../internal-error.ts';
 
 export type { MediaStorage } from '../domain/media/storage-port.ts';
 
@@ -43,7 +44,7 @@ export function createMediaStorage(root: string): MediaStorage {
 
   function resolveOrThrow(name: string): string {
     const full = safeMediaPath(base, name);
-    if (!full) throw new Error(`Not a valid media file name: ${JSON.stringify(name)}`);
+    if (!full) throw new InternalError('PATH_OUTSIDE_FOLDER', `Not a valid media file name: ${JSON.stringify(name)}`);
     return full;
   }
 

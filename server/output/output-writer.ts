@@ -9,6 +9,7 @@ import { hash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
+import { InternalError } from '../internal-error.ts';
 
 /** The bytes of a rendered file (UTF-8 for text): encoded once, then hashed and written. */
 export function outputBytes(content: string | Uint8Array): Uint8Array {
@@ -26,7 +27,7 @@ export function resolveOutputPath(outputDir: string, relative: string): string {
   const target = path.resolve(outputDir, relative);
   const root = path.resolve(outputDir);
   if (target !== root && !target.startsWith(root + path.sep)) {
-    throw new Error(`Refusing to write outside the output folder: ${relative}`);
+    throw new InternalError('PATH_OUTSIDE_FOLDER', `Refusing to write outside the output folder: ${relative}`);
   }
   return target;
 }

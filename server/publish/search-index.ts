@@ -25,6 +25,7 @@ import * as pagefind from 'pagefind';
 import type { Logger } from '../logger.ts';
 import { createSerialQueue } from '../serial-work.ts';
 import { LANG_SEGMENT } from '../serving/static-files.ts';
+import { InternalError } from '../internal-error.ts';
 
 /**
  * One index: the public articles of one part (`search-parts.ts`) of one
@@ -130,13 +131,13 @@ function pagefindEntry(): string {
       // The real path: a test runner given a link's path with a query may not find the file.
       return (entry = pathToFileURL(fs.realpathSync(path.join(path.dirname(manifest), exports['.'].import))).href);
     }
-    if (path.dirname(dir) === dir) throw new Error('The pagefind package is not installed (npm install).');
+    if (path.dirname(dir) === dir) throw new InternalError('SEARCH_INDEX_FAILED', 'The pagefind package is not installed: run npm install.');
   }
 }
 
 /** Throws when Pagefind reported errors. */
 function check<T extends { errors: string[] }>(what: string, response: T): T {
-  if (response.errors.length > 0) throw new Error(`Pagefind ${what} failed: ${response.errors.join('; ')}`);
+  if (response.errors.length > 0) throw new InternalError('SEARCH_INDEX_FAILED', `Pagefind ${what} failed: ${response.errors.join('; ')}`);
   return response;
 }
 
@@ -283,7 +284,7 @@ export function createSearchIndexer(deps: { outputDir: string; log: Logger; lane
     }
     const fresh = path.join(staging, `new-${randomBytes(6).toString('hex')}`);
     const { index } = check('createIndex', await api.createIndex({ forceLanguage: shard.language }));
-    if (!index) throw new Error('Pagefind createIndex returned no index');
+    if (!index) throw new InternalError('SEARCH_INDEX_FAILED', 'Pagefind createIndex returned no index.');
     try {
       // Records are sent in batches without waiting for each answer: the Pagefind process reads them in
       // order, and a round trip per record was ~40 % of adding them (docs/PERFORMANCE.md).
@@ -310,7 +311,7 @@ export function createSearchIndexer(deps: { outputDir: string; log: Logger; lane
     const unique = [...new Map(shards.map((s) => [shardKey(s), { channel: s.channel, language: s.language, part: s.part }])).values()];
     for (const shard of unique) {
       if (!/^[a-z0-9-]+$/.test(shard.channel) || !LANG_SEGMENT.test(shard.language) || !Number.isSafeInteger(shard.part) || shard.part < -1) {
-        throw new Error(`Not a shard: ${shardKey(shard)}`);
+        throw new InternalError('INVARIANT_BROKEN', `Not a shard: ${shardKey(shard)}`);
       }
     }
     let pages = 0;

@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describeError } from '../describe-error.ts';
+import { InternalError } from '../internal-error.ts';
 
 /** The build folder, relative to the project root (also `outDir` in astro.config.mjs). */
 export const SITE_BUILD_DIR = '.pressroom/astro';
@@ -167,7 +168,8 @@ async function withLock<T>(lockDir: string, timeoutMs: number, onWait: () => voi
       continue;
     }
     if (Date.now() > deadline) {
-      throw new Error(
+      throw new InternalError(
+        'SITE_COMPILE_FAILED',
         `Timed out waiting for another site build to finish (lock ${lockDir} held by process ${owner || 'unknown'}). ` +
           'If no build is running, delete that folder and try again.',
       );
@@ -221,7 +223,7 @@ export async function ensureSiteBuild(projectRoot: string, options: SiteBuildOpt
         await (options.compile ?? astroBuild)(root, buildDir);
       } catch (error) {
         const reason = describeError(error);
-        throw new Error(`Compiling the site (src/, astro.config.mjs) failed: ${reason}`, { cause: error });
+        throw new InternalError('SITE_COMPILE_FAILED', `Compiling the site (src/, astro.config.mjs) failed: ${reason}`, { cause: error });
       }
       await assertBuildOutput(buildDir);
       const stamp: BuildStamp = { format: STAMP_FORMAT, hash, astroVersion: packageVersion(root, 'astro') };
@@ -244,7 +246,8 @@ async function assertBuildOutput(buildDir: string): Promise<void> {
   const pages = path.join(buildDir, 'server', 'pages');
   const found = await fs.readdir(pages).catch(() => null);
   if (!found || found.length === 0) {
-    throw new Error(
+    throw new InternalError(
+      'SITE_COMPILE_FAILED',
       `Astro finished but ${pages} holds no compiled pages. Check that astro.config.mjs still has ` +
         `output: 'server', the node adapter and outDir: '${SITE_BUILD_DIR}'.`,
     );

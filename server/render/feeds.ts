@@ -43,6 +43,7 @@ import { Feed, type Extension } from 'feed';
 import { channelVersion, compareText, summaryOf, listArticlesFor, listedTranslation } from '../read-model/selection.ts';
 import type { PublicArticleSummary, PublicChannel, PublicTranslationSummary, SiteInfo } from '../read-model/view-models.ts';
 import { escapeXml, xmlChars } from './xml-text.ts';
+import { InternalError } from '../internal-error.ts';
 
 /** Most items in one feed: enough for a reader polling daily, small enough to fetch often. */
 export const FEED_MAX_ITEMS = 50;
@@ -122,7 +123,7 @@ export function renderRss(channel: PublicChannel, articles: readonly PublicArtic
   }
   const xml = feed.rss2();
   const root = '<rss version="2.0"';
-  if (!xml.includes(root)) throw new Error('feed: unexpected RSS root element');
+  if (!xml.includes(root)) throw new InternalError('RENDER_FAILED', 'feed: unexpected RSS root element');
   return `${xml.replace(root, `${root} xmlns:dc="${DC_NAMESPACE}"`)}\n`;
 }
 

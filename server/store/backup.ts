@@ -22,6 +22,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PRIVATE_FILE_MODE, sqliteConnection, type Db } from './database.ts';
 import { SQLite } from './sqlite-binding.ts';
+import { InternalError } from '../internal-error.ts';
 
 /** Pages copied between two progress reports: 4 MiB of SQLite's default 4 KiB pages. */
 export const BACKUP_PAGES_PER_STEP = 1024;
@@ -87,7 +88,7 @@ export async function backupDatabase(db: Db, target: string, onProgress?: (progr
       // The source is in WAL mode and the copy would be too; one file is what a backup should be.
       copy.pragma('journal_mode = DELETE');
       const integrity = copy.pragma('integrity_check', { simple: true });
-      if (integrity !== 'ok') throw new Error(`The backup copy failed its integrity check (${String(integrity)}); nothing was written to ${file}. Run "sqlite3 ${source.name} 'PRAGMA integrity_check'" on the database.`);
+      if (integrity !== 'ok') throw new InternalError('BACKUP_FAILED', `The backup copy failed its integrity check (${String(integrity)}); nothing was written to ${file}. Run "sqlite3 ${source.name} 'PRAGMA integrity_check'" on the database.`);
     } finally {
       copy.close();
     }

@@ -15,6 +15,7 @@ import { ImmediateSqliteDialect } from './immediate-dialect.ts';
 import type { Database } from './schema.ts';
 import { migrations } from './migrations/index.ts';
 import { describeError } from '../describe-error.ts';
+import { InternalError, invariant } from '../internal-error.ts';
 
 /** How long a statement waits for another connection's write lock before SQLITE_BUSY. */
 export const BUSY_TIMEOUT_MS = 5000;
@@ -94,7 +95,7 @@ const connections = new WeakMap<Db, InstanceType<typeof SQLite>>();
  */
 export function sqliteConnection(db: Db): InstanceType<typeof SQLite> {
   const connection = connections.get(db);
-  if (!connection) throw new Error('This database handle was not made by openDatabase.');
+  invariant(connection, 'This database handle was not made by openDatabase.');
   return connection;
 }
 
@@ -126,7 +127,7 @@ export async function migrateToLatest(db: Db, onPending?: (names: readonly strin
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`Database migration "${failed}" failed: ${describeError(error)}`, {
+    throw new InternalError('MIGRATION_FAILED', `Database migration "${failed}" failed: ${describeError(error)}`, {
       cause: error,
     });
   }

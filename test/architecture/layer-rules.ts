@@ -67,10 +67,10 @@ export const LAYER_RULES: IForbiddenRuleType[] = [
   },
   {
     name: 'store-below-domain',
-    comment: 'Repositories take rows in and out; only the article status types are shared with the domain (and describe-error.ts, a leaf every layer uses).',
+    comment: 'Repositories take rows in and out; only the article status types are shared with the domain (and describe-error.ts and internal-error.ts, leaves every layer uses).',
     severity: 'error',
     from: { path: '^server/store/' },
-    to: { path: '^server/(?!store/|domain/article/article-status\\.ts$|describe-error\\.ts$)' },
+    to: { path: '^server/(?!store/|domain/article/article-status\\.ts$|describe-error\\.ts$|internal-error\\.ts$)' },
   },
   {
     name: 'domain-without-adapters',
@@ -119,6 +119,6 @@ export const LAYER_RULES: IForbiddenRuleType[] = [
     comment: 'The output folder writer and queue are used by the builder, media and hosts; they depend on none of them.',
     severity: 'error',
     from: { path: '^server/output/' },
-    to: { path: '^server/(?!output/|worker-boot\\.mjs$|describe-error\\.ts$)' },
+    to: { path: '^server/(?!output/|worker-boot\\.mjs$|describe-error\\.ts$|internal-error\\.ts$)' },
   },
 ];

@@ -28,6 +28,7 @@ import type { WriteWarning } from './article-view.ts';
 import { applyTranslationEvents, contentHash, setHomepageMode, syncArticleRecord, type AppliedTranslation, type ModerationMode } from './article-events.ts';
 import { contentRequests, prepareContents, type PreparedContent, type PreparedContents } from './article-bodies.ts';
 import { withdrawnUntilScheduledWarning } from './schedule-warning.ts';
+import { invariant } from '../../internal-error.ts';
 
 /** What saving needs beyond the transaction. */
 export interface SaveDeps {
@@ -154,7 +155,7 @@ export async function applyPlan(
   const primaryEntry = plan.get(article.default_language);
   const all = await articles.listTranslations(trx, [article.id]);
   const primaryRow = primaryEntry?.row ?? all.find((t) => t.language === article.default_language);
-  if (!primaryRow) throw new Error(`article ${article.id} has no primary translation`);
+  invariant(primaryRow, `article ${article.id} has no primary translation`);
   const primaryWasPublic = primaryRow.published_revision_id !== null;
   const primaryAfter = primaryStateAfter(primaryRow, primaryEntry?.events ?? [], ctx.now, primaryWasPublic);
   // Unpublishing the primary language, or scheduling it while published, takes the article out of view: a

@@ -9,6 +9,7 @@
  * @module
  */
 import type { ArticleStatus, ModerationState, TranslationStatus } from './article-status.ts';
+import { invariant } from '../../internal-error.ts';
 
 /** Where the translation stands before the write. */
 export type StartState =
@@ -198,6 +199,6 @@ export const STATE_TABLE_MARKERS = {
 export function withStateTable(doc: string): string {
   const start = doc.indexOf(STATE_TABLE_MARKERS.begin);
   const end = doc.indexOf(STATE_TABLE_MARKERS.end);
-  if (start < 0 || end < start) throw new Error('docs/LIFECYCLE.md has no state-table markers');
+  invariant(start >= 0 && end >= start, 'docs/LIFECYCLE.md has no state-table markers');
   return `${doc.slice(0, start + STATE_TABLE_MARKERS.begin.length)}\n\n${renderStateTable()}\n\n${doc.slice(end)}`;
 }

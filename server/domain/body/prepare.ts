@@ -8,6 +8,7 @@ import { checkHtmlBody, checkMarkdownBody } from './limits.ts';
 import { normaliseMarkdownBody } from './markdown-input.ts';
 import { BodyRejectedError } from './rejected.ts';
 import { changesToWarnings, noChanges, type BodyWarning } from './warnings.ts';
+import { InternalError } from '../../internal-error.ts';
 
 /** A publisher's body; exactly one of the two content fields is set. */
 export interface PrepareBodyInput {
@@ -37,7 +38,7 @@ export interface PreparedBody {
 export function prepareBody(input: PrepareBodyInput): PreparedBody {
   const { title, contentMarkdown, contentHtml } = input;
   if ((contentMarkdown === undefined) === (contentHtml === undefined)) {
-    throw new Error('prepareBody needs exactly one of contentMarkdown or contentHtml');
+    throw new InternalError('INVARIANT_BROKEN', 'prepareBody needs exactly one of contentMarkdown or contentHtml');
   }
   const problem = contentMarkdown !== undefined ? checkMarkdownBody(contentMarkdown) : checkHtmlBody(contentHtml ?? '');
   if (problem) throw BodyRejectedError.over(problem);

@@ -13,6 +13,7 @@ import type { PublicState } from '../../read-model/public-state.ts';
 import type { PublicChannel } from '../../read-model/view-models.ts';
 import { ListAnchorBook } from './list-anchor-book.ts';
 import { createRenderMemo, type RenderMemo } from './render-memo.ts';
+import { invariant } from '../../internal-error.ts';
 
 /** The builder's memory. */
 export class BuilderState {
@@ -40,7 +41,7 @@ export class BuilderState {
 
   /** The public state as last built. @throws Error when not `complete`. */
   publicState(): PublicState {
-    if (!this.index || !this.channels) throw new Error('The builder holds no public state yet: load it first.');
+    invariant(this.index && this.channels, 'The builder holds no public state yet: load it first.');
     return { channels: this.channels, articles: this.index.articles, anchors: this.anchors.all(), through: this.through };
   }
 

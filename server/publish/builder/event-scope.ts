@@ -6,6 +6,7 @@
  */
 import type { PublicArticleSummary } from '../../read-model/view-models.ts';
 import type { PublicationEvent } from '../../store/publication-event.repository.ts';
+import { staleScope } from './owner-kinds.ts';
 
 /** The articles and channels a batch of events names. */
 export interface EventScope {
@@ -15,13 +16,20 @@ export interface EventScope {
   readonly changedChannels: Set<number>;
 }
 
-/** The articles and channels named by `events`. */
+/**
+ * The articles and channels named by `events`, as the dependency map
+ * (`owner-kinds.ts`) says each event makes owners stale. The site owner,
+ * stale after every event, is applied by every incremental build.
+ */
 export function eventScope(events: readonly PublicationEvent[]): EventScope {
   const scope: EventScope = { articleIds: new Set(), channelIds: new Set(), changedChannels: new Set() };
   for (const e of events) {
-    scope.channelIds.add(e.channelId);
-    if (e.articleId !== null) scope.articleIds.add(e.articleId);
-    if (e.kind === 'channel_changed') scope.changedChannels.add(e.channelId);
+    for (const kind of ['article', 'channel', 'pages'] as const) {
+      const stale = staleScope(kind, e.kind);
+      if (stale === 'its article' && e.articleId !== null) scope.articleIds.add(e.articleId);
+      else if (stale === 'articles of its channel') scope.changedChannels.add(e.channelId);
+      else if (stale === 'its channel') scope.channelIds.add(e.channelId);
+    }
   }
   return scope;
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import { listOrderOf, sortedPositions, withItemAnchors, type ListPosition } from '../../read-model/list-pages.ts';
+import { invariant } from '../../internal-error.ts';
 
 /** One anchor found by a build, to record. */
 export interface NewAnchor {
@@ -64,7 +65,7 @@ export class ListAnchorBook {
   }
 
   #loaded(): Map<string, readonly ListPosition[]> {
-    if (!this.#byScope) throw new Error('The list anchors are not loaded: call load() with the recorded anchors first.');
+    invariant(this.#byScope, 'The list anchors are not loaded: call load() with the recorded anchors first.');
     return this.#byScope;
   }
 }

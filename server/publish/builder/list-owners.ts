@@ -17,6 +17,7 @@ import type { BuildReport } from './build-report.ts';
 import type { ChannelChanges } from './event-scope.ts';
 import type { KnownOutput } from './known-output.ts';
 import { listOwnerInputHash, type ListOwnerInputs } from './owner-inputs.ts';
+import { OWNER_KINDS, ownerKindOf } from './owner-kinds.ts';
 import type { ManifestBatch } from './manifest-batch.ts';
 import { channelOwner, pagesOwner, planArticlePages, planChannel, planSite, SITE_OWNER, type PlannedFile } from './site-plan.ts';
 
@@ -56,7 +57,8 @@ export async function applyOwner(ctx: BuildContext, owner: string, planned: read
   const inPlace = known ? known.inPlace : (p: string) => fs.existsSync(resolveOutputPath(outputDir, p));
   const produced: Array<{ path: string; hash: string; written: boolean }> = [];
   const { inputHash } = how;
-  if (inputHash && inputHash === how.recordedInputHash && planned.length === previous.size && planned.every((f) => previous.has(f.path) && inPlace(f.path))) {
+  const skippedBy = OWNER_KINDS[ownerKindOf(owner)].skippedBy;
+  if (skippedBy.inputHash && inputHash && inputHash === how.recordedInputHash && planned.length === previous.size && planned.every((f) => previous.has(f.path) && inPlace(f.path))) {
     for (const file of planned) {
       const hash = previous.get(file.path)!.hash;
       produced.push({ path: file.path, hash, written: false });
@@ -68,7 +70,7 @@ export async function applyOwner(ctx: BuildContext, owner: string, planned: read
   }
   for (const file of planned) {
     const recorded = previous.get(file.path)?.hash;
-    const same = ctx.state.memo.unchanged(file, recorded);
+    const same = skippedBy.renderMemo ? ctx.state.memo.unchanged(file, recorded) : null;
     if (same !== null && inPlace(file.path)) {
       produced.push({ path: file.path, hash: same, written: false });
       continue;

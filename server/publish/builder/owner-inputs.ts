@@ -15,6 +15,7 @@ import { PROJECT_ROOT } from '../../paths.ts';
 import { memoByIdentity } from '../../read-model/identity-memo.ts';
 import type { PublicArticleSummary, PublicChannel, SiteInfo } from '../../read-model/view-models.ts';
 import type { ArticleHead } from '../../read-model/public-model.ts';
+import { orderedInputs, ownerKindOf } from './owner-kinds.ts';
 
 /**
  * Sources whose change may change a rendered file: the renderers, the body
@@ -48,7 +49,7 @@ export function renderCodeFingerprint(root = PROJECT_ROOT): string {
 /** The input hash of an article owner (see module doc). */
 export function articleInputHash(head: ArticleHead, site: SiteInfo, fingerprint: string): string {
   // The channel (~1 KB of JSON, the same object for every head of a build) is written out once per object.
-  const own = JSON.stringify([fingerprint, site, { ...head.summary, channel: head.summary.channel.id }, head.contentHashes]);
+  const own = JSON.stringify(orderedInputs('article', { code: fingerprint, site, head: { ...head.summary, channel: head.summary.channel.id }, bodies: head.contentHashes }));
   return createHash('sha256').update(channelJson(head.summary.channel)).update('\0').update(own).digest('hex');
 }
 
@@ -72,19 +73,29 @@ export interface ListOwnerInputs {
 }
 
 /**
- * The input hash of a channel's list owner (see module doc), or null when a
+ * The input hash of a channel's list owner (see module doc), of the inputs
+ * `OWNER_KINDS` names for its kind in that order, or null when a
  * member's article hash is unknown (its owner was not applied in this
  * process): the owner is then rendered.
  */
 export function listOwnerInputHash(inputs: ListOwnerInputs): string | null {
-  const hash = createHash('sha256').update(JSON.stringify([inputs.owner, inputs.fingerprint, inputs.site, inputs.cursorKey])).update('\0');
-  hash.update(channelJson(inputs.channel)).update('\0');
+  let members = '';
   for (const member of inputs.members) {
     const own = inputs.articleHashes.get(member.id);
     if (own === undefined) return null;
-    hash.update(`${member.id}:${own}\n`);
+    members += `${member.id}:${own}\n`;
   }
-  for (const [scope, positions] of inputs.anchors ?? []) hash.update('\0').update(scope).update(JSON.stringify(positions));
+  const anchors = (inputs.anchors ?? []).map(([scope, positions]) => `${scope}\0${JSON.stringify(positions)}`).join('\0');
+  const values = {
+    owner: inputs.owner,
+    code: inputs.fingerprint,
+    site: JSON.stringify(inputs.site),
+    cursorKey: inputs.cursorKey,
+    channel: channelJson(inputs.channel),
+    members,
+    anchors,
+  };
+  const hash = createHash('sha256');
+  for (const value of orderedInputs(ownerKindOf(inputs.owner), values)) hash.update(value as string).update('\0');
   return hash.digest('hex');
 }
-

@@ -338,16 +338,18 @@ describe('full build, its render threads', () => {
     ({ buildDir } = await ensureSiteBuild(PROJECT_ROOT));
   }, 180_000);
 
+  /** Render threads whose start, batches and close are logged in `events`. */
+  const builderPool = (events: string[]) => async () => {
+    events.push('pool started');
+    const pool = await createRenderPool({ databaseFile: path.join(dir, 'pressroom.db'), publicUrl: site.baseUrl, dashboardUrl: `${site.baseUrl}/dashboard`, astroBuildDir: buildDir, outputDir, site }, 1);
+    return { render: (...args: Parameters<typeof pool.render>) => (events.push('batch rendered'), pool.render(...args)), close: () => (events.push('pool closed'), pool.close()) };
+  };
+
   /** A builder whose model's heads, and its pool's start and close, are logged in `events`. */
   const logged = (events: string[], poolMinArticles: number) => {
     const model = createPublicModel({ db, urls });
-    const renderPool = async () => {
-      events.push('pool started');
-      const pool = await createRenderPool({ databaseFile: path.join(dir, 'pressroom.db'), publicUrl: site.baseUrl, dashboardUrl: `${site.baseUrl}/dashboard`, astroBuildDir: buildDir, outputDir, site }, 1);
-      return { render: (...args: Parameters<typeof pool.render>) => (events.push('batch rendered'), pool.render(...args)), close: () => (events.push('pool closed'), pool.close()) };
-    };
     const heads: typeof model.heads = (query) => (events.push('heads read'), model.heads(query));
-    return makeBuilder({ model: { ...model, heads }, renderPool, poolMinArticles });
+    return makeBuilder({ model: { ...model, heads }, renderPool: builderPool(events), poolMinArticles });
   };
 
   it('into an empty output, start and render while the heads are read; a warm build starts none', async () => {
@@ -406,6 +408,25 @@ describe('full build, its render threads', () => {
     expect(read('index.html')).not.toContain('Withdrawn');
     const built = await db.selectFrom('built_translations').select('article_id').where('article_id', '=', hidden).execute();
     expect(built).toEqual([]);
+    expect(read(md('a-5'))).toContain('Article 5');
+  }, 60_000);
+
+  it('are closed, and the build fails with its own error, when reading the heads fails after they were handed articles', async () => {
+    for (let i = 0; i < 6; i++) await publish(`a-${i}`, `Article ${i}`);
+    const events: string[] = [];
+    const builder = logged(events, 5);
+    // The same threads and log as `builder`'s, and heads that cannot be read.
+    const model = createPublicModel({ db, urls });
+    const heads: typeof model.heads = async () => {
+      events.push('heads read');
+      throw new Error('the disk went away');
+    };
+    const failing = makeBuilder({ model: { ...model, heads }, renderPool: builderPool(events), poolMinArticles: 5 });
+    await expect(failing.fullBuild()).rejects.toThrow('the disk went away');
+    expect(events).toEqual(['pool started', 'batch rendered', 'heads read', 'pool closed']);
+    // Nothing was recorded: the next build renders everything, as into an empty folder.
+    events.length = 0;
+    await builder.fullBuild();
     expect(read(md('a-5'))).toContain('Article 5');
   }, 60_000);
 

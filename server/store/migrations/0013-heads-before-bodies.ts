@@ -23,6 +23,7 @@
  * @module
  */
 import { sql, type Kysely } from 'kysely';
+import { InternalError } from '../../internal-error.ts';
 
 /** A table rebuilt: its new definition, and its columns in the new order (every column, or the migration refuses). */
 interface Layout {
@@ -96,7 +97,7 @@ async function rebuild(trx: Kysely<unknown>, layout: Layout): Promise<void> {
   const present = rows.map((r) => r.name).sort();
   const wanted = [...layout.columns].sort();
   if (present.join() !== wanted.join()) {
-    throw new Error(`${layout.table} has the columns ${present.join(', ')}; this migration expects ${wanted.join(', ')}. Restore the database from a backup made by this version.`);
+    throw new InternalError('MIGRATION_FAILED', `${layout.table} has the columns ${present.join(', ')}; this migration expects ${wanted.join(', ')}. Restore the database from a backup made by this version.`);
   }
   const fresh = `${layout.table}_reordered`;
   const list = layout.columns.join(', ');
@@ -116,7 +117,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       await rebuild(trx, REVISIONS);
       await rebuild(trx, TRANSLATIONS);
       const { rows } = await sql<{ table: string }>`PRAGMA foreign_key_check`.execute(trx);
-      if (rows.length > 0) throw new Error(`Rebuilding the article tables broke ${rows.length} references (first in ${rows[0]!.table}); nothing was changed.`);
+      if (rows.length > 0) throw new InternalError('MIGRATION_FAILED', `Rebuilding the article tables broke ${rows.length} references (first in ${rows[0]!.table}); nothing was changed.`);
     });
   } finally {
     await sql`PRAGMA foreign_keys = ON`.execute(db);
