@@ -1,34 +1,27 @@
 /**
  * Applying list owners (`list-owners.ts`) over a real SQLite file, a real
  * output folder and the real JSON, feed and sitemap renderers; only the HTML
- * renderer (Astro) is the small stand-in of `site-builder.test.ts`. The build
+ * renderer (Astro) is a small stand-in, all from the builder fixture
+ * (`test/support/builder-fixture.ts`) the builder's own tests use. The build
  * context is wired as `createSiteBuilder` wires it, so `applyOwner` and the
  * channel, cursor-page and site owners run as a build runs them, one step at a
  * time.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { manualClock } from '../../clock.ts';
-import { channelAccess } from '../../domain/account/access.ts';
-import { ensureAccount, type Principal } from '../../domain/account/account.service.ts';
-import { saveArticle } from '../../domain/article/article-save.ts';
-import { applyChannelUpdate, insertChannelFor } from '../../domain/channel/channel.service.ts';
+import { openBuilderFixture, type BuilderFixture } from '../../../test/support/builder-fixture.ts';
+import { applyChannelUpdate } from '../../domain/channel/channel.service.ts';
 import { createCursorCodec } from '../../domain/cursor.ts';
 import { createLogger } from '../../logger.ts';
 import { createSyncOutputQueue } from '../../output/output-queue.ts';
 import { createPublicModel } from '../../read-model/public-model.ts';
-import type { SiteInfo } from '../../read-model/view-models.ts';
-import type { HtmlRenderer } from '../../render/astro-renderer.ts';
 import { createRenderers, type Renderers } from '../../render/renderers.ts';
 import { staticFiles } from '../../serving/static-files.ts';
 import { ensureBuildOwners, readBuildOwners } from '../../store/build-owner.repository.ts';
 import { findChannelBySlug } from '../../store/channel.repository.ts';
-import { migrateToLatest, openDatabase, type Db } from '../../store/database.ts';
 import { readListAnchors } from '../../store/list-anchor.repository.ts';
 import * as manifest from '../../store/output-file.repository.ts';
-import { createPublicUrls } from '../../urls/public-urls.ts';
 import { ensureIndex } from './article-owners.ts';
 import type { BuildContext } from './build-context.ts';
 import { emptyReport, type BuildReport } from './build-report.ts';
@@ -38,55 +31,17 @@ import { applyListOwners, applyOwner, NARROW_PAGES_MAX } from './list-owners.ts'
 import { createManifestBatch, type ManifestBatch } from './manifest-batch.ts';
 import { channelOwner, pagesOwner, SITE_OWNER, type PlannedFile } from './site-plan.ts';
 
-const site: SiteInfo = { baseUrl: 'http://pressroom.test', name: 'Pressroom', contentSignal: 'search=yes, ai-train=no' };
-const urls = createPublicUrls(site.baseUrl, `${site.baseUrl}/dashboard`);
 const cursors = createCursorCodec('list-owners-test-secret-0123456789');
-const utf8 = (text: string): Uint8Array => Buffer.from(text, 'utf8');
-const html: HtmlRenderer = {
-  article: async (a, language) => utf8(`<h1>${a.translations.find((t) => t.language === language)!.title}</h1>`),
-  channel: async (c, language, _languages, articles) => utf8(`<h1>${c.translations[0]!.title}</h1>${articles.map((a) => `<li>${a.translations.find((t) => t.language === language)?.title}</li>`).join('')}`),
-  home: async (_channels, articles) => utf8(articles.map((a) => `<li>${a.translations[0]!.title}</li>`).join('')),
-  notFound: async () => utf8('<h1>Not found</h1>'),
-  clientAssets: async () => [],
-  buildHash: 'stand-in',
-};
 
-let dir: string;
-let outputDir: string;
-let db: Db;
-let clock: ReturnType<typeof manualClock>;
-let principal: Principal;
-let channelId: number;
-
+let f: BuilderFixture;
 beforeEach(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-list-owners-'));
-  outputDir = path.join(dir, 'dist');
-  db = openDatabase(path.join(dir, 'pressroom.db'));
-  await migrateToLatest(db);
-  clock = manualClock('2026-11-01T10:00:00Z');
-  const account = (await ensureAccount(db, clock, 'test', 'pro')).account;
-  principal = { accountId: account.id, accountName: account.name, plan: 'pro', keyId: 0 };
-  channelId = await db.transaction().execute(async (trx) => (await insertChannelFor(trx, clock, principal, { slug: 'news', default_language: 'en', translations: [{ language: 'en', title: 'News' }] })).id);
+  f = await openBuilderFixture('pressroom-list-owners-');
 });
-afterEach(async () => {
-  await db.destroy();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-/** Publishes (trusted: no moderation) `count` one-language articles, a minute apart, so the list order is fixed. */
-async function publishMany(count: number, prefix = 'a'): Promise<void> {
-  for (let i = 0; i < count; i++) {
-    await db.transaction().execute(async (trx) => {
-      const access = await channelAccess(trx, principal, 'news');
-      await saveArticle(trx, { clock }, access, { slug: `${prefix}-${i}`, default_language: 'en', translations: [{ language: 'en', title: `Article ${i}`, content_markdown: 'Text.', status: 'published' }] }, { mode: 'trusted' });
-    });
-    clock.advance(60_000);
-  }
-}
+afterEach(() => f.close());
 
 /** Renderers that count the cursor pages they render (a list page whose address names a cursor). */
 function countingRenderers(): Renderers & { cursorPages: number; channelPages: number } {
-  const base = createRenderers(html);
+  const base = createRenderers(f.html);
   const counting = {
     ...base,
     cursorPages: 0,
@@ -104,31 +59,29 @@ function countingRenderers(): Renderers & { cursorPages: number; channelPages: n
 }
 
 /** A build context wired as `createSiteBuilder` wires one: a new one is a new process's builder (empty memory). */
-function makeContext(renderers: Renderers = createRenderers(html)): BuildContext {
-  const model = createPublicModel({ db, urls });
-  const output = createSyncOutputQueue(outputDir);
+function makeContext(renderers: Renderers = createRenderers(f.html)): BuildContext {
+  const model = createPublicModel({ db: f.db, urls: f.urls });
+  const output = createSyncOutputQueue(f.outputDir);
   return {
-    deps: { db, clock, model, renderers, cursors, outputDir, site, channelsUrl: urls.channelsJson(), log: createLogger('silent') },
+    deps: { db: f.db, clock: f.clock, model, renderers, cursors, outputDir: f.outputDir, site: f.site, channelsUrl: f.urls.channelsJson(), log: createLogger('silent') },
     state: new BuilderState(),
     output,
     fingerprint: 'list-owners-test',
-    articles: { model, renderers, site, outputDir, files: output },
-    ready: ensureBuildOwners(db),
+    articles: { model, renderers, site: f.site, outputDir: f.outputDir, files: output },
+    ready: ensureBuildOwners(f.db),
     placedListeners: [],
   };
 }
 
 /** A batch and report for one step, with the article index loaded (its article owners applied). */
 async function step(ctx: BuildContext): Promise<{ batch: ManifestBatch; report: BuildReport }> {
-  const batch = createManifestBatch(db, clock, ctx.output);
+  const batch = createManifestBatch(f.db, f.clock, ctx.output);
   const report = emptyReport();
   await ensureIndex(ctx, report, batch);
   return { batch, report };
 }
 
-const exists = (rel: string) => fs.existsSync(path.join(outputDir, rel));
-const read = (rel: string) => fs.readFileSync(path.join(outputDir, rel), 'utf8');
-const recorded = async (owner: string) => [...(await manifest.filesOfOwners(db, [owner])).keys()].sort();
+const recorded = async (owner: string) => [...(await manifest.filesOfOwners(f.db, [owner])).keys()].sort();
 const isCursorPage = (p: string) => p.includes('/_cursor/');
 
 describe('applyOwner', () => {
@@ -141,7 +94,7 @@ describe('applyOwner', () => {
   });
 
   async function apply(ctx: BuildContext, planned: PlannedFile[], how: Parameters<typeof applyOwner>[5] = {}): Promise<BuildReport> {
-    const batch = createManifestBatch(db, clock, ctx.output);
+    const batch = createManifestBatch(f.db, f.clock, ctx.output);
     const report = emptyReport();
     await applyOwner(ctx, owner, planned, report, batch, how);
     await batch.flush();
@@ -153,7 +106,7 @@ describe('applyOwner', () => {
     const inputs = [{ any: 'object' }];
     const first = await apply(ctx, [file('x/a.json', 'A', inputs), file('x/b.json', 'B', inputs)]);
     expect({ written: first.written, changed: first.changedPaths }).toEqual({ written: 2, changed: ['x/a.json', 'x/b.json'] });
-    expect(read('x/a.json')).toBe('A');
+    expect(f.read('x/a.json')).toBe('A');
     expect(await recorded(owner)).toEqual(['x/a.json', 'x/b.json']);
     renders = [];
     const again = await apply(ctx, [file('x/a.json', 'A', inputs), file('x/b.json', 'B', inputs)]);
@@ -173,10 +126,10 @@ describe('applyOwner', () => {
     const ctx = makeContext();
     const inputs = [1];
     await apply(ctx, [file('x/a.json', 'A', inputs)]);
-    fs.rmSync(path.join(outputDir, 'x/a.json'));
+    fs.rmSync(path.join(f.outputDir, 'x/a.json'));
     const again = await apply(ctx, [file('x/a.json', 'A', inputs)]);
     expect(again.changedPaths).toEqual(['x/a.json']);
-    expect(read('x/a.json')).toBe('A');
+    expect(f.read('x/a.json')).toBe('A');
   });
 
   it('deletes what the owner no longer produces, unless the plan is only part of it (`some`)', async () => {
@@ -187,16 +140,16 @@ describe('applyOwner', () => {
     expect(await recorded(owner)).toEqual(['x/a.json', 'x/b.json', 'x/c.json']);
     const whole = await apply(ctx, [file('x/a.json', 'A2'), file('x/b.json', 'B')]);
     expect({ removed: whole.removed, changed: whole.changedPaths }).toEqual({ removed: 1, changed: ['x/c.json'] });
-    expect(exists('x/c.json')).toBe(false);
+    expect(f.exists('x/c.json')).toBe(false);
     expect(await recorded(owner)).toEqual(['x/a.json', 'x/b.json']);
   });
 
   it('skips rendering an owner whose input hash is as recorded, with every file planned and in place; records the hash with the files', async () => {
     const planned = () => [file('x/a.json', 'A'), file('x/b.json', 'B')];
     await apply(makeContext(), planned(), { inputHash: 'h1' });
-    expect((await readBuildOwners(db, [owner])).get(owner)).toEqual({ inputHash: 'h1', textStarts: {} });
+    expect((await readBuildOwners(f.db, [owner])).get(owner)).toEqual({ inputHash: 'h1', textStarts: {} });
     renders = [];
-    const known = knownOutput(await checkOutput(db, outputDir));
+    const known = knownOutput(await checkOutput(f.db, f.outputDir));
     // A new process (empty memo): only the recorded hash can vouch for the files.
     const skipped = await apply(makeContext(), planned(), { inputHash: 'h1', recordedInputHash: 'h1', known });
     expect(renders).toEqual([]);
@@ -210,29 +163,29 @@ describe('applyOwner', () => {
     { name: 'the plan drops a file', hash: 'h1', lose: null, plan: ['x/a.json'] },
   ])('renders the owner when $name', async ({ hash, lose, plan }) => {
     await apply(makeContext(), [file('x/a.json', 'A'), file('x/b.json', 'B')], { inputHash: 'h1' });
-    if (lose) fs.rmSync(path.join(outputDir, lose));
+    if (lose) fs.rmSync(path.join(f.outputDir, lose));
     renders = [];
-    const known = knownOutput(await checkOutput(db, outputDir));
+    const known = knownOutput(await checkOutput(f.db, f.outputDir));
     await apply(makeContext(), plan.map((p) => file(p, p)), { inputHash: hash, recordedInputHash: 'h1', known });
     expect(renders).toEqual(plan);
-    expect((await readBuildOwners(db, [owner])).get(owner)?.inputHash).toBe(hash);
+    expect((await readBuildOwners(f.db, [owner])).get(owner)?.inputHash).toBe(hash);
   });
 
   it('forgets the recorded input hash when applied without one (an incremental build vouches for nothing)', async () => {
     await apply(makeContext(), [file('x/a.json', 'A')], { inputHash: 'h1' });
     await apply(makeContext(), [file('x/a.json', 'A')]);
-    expect(await readBuildOwners(db, [owner])).toEqual(new Map());
+    expect(await readBuildOwners(f.db, [owner])).toEqual(new Map());
   });
 });
 
 describe('applyListOwners', () => {
   it('produces the channel\u2019s lists, a cursor page per anchor of each list, and the site files, each under its owner', async () => {
-    await publishMany(2);
+    await f.publishMany(2);
     const ctx = makeContext();
     const { batch, report } = await step(ctx);
-    await applyListOwners(ctx, [channelId], report, batch);
+    await applyListOwners(ctx, [f.channelId], report, batch);
     await batch.flush();
-    const channelFiles = await recorded(channelOwner(channelId));
+    const channelFiles = await recorded(channelOwner(f.channelId));
     expect(channelFiles).toEqual(
       expect.arrayContaining([
         staticFiles.channelHtml('news'),
@@ -247,52 +200,52 @@ describe('applyListOwners', () => {
     );
     expect(channelFiles.some(isCursorPage)).toBe(false);
     // Two lists (every language, and English), each article an anchor with the page after it.
-    const pages = await recorded(pagesOwner(channelId));
+    const pages = await recorded(pagesOwner(f.channelId));
     expect(pages).toHaveLength(4);
     expect(pages.every(isCursorPage)).toBe(true);
-    expect([...(await readListAnchors(db)).values()].map((anchors) => anchors.length)).toEqual(expect.arrayContaining([2, 2]));
+    expect([...(await readListAnchors(f.db)).values()].map((anchors) => anchors.length)).toEqual(expect.arrayContaining([2, 2]));
     expect(await recorded(SITE_OWNER)).toEqual(expect.arrayContaining(['index.html', 'sitemap.xml', 'robots.txt', 'llms.txt', '404.html', 'favicon.svg', staticFiles.channelsJson()]));
-    expect(read(staticFiles.channelHtml('news'))).toBe('<h1>News</h1><li>Article 1</li><li>Article 0</li>');
-    expect(read('index.html')).toContain('<li>Article 1</li>');
+    expect(f.read(staticFiles.channelHtml('news'))).toBe('<h1>News</h1><li>Article 1</li><li>Article 0</li>');
+    expect(f.read('index.html')).toContain('<li>Article 1</li>');
   });
 
   it('gives a new channel without articles its pages and empty lists, and no cursor page', async () => {
     const ctx = makeContext();
     const { batch, report } = await step(ctx);
-    await applyListOwners(ctx, [channelId], report, batch);
+    await applyListOwners(ctx, [f.channelId], report, batch);
     await batch.flush();
-    expect(read(staticFiles.channelHtml('news'))).toBe('<h1>News</h1>');
-    expect(JSON.parse(read(staticFiles.channelArticlesJson('news')))).toMatchObject({ articles: [] });
-    expect(await recorded(pagesOwner(channelId))).toEqual([]);
+    expect(f.read(staticFiles.channelHtml('news'))).toBe('<h1>News</h1>');
+    expect(JSON.parse(f.read(staticFiles.channelArticlesJson('news')))).toMatchObject({ articles: [] });
+    expect(await recorded(pagesOwner(f.channelId))).toEqual([]);
   });
 
   it('removes every list file of a channel that is no longer public (hidden)', async () => {
-    await publishMany(2);
+    await f.publishMany(2);
     {
       const ctx = makeContext();
       const { batch, report } = await step(ctx);
-      await applyListOwners(ctx, [channelId], report, batch);
+      await applyListOwners(ctx, [f.channelId], report, batch);
       await batch.flush();
     }
-    const before = [...(await recorded(channelOwner(channelId))), ...(await recorded(pagesOwner(channelId)))];
-    await db.transaction().execute(async (trx) => applyChannelUpdate(trx, clock, (await findChannelBySlug(trx, 'news'))!, { status: 'hidden' }));
+    const before = [...(await recorded(channelOwner(f.channelId))), ...(await recorded(pagesOwner(f.channelId)))];
+    await f.db.transaction().execute(async (trx) => applyChannelUpdate(trx, f.clock, (await findChannelBySlug(trx, 'news'))!, { status: 'hidden' }));
     const ctx = makeContext();
     const { batch, report } = await step(ctx);
-    await applyListOwners(ctx, [channelId], report, batch);
+    await applyListOwners(ctx, [f.channelId], report, batch);
     await batch.flush();
-    expect(await recorded(channelOwner(channelId))).toEqual([]);
-    expect(await recorded(pagesOwner(channelId))).toEqual([]);
-    expect(before.filter(exists)).toEqual([]);
+    expect(await recorded(channelOwner(f.channelId))).toEqual([]);
+    expect(await recorded(pagesOwner(f.channelId))).toEqual([]);
+    expect(before.filter(f.exists)).toEqual([]);
     expect(report.changedPaths).toEqual(expect.arrayContaining(before));
-    expect(ctx.state.pagesPlannedWith.has(channelId)).toBe(false);
+    expect(ctx.state.pagesPlannedWith.has(f.channelId)).toBe(false);
   });
 
   it('in a full build, skips rendering list owners whose inputs hash as recorded, and renders them again once a file is missing', async () => {
-    await publishMany(3);
+    await f.publishMany(3);
     const full = async (renderers: Renderers) => {
       const ctx = makeContext(renderers);
       const { batch, report } = await step(ctx);
-      await applyListOwners(ctx, [channelId], report, batch, { known: knownOutput(await checkOutput(db, outputDir)) });
+      await applyListOwners(ctx, [f.channelId], report, batch, { known: knownOutput(await checkOutput(f.db, f.outputDir)) });
       await batch.flush();
       return report;
     };
@@ -300,14 +253,14 @@ describe('applyListOwners', () => {
     await full(cold);
     // Six cursor pages (three anchors in each of two lists); the default and English channel pages are one render.
     expect({ pages: cold.cursorPages, channel: cold.channelPages }).toEqual({ pages: 6, channel: 1 });
-    expect([...(await readBuildOwners(db, [channelOwner(channelId), pagesOwner(channelId)])).keys()].sort()).toEqual([channelOwner(channelId), pagesOwner(channelId)].sort());
+    expect([...(await readBuildOwners(f.db, [channelOwner(f.channelId), pagesOwner(f.channelId)])).keys()].sort()).toEqual([channelOwner(f.channelId), pagesOwner(f.channelId)].sort());
     // A new process's warm build: nothing of the channel is rendered or written.
     const warm = countingRenderers();
     const warmReport = await full(warm);
     expect({ pages: warm.cursorPages, channel: warm.channelPages }).toEqual({ pages: 0, channel: 0 });
     expect(warmReport.written).toBe(0);
     // One cursor page lost: that owner is rendered again, the channel owner still is not.
-    fs.rmSync(path.join(outputDir, (await recorded(pagesOwner(channelId)))[0]!));
+    fs.rmSync(path.join(f.outputDir, (await recorded(pagesOwner(f.channelId)))[0]!));
     const repair = countingRenderers();
     const repairReport = await full(repair);
     expect({ pages: repair.cursorPages, channel: repair.channelPages }).toEqual({ pages: 6, channel: 0 });
@@ -319,9 +272,9 @@ describe('applyListOwners', () => {
     async function planned(renderers: ReturnType<typeof countingRenderers>) {
       const ctx = makeContext(renderers);
       const first = await step(ctx);
-      await applyListOwners(ctx, [channelId], first.report, first.batch);
+      await applyListOwners(ctx, [f.channelId], first.report, first.batch);
       await first.batch.flush();
-      const group = ctx.state.index!.groups().get(channelId)!;
+      const group = ctx.state.index!.groups().get(f.channelId)!;
       renderers.cursorPages = 0;
       const next = await step(ctx);
       return { ctx, group, ...next };
@@ -333,35 +286,35 @@ describe('applyListOwners', () => {
       // The oldest shows on the pages of the 20 anchors before it, plus its own anchor's, in each list.
       { which: 'the oldest', index: 24, pages: 42 },
     ])('plans only the cursor pages around $which changed article, and removes none of the others', async ({ index, pages }) => {
-      await publishMany(25);
+      await f.publishMany(25);
       const renderers = countingRenderers();
       const { ctx, group, batch, report } = await planned(renderers);
-      const pagesBefore = await recorded(pagesOwner(channelId));
+      const pagesBefore = await recorded(pagesOwner(f.channelId));
       expect(pagesBefore).toHaveLength(50);
       const changed = renderers.listArticles(group, null)[index]!;
-      await applyListOwners(ctx, [channelId], report, batch, { changes: new Map([[channelId, { group, articles: [{ before: changed, after: changed }] }]]) });
+      await applyListOwners(ctx, [f.channelId], report, batch, { changes: new Map([[f.channelId, { group, articles: [{ before: changed, after: changed }] }]]) });
       await batch.flush();
       expect(renderers.cursorPages).toBe(pages);
-      expect(await recorded(pagesOwner(channelId))).toEqual(pagesBefore);
+      expect(await recorded(pagesOwner(f.channelId))).toEqual(pagesBefore);
       expect(report.removed).toBe(0);
     });
 
     it('plans no cursor page when no article of the channel changed, and keeps them all', async () => {
-      await publishMany(3);
+      await f.publishMany(3);
       const renderers = countingRenderers();
       const { ctx, group, batch, report } = await planned(renderers);
-      const pagesBefore = await recorded(pagesOwner(channelId));
-      await applyListOwners(ctx, [channelId], report, batch, { changes: new Map([[channelId, { group, articles: [] }]]) });
+      const pagesBefore = await recorded(pagesOwner(f.channelId));
+      await applyListOwners(ctx, [f.channelId], report, batch, { changes: new Map([[f.channelId, { group, articles: [] }]]) });
       await batch.flush();
       expect(renderers.cursorPages).toBe(0);
-      expect(await recorded(pagesOwner(channelId))).toEqual(pagesBefore);
+      expect(await recorded(pagesOwner(f.channelId))).toEqual(pagesBefore);
     });
 
     it.each([
       { name: `more than ${NARROW_PAGES_MAX} changed articles`, fresh: false, many: true },
       { name: 'a builder that never planned the pages whole', fresh: true, many: false },
     ])('plans every cursor page with $name', async ({ fresh, many }) => {
-      await publishMany(3);
+      await f.publishMany(3);
       const renderers = countingRenderers();
       let { ctx, group, batch, report } = await planned(renderers);
       if (fresh) {
@@ -370,7 +323,7 @@ describe('applyListOwners', () => {
       }
       const a = group[0]!;
       const articles = Array.from({ length: many ? NARROW_PAGES_MAX + 1 : 1 }, () => ({ before: a, after: a }));
-      await applyListOwners(ctx, [channelId], report, batch, { changes: new Map([[channelId, { group, articles }]]) });
+      await applyListOwners(ctx, [f.channelId], report, batch, { changes: new Map([[f.channelId, { group, articles }]]) });
       await batch.flush();
       expect(renderers.cursorPages).toBe(6);
     });

@@ -1,20 +1,23 @@
 /**
- * The render workers produce exactly what the builder's own thread does:
- * the same owners, bytes and hashes, over a real store and Astro build.
+ * The render workers (`server/publish/workers/render-pool.ts`) produce
+ * exactly what the builder's own thread does: the same owners, bytes and
+ * hashes, over a real store and Astro build. Integration: the workers start
+ * the compiled Astro site in threads, which takes seconds, so this lives
+ * with the end-to-end suite.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAstroRenderer } from '../../render/astro-renderer.ts';
-import { createRenderers } from '../../render/renderers.ts';
-import { ensureSiteBuild } from '../../render/astro-compile.ts';
-import { startTestService, type TestService } from '../../../test/helpers/test-service.ts';
-import { createPublicUrls } from '../../urls/public-urls.ts';
-import { renderArticles } from '../builder/article-render.ts';
-import { createPublicModel } from '../../read-model/public-model.ts';
-import { createRenderPool } from './render-pool.ts';
-import { PROJECT_ROOT } from '../../paths.ts';
+import { createAstroRenderer } from '../../server/render/astro-renderer.ts';
+import { createRenderers } from '../../server/render/renderers.ts';
+import { ensureSiteBuild } from '../../server/render/astro-compile.ts';
+import { startTestService, type TestService } from '../helpers/test-service.ts';
+import { createPublicUrls } from '../../server/urls/public-urls.ts';
+import { renderArticles } from '../../server/publish/builder/article-render.ts';
+import { createPublicModel } from '../../server/read-model/public-model.ts';
+import { createRenderPool } from '../../server/publish/workers/render-pool.ts';
+import { PROJECT_ROOT } from '../../server/paths.ts';
 
 let t: TestService;
 let buildDir: string;
