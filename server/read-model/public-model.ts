@@ -300,7 +300,7 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
       const translations: PublicTranslation[] = head.summary.translations.map(({ textStart: _none, ...t }) => {
         const row = visible.find((v) => v.language === t.language)!;
         const body = bodies.get(row)!;
-        return { ...t, markdown: row.content_markdown, html: body.html, text: body.text, linkTargets: body.links };
+        return { ...t, markdown: row.content_markdown, html: body.html, text: body.text, prose: body.prose, linkTargets: body.links };
       });
       return { ...head.summary, translations };
     });

@@ -20,17 +20,28 @@
 import { memoByIdentity } from './identity-memo.ts';
 import type { AnyPublicArticle, PublicArticleOf, PublicChannel, PublicChannelTranslation, PublicTranslationHead, PublicTranslationSummary } from './view-models.ts';
 
+/** Where a sentence ends: its closing mark (Latin, Arabic, CJK), any closing quotes or brackets, then a space. */
+const SENTENCE_END = /[.!?…؟。！？](?:["'”’»)\]]*)(?= )/gu;
+
 /**
- * A text cut to at most `max` characters at a word boundary, with an
- * ellipsis: the pages' descriptions (`<meta name="description">`, list
- * items). Whitespace is collapsed.
+ * The one rule that cuts a summary: `text` with its whitespace collapsed,
+ * at most `max` code points. When it is longer it is cut at the last
+ * sentence end in the last two fifths of the limit, else at the last word
+ * boundary past its middle, else (a very long word, text without spaces)
+ * at the limit; a cut is marked with an ellipsis, which counts in `max`.
+ * Counted in code points so a cut never splits a surrogate pair (invalid
+ * in XML). Every description, list excerpt, feed summary and llms.txt line
+ * made from a body's prose, or from a long excerpt, is cut here.
  */
 export function truncateText(text: string, max = 160): string {
   const clean = text.replace(/\s+/g, ' ').trim();
-  if (clean.length <= max) return clean;
-  const cut = clean.slice(0, max - 1);
+  if (clean.length <= max && Array.from(clean).length <= max) return clean;
+  const cut = Array.from(clean).slice(0, max - 1).join('');
+  let sentence = -1;
+  for (const end of cut.matchAll(SENTENCE_END)) sentence = end.index + end[0].length;
+  if (sentence > cut.length * 0.6) return `${cut.slice(0, sentence)} …`;
   const space = cut.lastIndexOf(' ');
-  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s.,;:!?،؛]+$/u, '')}…`;
+  return `${(space > cut.length / 2 ? cut.slice(0, space) : cut).replace(/[\s.,;:!?،؛]+$/u, '')}…`;
 }
 
 /** Most characters of a page's description or a list item's excerpt on the HTML pages. */
@@ -38,8 +49,8 @@ export const PAGE_SUMMARY_MAX_CHARS = 200;
 
 /**
  * The excerpt an HTML list item shows: the excerpt, else the SEO
- * description, else the start of the text cut at a word (null: nothing to
- * show). Machine-readable lists use `summaryOf`.
+ * description, else the start of the body's prose cut by `truncateText`
+ * (null: nothing to show). Machine-readable lists use `summaryOf`.
  */
 export function pageExcerptOf(translation: Pick<PublicTranslationSummary, 'excerpt' | 'seoDescription' | 'textStart'>): string | null {
   const t = translation;
@@ -281,10 +292,11 @@ export function textStartOf(text: string): string {
 }
 
 /**
- * A one-paragraph description: the excerpt, else the start of the plain text
- * cut at a word boundary with an ellipsis. Whitespace is collapsed so the
- * value fits one line (llms.txt items, feed summaries). Only the first
- * `SUMMARY_MAX_CHARS` + 1 code points of the text matter, so `textStart` serves.
+ * A one-paragraph description: the excerpt, else the start of the body's
+ * prose (its paragraphs only) cut by `truncateText`. Whitespace is
+ * collapsed so the value fits one line (llms.txt items, feed summaries).
+ * Only the first `SUMMARY_MAX_CHARS` code points of the prose matter, so
+ * `textStart` serves.
  */
 export function summaryOf(translation: Pick<PublicTranslationSummary, 'excerpt' | 'textStart'>): string {
   // Feeds, JSON feeds and llms.txt each ask for the same translations' summaries at every build.
@@ -294,14 +306,9 @@ export function summaryOf(translation: Pick<PublicTranslationSummary, 'excerpt' 
 const summaries = memoByIdentity((translation: Pick<PublicTranslationSummary, 'excerpt' | 'textStart'>) => summarize(translation));
 
 function summarize(translation: Pick<PublicTranslationSummary, 'excerpt' | 'textStart'>): string {
-  const source = (translation.excerpt ?? translation.textStart).replace(/\s+/g, ' ').trim();
-  // Counted in code points so a cut never splits a surrogate pair (invalid in XML).
-  const chars = Array.from(source);
-  if (translation.excerpt !== null || chars.length <= SUMMARY_MAX_CHARS) return source;
-  const cut = chars.slice(0, SUMMARY_MAX_CHARS).join('');
-  const space = cut.lastIndexOf(' ');
-  // A very long word (URL, CJK text without spaces) is cut mid-word rather than dropped.
-  return `${(space > SUMMARY_MAX_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+  // The publisher's excerpt is theirs, whole; only the body's prose is cut (`truncateText`).
+  if (translation.excerpt !== null) return translation.excerpt.replace(/\s+/g, ' ').trim();
+  return truncateText(translation.textStart, SUMMARY_MAX_CHARS);
 }
 
 /**

@@ -90,8 +90,10 @@ export interface PublicTranslation extends PublicTranslationHead {
   readonly markdown: string;
   /** The published body rendered to safe HTML (`renderMarkdown`). */
   readonly html: string;
-  /** Plain text of the body, for search and descriptions. */
+  /** Plain text of the body, for search. */
   readonly text: string;
+  /** The body's paragraphs as plain text (`domain/body/prose.ts`): what automatic summaries are cut from. */
+  readonly prose: string;
   /** Where the Markdown's relative link targets are, as stored with the body (`domain/body/link-targets.ts`); absent or null: found when rendered. */
   readonly linkTargets?: string | null;
 }
@@ -103,9 +105,9 @@ export interface PublicTranslation extends PublicTranslationHead {
  */
 export interface PublicTranslationSummary extends PublicTranslationHead {
   /**
-   * The first `TEXT_START_CHARS` code points of `text` (all of it when
-   * shorter): every summary a list shows is cut from the start of the text,
-   * so it is the same whether cut from this or from the whole text.
+   * The first `TEXT_START_CHARS` code points of `prose` (all of it when
+   * shorter): every summary a list shows is cut from the start of the
+   * prose, so it is the same whether cut from this or from the whole prose.
    */
   readonly textStart: string;
 }

@@ -52,6 +52,8 @@ export interface ArticleTranslationTable {
   body_version: string | null;
   /** Where the body's relative link targets are, made with `content_html` (migration 0012); null: found when built. */
   link_targets: string | null;
+  /** The body's paragraphs as plain text, made with `content_html` (migration 0015): what automatic summaries are cut from. */
+  content_prose: string | null;
 }
 
 /** An immutable snapshot of a translation's content and its moderation outcome. */
@@ -77,6 +79,8 @@ export interface RevisionTable {
   body_version: string | null;
   /** Where the body's relative link targets are, made with `content_html` (migration 0012); null: found when built. */
   link_targets: string | null;
+  /** The body's paragraphs as plain text, made with `content_html` (migration 0015): what automatic summaries are cut from. */
+  content_prose: string | null;
   /** `content_html` from its first `<img` (`imageSlice`), '' when it has none (migration 0012); null on older rows. */
   image_html: string | null;
 }

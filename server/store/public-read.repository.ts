@@ -34,7 +34,7 @@ async function inSlices<T>(ids: readonly number[], read: (slice: readonly number
 
 /** A published translation's row: its translation's language and date, its published revision. */
 export type PublishedRow = Pick<TranslationRow, 'article_id' | 'language' | 'published_at'> &
-  Pick<RevisionRow, 'title' | 'excerpt' | 'content_markdown' | 'seo_title' | 'seo_description' | 'content_hash' | 'decided_at' | 'created_at' | 'content_html' | 'content_text' | 'body_version' | 'link_targets'> & {
+  Pick<RevisionRow, 'title' | 'excerpt' | 'content_markdown' | 'seo_title' | 'seo_description' | 'content_hash' | 'decided_at' | 'created_at' | 'content_html' | 'content_text' | 'body_version' | 'link_targets' | 'content_prose'> & {
     revision_id: number;
     /** The stored HTML from its first `<img` (`imageSliceChars` long), or null (no image, or no current stored HTML). */
     image_html: string | null;
@@ -81,6 +81,8 @@ export async function readPublishedRows(
   if (articleIds.length > IDS_PER_QUERY) return inSlices(articleIds, (slice) => readPublishedRows(db, slice, options));
   const { bodies, bodyVersion, imageSliceChars } = options;
   const current = sql<boolean>`revisions.body_version = ${bodyVersion} AND revisions.content_text IS NOT NULL AND revisions.content_html IS NOT NULL`;
+  // `content_prose` is not checked: it comes after the bodies in the row (migration 0015), so checking it would
+  // walk every body's overflow pages on a heads read; a rendering of `bodyVersion` always keeps it (`keptColumns`).
   return db
     .selectFrom('article_translations')
     .innerJoin('revisions', 'revisions.id', 'article_translations.published_revision_id')
@@ -92,11 +94,13 @@ export async function readPublishedRows(
       'revisions.title',
       'revisions.excerpt',
       bodies === 'full' ? 'revisions.content_markdown' : bodies === 'text' ? sql<string>`CASE WHEN ${current} THEN '' ELSE revisions.content_markdown END`.as('content_markdown') : sql<string>`''`.as('content_markdown'),
-      // A text read keeps '' for the HTML of a current row, so the row still reads as kept (`currentRendering`).
+      // A text read keeps '' for the HTML (and the prose) of a current row, so the row still reads as kept (`currentRendering`).
       bodies === 'full' ? 'revisions.content_html' : bodies === 'text' ? sql<string | null>`CASE WHEN ${current} THEN '' END`.as('content_html') : sql<string | null>`NULL`.as('content_html'),
       bodies === 'none' ? sql<string | null>`NULL`.as('content_text') : 'revisions.content_text',
       bodies === 'none' ? sql<string | null>`NULL`.as('body_version') : sql<string | null>`CASE WHEN ${current} THEN revisions.body_version END`.as('body_version'),
       bodies === 'full' ? sql<string | null>`CASE WHEN ${current} THEN revisions.link_targets END`.as('link_targets') : sql<string | null>`NULL`.as('link_targets'),
+      // What summaries are cut from: a full read (a build's article owners) only; a text read (the search index) has no use for it.
+      bodies === 'full' ? sql<string | null>`CASE WHEN ${current} THEN revisions.content_prose END`.as('content_prose') : bodies === 'text' ? sql<string | null>`CASE WHEN ${current} THEN '' END`.as('content_prose') : sql<string | null>`NULL`.as('content_prose'),
       'revisions.seo_title',
       'revisions.seo_description',
       'revisions.content_hash',

@@ -54,9 +54,13 @@ export function articleTranslation(article: PublicArticle, language: string): Pu
   return found;
 }
 
-/** Description of a translation: its SEO description, else its excerpt, else the start of its text. */
+/**
+ * Description of a translation: its SEO description, else its excerpt, else
+ * the start of its prose (its body's paragraphs), else its title (a body
+ * without a paragraph; the publishing API warned when it was saved).
+ */
 export function describeTranslation(translation: PublicTranslation): string {
-  const chosen = translation.seoDescription?.trim() || translation.excerpt?.trim() || translation.text;
+  const chosen = translation.seoDescription?.trim() || translation.excerpt?.trim() || translation.prose || translation.title;
   return truncateText(chosen, PAGE_SUMMARY_MAX_CHARS);
 }
 

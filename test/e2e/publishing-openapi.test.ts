@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { ARTICLE_STATUSES, HOMEPAGE_MODES, MODERATION_STATES, TRANSLATION_STATUSES } from '../../server/domain/article/article-status.ts';
 import { BODY_WARNING_CODES } from '../../server/domain/body/index.ts';
+import { SUMMARY_WITHOUT_PARAGRAPH } from '../../server/domain/article/article-bodies.ts';
 import { WITHDRAWN_UNTIL_SCHEDULED } from '../../server/domain/article/schedule-warning.ts';
 import { CHANNEL_STATUSES } from '../../server/domain/channel/channel.schema.ts';
 import { ERROR_CATALOGUE } from '../../server/domain/errors.ts';
@@ -184,7 +185,7 @@ describe('the document', () => {
 
   it('mirrors the enums of the implementation', () => {
     const schemas = doc.components.schemas;
-    expect(schemas.WarningCode.enum).toEqual([...BODY_WARNING_CODES, WITHDRAWN_UNTIL_SCHEDULED]);
+    expect(schemas.WarningCode.enum).toEqual([...BODY_WARNING_CODES, WITHDRAWN_UNTIL_SCHEDULED, SUMMARY_WITHOUT_PARAGRAPH]);
     for (const code of schemas.WarningCode.enum) expect(schemas.WarningCode.description).toContain(code);
     expect(schemas.ArticleStatus.enum).toEqual([...ARTICLE_STATUSES]);
     expect(schemas.TranslationStatus.enum).toEqual([...TRANSLATION_STATUSES]);

@@ -7,7 +7,7 @@
  * rules, and the `tech` channel with a bilingual article for the HTML pages.
  * @module
  */
-import { markdownToPlainText, renderMarkdown } from '../../server/domain/body/index.ts';
+import { renderMarkdown, renderMarkdownBody } from '../../server/domain/body/index.ts';
 import { textDirection } from '../../server/domain/language.ts';
 import { textStartOf } from '../../server/read-model/selection.ts';
 import type { AnyPublicArticle, ArticlesByChannel, PublicArticle, PublicArticleSummary, PublicChannel, PublicImage, PublicTranslation, PublicTranslationSummary, SiteInfo } from '../../server/read-model/view-models.ts';
@@ -92,7 +92,7 @@ export function buildArticle(
 ): FixtureArticle {
   const translations = input.translations.map((t): PublicTranslation & PublicTranslationSummary => {
     const markdown = t.markdown ?? `Body of ${t.title}.\n`;
-    const text = markdownToPlainText(markdown);
+    const { text, prose } = renderMarkdownBody(markdown);
     return {
       language: t.language,
       dir: textDirection(t.language),
@@ -103,7 +103,8 @@ export function buildArticle(
       markdown,
       html: renderMarkdown(markdown),
       text,
-      textStart: textStartOf(text),
+      prose,
+      textStart: textStartOf(prose),
       publishedAt: t.publishedAt,
       updatedAt: t.updatedAt ?? t.publishedAt,
       htmlUrl: urls.articleHtml(channel.slug, input.slug, t.language),

@@ -22,6 +22,7 @@ export interface PreparedContent {
   content_text: string;
   body_version: string;
   link_targets: string | null;
+  content_prose: string;
 }
 
 /** A translation item of a write request: its text fields and exactly one body. */
@@ -31,8 +32,20 @@ function bodyField(item: ContentItem, fieldPrefix: string): string {
   return `${fieldPrefix}${item.content_html !== undefined ? 'content_html' : 'content_markdown'}`;
 }
 
+/** The warning of a translation whose summaries have nothing to be cut from. */
+export const SUMMARY_WITHOUT_PARAGRAPH = 'SUMMARY_WITHOUT_PARAGRAPH';
+
 function toContent(item: ContentItem, language: string, field: string, body: ProcessedBody, warnings: WriteWarning[]): PreparedContent {
   for (const w of body.warnings) warnings.push({ code: w.code, message: w.message, field });
+  // Lists, feeds, descriptions and link previews summarise a translation by its excerpt, else by its body's
+  // paragraphs (`prose.ts`): with neither, they show its title alone.
+  if (!item.excerpt?.trim() && body.prose === '') {
+    warnings.push({
+      code: SUMMARY_WITHOUT_PARAGRAPH,
+      message: `The "${language}" translation has no excerpt, and its body has no paragraph to summarise (only headings, lists, tables, code or images): lists, feeds and link previews will show its title alone. Send an excerpt, or begin the body with a paragraph of text.`,
+      field: field.replace(/content_(markdown|html)$/, 'excerpt'),
+    });
+  }
   return {
     language,
     title: item.title,
@@ -44,6 +57,7 @@ function toContent(item: ContentItem, language: string, field: string, body: Pro
     content_text: body.text,
     body_version: body.version,
     link_targets: body.links,
+    content_prose: body.prose,
   };
 }
 

@@ -13,6 +13,7 @@ const content = (): PreparedContent => ({
   content_text: 'a',
   body_version: '1',
   link_targets: null,
+  content_prose: 'a',
 });
 
 describe('withAttachedMarkdown', () => {
@@ -25,13 +26,13 @@ describe('withAttachedMarkdown', () => {
   it('takes the rendering the body pool made of the planned rewrite, without rendering in the transaction', () => {
     const c = content();
     // A marker no renderer would produce: only taking `rewritten` as it is can put it there.
-    withAttachedMarkdown(c, 'b\n', { markdown: 'b\n', html: '<p>from the pool</p>', text: 'b', links: '[]' });
+    withAttachedMarkdown(c, 'b\n', { markdown: 'b\n', html: '<p>from the pool</p>', text: 'b', links: '[]', prose: 'b' });
     expect(c).toMatchObject({ content_markdown: 'b\n', content_html: '<p>from the pool</p>', content_text: 'b' });
   });
 
   it('renders again when attach did something other than planned', () => {
     const c = content();
-    withAttachedMarkdown(c, 'c *d*\n', { markdown: 'b\n', html: '<p>b</p>', text: 'b', links: '[]' });
-    expect(c).toMatchObject({ content_markdown: 'c *d*\n', content_html: '<p>c <em>d</em></p>', content_text: 'c d' });
+    withAttachedMarkdown(c, 'c *d*\n', { markdown: 'b\n', html: '<p>b</p>', text: 'b', links: '[]', prose: 'b' });
+    expect(c).toMatchObject({ content_markdown: 'c *d*\n', content_html: '<p>c <em>d</em></p>', content_text: 'c d', content_prose: 'c d' });
   });
 });

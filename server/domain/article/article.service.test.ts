@@ -156,6 +156,19 @@ describe('getArticle and listArticles', () => {
   });
 });
 
+describe('the summary warning', () => {
+  it('warns when a translation has no excerpt and its body no paragraph, naming the excerpt field; not otherwise', async () => {
+    const bare = write({ slug: 'bare', default_language: 'en', translations: [{ language: 'en', title: 'Bare', content_markdown: '## Table\n\n| a | b |\n| - | - |\n| 1 | 2 |' }] });
+    const { view } = await upsertArticle(deps, ana, 'news', bare);
+    expect(view.warnings).toEqual([{ code: 'SUMMARY_WITHOUT_PARAGRAPH', field: 'translations.0.excerpt', message: expect.stringMatching(/^The "en" translation has no excerpt, and its body has no paragraph.*Send an excerpt, or begin the body with a paragraph of text\.$/) }]);
+    const withExcerpt = await upsertArticle(deps, ana, 'news', write({ ...bare, translations: [{ ...bare.translations[0]!, excerpt: 'A table of readings.' }] }));
+    expect(withExcerpt.view.warnings).toEqual([]);
+    const put = await putTranslation(deps, ana, 'news', 'bare', 'fr', translationPutSchema.parse({ title: 'Nu', content_markdown: '- une liste' }));
+    expect(put.view.warnings.map((w) => [w.code, w.field])).toEqual([['SUMMARY_WITHOUT_PARAGRAPH', 'excerpt']]);
+    expect((await upsertArticle(deps, ana, 'news', one('prose'))).view.warnings).toEqual([]);
+  });
+});
+
 describe('reads never write', () => {
   it('a body of another renderer is rendered for the view, and the stored row is left as it is', async () => {
     const article = await published('old-renderer', { translations: [{ language: 'en', title: 'Old', content_markdown: 'Some *emphasis*.' }] });

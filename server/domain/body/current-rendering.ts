@@ -17,12 +17,13 @@ export interface KeptRendering {
   readonly content_text: string | null;
   readonly body_version: string | null;
   readonly link_targets: string | null;
+  readonly content_prose: string | null;
 }
 
 /** The kept rendering, when the current renderer made it; null when it must be rendered again. */
 export function storedRendering(row: KeptRendering): RenderedBody | null {
-  if (row.body_version !== BODY_RENDER_VERSION || row.content_html === null || row.content_text === null) return null;
-  return { html: row.content_html, text: row.content_text, links: row.link_targets };
+  if (row.body_version !== BODY_RENDER_VERSION || row.content_html === null || row.content_text === null || row.content_prose === null) return null;
+  return { html: row.content_html, text: row.content_text, links: row.link_targets, prose: row.content_prose };
 }
 
 /**
@@ -37,6 +38,6 @@ export function currentRendering(
 }
 
 /** The columns that keep `body`, made by the current renderer. */
-export function keptColumns(body: RenderedBody): { content_html: string; content_text: string; body_version: string; link_targets: string | null } {
-  return { content_html: body.html, content_text: body.text, body_version: BODY_RENDER_VERSION, link_targets: body.links };
+export function keptColumns(body: RenderedBody): { content_html: string; content_text: string; body_version: string; link_targets: string | null; content_prose: string } {
+  return { content_html: body.html, content_text: body.text, body_version: BODY_RENDER_VERSION, link_targets: body.links, content_prose: body.prose };
 }

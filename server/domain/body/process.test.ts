@@ -35,7 +35,7 @@ describe('processBody with planned rewrites', () => {
     const body = processBody({ title: 'T', contentMarkdown: `![Boats](${draft})`, rewrites: [[draft, final]] });
     expect(body.markdown).toBe(`![Boats](${draft})\n`);
     expect(body.html).toContain(draft);
-    expect(body.rewritten).toEqual({ markdown: `![Boats](${final})\n`, html: expect.stringContaining(final), text: body.text, links: `[[9,50,"${final}"]]` });
+    expect(body.rewritten).toEqual({ markdown: `![Boats](${final})\n`, html: expect.stringContaining(final), text: body.text, links: `[[9,50,"${final}"]]`, prose: '' });
   });
 
   it('leaves it out when the rewrites change nothing', () => {

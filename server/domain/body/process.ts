@@ -6,7 +6,7 @@
  * @module
  */
 import { prepareBody, type PrepareBodyInput } from './prepare.ts';
-import { BODY_RENDER_VERSION, renderMarkdownBody } from './render.ts';
+import { BODY_RENDER_VERSION, renderMarkdownBody, type RenderedBody } from './render.ts';
 import type { BodyWarning } from './warnings.ts';
 
 export { BodyRejectedError } from './rejected.ts';
@@ -23,23 +23,15 @@ export type BodyJob = PrepareBodyInput & {
 };
 
 /** A rendering of one exact Markdown text. */
-export interface RenderedMarkdown {
+export interface RenderedMarkdown extends RenderedBody {
   readonly markdown: string;
-  readonly html: string;
-  readonly text: string;
-  readonly links: string | null;
 }
 
-/** A prepared body and its rendering, ready to store. */
-export interface ProcessedBody {
+/** A prepared body and its rendering (`renderMarkdownBody(markdown)`, made by the renderer named by `version`), ready to store. */
+export interface ProcessedBody extends RenderedBody {
   /** Canonical Markdown, as stored in `content_markdown`. */
   readonly markdown: string;
   readonly warnings: readonly BodyWarning[];
-  /** `renderMarkdownBody(markdown)`, made by the renderer named by `version`. */
-  readonly html: string;
-  readonly text: string;
-  /** Where its relative link targets are (`storedLinkTargets`). */
-  readonly links: string | null;
   readonly version: string;
   /** With `job.rewrites` that changed the Markdown: the rewritten Markdown and its rendering. */
   readonly rewritten?: RenderedMarkdown;
@@ -49,7 +41,7 @@ export interface ProcessedBody {
 export function processBody(job: BodyJob): ProcessedBody {
   const prepared = prepareBody(job);
   const rendered = renderMarkdownBody(prepared.markdown);
-  const body = { markdown: prepared.markdown, warnings: prepared.warnings, html: rendered.html, text: rendered.text, links: rendered.links, version: BODY_RENDER_VERSION };
+  const body = { markdown: prepared.markdown, warnings: prepared.warnings, ...rendered, version: BODY_RENDER_VERSION };
   let markdown = prepared.markdown;
   for (const [from, to] of job.rewrites ?? []) markdown = markdown.split(from).join(to);
   if (markdown === prepared.markdown) return body;

@@ -120,7 +120,7 @@ describe('markdownToPlainText', () => {
 describe('renderMarkdownBody', () => {
   it('gives exactly renderMarkdown and markdownToPlainText from one parse, and the stored link targets', () => {
     for (const markdown of [generatedArticle(1200), 'a <script>x</script> b', '[^1]\n\n[^1]: note', '']) {
-      expect(renderMarkdownBody(markdown)).toEqual({ html: renderMarkdown(markdown), text: markdownToPlainText(markdown), links: storedLinkTargets(markdown) });
+      expect(renderMarkdownBody(markdown)).toEqual({ html: renderMarkdown(markdown), text: markdownToPlainText(markdown), links: storedLinkTargets(markdown), prose: expect.any(String) });
     }
   });
 });

@@ -29,6 +29,7 @@ import { encodeLinkTargets, findLinkTargets, findLinkTargetsInTree } from './lin
 import { publicMarkdown } from './safe-markdown.ts';
 import { takeParsedBody } from './parsed-bodies.ts';
 import { ARTICLE_SCHEMA } from './schema.ts';
+import { PROSE_MAX_CHARS, proseOf } from './prose.ts';
 
 // Built once: setting up this chain costs far more than running it.
 // `clobberPrefix: ''` because the sanitiser adds `user-content-` to ids
@@ -117,7 +118,7 @@ export function markdownToPlainText(markdown: string): string {
  * the HTML or the text. `render-version.test.ts` fails when the output of
  * its samples changes while this stays the same.
  */
-export const BODY_RENDER_VERSION = '2';
+export const BODY_RENDER_VERSION = '3';
 
 /**
  * Both renderings of a body from one parse: the same values as
@@ -127,7 +128,10 @@ export const BODY_RENDER_VERSION = '2';
  * public Markdown outputs need.
  */
 export function renderMarkdownBody(markdown: string): RenderedBody {
-  if (checkMarkdownBody(markdown)) return { ...overLimitBody(markdown), links: null };
+  if (checkMarkdownBody(markdown)) {
+    const body = overLimitBody(markdown);
+    return { ...body, links: null, prose: Array.from(body.text.slice(0, PROSE_MAX_CHARS * 2)).slice(0, PROSE_MAX_CHARS).join('') };
+  }
   const parsed = parseTree(markdown);
   // The targets are read from the tree before the render turns it into HTML; a body whose public form differs
   // (stored before the safe-Markdown rule) is parsed in that form instead.
@@ -136,7 +140,12 @@ export function renderMarkdownBody(markdown: string): RenderedBody {
   const tree = renderer.runSync(parsed);
   // Neither reading mutates the tree.
   // Raw control characters of the source survive parsing (character references to them do not: micromark makes them U+FFFD).
-  return { text: withoutForbiddenCodePoints(plainText(tree)), html: withoutForbiddenCodePoints(renderer.stringify(tree)), links };
+  return {
+    text: withoutForbiddenCodePoints(plainText(tree)),
+    html: withoutForbiddenCodePoints(renderer.stringify(tree)),
+    links,
+    prose: withoutForbiddenCodePoints(proseOf(tree)),
+  };
 }
 
 /** What is stored of a body's rendering (`content_html`, `content_text`, `link_targets`). */
@@ -145,4 +154,6 @@ export interface RenderedBody {
   readonly text: string;
   /** Where its relative link targets are (`link-targets.ts`); null when the build must find them. */
   readonly links: string | null;
+  /** Its paragraphs as plain text (`prose.ts`): what automatic summaries are cut from. */
+  readonly prose: string;
 }

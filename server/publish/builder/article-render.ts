@@ -78,7 +78,7 @@ export async function renderArticles(
       else written = writeIfChanged(ctx.outputDir, file.path, content, known(file.path), hash);
       files.push({ path: file.path, hash, written });
     }
-    const textStarts = Object.fromEntries(found.article.translations.map((t) => [t.language, textStartOf(t.text)]));
+    const textStarts = Object.fromEntries(found.article.translations.map((t) => [t.language, textStartOf(t.prose)]));
     results.push({ id, head: found.head, textStarts, files });
   }
   return results;

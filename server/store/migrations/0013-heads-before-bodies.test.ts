@@ -39,10 +39,13 @@ it('keeps every row and column, puts the bodies last, and keeps the constraints 
 
   await apply();
 
-  expect(await db.selectFrom('article_translations').selectAll().executeTakeFirstOrThrow()).toEqual(translationBefore);
-  expect(await db.selectFrom('revisions').selectAll().executeTakeFirstOrThrow()).toEqual(revisionBefore);
-  expect((await columns('revisions')).slice(-3)).toEqual(['content_text', 'content_html', 'content_markdown']);
-  expect((await columns('article_translations')).slice(-3)).toEqual(['content_text', 'content_html', 'content_markdown']);
+  // Later migrations add columns after the bodies (0015: `content_prose`, read only with them, in a full read).
+  const later = { content_prose: null };
+  expect(await db.selectFrom('article_translations').selectAll().executeTakeFirstOrThrow()).toEqual({ ...translationBefore, ...later });
+  expect(await db.selectFrom('revisions').selectAll().executeTakeFirstOrThrow()).toEqual({ ...revisionBefore, ...later });
+  const of0013 = async (table: string) => (await columns(table)).filter((c) => !(c in later));
+  expect((await of0013('revisions')).slice(-3)).toEqual(['content_text', 'content_html', 'content_markdown']);
+  expect((await of0013('article_translations')).slice(-3)).toEqual(['content_text', 'content_html', 'content_markdown']);
   expect((await sql<{ foreign_keys: number }>`PRAGMA foreign_keys`.execute(db)).rows[0]!.foreign_keys).toBe(1);
   // The constraints came along: a second translation in the same language, a revision of no translation, a bad state.
   await expect(sql`INSERT INTO article_translations (article_id, language, status, title, content_markdown, created_at, updated_at) VALUES (1, 'en', 'draft', 'x', 'x', ${now}, ${now})`.execute(db)).rejects.toThrow(/UNIQUE/);

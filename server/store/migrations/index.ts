@@ -18,6 +18,7 @@ import * as listAnchors from './0011-list-anchors.ts';
 import * as linkTargets from './0012-link-targets.ts';
 import * as headsBeforeBodies from './0013-heads-before-bodies.ts';
 import * as contentlessSearchIndex from './0014-contentless-search-index.ts';
+import * as bodyProse from './0015-body-prose.ts';
 
 /** Every migration by name, applied in name order. */
 export const migrations: Record<string, Migration> = {
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0012-link-targets': linkTargets,
   '0013-heads-before-bodies': headsBeforeBodies,
   '0014-contentless-search-index': contentlessSearchIndex,
+  '0015-body-prose': bodyProse,
 };
