@@ -14,7 +14,8 @@ import { checkLlms } from './check-llms.ts';
 import { checkMarkdown } from './check-markdown.ts';
 import { checkMetadata } from './check-metadata.ts';
 import { checkYaml } from './check-yaml.ts';
-import { buildVariedSite, listOutputs, type VariedSite } from './varied-site.ts';
+import { buildVariedSite, listOutputs, SUMMARY_PARAGRAPHS, type VariedSite } from './varied-site.ts';
+import { staticFiles } from '../../server/serving/static-files.ts';
 
 const CHROMIUM_INSTALLED = fs.existsSync(CHROMIUM);
 if (!CHROMIUM_INSTALLED && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run must install the Debian package "chromium".`);
@@ -43,6 +44,37 @@ describe('the varied site', () => {
       for (const secret of site.unpublished) if (text.includes(secret)) leaks.push(`${file}: ${secret}`);
     }
     expect(leaks).toEqual([]);
+  });
+});
+
+describe('summaries of an article without an excerpt (its body opens with a heading, a table and code)', () => {
+  const read = (file: string) => fs.readFileSync(path.join(site.distDir, file), 'utf8');
+  const entities = (text: string) => text.replace(/&quot;/g, '"').replace(/&#39;|&#x27;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const prose = SUMMARY_PARAGRAPHS.join(' ');
+  /** A summary reads as prose: the start of the paragraphs, cut (with an ellipsis) or whole. */
+  const expectProse = (where: string, summary: string | undefined) => {
+    expect(summary, where).toBeDefined();
+    const text = entities(summary!).trim();
+    expect(text, where).not.toMatch(/Observations|06:00|135|print|note 45|Temperature/);
+    const uncut = text.replace(/ ?…$/, '');
+    expect(uncut.length, where).toBeGreaterThan(40);
+    expect(prose.startsWith(uncut), `${where}: "${text}" is not the start of a paragraph`).toBe(true);
+  };
+
+  it('every output that summarises it shows the start of its paragraphs', () => {
+    const page = read(staticFiles.articleDefaultHtml('harbour', 'observations'));
+    expectProse('meta description', page.match(/<meta name="description" content="([^"]*)"/)?.[1]);
+    expectProse('og:description', page.match(/<meta property="og:description" content="([^"]*)"/)?.[1]);
+    const channel = read(staticFiles.channelHtml('harbour'));
+    const item = channel.slice(channel.indexOf('Weather observations'));
+    expectProse('channel page item', item.match(/<p[^>]*>([^<]*)<\/p>/)?.[1]);
+    const rss = read(staticFiles.rss('harbour'));
+    const rssItem = rss.split('<item>').find((i) => i.includes('<title>Weather observations</title>'));
+    expectProse('RSS description', rssItem?.match(/<description>(?:<!\[CDATA\[)?([^<\]]*)(?:\]\]>)?<\/description>/)?.[1]);
+    const feed = JSON.parse(read(staticFiles.jsonFeed('harbour'))) as { items: Array<{ title: string; summary: string }> };
+    expectProse('JSON Feed summary', feed.items.find((i) => i.title === 'Weather observations')?.summary);
+    const llms = read(staticFiles.channelLlms('harbour'));
+    expectProse('llms.txt line', llms.match(/\[Weather observations\]\([^)]*\): (.*) \(en, published/)?.[1]);
   });
 });
 

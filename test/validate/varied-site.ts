@@ -62,6 +62,21 @@ function body(lang: 'en' | 'ar', images: readonly { url: string; alt: string }[]
   ].join('\n\n');
 }
 
+/** The paragraphs of the `observations` article, which has no excerpt: its summaries are cut from these. */
+export const SUMMARY_PARAGRAPHS = [
+  'The morning was calm and clear over the harbour. By the evening the wind had turned to the west, and the readings rose with it through the night.',
+  'Boats stayed in, and the harbour master expects the same tomorrow. The next note follows at six.',
+] as const;
+
+const OBSERVATIONS_BODY = [
+  '## Observations',
+  '| Time | Reading |\n| :--- | ---: |\n| 06:00 | 135 |\n| 18:00 | 225 |',
+  '```py\nprint("note 45")\n```',
+  '- Temperature: 10 °C\n- Wind: 3 m/s',
+  ...SUMMARY_PARAGRAPHS,
+  '## Previous note',
+].join('\n\n');
+
 /**
  * Builds the fixture in a fresh temp dir (see module doc) and waits for the
  * static build and the search index. Call `stop()` when done.
@@ -153,6 +168,14 @@ export async function buildVariedSite(): Promise<VariedSite> {
     ],
   });
 
+  // No excerpt, and a body that opens with a heading, a table and code before its first paragraph (issue 34):
+  // every summary made of it must be the start of a paragraph (`SUMMARY_PARAGRAPHS`).
+  await call('POST', '/api/v1/channels/harbour/pages', {
+    slug: 'observations',
+    default_language: 'en',
+    status: 'published',
+    translations: [{ language: 'en', title: 'Weather observations', content_markdown: OBSERVATIONS_BODY }],
+  });
   // What must never appear.
   const unpublished = ['Unseen draft zebra', 'Scheduled quokka', 'Blocked casino bonus', 'Refused narwhal', 'Withdrawn axolotl'];
   await call('POST', '/api/v1/channels/harbour/pages', { slug: 'draft-zebra', default_language: 'en', translations: [{ language: 'en', title: unpublished[0], content_markdown: 'zebra body' }] });
