@@ -12,8 +12,11 @@
  * a cold build's shards in about half the time).
  *
  * This is the only module that imports `pagefind`. Every shard is written to
- * a staging folder and swapped into place, so a reader never sees half an
- * index; a shard with no records loses its folder. Pagefind's `errors[]` are
+ * a staging folder and moved into place (a new shard's folder at once, an
+ * existing one's changed files with the entry last), so a reader never
+ * sees half an index, and unchanged bytes are never rewritten: a build
+ * with nothing new leaves every file's mtime, and so every host's ETag, as
+ * it was. A shard with no records loses its folder. Pagefind's `errors[]` are
  * thrown as Errors here.
  * @module
  */
@@ -179,6 +182,50 @@ function writeAtomic(file: string, content: string | Buffer): void {
   fs.renameSync(temp, file);
 }
 
+/** Every file under `dir`, as paths relative to it. */
+function filesUnder(dir: string): string[] {
+  return (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
+}
+
+/** The file that names a bundle's other files (their names carry their content's hash): placed last. */
+const BUNDLE_ENTRY = 'pagefind-entry.json';
+
+/**
+ * Moves a freshly written bundle's files over an existing one, file by
+ * file: a file that already holds the same bytes is left as it is (Pagefind
+ * rewrites every file of a bundle, most of them identical); a changed or new
+ * one is renamed into place; the entry file comes last, so a reader that
+ * loads it finds every file it names; files the new bundle lacks go after
+ * it. A reader never meets a missing file, as with a swap of the folder.
+ */
+export function placeBundle(fresh: string, target: string): void {
+  const files = filesUnder(fresh).sort((a, b) => Number(a === BUNDLE_ENTRY) - Number(b === BUNDLE_ENTRY));
+  for (const file of files) {
+    const from = path.join(fresh, file);
+    const to = path.join(target, file);
+    try {
+      if (fs.readFileSync(to).equals(fs.readFileSync(from))) continue;
+    } catch {
+      // Missing: placed below.
+    }
+    fs.mkdirSync(path.dirname(to), { recursive: true });
+    fs.renameSync(from, to);
+  }
+  const kept = new Set(files);
+  for (const file of filesUnder(target)) if (!kept.has(file)) fs.rmSync(path.join(target, file), { force: true });
+  // Folders the new bundle no longer has (deepest first), when empty.
+  const dirs = (fs.readdirSync(target, { recursive: true, withFileTypes: true }) as fs.Dirent[]).filter((e) => e.isDirectory()).map((e) => path.join(e.parentPath, e.name));
+  for (const dir of dirs.sort((a, b) => b.length - a.length)) {
+    try {
+      fs.rmdirSync(dir);
+    } catch {
+      // Not empty.
+    }
+  }
+}
+
 /** Whether process `pid` runs on this machine (signal 0 checks without sending anything). */
 function processRuns(pid: number): boolean {
   try {
@@ -251,9 +298,19 @@ export function createSearchIndexer(deps: { outputDir: string; log: Logger; lane
     writeAtomic(path.join(root, 'shards.json'), `${JSON.stringify(listing, null, 2)}\n`);
   }
 
-  /** Replaces (or removes, when `fresh` is null) a shard's folder. */
+  /**
+   * Replaces (or removes, when `fresh` is null) a shard's folder. A shard
+   * built before keeps every file whose bytes did not change (`placeBundle`),
+   * so a build with nothing new leaves its files, their mtimes and the
+   * hosts' ETags as they were.
+   */
   function swap(shard: Shard, fresh: string | null): void {
     const target = path.join(root, shardFolder(shard));
+    if (fresh && fs.existsSync(target)) {
+      placeBundle(fresh, target);
+      fs.rmSync(fresh, { recursive: true, force: true });
+      return;
+    }
     const old = path.join(staging, `old-${randomBytes(6).toString('hex')}`);
     // The staging folder goes after each rebuild; a rename into a missing one would look like a missing target.
     fs.mkdirSync(staging, { recursive: true });
