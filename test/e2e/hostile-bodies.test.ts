@@ -119,12 +119,12 @@ describe('reading a draft', () => {
     expect(read.json.translations[0].content_html).toBe('<p>stored</p>');
   });
 
-  it('renders a row saved before renderings were kept once, and stores it', async () => {
+  it('renders a row saved before renderings were kept, for the answer only: a read writes nothing (the next start keeps it)', async () => {
     expect((await save('old', { content_markdown: 'Old *row*.' })).status).toBe(201);
     await t.service.db.updateTable('article_translations').set({ content_html: null, content_text: null, body_version: null }).where('content_markdown', '=', 'Old *row*.\n').execute();
     const read = await t.request('GET', '/api/v1/channels/bodies/pages/old', { key });
     expect(read.json.translations[0].content_html).toBe('<p>Old <em>row</em>.</p>');
     const row = await t.service.db.selectFrom('article_translations').select(['content_html', 'body_version']).where('content_markdown', '=', 'Old *row*.\n').executeTakeFirstOrThrow();
-    expect(row.content_html).toBe('<p>Old <em>row</em>.</p>');
+    expect(row).toEqual({ content_html: null, body_version: null });
   });
 });
