@@ -108,7 +108,7 @@ export interface Config {
   /**
    * Pagefind processes that index search shards at once. Default: one more than `buildWorkers`, because each
    * process waits part of the time (writing its bundle, its next records), and on two cores two processes left
-   * ~15 % of the cores idle during a full index (docs/PERFORMANCE.md).
+   * part of the cores idle during a full index (docs/PERFORMANCE-HISTORY.md, issue 17's eighth session).
    */
   readonly searchProcesses: number;
   /** Worker threads that prepare and render saved bodies off the request thread (0: in the request thread, without a time limit). */

@@ -5,12 +5,12 @@
  * A build allocates far more than it keeps: every page rendered, every
  * search record encoded for Pagefind, is garbage moments later, and much of
  * it lives long enough to reach the old generation. Left to its own rule, V8
- * let the heap reach about twice what was live (10,000 articles: the build
- * process at ~1.0–1.1 GB where ~0.15–0.6 GB was live; docs/PERFORMANCE.md),
- * which decided the whole process tree's peak. A smaller growth factor
- * collects sooner and more often: at 10,000 articles the cost was within
- * this machine's noise; at 100,000 the collector took a third of a warm
- * build, where the builder holds the whole manifest (docs/PERFORMANCE.md).
+ * let the heap reach about twice what was live, which decided the whole
+ * process tree's peak. A smaller growth factor collects sooner and more
+ * often: at 10,000 articles the cost was within this machine's noise; at
+ * 100,000 the collector was a large part of a warm build, where the builder
+ * holds the whole manifest (docs/PERFORMANCE-HISTORY.md, issue 17's fourth
+ * session).
  * And when a process has just dropped most of what it held, it can ask for
  * a full collection at once (`collectGarbageNow`).
  * @module
@@ -34,9 +34,10 @@ let fullCollection: (() => void) | undefined;
  * most of what it held (`npm run build` after releasing the builder's
  * state): left to itself, V8 would let the heap grow a quarter past the
  * old live size before collecting, so the search index's first garbage
- * piled onto a gigabyte already dead (docs/PERFORMANCE.md). V8 offers this
- * only to code that asked for `--expose-gc`; the flag is set here and the
- * function taken from a fresh context, as test runners do for leak checks.
+ * piled onto all that was already dead (docs/PERFORMANCE-HISTORY.md,
+ * issue 17's seventh session). V8 offers this only to code that asked for
+ * `--expose-gc`; the flag is set here and the function taken from a fresh
+ * context, as test runners do for leak checks.
  */
 export function collectGarbageNow(): void {
   if (!fullCollection) {

@@ -2,11 +2,11 @@
  * The bundled server's fast path for the static output: a GET or HEAD that a
  * static host would answer from a file is answered straight from the output
  * file cache on Node's `http` objects, without building a Fetch `Request`,
- * a Hono context and a `Response` (measured: about three times the requests
- * per second of the same answer through the framework, on this 2-core
- * machine). Everything else (and every case the fast path is unsure of)
- * goes to the Hono app, which answers the same requests the same way: both
- * use `resolveOutputRequest` and the same headers.
+ * a Hono context and a `Response` (the framework's way answers several
+ * times fewer requests a second: docs/PERFORMANCE.md, "What bounds them").
+ * Everything else (and every case the fast path is unsure of) goes to the
+ * Hono app, which answers the same requests the same way: both use
+ * `resolveOutputRequest` and the same headers.
  *
  * Not taken for: the publishing API and media (their own routes); public API
  * requests while a content rate limit is on (the limiter lives in the app);

@@ -3,12 +3,12 @@
  *
  * Replacing a file (write a temporary name, rename it over the old one) is
  * kernel work: on ext4 a rename over an existing file also starts writing the
- * new data out. In an incremental build that was a third of the time from a
- * publish to its files. The thread queue hands each write to a worker thread
- * in order and goes on rendering the next file, so on two cores the renders
- * and the writes overlap. What stays in the calling thread is the decision
- * (`needsWrite`: is there anything to write?), so callers know at once which
- * files change.
+ * new data out. In an incremental build that was a large share of the time
+ * from a publish to its files (docs/PERFORMANCE.md, "What bounds them"). The
+ * thread queue hands each write to a worker thread in order and goes on
+ * rendering the next file, so on two cores the renders and the writes
+ * overlap. What stays in the calling thread is the decision (`needsWrite`:
+ * is there anything to write?), so callers know at once which files change.
  *
  * Writes and deletions are done in the order they were queued. `settled()`
  * resolves once everything queued so far is in place: the builder awaits it
@@ -137,7 +137,7 @@ export function createThreadOutputQueue(outputDir: string): OutputQueue {
   return {
     write(relative, bytes, knownHash, hash, absent = false) {
       if (dead) return fallback.write(relative, bytes, knownHash, hash, absent);
-      // A `stat` per new file was ~1 s of the builder's thread in a cold build of 10,000 × 2 (30,000 list files).
+      // No `stat` for a file known to be new: one per new file added up over a cold build's list files.
       if (!absent && !needsWrite(outputDir, relative, bytes, knownHash, hash)) return false;
       send({ op: 'write', relative, bytes });
       return true;

@@ -69,7 +69,7 @@ export function needsWrite(outputDir: string, relative: string, bytes: Uint8Arra
 
 /**
  * Temporary names: unique to this thread (its process, thread and a random start, so neither another
- * process nor a reused pid collides), then a count. A random name per file cost 1.3 % of a cold build.
+ * process nor a reused pid collides), then a count. Random bytes per file were a visible cost in a cold build.
  */
 const TEMP_PREFIX = `${process.pid}-${threadId}-${randomBytes(4).toString('hex')}-`;
 let tempCount = 0;
@@ -169,9 +169,9 @@ export const TEMP_NAME = /\.(?:[0-9a-f]{12}|\d+-\d+-[0-9a-f]{8}-[0-9a-z]+)\.tmp$
  * search shards included), so they are never served or deployed. Only files
  * older than `minAgeMs` go: a build in another process may be writing one now.
  * The folder is read one directory at a time without blocking (a site of
- * 10,000 articles has ~120,000 files: a second of work), so the service runs
- * it once it answers; no server serves a temporary name meanwhile
- * (`TEMP_FILE_NAME`).
+ * 10,000 articles has ~120,000 files, too many to walk before answering), so
+ * the service runs it once it answers; no server serves a temporary name
+ * meanwhile (`TEMP_FILE_NAME`).
  * @returns the relative paths deleted.
  */
 export async function removeStaleTempFiles(outputDir: string, minAgeMs = 60_000, now = Date.now()): Promise<string[]> {

@@ -16,8 +16,8 @@
  * by an event (`domain/public-change.ts`), so when no event came since, the
  * documents are still in step and `syncAll` has nothing to compare: a
  * restart of a 10,000-article site no longer reads the whole public state
- * (~2 s on one thread) before answering. A failed sync forgets the record
- * until a `syncAll` succeeds.
+ * (seconds of one thread's work) before answering. A failed sync forgets
+ * the record until a `syncAll` succeeds.
  * @module
  */
 import type { Logger } from '../logger.ts';
@@ -82,7 +82,8 @@ export interface SearchKeeperDeps {
 
 /**
  * A sync that writes this many articles or more says how far it is every tenth: the first start after a
- * 100,000-article build writes 200,000 documents in about two minutes, while search answers 503.
+ * 100,000-article build writes 200,000 documents, minutes of work (docs/PERFORMANCE.md, "Current figures"), while
+ * search answers 503.
  */
 export const PROGRESS_MIN_ARTICLES = 1000;
 

@@ -344,7 +344,8 @@ export function createSearchIndexer(deps: { outputDir: string; log: Logger; lane
     if (!index) throw new InternalError('SEARCH_INDEX_FAILED', 'Pagefind createIndex returned no index.');
     try {
       // Records are sent in batches without waiting for each answer: the Pagefind process reads them in
-      // order, and a round trip per record was ~40 % of adding them (docs/PERFORMANCE.md).
+      // order, and a round trip per record was much of the time of adding them (docs/PERFORMANCE-HISTORY.md,
+      // "Search records in flight").
       for (let i = 0; i < records.length; i += RECORDS_IN_FLIGHT) {
         const batch = records.slice(i, i + RECORDS_IN_FLIGHT);
         const answers = await Promise.all(batch.map((r) => index.addCustomRecord({ url: r.url, content: r.text, language: r.language, meta: { title: r.title } })));
@@ -397,8 +398,8 @@ export function createSearchIndexer(deps: { outputDir: string; log: Logger; lane
           const upcoming = take();
           await buildShard(api, shard, records);
           // A new process for each shard: one that indexes shard after shard keeps growing (its allocator
-          // keeps what it freed: an Arabic shard of 357 records took 83 MB, the eighth in the same process
-          // 144 MB), and three of them were a third of a full build's peak. A process starts in ~5 ms.
+          // keeps what it freed), and three of them weighed on a full build's peak, while a process starts in
+          // milliseconds (docs/PERFORMANCE-HISTORY.md, issue 17's eighth session).
           await api.close();
           pages += records.length;
           done++;

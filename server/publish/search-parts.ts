@@ -29,7 +29,7 @@ export const SEARCH_PART_SIZE = 1250;
  * it (750). Hashed cuts alone give parts of geometric sizes, and an article
  * is likelier to sit in a large one: with a cut one id in 1,000, the part a
  * publish re-indexed held ~2,000 articles on average and up to ~7,000, and
- * Pagefind indexes ~2–3 ms a record on one process, so search freshness
+ * Pagefind's time grows with a part's records, so search freshness
  * depended on the draw. Now an article's part holds ~680 on average and 750
  * at most (~1,800 parts per million articles, against ~1,000), and a
  * withdrawal moves the parts after it up to the next hashed cut (~1,250 ids

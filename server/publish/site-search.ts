@@ -70,8 +70,8 @@ export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, out
   async function plan(work: Pending): Promise<Array<{ shard: Shard; ids: readonly number[] }>> {
     const channels = new Map((await model.channels()).map((c) => [c.slug, c.id]));
     // Which articles each channel has public in each language: ids and languages only (`publicLanguages`), so
-    // planning a publish's part costs little even in a channel of 20,000 articles (reading its heads took ~0.5 s
-    // at 5,000).
+    // planning a publish's part costs little even in a channel of 20,000 articles (reading its heads took time
+    // that grew with the channel).
     const publicIds = new Map<string, Map<string, number[]>>();
     const idsOf = async (slug: string): Promise<Map<string, number[]>> => {
       let byLanguage = publicIds.get(slug);

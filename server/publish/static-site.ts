@@ -116,7 +116,8 @@ const openApiCache = new Map<string, { stamp: string; json: string }>();
 /**
  * An OpenAPI document of `docs/openapi/` as JSON. Parsed again only when the
  * file changed: every build renders the site's small files, and parsing the
- * YAML was a third of a publish's time (~30 ms).
+ * YAML was a large share of a publish's time (docs/PERFORMANCE-HISTORY.md,
+ * issue 17's second session).
  */
 function openApiJson(projectRoot: string, name: string): string {
   const file = path.join(projectRoot, 'docs/openapi', name);

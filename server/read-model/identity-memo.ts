@@ -14,10 +14,10 @@
  * the builder freeze every object they hand out (`deepFreeze`), so code that
  * tried to change a model throws (modules are strict) instead of silently
  * serving a memo of the old value. In production the models are not frozen:
- * V8 reads frozen objects more slowly (a warm build took ~25 % longer, a
- * cold one ~10 %; docs/PERFORMANCE.md), and the tests already prove no code
- * writes to one. `identity-memo.test.ts` and the public model's tests check
- * both halves.
+ * V8 reads frozen objects more slowly (builds took measurably longer;
+ * docs/PERFORMANCE-HISTORY.md, "The read-model restructuring"), and the
+ * tests already prove no code writes to one. `identity-memo.test.ts` and
+ * the public model's tests check both halves.
  *
  * Everything that remembers by identity goes through `memoByIdentity` or
  * `memoForOneBuild` (the builder's own memo of rendered files,
@@ -51,10 +51,11 @@ const oneBuildMemos = new Set<() => void>();
  * then seldom needs again: list items, sitemap entries, llms.txt lines. A
  * cold build makes each many times (an article's list item is on some twenty
  * cursor pages), so they are remembered through the build; after it they
- * would stay as long as the builder holds the articles (~250 MB at 100,000
- * articles) for publishes that re-render a few dozen of them. The builder
- * forgets them when a full build ends (`forgetOneBuildMemos`), and later
- * builds remember what they make again.
+ * would stay as long as the builder holds the articles (memory that grows
+ * with the site; docs/PERFORMANCE.md, "What bounds them") for publishes that
+ * re-render a few dozen of them. The builder forgets them when a full build
+ * ends (`forgetOneBuildMemos`), and later builds remember what they make
+ * again.
  */
 export function memoForOneBuild<K extends object, V>(compute: (key: K) => V): (key: K) => V {
   let memo = new WeakMap<K, V>();

@@ -110,7 +110,7 @@ export async function createAstroRenderer(buildDir: string, options: AstroRender
     }
     const locals: App.Locals = { pressroom: input };
     // partial: false renders a whole document, with its doctype. The response's bytes are what Astro encoded;
-    // `renderToString` decoded them, and the writer encoded the text again (together 6 % of a cold build).
+    // `renderToString` decoded them, and the writer encoded the text again (a round trip paid for every page).
     const response = await (await container).renderToResponse(components[name], { locals, partial: false });
     return withoutForbiddenBytes(Buffer.from(await response.arrayBuffer()));
   };
@@ -159,7 +159,8 @@ export async function createAstroRenderer(buildDir: string, options: AstroRender
  * `withoutForbiddenCodePoints` drops (a byte below 0x80 is always a whole
  * character in UTF-8), matched in the bytes read as Latin-1. The C1 controls
  * (U+0080–U+009F) are 0xC2 followed by 0x80–0x9F, looked for apart: one
- * character class scans a page in half the time of an alternation.
+ * character class scans a page faster than an alternation (docs/PERFORMANCE.md,
+ * "What bounds them").
  */
 const FORBIDDEN_BYTE = /[\x00-\x08\x0B\x0E-\x1F\x7F]/;
 

@@ -18,10 +18,11 @@
  *
  * Written here rather than with the `yaml` package's `stringify`, which
  * builds a document tree per call: the front matter of every `.md` file was
- * 8 % of a cold build's render time through it, and a few microseconds this
- * way. The shapes are the front matter's (plain objects with ASCII keys,
- * arrays, strings, finite numbers, booleans, null); the tests read every
- * output back with both versions of the `yaml` package and with js-yaml.
+ * a visible share of a cold build's render time through it, and next to
+ * nothing this way (docs/PERFORMANCE-HISTORY.md, issue 17's ninth session).
+ * The shapes are the front matter's (plain objects with ASCII keys, arrays,
+ * strings, finite numbers, booleans, null); the tests read every output back
+ * with both versions of the `yaml` package and with js-yaml.
  * @module
  */
 

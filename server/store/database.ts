@@ -120,7 +120,7 @@ export const MIGRATION_NOTE = 'a migration that rebuilds a table takes minutes o
 export async function migrateToLatest(db: Db, onPending?: (names: readonly string[]) => void): Promise<string[]> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   if (onPending) {
-    // Said before they run: one that rebuilds a table takes minutes on a large database (0013: 12 minutes at 100,000 articles, docs/PERFORMANCE.md).
+    // Said before they run: one that rebuilds a table takes minutes on a large database (0013's time is in docs/PERFORMANCE.md, "Current figures").
     const pending = (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).map((m) => m.name);
     if (pending.length > 0) onPending(pending);
   }

@@ -348,7 +348,7 @@ describe.each(BASES)('pages under /%s', (base) => {
         homepage_mode: 'allow',
         translations: [
           { language: 'en', title: 'Multi', excerpt: 'Teaser.', content_markdown: '# Multi\n\n# Part\n\nText \u202E here\u0007, [not a link](javascript:alert(1)).', seo_title: 'SEO', seo_description: null },
-          { language: 'ar', title: 'متعدد', content_html: '<p dir="sideways">نص</p><script>alert(1)</script>' },
+          { language: 'ar', title: 'متعدد', content_html: '<p dir="sideways">نص</p><script>alert(1)</script><img src="https://example.com/x.webp">' },
         ],
       },
     });
@@ -365,6 +365,7 @@ describe.each(BASES)('pages under /%s', (base) => {
       'translations.0.content_markdown',
       'translations.0.content_markdown',
       'translations.0.content_markdown',
+      'translations.1.content_html',
       'translations.1.content_html',
       'translations.1.content_html',
     ]);

@@ -14,7 +14,7 @@ import { checkLlms } from './check-llms.ts';
 import { checkMarkdown } from './check-markdown.ts';
 import { checkMetadata } from './check-metadata.ts';
 import { checkYaml } from './check-yaml.ts';
-import { buildVariedSite, listOutputs, SUMMARY_PARAGRAPHS, type VariedSite } from './varied-site.ts';
+import { buildVariedSite, listOutputs, NO_ALT_IMAGE, SUMMARY_PARAGRAPHS, type VariedSite } from './varied-site.ts';
 import { staticFiles } from '../../server/serving/static-files.ts';
 
 const CHROMIUM_INSTALLED = fs.existsSync(CHROMIUM);
@@ -75,6 +75,16 @@ describe('summaries of an article without an excerpt (its body opens with a head
     expectProse('JSON Feed summary', feed.items.find((i) => i.title === 'Weather observations')?.summary);
     const llms = read(staticFiles.channelLlms('harbour'));
     expectProse('llms.txt line', llms.match(/\[Weather observations\]\([^)]*\): (.*) \(en, published/)?.[1]);
+  });
+});
+
+describe('a raw <img> without alt in a body (issue 34)', () => {
+  it('is in no output, while the decorative one is published with alt=""', () => {
+    const files = (fs.readdirSync(site.distDir, { recursive: true, encoding: 'utf8' }) as string[]).filter((f) => /\.(html|json|md|xml|txt)$/.test(f));
+    const showing = files.filter((f) => fs.readFileSync(path.join(site.distDir, f), 'utf8').includes(NO_ALT_IMAGE));
+    expect(showing).toEqual([]);
+    const page = fs.readFileSync(path.join(site.distDir, staticFiles.articleDefaultHtml('harbour', 'observations')), 'utf8');
+    expect(page).toContain('<img src="https://example.org/divider.png" alt="">');
   });
 });
 

@@ -68,12 +68,18 @@ export const SUMMARY_PARAGRAPHS = [
   'Boats stayed in, and the harbour master expects the same tomorrow. The next note follows at six.',
 ] as const;
 
+/** A raw `<img>` of the `observations` body with no alt attribute: no output may show it (`image-alt.ts`). */
+export const NO_ALT_IMAGE = 'https://example.org/chart-without-alt.png';
+
 const OBSERVATIONS_BODY = [
   '## Observations',
   '| Time | Reading |\n| :--- | ---: |\n| 06:00 | 135 |\n| 18:00 | 225 |',
   '```py\nprint("note 45")\n```',
   '- Temperature: 10 °C\n- Wind: 3 m/s',
   ...SUMMARY_PARAGRAPHS,
+  // Raw images: one with no alt at all (not published, with a write warning), one marked decorative (alt="").
+  `<img src="${NO_ALT_IMAGE}" onerror="alert(1)">`,
+  '<img src="https://example.org/divider.png" alt="">',
   '## Previous note',
 ].join('\n\n');
 

@@ -17,6 +17,7 @@ import { demoteH1Hast, removeTitleHeadingHast } from './headings.ts';
 import { hastToMarkdown } from './html-to-markdown.ts';
 import { parseHtmlFragment } from './processors.ts';
 import { describeRemovals, takeInventory } from './sanitize-report.ts';
+import { removeImagesWithoutAlt } from './image-alt.ts';
 import { DIR_BLOCK_TAGS, PREPARE_SCHEMA, schemaKeepsTag } from './schema.ts';
 import type { BodyChanges } from './warnings.ts';
 
@@ -42,6 +43,7 @@ export function normaliseHtmlBody(html: string, title: string, changes: BodyChan
   const before = takeInventory(parsed);
   const clean = sanitize(parsed, PREPARE_SCHEMA) as Root;
   changes.htmlRemoved.push(...describeRemovals(before, takeInventory(clean)));
+  changes.imagesWithoutAlt += removeImagesWithoutAlt(clean);
 
   if (removeTitleHeadingHast(clean, title)) changes.titleHeadingRemoved = true;
   changes.h1Demoted += demoteH1Hast(clean);

@@ -3,7 +3,8 @@
  * rendered and stored beside it (`link_targets`), so that the build, which
  * makes them absolute in every public Markdown output
  * (`server/render/absolute-links.ts`), need not parse the body again:
- * parsing was half of a cold build's rendering time.
+ * parsing was the largest part of a cold build's rendering time
+ * (docs/PERFORMANCE-HISTORY.md, issue 17's second session).
  *
  * A target is the raw destination of a link, image or definition as
  * micromark (the parser under remark) tokenises it, with GFM, or a raw HTML

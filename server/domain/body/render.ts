@@ -30,6 +30,7 @@ import { publicMarkdown } from './safe-markdown.ts';
 import { takeParsedBody } from './parsed-bodies.ts';
 import { ARTICLE_SCHEMA } from './schema.ts';
 import { PROSE_MAX_CHARS, proseOf } from './prose.ts';
+import { rehypeImagesNeedAlt } from './image-alt.ts';
 
 // Built once: setting up this chain costs far more than running it.
 // `clobberPrefix: ''` because the sanitiser adds `user-content-` to ids
@@ -43,6 +44,7 @@ const renderer = unified()
   .use(rehypeDemoteH1)
   .use(rehypeEnforceDir)
   .use(rehypeSanitize, ARTICLE_SCHEMA)
+  .use(rehypeImagesNeedAlt)
   .use(rehypeLinkClobberedIds)
   .use(rehypeLtrIslands)
   .use(rehypeAccessibleMarkup)

@@ -7,13 +7,14 @@ import { ARTICLE_SCHEMA, DIR_BLOCK_TAGS, PREPARE_SCHEMA, normaliseDir } from './
 
 describe('body rules', () => {
   it('lists every warning code once', () => {
-    expect(new Set(BODY_WARNING_CODES).size).toBe(7);
+    expect(new Set(BODY_WARNING_CODES).size).toBe(8);
     expect([...BODY_WARNING_CODES].sort()).toEqual([
       'BODY_BIDI_CONTROLS_STRIPPED',
       'BODY_CONTROL_CHARACTERS_REMOVED',
       'BODY_DIR_REMOVED',
       'BODY_H1_DEMOTED',
       'BODY_HTML_REMOVED',
+      'BODY_IMAGE_ALT_MISSING',
       'BODY_TITLE_HEADING_REMOVED',
       'BODY_UNSAFE_URL_REMOVED',
     ]);

@@ -49,6 +49,8 @@ describe('public Markdown', () => {
     const { warnings } = prepareBody({ title: 'T', contentMarkdown: 'a <script>x</script> [b](javascript:y) <img src=z onerror=w>' });
     expect(warnings.find((w) => w.code === 'BODY_HTML_REMOVED')?.message).toMatch(/<script>.*onerror attribute/);
     expect(warnings.find((w) => w.code === 'BODY_UNSAFE_URL_REMOVED')?.message).toMatch(/^Removed 1 link or image target /);
+    // The image itself goes too: it has no alt text (`image-alt.ts`).
+    expect(warnings.find((w) => w.code === 'BODY_IMAGE_ALT_MISSING')?.message).toMatch(/^Removed 1 image without an alt attribute/);
   });
 
   it.each([

@@ -26,6 +26,7 @@ import { parseHtmlFragment, parseMarkdown, stringifyHtml, stringifyMarkdown } fr
 import { describeRemovals, takeInventory } from './sanitize-report.ts';
 import { DIR_BLOCK_TAGS, PREPARE_SCHEMA, schemaKeepsTag } from './schema.ts';
 import { eachElement } from './tree-walk.ts';
+import { removeImagesWithoutAlt } from './image-alt.ts';
 import { withoutForbiddenCodePoints } from './forbidden-code-points.ts';
 
 /** What making a tree safe changed; counts add up across calls. */
@@ -38,6 +39,8 @@ export interface MarkdownSafetyChanges {
   dirRemoved: number;
   /** Bidi controls written as character references in raw HTML. */
   bidiStripped: number;
+  /** `<img>` without an `alt` attribute, removed (`image-alt.ts`). */
+  imagesWithoutAlt: number;
 }
 
 const DIR_TAGS: ReadonlySet<string> = new Set([...DIR_BLOCK_TAGS, 'h1']);
@@ -68,6 +71,9 @@ function sanitiseHtmlValue(value: string, changes: MarkdownSafetyChanges): strin
   changes.bidiStripped += stripBidiInTree(parsed);
   changes.dirRemoved += enforceDir(parsed, { blockTags: DIR_TAGS, ignore: (element) => !schemaKeepsTag(PREPARE_SCHEMA, element.tagName) });
   const clean = sanitize(parsed, PREPARE_SCHEMA) as HastRoot;
+  // What the allowlist removed, told apart from images removed for want of alt text (a warning of their own).
+  const removals = describeRemovals(inventory, takeInventory(clean));
+  const withoutAlt = removeImagesWithoutAlt(clean);
   // A class list the schema emptied would be written as `class=""`.
   eachElement(clean, (element) => {
     for (const [name, value] of Object.entries(element.properties)) {
@@ -76,7 +82,8 @@ function sanitiseHtmlValue(value: string, changes: MarkdownSafetyChanges): strin
   });
   const after = stringifyHtml(clean);
   if (after === before) return null;
-  for (const name of describeRemovals(inventory, takeInventory(clean))) {
+  changes.imagesWithoutAlt += withoutAlt;
+  for (const name of removals) {
     if (!changes.htmlRemoved.includes(name)) changes.htmlRemoved.push(name);
   }
   return after;
@@ -154,7 +161,7 @@ function sanitiseChildren(parent: Parents, pass: Pass): void {
 
 /** A tally with nothing changed yet. */
 export function noSafetyChanges(): MarkdownSafetyChanges {
-  return { htmlRemoved: [], unsafeUrls: 0, dirRemoved: 0, bidiStripped: 0 };
+  return { htmlRemoved: [], unsafeUrls: 0, dirRemoved: 0, bidiStripped: 0, imagesWithoutAlt: 0 };
 }
 
 /**

@@ -15,7 +15,8 @@ export type BodyWarningCode =
   | 'BODY_DIR_REMOVED'
   | 'BODY_HTML_REMOVED'
   | 'BODY_UNSAFE_URL_REMOVED'
-  | 'BODY_CONTROL_CHARACTERS_REMOVED';
+  | 'BODY_CONTROL_CHARACTERS_REMOVED'
+  | 'BODY_IMAGE_ALT_MISSING';
 
 /** A change made to the publisher's body, explained so they can fix their source. */
 export interface BodyWarning {
@@ -35,6 +36,7 @@ export const BODY_WARNING_CODES: readonly BodyWarningCode[] = Object.freeze([
   'BODY_HTML_REMOVED',
   'BODY_UNSAFE_URL_REMOVED',
   'BODY_CONTROL_CHARACTERS_REMOVED',
+  'BODY_IMAGE_ALT_MISSING',
 ] as const);
 
 /**
@@ -52,11 +54,13 @@ export interface BodyChanges {
   unsafeUrls: number;
   /** Control characters HTML forbids (C0 but tab, LF, FF and CR; DEL; C1), removed from the source. */
   controlsStripped: number;
+  /** `<img>` without an `alt` attribute, removed (`image-alt.ts`). */
+  imagesWithoutAlt: number;
 }
 
 /** A tally with nothing changed yet. */
 export function noChanges(): BodyChanges {
-  return { titleHeadingRemoved: false, h1Demoted: 0, bidiStripped: 0, dirRemoved: 0, htmlRemoved: [], unsafeUrls: 0, controlsStripped: 0 };
+  return { titleHeadingRemoved: false, h1Demoted: 0, bidiStripped: 0, dirRemoved: 0, htmlRemoved: [], unsafeUrls: 0, controlsStripped: 0, imagesWithoutAlt: 0 };
 }
 
 function plural(count: number, one: string, many: string): string {
@@ -110,6 +114,12 @@ export function changesToWarnings(changes: BodyChanges): BodyWarning[] {
     warnings.push({
       code: 'BODY_CONTROL_CHARACTERS_REMOVED',
       message: `Removed ${plural(changes.controlsStripped, 'invisible control character', 'invisible control characters')} (U+0000–U+001F other than tab, line feed, form feed and carriage return, U+007F–U+009F): web pages may not contain them, so the page, its Markdown and its JSON carry the text without them. They usually come from pasted text; check the source where it was copied from.`,
+    });
+  }
+  if (changes.imagesWithoutAlt > 0) {
+    warnings.push({
+      code: 'BODY_IMAGE_ALT_MISSING',
+      message: `Removed ${plural(changes.imagesWithoutAlt, 'image', 'images')} without an alt attribute (<img> with no alt): a reader who cannot see an image gets only its alt text, so an image without one is not published. Describe the image in alt="…", or write alt="" (in Markdown, ![](address)) if it is only decoration.`,
     });
   }
   return warnings;

@@ -89,7 +89,8 @@ export function ownerFiles(ctx: BuildContext, ids: readonly number[]): Promise<M
 /**
  * The head as lists hold it, with each translation's text start (frozen under test: the identity rule).
  * Its channel is the one object the builder holds for that channel (`sameChannel`): a head rendered in a
- * worker arrives with a copy of its own, and 100,000 copies of twenty channels were ~150 MB.
+ * worker arrives with a copy of its own, and 100,000 copies of twenty channels are memory held for nothing
+ * (docs/PERFORMANCE.md, "What bounds them").
  */
 function withTextStarts(head: ArticleHead, textStarts: Readonly<Record<string, string>>, sameChannel: RenderMemo['sameChannel']): PublicArticleSummary {
   return freezeModel({

@@ -19,11 +19,11 @@ import type { RenderPool } from '../workers/render-pool.ts';
 export const POOL_BATCH = 16;
 /**
  * Batches handed to the workers and not yet applied, at most: enough to keep every worker busy while this
- * thread renders a channel's lists (~2 s at 100,000 articles).
+ * thread renders a channel's lists (seconds at 100,000 articles).
  */
 const POOL_WINDOW = 128;
 /**
- * The same before `ready`: the threads render while this one reads the heads (~20 s at 100,000 articles),
+ * The same before `ready`: the threads render while this one reads the heads (a long wait at 100,000 articles),
  * and the results wait here (a few kilobytes per article).
  */
 const EARLY_WINDOW = 512;

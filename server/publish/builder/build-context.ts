@@ -42,7 +42,7 @@ export interface SiteBuilderDeps {
    * in this thread instead, with a warning.
    */
   readonly renderPool?: () => Promise<RenderPool>;
-  /** Articles to render from which `renderPool` is used (threads cost ~1 s to start). Default: `POOL_MIN_ARTICLES`. */
+  /** Articles to render from which `renderPool` is used (for fewer, threads cost more than they save). Default: `POOL_MIN_ARTICLES`. */
   readonly poolMinArticles?: number;
   /**
    * Compares the manifest with the output folder for a full build
@@ -50,7 +50,7 @@ export interface SiteBuilderDeps {
    * heads; without it, in this thread.
    */
   readonly checkOutput?: () => Promise<OutputCheck>;
-  /** Recorded files from which `checkOutput` is used (a thread costs ~1 s to start). Default: `CHECK_THREAD_MIN_FILES`. */
+  /** Recorded files from which `checkOutput` is used (for fewer, a thread costs more than it saves). Default: `CHECK_THREAD_MIN_FILES`. */
   readonly checkThreadMinFiles?: number;
   /**
    * Where the files this thread renders go (`output/output-queue.ts`).

@@ -4,10 +4,10 @@
  * build the render threads. Into an output that records no file, every
  * public article is rendered, so with enough of them the threads start at
  * once and are handed every article that may be public, channel by channel,
- * while this thread reads the heads (~20 s at 100,000 articles, when one of
- * two cores did nothing). An article that is not public after all renders
- * nothing. What they render is applied only once the builder's index and
- * lists exist (`EarlyRun.begin`).
+ * while this thread reads the heads (a long wait at 100,000 articles, when
+ * one of two cores did nothing). An article that is not public after all
+ * renders nothing. What they render is applied only once the builder's
+ * index and lists exist (`EarlyRun.begin`).
  * @module
  */
 import { articlesAtLeast } from '../../store/article.repository.ts';
@@ -38,8 +38,9 @@ export interface OutputCheckRun {
 
 /**
  * Starts comparing the manifest with the folder: in a thread of its own
- * for a large output (it then overlaps reading the heads; a thread costs
- * ~1 s to start), else here. Nothing writes the manifest until it is awaited.
+ * for a large output (it then overlaps reading the heads; for a small one a
+ * thread's start costs more than it saves), else here. Nothing writes the
+ * manifest until it is awaited.
  */
 export async function startOutputCheck(ctx: BuildContext, warn: Warn): Promise<OutputCheckRun> {
   const { deps } = ctx;
@@ -93,7 +94,8 @@ export async function startEarlyRun(ctx: BuildContext, output: OutputCheckRun, r
   const cold = deps.renderPool !== undefined && !output.large && !(await manifest.recordsAtLeast(deps.db, 1)) && (await articlesAtLeast(deps.db, minArticles));
   const none = { checked: undefined, handedOut: [], channelOf: new Map<number, number>(), threadsFailed: false, begin: async () => undefined, abandon: async () => undefined };
   if (!cold) return { ...none, ...heldThreads(undefined, warn) };
-  // Loading two threads took ~2.5 s; the heads take ~1.5 s at 10,000 articles, 4 to 30 s at 100,000.
+  // Loading the threads and reading the heads each take seconds, the heads far more at 100,000 articles: the
+  // threads load meanwhile (docs/PERFORMANCE-HISTORY.md, issue 17's eighth session).
   const threads = heldThreads(awaitedLater(deps.renderPool!()), warn);
   const checked = knownOutput(await output.checking);
   if (checked.owners.size > 0 || checked.unrecorded.length > 0) return { ...none, checked, ...threads };

@@ -39,7 +39,7 @@ export interface ApplyHow {
    * A full build's input hash of the owner (`listOwnerInputHash`; null when it could not be made) and the one
    * recorded with its files (`build_owners`). Equal, with every recorded file in place and planned, the owner
    * is not rendered: a new process's warm build at 100,000 articles rendered and hashed 300,000 cursor pages
-   * (2.9 GB) to learn that none changed. Without `inputHash` (incremental builds), the recorded one is
+   * to learn that none changed. Without `inputHash` (incremental builds), the recorded one is
    * forgotten, so it only ever vouches for files a full build rendered from those inputs.
    */
   readonly inputHash?: string | null;
@@ -77,7 +77,7 @@ export async function applyOwner(ctx: BuildContext, owner: string, planned: read
     }
     const content = await file.render();
     // Hashed as rendered: bytes are made only for a file to write (a warm build at 100,000 articles renders
-    // 300,000 cursor pages, 2.9 GB, to learn that none changed).
+    // 300,000 cursor pages to learn that none changed).
     const hash = hashContent(content);
     const written = hash === recorded && inPlace(file.path) ? false : ctx.output.write(file.path, outputBytes(content), recorded, hash, fresh && recorded === undefined);
     produced.push({ path: file.path, hash, written });
@@ -127,7 +127,7 @@ export interface ListOwnerOptions {
  * call `channel` for). A full build calls `channel` for each channel as soon
  * as its articles are applied, so the lists of one channel render here while
  * the render threads still render the articles of the next (alone at the
- * end, they kept one of two cores idle for a tenth of a cold build).
+ * end, they kept one of two cores idle through a cold build's last phase).
  */
 export async function startListOwners(ctx: BuildContext, channelIds: Iterable<number>, report: BuildReport, batch: ManifestBatch, { changes, known, fresh = false }: ListOwnerOptions = {}): Promise<ListOwnerRun> {
   const { deps, state } = ctx;

@@ -70,8 +70,9 @@ export interface SiteBuilder {
    * Drops what the builder remembers between builds (the public state, the
    * list anchors, the render memo); the next build or `publicState()` reads
    * the store again. Waits for a running build. `npm run build` calls it
-   * before the search index: at 100,000 articles that state is about a
-   * gigabyte the index does not need (docs/PERFORMANCE.md).
+   * before the search index: at 100,000 articles that state is the bulk of
+   * the process's heap, and the index does not need it (docs/PERFORMANCE.md,
+   * "What bounds them").
    */
   release(): Promise<void>;
 }

@@ -213,8 +213,9 @@ export function planArticlePages(
     const next = more ? cursors.token(scope, cursorPosition(last!)) : null;
     const page: PageInfo = { limit: DEFAULT_LIST_LIMIT, nextCursor: next, selfUrl: listUrl(base, language, token), nextUrl: next ? listUrl(base, language, next) : null };
     // No `inputs`: a channel of 5,000 articles has some 15,000 cursor pages, and remembering each one's inputs
-    // held ~130 MB at 100,000 articles, for renders a memo rarely saves (a publish plans only the pages that
-    // show the changed article; a full build's articles are new objects). The writer still leaves unchanged bytes alone.
+    // held memory that grows with the site (docs/PERFORMANCE.md, "What bounds them"), for renders a memo rarely
+    // saves (a publish plans only the pages that show the changed article; a full build's articles are new
+    // objects). The writer still leaves unchanged bytes alone.
     files.push({
       path: staticFiles.channelArticlesPage(channel.slug, token, language ?? undefined),
       render: () => renderers.articleList(channel, shown, language, page),

@@ -1,8 +1,8 @@
 /**
  * Runs a full build's output check (`build/known-output.ts`) in a worker
- * thread: listing 1.2 million files and reading as many manifest rows took
- * ~12 s of the builder's thread at 100,000 articles, and the builder reads
- * the heads meanwhile.
+ * thread: listing 1.2 million files and reading as many manifest rows takes
+ * seconds at 100,000 articles (docs/PERFORMANCE.md, "What bounds them"),
+ * and the builder reads the heads meanwhile.
  * @module
  */
 import { Worker } from 'node:worker_threads';

@@ -12,14 +12,14 @@
  * list, feed, build plan and search part, the server's start) walked each
  * row's whole chain, some eight pages, for a few hundred bytes. With the
  * bodies last, a head is read from the row's first page; measured on the
- * 10,000-article benchmark corpus, reading every head takes a quarter of
- * the time (docs/PERFORMANCE.md).
+ * 10,000-article benchmark corpus, reading every head is several times
+ * faster (docs/PERFORMANCE-HISTORY.md, issue 17's third session).
  *
  * The rebuild is SQLite's own procedure for changing a table's layout
  * (https://sqlite.org/lang_altertable.html, "otheralter"): foreign keys off,
  * then in one transaction create, copy, drop, rename, check. It copies every
- * body once, so it takes some seconds per 10,000 articles; the space the old
- * rows held is reused by later writes.
+ * body once, so it takes minutes on a large database (docs/PERFORMANCE.md,
+ * "Current figures"); the space the old rows held is reused by later writes.
  * @module
  */
 import { sql, type Kysely } from 'kysely';

@@ -2,15 +2,15 @@
  * The read API's FTS5 index keeps no copy of the texts (`content=''`).
  * Nothing reads a column back from `search_fts`: a search matches, then
  * shows the public state's summary of each match (`public-search.ts`). The
- * copy doubled what a fill writes (each translation's plain text, ~9 KB, at
- * 200,000 translations ~1.7 GB) and the database's size.
+ * copy doubled what a fill writes (each translation's plain text) and the
+ * database's size (docs/PERFORMANCE-HISTORY.md, issue 17's sixth session).
  * `contentless_delete=1` (SQLite 3.43 and later) keeps `DELETE` and
  * `INSERT OR REPLACE` by rowid working as before.
  *
  * The documents already indexed are indexed again from the old table, in
- * the migration, so search keeps answering across the upgrade. Indexing
- * costs ~0.3 ms a document (measured), so about a minute at 200,000
- * translations (estimated, not measured at that size).
+ * the migration, so search keeps answering across the upgrade. Indexing is
+ * fast per document (same section), so this stays short even on a large
+ * site (estimated, not measured at that size).
  * @module
  */
 import { sql, type Kysely } from 'kysely';
