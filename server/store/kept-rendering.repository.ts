@@ -27,10 +27,12 @@ const staleTranslation = (version: string) =>
   sql<SqlBool>`(article_translations.body_version IS NOT ${version} OR article_translations.content_html IS NULL OR article_translations.content_text IS NULL)`;
 
 // A revision is read only while a translation shows it (published) or edits it (current); older ones are history.
+// The ids are collected once (a set SQLite builds before the scan), not looked up per revision: an OR of two
+// columns cannot use an index, and a correlated lookup scanned every translation for every revision.
 // Rows older than migration 0012 have no image slice, and are rendered again too.
 const staleRevision = (version: string) =>
   sql<SqlBool>`(revisions.body_version IS NOT ${version} OR revisions.content_html IS NULL OR revisions.content_text IS NULL OR revisions.image_html IS NULL)
-    AND EXISTS (SELECT 1 FROM article_translations t WHERE t.published_revision_id = revisions.id OR t.current_revision_id = revisions.id)`;
+    AND revisions.id IN (SELECT published_revision_id FROM article_translations UNION SELECT current_revision_id FROM article_translations)`;
 
 /** How many translations and read revisions hold no rendering of `version`. */
 export async function countStaleBodies(db: Executor, version: string): Promise<{ translations: number; revisions: number }> {
