@@ -70,3 +70,25 @@ export async function keepTranslationRendering(db: Executor, id: number, markdow
 export async function keepRevisionRendering(db: Executor, id: number, kept: KeptColumns & { readonly image_html: string }): Promise<void> {
   await db.updateTable('revisions').set(kept).where('id', '=', id).execute();
 }
+
+/**
+ * Gives each translation with no rendering of `version` the one its current
+ * revision keeps, when that revision holds the same Markdown (most do: a
+ * saved translation's revision is a snapshot of it) and is of `version`.
+ * One statement instead of rendering the body a second time.
+ * @returns how many translations it gave one.
+ */
+export async function copyRenderingsFromRevisions(db: Executor, version: string): Promise<number> {
+  const result = await sql`
+    UPDATE article_translations
+    SET (content_html, content_text, body_version, link_targets, content_prose) = (
+      SELECT r.content_html, r.content_text, r.body_version, r.link_targets, r.content_prose FROM revisions r WHERE r.id = article_translations.current_revision_id
+    )
+    WHERE ${staleTranslation(version)}
+      AND EXISTS (
+        SELECT 1 FROM revisions r
+        WHERE r.id = article_translations.current_revision_id AND r.body_version = ${version} AND r.content_html IS NOT NULL
+          AND r.content_text IS NOT NULL AND r.content_prose IS NOT NULL AND r.content_markdown = article_translations.content_markdown
+      )`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}

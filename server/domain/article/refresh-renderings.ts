@@ -16,6 +16,7 @@ import { imageSlice } from '../body/article-image.ts';
 import { BODY_RENDER_VERSION, keptColumns, renderMarkdownBody } from '../body/index.ts';
 import type { Db } from '../../store/database.ts';
 import {
+  copyRenderingsFromRevisions,
   countStaleBodies,
   keepRevisionRendering,
   keepTranslationRendering,
@@ -47,16 +48,8 @@ export async function refreshRenderings(
   if (total === 0) return { translations: 0, revisions: 0 };
   onProgress(0, total);
   let done = 0;
-  const translations = await inBatches(
-    (after) => listStaleTranslations(db, version, after, BATCH),
-    async (rows) => {
-      const rendered = rows.map((row) => ({ row, kept: keptColumns(renderMarkdownBody(row.content_markdown)) }));
-      await db.transaction().execute(async (trx) => {
-        for (const { row, kept } of rendered) await keepTranslationRendering(trx, row.id, row.content_markdown, kept);
-      });
-      onProgress((done += rows.length), total);
-    },
-  );
+  // Revisions first: a translation whose current revision holds the same Markdown then takes its rendering
+  // in one statement, instead of rendering the same body a second time.
   const revisions = await inBatches(
     (after) => listStaleRevisions(db, version, after, BATCH),
     async (rows) => {
@@ -70,6 +63,19 @@ export async function refreshRenderings(
       onProgress((done += rows.length), total);
     },
   );
+  const copied = await copyRenderingsFromRevisions(db, version);
+  if (copied > 0) onProgress((done += copied), total);
+  const rendered = await inBatches(
+    (after) => listStaleTranslations(db, version, after, BATCH),
+    async (rows) => {
+      const kept = rows.map((row) => ({ row, kept: keptColumns(renderMarkdownBody(row.content_markdown)) }));
+      await db.transaction().execute(async (trx) => {
+        for (const { row, kept: columns } of kept) await keepTranslationRendering(trx, row.id, row.content_markdown, columns);
+      });
+      onProgress((done += rows.length), total);
+    },
+  );
+  const translations = copied + rendered;
   return { translations, revisions };
 }
 
