@@ -112,12 +112,14 @@ describe('renderArticleMarkdown', () => {
 
 describe('renderArticleMarkdown with a body stored before the safe-Markdown rule', () => {
   it('publishes the body without unsafe HTML or link targets', () => {
-    const stored = 'Intro <img src=x onerror=alert(1)> [x](javascript:alert(1))\n\n<script>alert(2)</script>\n\n<sub>kept</sub>\n';
+    const stored = 'Intro <img src=x alt="A chart" onerror=alert(1)> <img src=y> [x](javascript:alert(1))\n\n<script>alert(2)</script>\n\n<sub>kept</sub>\n';
     const article = buildArticle(channel, { id: 77, slug: 'old', defaultLanguage: 'en', translations: [{ language: 'en', title: 'Old', markdown: stored, publishedAt: '2026-02-01T09:00:00.000Z' }] });
     const { body } = read(renderArticleMarkdown(article, 'en'));
     expect(body).not.toMatch(/onerror|javascript:|<script/);
     // A relative target is resolved against the translation's page (absolute-links.ts).
-    expect(body).toContain('<img src="https://news.example/journal/en/x">');
+    expect(body).toContain('<img src="https://news.example/journal/en/x" alt="A chart">');
+    // An image with no alt at all is published nowhere (image-alt.ts).
+    expect(body).not.toMatch(/\/y"/);
     expect(body).toContain('<sub>kept</sub>');
   });
 });
