@@ -347,7 +347,7 @@ describe.each(BASES)('pages under /%s', (base) => {
         status: 'published',
         homepage_mode: 'allow',
         translations: [
-          { language: 'en', title: 'Multi', excerpt: 'Teaser.', content_markdown: '# Multi\n\n# Part\n\nText \u202E here\u0007, [not a link](javascript:alert(1)).', seo_title: 'SEO', seo_description: null },
+          { language: 'en', title: 'Multi', excerpt: 'Teaser.', content_markdown: '# Multi\n\n# Part\n\nText \u202E here\u0007, [not a link](javascript:alert(1)) ![a chart](chart.png).', seo_title: 'SEO', seo_description: null },
           { language: 'ar', title: 'متعدد', content_html: '<p dir="sideways">نص</p><script>alert(1)</script><img src="https://example.com/x.webp">' },
         ],
       },
@@ -360,6 +360,7 @@ describe.each(BASES)('pages under /%s', (base) => {
     // Every code, each translation's in BODY_WARNING_CODES order.
     expect(res.json.warnings.map((w: { code: string }) => w.code).sort()).toEqual([...BODY_WARNING_CODES].sort());
     expect(res.json.warnings.map((w: { field: string }) => w.field)).toEqual([
+      'translations.0.content_markdown',
       'translations.0.content_markdown',
       'translations.0.content_markdown',
       'translations.0.content_markdown',

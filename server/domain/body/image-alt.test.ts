@@ -4,7 +4,7 @@
  * before the rule, and its rendering.
  */
 import { describe, expect, it } from 'vitest';
-import { prepareBody, renderMarkdown } from './index.ts';
+import { prepareBody, processBody, renderMarkdown } from './index.ts';
 import { publicMarkdown } from './safe-markdown.ts';
 
 const SRC = 'https://example.com/photo.webp';
@@ -39,5 +39,27 @@ describe('images without alt', () => {
     const stored = `Before <img src="${SRC}"> after.\n`;
     expect(renderMarkdown(stored)).toBe('<p>Before  after.</p>');
     expect(publicMarkdown(stored)).not.toContain('<img');
+  });
+});
+
+describe('images whose address leads nowhere', () => {
+  it.each([
+    ['a relative address', '![A chart](chart.png)', ['chart.png']],
+    ['a parent address', '![A chart](../charts/a.png)', ['../charts/a.png']],
+    ['a root-relative address outside /media/', '![A chart](/images/a.png)', ['/images/a.png']],
+    ['raw HTML with alt', '<img src="x.png" alt="X">', ['x.png']],
+  ])('%s is kept, with BODY_IMAGE_SRC_UNRESOLVED naming it', (_name, markdown, sources) => {
+    const body = processBody({ title: 'T', contentMarkdown: `${markdown}\n` });
+    const warning = body.warnings.find((w) => w.code === 'BODY_IMAGE_SRC_UNRESOLVED');
+    expect(warning?.message).toContain(`"${sources[0]}"`);
+    expect(warning?.message).toMatch(/Upload the image .* or give a full https:\/\/ address\.$/);
+    expect(body.html).toContain('<img');
+  });
+
+  it.each([
+    ['an uploaded image', '![A chart](/media/news/a/0123456789abcdef.webp)'],
+    ['an absolute address', `![A chart](${SRC})`],
+  ])('%s passes without a warning', (_name, markdown) => {
+    expect(processBody({ title: 'T', contentMarkdown: `${markdown}\n` }).warnings).toEqual([]);
   });
 });

@@ -34,3 +34,24 @@ export function removeImagesWithoutAlt(tree: Root): number {
 export function rehypeImagesNeedAlt() {
   return (tree: Root): void => void removeImagesWithoutAlt(tree);
 }
+
+/** `src` of each image of a rendered body (our own serialisation: `<img src="…"` always comes first). */
+const IMG_SRC = /<img src="([^"]*)"/g;
+
+/**
+ * The addresses of a rendered body's images that lead nowhere a reader can
+ * load: relative ones (`photo.webp`, `../x.png`) resolve against the
+ * article page's address, where no file is, and root-relative ones outside
+ * `/media/` name no file of the site. Absolute http(s) addresses and
+ * `/media/…` pass. Said in a write warning (`BODY_IMAGE_SRC_UNRESOLVED`);
+ * the image is kept as written.
+ */
+export function unresolvedImageSources(html: string): string[] {
+  const found: string[] = [];
+  for (const [, raw] of html.matchAll(IMG_SRC)) {
+    const src = raw!.replace(/&amp;/g, '&');
+    if (/^https?:\/\//i.test(src) || src.startsWith('/media/')) continue;
+    if (!found.includes(src)) found.push(src);
+  }
+  return found;
+}

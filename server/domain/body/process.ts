@@ -7,7 +7,8 @@
  */
 import { prepareBody, type PrepareBodyInput } from './prepare.ts';
 import { BODY_RENDER_VERSION, renderMarkdownBody, type RenderedBody } from './render.ts';
-import type { BodyWarning } from './warnings.ts';
+import { unresolvedImagesWarning, type BodyWarning } from './warnings.ts';
+import { unresolvedImageSources } from './image-alt.ts';
 
 export { BodyRejectedError } from './rejected.ts';
 
@@ -41,7 +42,9 @@ export interface ProcessedBody extends RenderedBody {
 export function processBody(job: BodyJob): ProcessedBody {
   const prepared = prepareBody(job);
   const rendered = renderMarkdownBody(prepared.markdown);
-  const body = { markdown: prepared.markdown, warnings: prepared.warnings, ...rendered, version: BODY_RENDER_VERSION };
+  const unresolved = unresolvedImagesWarning(unresolvedImageSources(rendered.html));
+  const warnings = unresolved ? [...prepared.warnings, unresolved] : prepared.warnings;
+  const body = { markdown: prepared.markdown, warnings, ...rendered, version: BODY_RENDER_VERSION };
   let markdown = prepared.markdown;
   for (const [from, to] of job.rewrites ?? []) markdown = markdown.split(from).join(to);
   if (markdown === prepared.markdown) return body;

@@ -7,7 +7,7 @@ import { ARTICLE_SCHEMA, DIR_BLOCK_TAGS, PREPARE_SCHEMA, normaliseDir } from './
 
 describe('body rules', () => {
   it('lists every warning code once', () => {
-    expect(new Set(BODY_WARNING_CODES).size).toBe(8);
+    expect(new Set(BODY_WARNING_CODES).size).toBe(9);
     expect([...BODY_WARNING_CODES].sort()).toEqual([
       'BODY_BIDI_CONTROLS_STRIPPED',
       'BODY_CONTROL_CHARACTERS_REMOVED',
@@ -15,6 +15,7 @@ describe('body rules', () => {
       'BODY_H1_DEMOTED',
       'BODY_HTML_REMOVED',
       'BODY_IMAGE_ALT_MISSING',
+      'BODY_IMAGE_SRC_UNRESOLVED',
       'BODY_TITLE_HEADING_REMOVED',
       'BODY_UNSAFE_URL_REMOVED',
     ]);

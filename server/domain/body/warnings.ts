@@ -16,7 +16,8 @@ export type BodyWarningCode =
   | 'BODY_HTML_REMOVED'
   | 'BODY_UNSAFE_URL_REMOVED'
   | 'BODY_CONTROL_CHARACTERS_REMOVED'
-  | 'BODY_IMAGE_ALT_MISSING';
+  | 'BODY_IMAGE_ALT_MISSING'
+  | 'BODY_IMAGE_SRC_UNRESOLVED';
 
 /** A change made to the publisher's body, explained so they can fix their source. */
 export interface BodyWarning {
@@ -37,6 +38,7 @@ export const BODY_WARNING_CODES: readonly BodyWarningCode[] = Object.freeze([
   'BODY_UNSAFE_URL_REMOVED',
   'BODY_CONTROL_CHARACTERS_REMOVED',
   'BODY_IMAGE_ALT_MISSING',
+  'BODY_IMAGE_SRC_UNRESOLVED',
 ] as const);
 
 /**
@@ -123,4 +125,14 @@ export function changesToWarnings(changes: BodyChanges): BodyWarning[] {
     });
   }
   return warnings;
+}
+
+/** The warning of images whose address leads nowhere (`unresolvedImageSources`), or null. */
+export function unresolvedImagesWarning(sources: readonly string[]): BodyWarning | null {
+  if (sources.length === 0) return null;
+  const shown = sources.slice(0, 3).map((s) => `"${s}"`).join(', ') + (sources.length > 3 ? ` and ${sources.length - 3} more` : '');
+  return {
+    code: 'BODY_IMAGE_SRC_UNRESOLVED',
+    message: `${sources.length === 1 ? 'An image address leads' : `${sources.length} image addresses lead`} nowhere readers can load: ${shown}. A relative address resolves against the article page, where no file is. Upload the image (POST /api/v1/channels/{channel}/media) and use the url it returns, or give a full https:// address.`,
+  };
 }
