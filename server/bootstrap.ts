@@ -15,6 +15,7 @@ import type { Db } from './store/database.ts';
 import type { Logger } from './logger.ts';
 import { refreshRenderings } from './domain/article/refresh-renderings.ts';
 import { BODY_RENDER_VERSION } from './domain/body/index.ts';
+import type { BodyPool } from './bodies/body-pool.ts';
 import { findAccountByName } from './store/account.repository.ts';
 import { getOrCreateSetting } from './store/instance-setting.repository.ts';
 
@@ -53,12 +54,14 @@ export async function ensureLocalAccount(
  * (`refreshRenderings`): after the migrations, before the first build.
  * Logs the totals, then progress every tenth; nothing when all are current.
  */
-export async function refreshBodyRenderings(db: Db, log: Logger): Promise<void> {
+export async function refreshBodyRenderings(db: Db, log: Logger, bodies?: Pick<BodyPool, 'render'> | null): Promise<void> {
   let nextTenth = 0;
-  const report = await refreshRenderings(db, (done, total) => {
+  const onProgress = (done: number, total: number) => {
     if (done === 0) log.info('rendering bodies again', { bodies: total, renderer: BODY_RENDER_VERSION, note: 'the body renderer changed; once, before the first build' });
     else if (done >= nextTenth) log.info('rendering bodies again', { done, of: total });
     if (done >= nextTenth) nextTenth = done + Math.ceil(total / 10);
-  });
+  };
+  // On the body pool's threads when there is one: every core renders.
+  const report = await refreshRenderings(db, onProgress, bodies ? (markdown) => bodies.render(markdown) : undefined);
   if (report.translations + report.revisions > 0) log.info('bodies rendered again', { ...report });
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BodyRejectedError, processBody } from '../domain/body/index.ts';
+import { BodyRejectedError, processBody, renderMarkdownBody } from '../domain/body/index.ts';
 import { createBodyPool, type BodyPool } from './body-pool.ts';
 
 // Within every limit (each per-body total near its maximum, 1 MB) but seconds of parsing: the time limit has to stop it.
@@ -27,6 +27,17 @@ describe('createBodyPool', () => {
     pool = createBodyPool({ threads: 1, timeLimitMs: 30_000 });
     const job = { title: 'T', contentMarkdown: '# T\n\nHello *world*, [a link](https://example.com).' };
     expect(await pool.process(job)).toEqual(processBody(job));
+  });
+
+  it('renders a stored body on a thread (the refresh at start), the same as in place; one it cannot render in time, in place', async () => {
+    pool = createBodyPool({ threads: 2, timeLimitMs: 30_000 });
+    const stored = '## Part\n\nHello *world*, [a link](../other) and <img src="x.png">.\n';
+    expect(await pool.render(stored)).toEqual(renderMarkdownBody(stored));
+    const many = ['One.', 'Two *b*.', 'Three [c](./c).'];
+    expect(await Promise.all(many.map((m) => pool!.render(m)))).toEqual(many.map((m) => renderMarkdownBody(m)));
+    await pool.close();
+    pool = createBodyPool({ threads: 1, timeLimitMs: 1 });
+    expect(await pool.render(stored)).toEqual(renderMarkdownBody(stored));
   });
 
   it('refuses a body over a limit with the limit named, and goes on', async () => {

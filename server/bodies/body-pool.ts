@@ -23,18 +23,20 @@
  * @module
  */
 import { Worker } from 'node:worker_threads';
-import { BodyRejectedError, processBody, type BodyJob, type BodyProcessor, type ProcessedBody } from '../domain/body/index.ts';
+import { BodyRejectedError, processBody, renderMarkdownBody, type BodyJob, type BodyProcessor, type ProcessedBody, type RenderedBody } from '../domain/body/index.ts';
 import type { ModerationDecision, ModerationRules, ModerationSubject } from '../domain/moderation/moderation-policy.ts';
 import { moderateInPlace } from './moderation-task.ts';
 
 /** One unit of work for a thread: a body to process, or a submission to judge with rules. */
 export type PoolTask =
   | { readonly kind: 'body'; readonly job: BodyJob }
+  | { readonly kind: 'render'; readonly markdown: string }
   | { readonly kind: 'moderate'; readonly rules: ModerationRules; readonly subject: ModerationSubject };
 
 /** A thread's answer to one job. */
 export type BodyReply =
   | { id: number; ok: true; body: ProcessedBody }
+  | { id: number; ok: true; rendered: RenderedBody }
   | { id: number; ok: true; decision: ModerationDecision }
   | { id: number; ok: false; limit: string; message: string };
 
@@ -61,6 +63,12 @@ export interface BodyPool extends BodyProcessor {
    * `moderation_failed: …`). Rejects only once the pool is closed.
    */
   moderate(rules: ModerationRules, subject: ModerationSubject): Promise<ModerationDecision>;
+  /**
+   * Renders a stored body (`renderMarkdownBody`) on a thread: the refresh at
+   * start (`refresh-renderings.ts`) renders many at once. A body a thread
+   * cannot render in time, or a failed thread, renders in this thread.
+   */
+  render(markdown: string): Promise<RenderedBody>;
   close(): Promise<void>;
   /** Threads started so far, replacements included (for tests and logs). */
   readonly started: number;
@@ -176,6 +184,7 @@ export function createBodyPool(options: BodyPoolOptions): BodyPool {
   const runInPlace = (job: Job) => {
     try {
       if (job.task.kind === 'body') job.settle({ id: job.id, ok: true, body: processBody(job.task.job) });
+      else if (job.task.kind === 'render') job.settle({ id: job.id, ok: true, rendered: renderMarkdownBody(job.task.markdown) });
       else job.settle({ id: job.id, ok: true, decision: moderateInPlace(job.task.rules, job.task.subject) });
     } catch (error) {
       job.reject(error instanceof Error ? error : new Error(String(error)));
@@ -220,6 +229,21 @@ export function createBodyPool(options: BodyPoolOptions): BodyPool {
                   limit,
                 ),
               ),
+            reject,
+          },
+        ),
+      );
+    },
+    render(markdown) {
+      // Stored bodies passed the limits when they were saved (or render as escaped text when over them): a
+      // thread that fails on one leaves it to this thread rather than to nothing.
+      const here = () => renderMarkdownBody(markdown);
+      return new Promise<RenderedBody>((resolve, reject) =>
+        submit(
+          { kind: 'render', markdown },
+          {
+            settle: (reply) => (reply.ok && 'rendered' in reply ? resolve(reply.rendered) : resolve(here())),
+            fail: () => resolve(here()),
             reject,
           },
         ),

@@ -55,6 +55,18 @@ describe('refreshRenderings', () => {
     expect(await refreshRenderings(t.db)).toEqual({ translations: 0, revisions: 0 });
   });
 
+  it('renders through the given renderer (the body pool\'s threads), with the same result', async () => {
+    const fresh = [await translations(), await revisions()];
+    await t.db.updateTable('article_translations').set(kept).execute();
+    await t.db.updateTable('revisions').set({ ...kept, image_html: null }).execute();
+    const asked: string[] = [];
+    const render = async (markdown: string) => (asked.push(markdown), renderMarkdownBody(markdown));
+    expect(await refreshRenderings(t.db, undefined, render)).toEqual({ translations: 3, revisions: 3 });
+    // The revisions only: each translation took its current revision's rendering, the same Markdown.
+    expect(asked).toHaveLength(3);
+    expect([await translations(), await revisions()]).toEqual(fresh);
+  });
+
   it('renders a revision older than migration 0012 (no image slice) again', async () => {
     await t.db.updateTable('revisions').set({ image_html: null, link_targets: null }).execute();
     expect(await refreshRenderings(t.db)).toEqual({ translations: 0, revisions: 3 });

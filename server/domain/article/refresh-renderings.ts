@@ -7,13 +7,14 @@
  * (`BODY_RENDER_VERSION`) is then paid once, like a migration, and reads
  * never write.
  *
- * Each batch is rendered outside any transaction and kept in a short one of
- * its own, so a service beside it is never held up for long; a translation
+ * Each batch is rendered outside any transaction (on the body pool's
+ * threads when the caller gives `render`) and kept in a short one of its
+ * own, so a service beside it is never held up for long; a translation
  * saved meanwhile keeps the rendering its save made.
  * @module
  */
 import { imageSlice } from '../body/article-image.ts';
-import { BODY_RENDER_VERSION, keptColumns, renderMarkdownBody } from '../body/index.ts';
+import { BODY_RENDER_VERSION, keptColumns, renderMarkdownBody, type RenderedBody } from '../body/index.ts';
 import type { Db } from '../../store/database.ts';
 import {
   copyRenderingsFromRevisions,
@@ -41,6 +42,7 @@ export interface RefreshReport {
 export async function refreshRenderings(
   db: Db,
   onProgress: (done: number, total: number) => void = () => undefined,
+  render: (markdown: string) => RenderedBody | Promise<RenderedBody> = renderMarkdownBody,
 ): Promise<RefreshReport> {
   const version = BODY_RENDER_VERSION;
   const stale = await countStaleBodies(db, version);
@@ -53,10 +55,12 @@ export async function refreshRenderings(
   const revisions = await inBatches(
     (after) => listStaleRevisions(db, version, after, BATCH),
     async (rows) => {
-      const rendered = rows.map((row) => {
-        const body = renderMarkdownBody(row.content_markdown);
-        return { row, kept: { ...keptColumns(body), image_html: imageSlice(body.html) ?? '' } };
-      });
+      const rendered = await Promise.all(
+        rows.map(async (row) => {
+          const body = await render(row.content_markdown);
+          return { row, kept: { ...keptColumns(body), image_html: imageSlice(body.html) ?? '' } };
+        }),
+      );
       await db.transaction().execute(async (trx) => {
         for (const { row, kept } of rendered) await keepRevisionRendering(trx, row.id, kept);
       });
@@ -68,7 +72,7 @@ export async function refreshRenderings(
   const rendered = await inBatches(
     (after) => listStaleTranslations(db, version, after, BATCH),
     async (rows) => {
-      const kept = rows.map((row) => ({ row, kept: keptColumns(renderMarkdownBody(row.content_markdown)) }));
+      const kept = await Promise.all(rows.map(async (row) => ({ row, kept: keptColumns(await render(row.content_markdown)) })));
       await db.transaction().execute(async (trx) => {
         for (const { row, kept: columns } of kept) await keepTranslationRendering(trx, row.id, row.content_markdown, columns);
       });
