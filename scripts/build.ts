@@ -7,7 +7,6 @@
 import { ConfigError, loadConfig } from '../server/config.ts';
 import { applyHeapGrowth, collectGarbageNow } from '../server/heap-growth.ts';
 import { ensureLocalAccount, loadCursorCodec, refreshBodyRenderings } from '../server/bootstrap.ts';
-import { createBodyPool } from '../server/bodies/body-pool.ts';
 import { systemClock } from '../server/clock.ts';
 import { importContent } from '../server/content/import-content.ts';
 import { createLogger } from '../server/logger.ts';
@@ -42,10 +41,8 @@ try {
   const log = createLogger(config.logLevel === 'silent' ? 'silent' : 'info', 'build');
   const db = openDatabase(config.databaseFile);
   await migrateToLatest(db, (pending) => log.info('migrating the database', { file: config.databaseFile, pending: pending.join(','), note: MIGRATION_NOTE }));
-  // Bodies an older renderer made are rendered again before the build reads them, on threads of their own (started only when some are).
-  const bodies = config.bodyWorkers > 0 ? createBodyPool({ threads: config.bodyWorkers, timeLimitMs: config.bodyTimeLimitMs, lazy: true }) : null;
-  await refreshBodyRenderings(db, log.child('bodies'), bodies);
-  await bodies?.close();
+  // Bodies an older renderer made are rendered again, on every core, before the build reads them.
+  await refreshBodyRenderings(db, log.child('bodies'), { threads: config.buildWorkers, timeLimitMs: config.bodyTimeLimitMs });
   const clock = systemClock;
   const local = await ensureLocalAccount({ db, clock }, config.dataDir);
   if (config.importContent) {

@@ -15,7 +15,7 @@ import type { Db } from './store/database.ts';
 import type { Logger } from './logger.ts';
 import { refreshRenderings } from './domain/article/refresh-renderings.ts';
 import { BODY_RENDER_VERSION } from './domain/body/index.ts';
-import type { BodyPool } from './bodies/body-pool.ts';
+import { createBodyPool } from './bodies/body-pool.ts';
 import { findAccountByName } from './store/account.repository.ts';
 import { getOrCreateSetting } from './store/instance-setting.repository.ts';
 
@@ -51,17 +51,24 @@ export async function ensureLocalAccount(
 
 /**
  * Renders again, and keeps, the bodies an older renderer made
- * (`refreshRenderings`): after the migrations, before the first build.
- * Logs the totals, then progress every tenth; nothing when all are current.
+ * (`refreshRenderings`): after the migrations, before the first build, on
+ * `threads` body threads of its own (a full build's threads,
+ * `PRESSROOM_BUILD_WORKERS`; started only when a body needs it, closed
+ * after), or in this thread with 0. Logs the totals, then progress every
+ * tenth; nothing when all are current.
  */
-export async function refreshBodyRenderings(db: Db, log: Logger, bodies?: Pick<BodyPool, 'render'> | null): Promise<void> {
+export async function refreshBodyRenderings(db: Db, log: Logger, options: { threads: number; timeLimitMs: number }): Promise<void> {
   let nextTenth = 0;
   const onProgress = (done: number, total: number) => {
     if (done === 0) log.info('rendering bodies again', { bodies: total, renderer: BODY_RENDER_VERSION, note: 'the body renderer changed; once, before the first build' });
     else if (done >= nextTenth) log.info('rendering bodies again', { done, of: total });
     if (done >= nextTenth) nextTenth = done + Math.ceil(total / 10);
   };
-  // On the body pool's threads when there is one: every core renders.
-  const report = await refreshRenderings(db, onProgress, bodies ? (markdown) => bodies.render(markdown) : undefined);
-  if (report.translations + report.revisions > 0) log.info('bodies rendered again', { ...report });
+  const pool = options.threads > 0 ? createBodyPool({ threads: options.threads, timeLimitMs: options.timeLimitMs, lazy: true }) : null;
+  try {
+    const report = await refreshRenderings(db, onProgress, pool ? (markdown) => pool.render(markdown) : undefined);
+    if (report.translations + report.revisions > 0) log.info('bodies rendered again', { ...report });
+  } finally {
+    await pool?.close();
+  }
 }

@@ -91,6 +91,8 @@ export async function startService(
   });
   const applied = await migrateToLatest(db, (pending) => log.info('migrating the database', { file: config.databaseFile, pending: pending.join(','), note: MIGRATION_NOTE }));
   if (applied.length > 0) log.info('database migrated', { file: config.databaseFile, applied: applied.join(',') });
+  // Bodies an older renderer made are rendered again, on every core, before anything reads them.
+  await refreshBodyRenderings(db, log.child('bodies'), { threads: config.buildWorkers, timeLimitMs: config.bodyTimeLimitMs });
   const local = await ensureLocalAccount({ db, clock }, config.dataDir);
   const urls = createPublicUrls(config.publicUrl, config.dashboardUrl);
   if (config.importContent) {
@@ -101,8 +103,6 @@ export async function startService(
   // Saved bodies are parsed and rendered on threads of their own, under a time limit (issue 18).
   // Its threads start once the server listens (or at the first body), so booting them does not delay the first answer.
   const bodies = config.bodyWorkers > 0 ? createBodyPool({ threads: config.bodyWorkers, timeLimitMs: config.bodyTimeLimitMs, lazy: true }) : null;
-  // Bodies an older renderer made are rendered again (on the body threads) before the first build reads them.
-  await refreshBodyRenderings(db, log.child('bodies'), bodies);
   // The moderation job judges submissions on the same threads, under the same limit; requests judge short texts in place.
   const policy = bodies ? createThreadedRulePolicy(rules, bodies) : createRulePolicy(rules);
   // Set once the static side exists: jobs that change what is public ask for a build at once.
