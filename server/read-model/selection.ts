@@ -286,8 +286,9 @@ export const TEXT_START_CHARS = 400;
 
 /** The start of a body's plain text that lists keep (see `TEXT_START_CHARS`). */
 export function textStartOf(text: string): string {
+  // Its own code-point cut (as `firstCodePoints` in domain/body/prose.ts): the site in src/ imports this module,
+  // and must not pull the body pipeline into its build.
   if (text.length <= TEXT_START_CHARS) return text;
-  // Counted in code points so the cut never splits a surrogate pair.
   return Array.from(text.slice(0, TEXT_START_CHARS * 2)).slice(0, TEXT_START_CHARS).join('');
 }
 

@@ -48,6 +48,7 @@ describe('images whose address leads nowhere', () => {
     ['a parent address', '![A chart](../charts/a.png)', ['../charts/a.png']],
     ['a root-relative address outside /media/', '![A chart](/images/a.png)', ['/images/a.png']],
     ['raw HTML with alt', '<img src="x.png" alt="X">', ['x.png']],
+    ['raw HTML with alt first', '<img alt="X" src="y.png">', ['y.png']],
   ])('%s is kept, with BODY_IMAGE_SRC_UNRESOLVED naming it', (_name, markdown, sources) => {
     const body = processBody({ title: 'T', contentMarkdown: `${markdown}\n` });
     const warning = body.warnings.find((w) => w.code === 'BODY_IMAGE_SRC_UNRESOLVED');

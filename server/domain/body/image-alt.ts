@@ -35,8 +35,8 @@ export function rehypeImagesNeedAlt() {
   return (tree: Root): void => void removeImagesWithoutAlt(tree);
 }
 
-/** `src` of each image of a rendered body (our own serialisation: `<img src="…"` always comes first). */
-const IMG_SRC = /<img src="([^"]*)"/g;
+/** `src` of each image of a rendered body (our own serialisation: double-quoted, in whatever order the body gave). */
+const IMG_SRC = /<img\b[^>]*?\ssrc="([^"]*)"/g;
 
 /**
  * The addresses of a rendered body's images that lead nowhere a reader can

@@ -12,6 +12,7 @@ export { BODY_WARNING_CODES, type BodyWarning, type BodyWarningCode } from './wa
 export { prepareBody, type PrepareBodyInput, type PreparedBody } from './prepare.ts';
 export { BODY_RENDER_VERSION, markdownToPlainText, renderMarkdown, renderMarkdownBody, type RenderedBody } from './render.ts';
 export { currentRendering, keptColumns, storedRendering, type KeptRendering } from './current-rendering.ts';
+export { firstCodePoints } from './prose.ts';
 export { readLinkTargets, type LinkTarget } from './link-targets.ts';
 export { BODY_LIMITS, checkHtmlBody, checkMarkdownBody, type BodyLimitName, type BodyLimitProblem } from './limits.ts';
 export { BodyRejectedError, inlineBodyProcessor, processBody, type BodyJob, type BodyProcessor, type ProcessedBody, type RenderedMarkdown } from './process.ts';

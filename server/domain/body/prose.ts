@@ -16,6 +16,14 @@ function isFootnoteReference(node: Element): boolean {
   return node.tagName === 'sup' && node.children.some((c) => c.type === 'element' && c.tagName === 'a' && String(c.properties['href'] ?? '').startsWith('#'));
 }
 
+/**
+ * The first `max` code points of `text` (all of it when shorter): counted
+ * in code points so a cut never splits a surrogate pair.
+ */
+export function firstCodePoints(text: string, max: number): string {
+  return text.length <= max ? text : Array.from(text.slice(0, max * 2)).slice(0, max).join('');
+}
+
 function textOf(node: Element | ElementContent, out: string[]): void {
   if (node.type === 'text') out.push(node.value);
   // A line break inside a paragraph separates words; an image's alt text is not prose.
@@ -41,7 +49,5 @@ export function proseOf(tree: Root): string {
     length += text.length + 1;
     if (length > PROSE_MAX_CHARS * 2) break;
   }
-  const prose = paragraphs.join(' ');
-  // Counted in code points so the cut never splits a surrogate pair.
-  return prose.length <= PROSE_MAX_CHARS ? prose : Array.from(prose.slice(0, PROSE_MAX_CHARS * 2)).slice(0, PROSE_MAX_CHARS).join('');
+  return firstCodePoints(paragraphs.join(' '), PROSE_MAX_CHARS);
 }

@@ -29,7 +29,7 @@ import { encodeLinkTargets, findLinkTargets, findLinkTargetsInTree } from './lin
 import { publicMarkdown } from './safe-markdown.ts';
 import { takeParsedBody } from './parsed-bodies.ts';
 import { ARTICLE_SCHEMA } from './schema.ts';
-import { PROSE_MAX_CHARS, proseOf } from './prose.ts';
+import { firstCodePoints, PROSE_MAX_CHARS, proseOf } from './prose.ts';
 import { rehypeImagesNeedAlt } from './image-alt.ts';
 
 // Built once: setting up this chain costs far more than running it.
@@ -132,7 +132,7 @@ export const BODY_RENDER_VERSION = '3';
 export function renderMarkdownBody(markdown: string): RenderedBody {
   if (checkMarkdownBody(markdown)) {
     const body = overLimitBody(markdown);
-    return { ...body, links: null, prose: Array.from(body.text.slice(0, PROSE_MAX_CHARS * 2)).slice(0, PROSE_MAX_CHARS).join('') };
+    return { ...body, links: null, prose: firstCodePoints(body.text, PROSE_MAX_CHARS) };
   }
   const parsed = parseTree(markdown);
   // The targets are read from the tree before the render turns it into HTML; a body whose public form differs
