@@ -21,7 +21,7 @@ import { refuseWhenDatabaseDetached, type DatabaseWatch } from './http/middlewar
 import { channelRoutes } from './http/routes/channels.ts';
 import { mediaFileRoutes } from './http/routes/media-files.ts';
 import { publicApiRoutes, type PublicApiDeps } from './http/routes/public-api.ts';
-import { siteFileRoutes } from './http/routes/site-files.ts';
+import { notFoundPageFrom, siteFileRoutes } from './http/routes/site-files.ts';
 import { createOutputFileCache, type OutputFileCache } from './http/output-file-cache.ts';
 import { isMediaUploadPath, mediaRoutes } from './http/routes/media.ts';
 import { pageRoutes } from './http/routes/pages.ts';
@@ -71,7 +71,8 @@ export interface AppDeps {
 export function createApp(config: Config, deps: AppDeps): Hono {
   // One spelling per address for routes and rate limits (server/urls/request-path.ts).
   const app = new Hono({ getPath: canonicalGetPath });
-  app.onError(createErrorHandler(deps.log.child('http')));
+  const outputFiles = config.staticBuild ? (deps.outputFiles ?? createOutputFileCache(config.outputDir)) : null;
+  app.onError(createErrorHandler(deps.log.child('http'), outputFiles ? notFoundPageFrom(outputFiles) : undefined));
   app.notFound(notFound);
   app.use('*', requestLog(deps.log.child('http')));
   app.use('*', jsonAnswerHeaders());
@@ -117,8 +118,6 @@ export function createApp(config: Config, deps: AppDeps): Hono {
   app.route('/api/v1', api);
   if (deps.publicApi) app.route('/api/public/v1', publicApiRoutes(deps.publicApi));
   // Everything else is the static output, as a static host would serve it.
-  if (config.staticBuild) {
-    app.route('/', siteFileRoutes(deps.outputFiles ?? createOutputFileCache(config.outputDir), { maxAgeSeconds: config.cacheMaxAgeSeconds }));
-  }
+  if (outputFiles) app.route('/', siteFileRoutes(outputFiles, { maxAgeSeconds: config.cacheMaxAgeSeconds }));
   return app;
 }

@@ -14,6 +14,9 @@ import { resolveOutputRequest, type OutputAnswer } from '../serving/output-reque
 import { contentTypeOf } from '../serving/content-types.ts';
 import { isLanguageCode, LANGUAGE_MAX_LENGTH } from '../domain/language.ts';
 import { fileForRequest } from '../serving/static-files.ts';
+import { isApiPath, notFoundPageFiles, wantsNotFoundPage } from '../serving/not-found-page.ts';
+import { HTML_SECURITY_HEADERS } from '../serving/security-headers.ts';
+import { ERROR_CACHE_CONTROL } from '../serving/cache-policy.ts';
 
 /** Values fixed when the worker is generated (`define`), so the worker bundles no validation library. */
 declare const PRESSROOM: {
@@ -33,8 +36,8 @@ const API = '/api/public/v1';
 const LIST = /^\/api\/public\/v1\/channels(?:\/[^/]+\/articles)?$/;
 const ARTICLE_JSON = /^\/api\/public\/v1\/channels\/[^/]+\/articles\/[^/]+$/;
 
-function errorResponse(status: number, body: string): Response {
-  return new Response(body, { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' } });
+function errorResponse(status: number, body: string, extra: Record<string, string> = {}): Response {
+  return new Response(body, { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': ERROR_CACHE_CONTROL, 'x-content-type-options': 'nosniff', ...extra } });
 }
 
 /** The asset address of an output file: Pages serves `x.html` at `/x` and `x/index.html` at `/x/` (and redirects the file names). */
@@ -45,15 +48,38 @@ function assetPath(file: string): string {
   return `/${file}`;
 }
 
+/**
+ * The asset at `path`, never another: Pages redirects a form it does not serve (`/x/` for `x.html`, `/x` for
+ * `x/index.html`), and a followed redirect would answer `/{channel}/{article}/` with the article (issue 34),
+ * so redirects are not followed and count as no file ({@link isMissing}).
+ */
 async function asset(env: Env, request: Request, path: string): Promise<Response> {
-  return env.ASSETS.fetch(new Request(new URL(path, request.url), { method: request.method, headers: request.headers }));
+  return env.ASSETS.fetch(new Request(new URL(path, request.url), { method: request.method, headers: request.headers, redirect: 'manual' }));
 }
 
-/** A 404: the JSON error body under the API, the site's 404 page elsewhere. */
-async function notFound(env: Env, request: Request, api: boolean): Promise<Response> {
-  if (api) return errorResponse(404, PRESSROOM.notFound);
-  const page = await asset(env, new Request(request.url, { headers: {} }), '/_pressroom/no-such-page');
-  return new Response(page.body, { status: 404, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' } });
+/** True when an asset answer holds no file: a 404, or a redirect to another form of the address (304 is a file). */
+function isMissing(res: Response): boolean {
+  return res.status === 404 || (res.status >= 300 && res.status < 400 && res.status !== 304);
+}
+
+/**
+ * A 404: the site's 404 page for a browser outside the API, in the language and channel of the address (the
+ * first of its pages that exists, as the bundled server picks it), the JSON error body otherwise.
+ */
+async function notFound(env: Env, request: Request, path: string): Promise<Response> {
+  if (isApiPath(path)) return errorResponse(404, PRESSROOM.notFound);
+  if (wantsNotFoundPage(path, request.headers.get('accept') ?? undefined)) {
+    for (const file of notFoundPageFiles(path)) {
+      const page = await asset(env, new Request(request.url, { headers: {} }), assetPath(file));
+      if (page.status !== 200) {
+        await page.body?.cancel();
+        continue;
+      }
+      const headers = { 'content-type': 'text/html; charset=utf-8', 'cache-control': ERROR_CACHE_CONTROL, vary: 'Accept', 'x-content-type-options': 'nosniff', ...HTML_SECURITY_HEADERS };
+      return new Response(request.method === 'HEAD' ? null : page.body, { status: 404, headers });
+    }
+  }
+  return errorResponse(404, PRESSROOM.notFound, { vary: 'Accept' });
 }
 
 /** A list page that is not a file: 422 when the list exists (the cursor names none of its pages), 404 when it does not. */
@@ -101,11 +127,11 @@ export default {
     } else {
       answer = resolveOutputRequest(path, lang, request.headers.get('accept') ?? undefined);
     }
-    if (!answer) return notFound(env, request, api);
+    if (!answer) return notFound(env, request, path);
     const res = await asset(env, request, assetPath(answer.file));
-    if (res.status === 404) {
+    if (isMissing(res)) {
       await res.body?.cancel();
-      return cursor !== null ? noPage(env, request, path, lang) : notFound(env, request, api);
+      return cursor !== null ? noPage(env, request, path, lang) : notFound(env, request, path);
     }
     const headers = new Headers(res.headers);
     if (res.status === 200) headers.set('content-type', contentTypeOf(answer.file));

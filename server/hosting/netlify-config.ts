@@ -22,7 +22,7 @@ import path from 'node:path';
 import { PUBLIC_API_PREFIX } from '../urls/public-urls.ts';
 import { IMMUTABLE_CACHE } from '../serving/cache-policy.ts';
 import { HTML_SECURITY_HEADERS } from '../serving/security-headers.ts';
-import { LANG_SEGMENT } from '../serving/static-files.ts';
+import { LANG_SEGMENT, NOT_FOUND_NAME, staticFiles } from '../serving/static-files.ts';
 
 /** What of the output needs rules of its own: channels (feeds) and articles with their languages. */
 export interface SiteListing {
@@ -145,7 +145,17 @@ export function renderNetlifyRedirects(site: SiteListing): string {
     `${api}/channels/:channel/articles/_lang/*  /404.html  404!`,
     `${api}/channels/:channel/articles/_cursor/*  /404.html  404!`,
     `${api}/channels/:channel/articles/:article/_lang/*  /404.html  404!`,
-    '# The 404 page and other hosts\' files are no addresses of their own.',
+    '# The 404 pages and other hosts\' files are no addresses of their own.',
+    ...site.channels.flatMap((c) => [
+      ...c.languages.flatMap((l) => [`/${c.slug}/${l}/${NOT_FOUND_NAME}  ${staticFilePath(staticFiles.channelNotFound(c.slug, l))}  404!`, `/${c.slug}/${l}/${NOT_FOUND_NAME}.html  ${staticFilePath(staticFiles.channelNotFound(c.slug, l))}  404!`]),
+      `/${c.slug}/${NOT_FOUND_NAME}  ${staticFilePath(staticFiles.channelNotFound(c.slug))}  404!`,
+      `/${c.slug}/${NOT_FOUND_NAME}.html  ${staticFilePath(staticFiles.channelNotFound(c.slug))}  404!`,
+    ]),
+    `/${NOT_FOUND_NAME}/*  /404.html  404!`,
+    `/:channel/${NOT_FOUND_NAME}  /404.html  404!`,
+    `/:channel/${NOT_FOUND_NAME}.html  /404.html  404!`,
+    `/:channel/:lang/${NOT_FOUND_NAME}  /404.html  404!`,
+    `/:channel/:lang/${NOT_FOUND_NAME}.html  /404.html  404!`,
     '/404  /404.html  404!',
     '/404.html  /404.html  404!',
     '/_worker.js  /404.html  404!',
@@ -160,7 +170,30 @@ export function renderNetlifyRedirects(site: SiteListing): string {
     '/:channel/:lang/index.html  /404.html  404!',
     '# The public API without ?lang=: P → P.json (existing files, e.g. .md, are served as they are).',
     `${api}/*  ${api}/:splat.json  200`,
-    '',
   );
+  lines.push(...notFoundRules(site));
+  lines.push('');
   return lines.join('\n');
+}
+
+/** The root-relative address of an output file, as a rule's target. */
+function staticFilePath(file: string): string {
+  return `/${file}`;
+}
+
+/**
+ * The 404 pages (`server/serving/not-found-page.ts`), as rules that apply when no file answers: under a
+ * channel in one of its languages, under a channel, under a language of the site; Netlify sends `/404.html`
+ * for everything else by itself. Netlify's rules cannot read `Accept`, so programs get the page too (outside
+ * the API as under it).
+ */
+function notFoundRules(site: SiteListing): string[] {
+  const lines = ['# A missing address gets the 404 page of its channel and language (server/serving/not-found-page.ts).'];
+  for (const c of site.channels) {
+    for (const l of c.languages) lines.push(`/${c.slug}/${l}/*  ${staticFilePath(staticFiles.channelNotFound(c.slug, l))}  404`);
+    lines.push(`/${c.slug}/*  ${staticFilePath(staticFiles.channelNotFound(c.slug))}  404`);
+  }
+  const languages = [...new Set(site.channels.flatMap((c) => c.languages))].sort();
+  for (const l of languages) lines.push(`/:channel/${l}/*  ${staticFilePath(staticFiles.languageNotFound(l))}  404`);
+  return lines;
 }

@@ -10,7 +10,9 @@
  *   `/{channel}/rss.xml?lang=L` → `{channel}/L/rss.xml` (and `feed.json`); an empty `?lang=` is 404 too;
  * - the `Link` header on article pages (the exact Markdown and JSON of that page);
  * - content types with `charset=utf-8`, Cache-Control, ETag/Last-Modified (nginx's own: size + mtime,
- *   stable because the builder never rewrites unchanged files), the JSON 404 body.
+ *   stable because the builder never rewrites unchanged files);
+ * - a 404 is the site's 404 page for a browser (`text/html` listed without a q-value, outside `/api/`), in the
+ *   language and channel of the address (`server/serving/not-found-page.ts`), the JSON 404 body otherwise.
  *
  * The result is an `http`-context include: a few `map` blocks and one `server` block.
  * @module
@@ -18,12 +20,13 @@
 import path from 'node:path';
 import { HTML_SECURITY_HEADERS } from '../serving/security-headers.ts';
 import { PUBLIC_API_PREFIX } from '../urls/public-urls.ts';
-import { LANG_SEGMENT_PATTERN, LIST_CURSOR_PATTERN } from '../serving/static-files.ts';
+import { LANG_SEGMENT_PATTERN, LIST_CURSOR_PATTERN, NOT_FOUND_NAME } from '../serving/static-files.ts';
 import { BCP47_PATTERN } from '../domain/language.ts';
 import { DEFAULT_LIMIT_PATTERN, HOST_ERRORS, NOT_FOUND_JSON, VALID_LIMIT_PATTERN } from '../serving/host-errors.ts';
-import { IMMUTABLE_CACHE, SHORT_CACHE } from '../serving/cache-policy.ts';
+import { ERROR_CACHE_CONTROL, IMMUTABLE_CACHE, SHORT_CACHE } from '../serving/cache-policy.ts';
 import { CHARSET_TYPES, CONTENT_TYPES } from '../serving/content-types.ts';
 import { InternalError } from '../internal-error.ts';
+import { CHANNEL_SEGMENT_PATTERN } from '../serving/not-found-page.ts';
 
 /** Options of {@link renderNginxConfig}. */
 export interface NginxConfigOptions {
@@ -123,6 +126,28 @@ map $http_accept $pressroom_wants_md {
   default 0;
   "~*^\\s*text/markdown\\s*(;\\s*(charset\\s*=\\s*\\x22?utf-8\\x22?|variant\\s*=\\s*\\x22?[\\w.-]+\\x22?)\\s*)*(,|$)" 1;
 }
+# A 404 is the site's 404 page for a browser: Accept lists text/html without a q-value (as browsers send it), and the
+# address is outside /api/. The pages to try, most specific first (server/serving/not-found-page.ts); "/-" is no file.
+map $http_accept $pressroom_accepts_html {
+  default 0;
+  "~*(^|,)\\s*text/html\\s*(,|$)" 1;
+}
+map "$pressroom_accepts_html:$uri" $pressroom_404_channel_lang {
+  default "/-";
+  "~^1:/(?!api/)(${CHANNEL_SEGMENT_PATTERN})/(${LANG_SEGMENT_PATTERN})/" "/$1/$2/${NOT_FOUND_NAME}.html";
+}
+map "$pressroom_accepts_html:$uri" $pressroom_404_channel {
+  default "/-";
+  "~^1:/(?!api/)(${CHANNEL_SEGMENT_PATTERN})/" "/$1/${NOT_FOUND_NAME}.html";
+}
+map "$pressroom_accepts_html:$uri" $pressroom_404_lang {
+  default "/-";
+  "~^1:/(?!api/)[^/]+/(${LANG_SEGMENT_PATTERN})/" "/${NOT_FOUND_NAME}/$1.html";
+}
+map "$pressroom_accepts_html:$uri" $pressroom_404_site {
+  default "/-";
+  "~^1:/(?!api(/|$))" "/404.html";
+}
 # The folder of a list's language (P → P, P?lang=L → P/_lang/L), for its cursor pages.
 map $pressroom_lang $pressroom_lang_path {
   "" "";
@@ -167,12 +192,20 @@ ${types}
   }
   default_type application/octet-stream;
 
-  # Every 404 has the public API's JSON error body, like the bundled server.
+  # Every 404 is the site's 404 page for a browser (the maps above), the public API's JSON error body otherwise.
   error_page 404 @pressroom_not_found;
   location @pressroom_not_found {
+    add_header Cache-Control ${q(ERROR_CACHE_CONTROL)} always;
+    add_header Vary Accept always;
+    add_header X-Content-Type-Options nosniff always;
+${security.map((l) => `    ${l}`).join('\n')}
+    try_files $pressroom_404_channel_lang $pressroom_404_channel $pressroom_404_lang $pressroom_404_site @pressroom_not_found_json;
+  }
+  location @pressroom_not_found_json {
     types { }
     default_type application/json;
-    add_header Cache-Control "no-cache" always;
+    add_header Cache-Control ${q(ERROR_CACHE_CONTROL)} always;
+    add_header Vary Accept always;
     add_header X-Content-Type-Options nosniff always;
     return 404 ${q(NOT_FOUND_JSON)};
   }
@@ -185,7 +218,7 @@ ${types}
   location @pressroom_bad_lang {
     types { }
     default_type application/json;
-    add_header Cache-Control "no-cache" always;
+    add_header Cache-Control ${q(ERROR_CACHE_CONTROL)} always;
     add_header X-Content-Type-Options nosniff always;
     if ($pressroom_api_lang = "long") { return 422 ${q(HOST_ERRORS.langTooLong)}; }
     return 422 ${q(HOST_ERRORS.notALanguage)};
@@ -207,6 +240,7 @@ ${types}
   # The 404 page (for hosts that send a file with their 404) is no address of its own, as on the bundled server.
   location = /404 { return 404; }
   location = /404.html { return 404; }
+  location ~ "/${NOT_FOUND_NAME}(\\.html)?(/|$)" { return 404; }
   # Nor are the other hosts' configuration files (the Cloudflare worker's source).
   location = /_worker.js { return 404; }
   location = /_headers { return 404; }
@@ -265,7 +299,7 @@ ${headers(SHORT_CACHE)}
   location @pressroom_no_page {
     types { }
     default_type application/json;
-    add_header Cache-Control "no-cache" always;
+    add_header Cache-Control ${q(ERROR_CACHE_CONTROL)} always;
     add_header X-Content-Type-Options nosniff always;
     if ($pressroom_cursor = "") { return 404; }
     if (-f $document_root$uri$pressroom_lang_path.json) { return 422 ${q(HOST_ERRORS.invalidCursor)}; }

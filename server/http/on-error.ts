@@ -16,10 +16,20 @@ import { errorBody } from '../serving/error-body.ts';
 import { describeError } from '../describe-error.ts';
 import { InternalError } from '../internal-error.ts';
 
-/** Creates the app's error handler. */
-export function createErrorHandler(log: Logger) {
-  return (err: Error, c: Context): Response => {
+/**
+ * The 404 page a GET gets instead of the JSON body (`serving/not-found-page.ts`: outside `/api/`, when
+ * `Accept` prefers HTML), or null for the JSON body.
+ */
+export type NotFoundPage = (c: Context) => Promise<Response | null>;
+
+/** Creates the app's error handler; with `notFoundPage`, people get the site's 404 page. */
+export function createErrorHandler(log: Logger, notFoundPage?: NotFoundPage) {
+  return async (err: Error, c: Context): Promise<Response> => {
     if (PressroomError.is(err)) {
+      if (err.code === 'NOT_FOUND' && notFoundPage && (c.req.method === 'GET' || c.req.method === 'HEAD')) {
+        const page = await notFoundPage(c);
+        if (page) return page;
+      }
       if (err.status === 401) c.header('WWW-Authenticate', 'Bearer realm="pressroom"');
       return c.json(errorBody(err.code, err.message, err.details), err.status as ContentfulStatusCode);
     }

@@ -27,7 +27,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as pagefind from 'pagefind';
 import type { Logger } from '../logger.ts';
 import { createSerialQueue } from '../serial-work.ts';
-import { LANG_SEGMENT } from '../serving/static-files.ts';
+import { LANG_SEGMENT, NOT_FOUND_NAME } from '../serving/static-files.ts';
 import { InternalError } from '../internal-error.ts';
 
 /**
@@ -434,7 +434,8 @@ export function createSearchIndexer(deps: { outputDir: string; log: Logger; lane
     const gone = new Set<string>();
     for (const p of changedPaths) {
       const parts = p.split('/');
-      if (NOT_CHANNELS.has(parts[0]!) || !p.endsWith('.html')) continue;
+      // The 404 pages are no search records.
+      if (NOT_CHANNELS.has(parts[0]!) || !p.endsWith('.html') || p.endsWith(`/${NOT_FOUND_NAME}.html`)) continue;
       if (parts.length === 3) pairs.set(`${parts[0]}/${parts[1]}`, { channel: parts[0]!, language: parts[1]! });
       // A channel whose page is gone is no longer public: every shard of it goes.
       else if (parts.length === 2 && parts[1] === 'index.html' && !fs.existsSync(path.join(deps.outputDir, p))) gone.add(parts[0]!);

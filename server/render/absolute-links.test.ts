@@ -1,6 +1,7 @@
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { absoluteHtmlLinks, absoluteMarkdownLinks, resolveTarget } from './absolute-links.ts';
+import { pageHtmlOf } from './public-body.ts';
 
 const AR = 'https://news.example/harbour/ar/tides';
 const DEFAULT = 'https://news.example/harbour/tides';
@@ -78,5 +79,27 @@ describe('absoluteHtmlLinks', () => {
   it('leaves HTML without relative targets untouched, text that looks like an attribute included', () => {
     const html = '<p>Write href="./x" in text, <a href="https://example.org/">here</a>.</p>';
     expect(absoluteHtmlLinks(html, AR)).toBe(html);
+  });
+});
+
+describe('pageHtmlOf (the article page: issue 34)', () => {
+  const t = { htmlUrl: 'https://news.example/tech/en/hello', html: '<p><a href="./other">o</a> <a href="../other-channel/slug">c</a> <a href="/about">a</a> <a href="https://elsewhere.example/x">x</a> <a href="#notes">n</a> <img src="../../media/a.png" alt="a"></p>' };
+
+  it('resolves relative targets against the canonical page, root-relative on the site, as the Markdown resolves them', () => {
+    const html = pageHtmlOf(t, 'https://news.example');
+    expect(html).toContain('href="/tech/en/other"');
+    expect(html).toContain('href="/tech/other-channel/slug"');
+    expect(html).toContain('href="/about"');
+    expect(html).toContain('href="https://elsewhere.example/x"');
+    expect(html).toContain('href="#notes"');
+    expect(html).toContain('src="/media/a.png"');
+    // The Markdown's absolute targets name the same addresses.
+    const md = absoluteMarkdownLinks('[c](../other-channel/slug)', t.htmlUrl);
+    expect(md).toBe('[c](https://news.example/tech/other-channel/slug)');
+  });
+
+  it('leaves a body without relative targets byte for byte', () => {
+    const html = '<p><a href="https://x.example/">x</a></p>';
+    expect(pageHtmlOf({ htmlUrl: t.htmlUrl, html }, 'https://news.example')).toBe(html);
   });
 });

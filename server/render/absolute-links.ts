@@ -7,8 +7,12 @@
  * Arabic page of `other`, the same-language sibling (a 404 when `other` has
  * no Arabic translation, as on the page: no language is substituted), and
  * the Markdown means the same wherever it is read from (the API's `.md`
- * address, a `_lang` file, a copy on disk). The HTML page keeps the
- * publisher's relative links.
+ * address, a `_lang` file, a copy on disk). The HTML page resolves them
+ * against the same page, and keeps those on the site's own origin
+ * root-relative (`public-body.ts`, `pageHtmlOf`), so the page means the
+ * same at each address it is served from (`/{channel}/{article}`, its copy
+ * at `/{channel}/{lang}/{article}`, a host's `/{channel}/{article}/`), and
+ * the same as its Markdown and JSON (issue 34).
  *
  * Only the targets change: in Markdown, the destination strings as
  * micromark (the parser under remark) tokenises them, with GFM, so the
@@ -76,15 +80,16 @@ const MAY_HAVE_RELATIVE_ATTRIBUTE = /\s(?:href|src)="(?![a-zA-Z][a-zA-Z0-9+.-]*:
 
 /**
  * `html` (a rendered body) with every relative `href` and `src` made
- * absolute against `base` (see module doc).
+ * absolute against `base` (see module doc), then passed through `shown`
+ * (the page's root-relative form).
  */
-export function absoluteHtmlLinks(html: string, base: string): string {
+export function absoluteHtmlLinks(html: string, base: string, shown: (absolute: string) => string = (absolute) => absolute): string {
   if (!MAY_HAVE_RELATIVE_ATTRIBUTE.test(html)) return html;
   const tree = fromHtml(html, { fragment: true }) as Root;
   eachElement(tree, (element) => {
     for (const name of ['href', 'src'] as const) {
       const value = element.properties[name];
-      if (typeof value === 'string' && isRelativeTarget(value)) element.properties[name] = resolveTarget(value, base);
+      if (typeof value === 'string' && isRelativeTarget(value)) element.properties[name] = shown(resolveTarget(value, base));
     }
   });
   return toHtml(tree);

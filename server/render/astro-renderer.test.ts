@@ -139,14 +139,15 @@ describe('article page', () => {
     expect(en).toContain('A heading the author wrote as H1</h2>');
   });
 
-  it('inserts the body HTML as is, links and code marked left to right', () => {
+  it('inserts the body HTML, links and code marked left to right, relative links resolved root-relative', () => {
     const body = byClass(en, 'div', 'article-body');
-    expect(body).toContain(article.translations[0]!.html);
-    expect(ar).toContain(article.translations[1]!.html);
+    expect(ar).toContain('<a href="/tech/ar/second-story">القصة التالية</a>');
     expect(ar).toMatch(/<a href="https:\/\/example\.com\/ar\/docs" dir="ltr">/);
     expect(ar).toMatch(/<code dir="ltr">npm run build<\/code>/);
-    // Relative body links stay relative (the page has no trailing slash and no <base>).
-    expect(body).toContain('href="./second-story"');
+    // Relative body links are resolved against the canonical page, as in the Markdown, and kept on the site
+    // (root-relative): the same at /tech/hello-world, /tech/en/hello-world and a host's /tech/hello-world/.
+    expect(body).toContain('href="/tech/en/second-story"');
+    expect(body).not.toContain('./second-story');
   });
 
   it('links the canonical URL, the exact Markdown, JSON and RSS, and each published translation', () => {

@@ -15,6 +15,7 @@ import type { experimental_AstroContainer } from 'astro/container';
 import { withoutForbiddenCodePoints } from '../domain/body/forbidden-code-points.ts';
 import type { ArticlePageInput, ChannelPageInput, HomePageInput, NotFoundPageInput, PageInput } from '../../src/lib/page-input.ts';
 import { BUILD_STAMP_FILE, readBuildStamp } from './astro-compile.ts';
+import { pageHtmlOf } from './public-body.ts';
 import type { PublicArticle, PublicArticleSummary, PublicChannel, SiteInfo } from '../read-model/view-models.ts';
 
 /** A file of the compiled site that the static output must contain. */
@@ -41,7 +42,8 @@ export interface HtmlRenderer {
   /** The homepage: the `onHomepage` articles among `articles`, newest first, and the channels. */
   home(channels: readonly PublicChannel[], articles: readonly PublicArticleSummary[], site: SiteInfo): Promise<Uint8Array>;
   /** The page static hosts send with a 404 (`/404.html`). */
-  notFound(site: SiteInfo): Promise<Uint8Array>;
+  /** A 404 page: the site's (`language` null: English), in a language, or a channel's. */
+  notFound(site: SiteInfo, language: string | null, channel: PublicChannel | null): Promise<Uint8Array>;
   /**
    * Files under the build's client folder that the pages reference (the
    * stylesheet under `_astro/`): copy each `file` to `{output}/{path}`.
@@ -127,7 +129,10 @@ export async function createAstroRenderer(buildDir: string, options: AstroRender
           ),
         );
       }
-      const input: ArticlePageInput = { page: 'article', article, language, site };
+      // The page's body links resolved as in its Markdown, root-relative on the site (public-body.ts).
+      const origin = siteOrigin(site);
+      const translations = article.translations.map((t) => (t.language === language ? { ...t, html: pageHtmlOf(t, origin) } : t));
+      const input: ArticlePageInput = { page: 'article', article: { ...article, translations }, language, site };
       return render('article', input);
     },
     channel(channel: PublicChannel, language: string, languages: readonly string[], articles: readonly PublicArticleSummary[], site: SiteInfo) {
@@ -146,8 +151,8 @@ export async function createAstroRenderer(buildDir: string, options: AstroRender
       const input: HomePageInput = { page: 'home', channels, articles, site };
       return render('home', input);
     },
-    notFound(site: SiteInfo) {
-      const input: NotFoundPageInput = { page: 'not-found', site };
+    notFound(site: SiteInfo, language: string | null, channel: PublicChannel | null) {
+      const input: NotFoundPageInput = { page: 'not-found', language, channel, site };
       return render('not-found', input);
     },
     clientAssets: () => listClientAssets(path.join(dir, 'client')),
@@ -226,4 +231,13 @@ async function listClientAssets(clientDir: string): Promise<ClientAsset[]> {
       return { path: path.relative(clientDir, file).split(path.sep).join('/'), file };
     })
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** The origin of the site's base URL (`https://news.example`); the base itself when it is no URL. */
+function siteOrigin(site: SiteInfo): string {
+  try {
+    return new URL(site.baseUrl).origin;
+  } catch {
+    return site.baseUrl;
+  }
 }

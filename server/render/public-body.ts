@@ -44,3 +44,16 @@ export function publicBodyOf(translation: MarkdownBody): string {
 export function publicHtmlOf(translation: HtmlBody): string {
   return publicHtmlBodies(translation);
 }
+
+/**
+ * The rendered body as the article page shows it: relative targets resolved
+ * against the translation's canonical page, as in the JSON and Markdown, and
+ * those on the site's own origin written root-relative (`/tech/en/other`), as
+ * the page's other links are. The page then means the same at each address
+ * it is served from (its default copy at `/{channel}/{article}`, a host's
+ * `/{channel}/{article}/`), and the same as its Markdown: a publisher's
+ * `../other-channel/slug` names one address everywhere (issue 34).
+ */
+export function pageHtmlOf(translation: HtmlBody, origin: string): string {
+  return absoluteHtmlLinks(translation.html, translation.htmlUrl, (absolute) => (absolute.startsWith(`${origin}/`) ? absolute.slice(origin.length) : absolute));
+}

@@ -26,7 +26,8 @@ export interface Renderers {
   /** A channel page in `language`, one of `languages` (the channel's languages, `channelLanguages`). */
   channelHtml(channel: PublicChannel, language: string, languages: readonly string[], articles: readonly PublicArticleSummary[], site: SiteInfo): Promise<Uint8Array>;
   homeHtml(channels: readonly PublicChannel[], articles: readonly PublicArticleSummary[], site: SiteInfo): Promise<Uint8Array>;
-  notFoundHtml(site: SiteInfo): Promise<Uint8Array>;
+  /** A 404 page (`server/serving/not-found-page.ts`): the site's (`language` null), in a language, or a channel's. */
+  notFoundHtml(site: SiteInfo, language: string | null, channel: PublicChannel | null): Promise<Uint8Array>;
   articleJson(article: PublicArticle, language: string): string;
   articleMarkdown(article: PublicArticle, language: string): string;
   channelJson(channel: PublicChannel, language: string): string;
@@ -59,7 +60,7 @@ export function createRenderers(html: HtmlRenderer): Renderers {
     articleHtml: (article, language, site) => html.article(article, language, site),
     channelHtml: (channel, language, languages, articles, site) => html.channel(channel, language, languages, articles, site),
     homeHtml: (channels, articles, site) => html.home(channels, articles, site),
-    notFoundHtml: (site) => html.notFound(site),
+    notFoundHtml: (site, language, channel) => html.notFound(site, language, channel),
     articleJson: (article, language) => renderArticleJson(article, language),
     articleMarkdown: renderArticleMarkdown,
     channelJson: renderChannelJson,

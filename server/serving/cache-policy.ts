@@ -11,3 +11,9 @@ export const SHORT_CACHE = 'public, max-age=60, must-revalidate';
 
 /** `/_astro/*` and `/media/*`: names that change whenever their bytes do. */
 export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
+
+/**
+ * Every error answer (404, 422, 503…): an error is the answer of one moment (a 404 before a publish), and a
+ * cache that kept it would answer wrongly after it.
+ */
+export const ERROR_CACHE_CONTROL = 'no-store';

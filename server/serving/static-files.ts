@@ -19,6 +19,9 @@ import { normalizeRequestPath } from '../urls/request-path.ts';
 
 const api = PUBLIC_API_PREFIX.slice(1);
 
+/** The name of the 404 pages' files and folder (`{channel}/_404.html`, `_404/{lang}.html`): no slug starts with `_`, and no address names it. */
+export const NOT_FOUND_NAME = '_404';
+
 /**
  * A language as a path segment or `?lang=` value of the output (`/{channel}/{lang}/…`, `_lang/{lang}.json`):
  * the one pattern the server, the builder's search shards and every host configuration use. Looser than
@@ -67,8 +70,15 @@ export const staticFiles = Object.freeze({
   robots: () => 'robots.txt',
   /** The site's icon, linked from every page. */
   favicon: () => 'favicon.svg',
-  /** The page static hosts (Cloudflare Pages, Netlify) send with a 404; without it Pages answers 200 with the homepage. */
+  /**
+   * The site's 404 page for people, in English (`not-found-page.ts` picks the page of an address); also the page
+   * Cloudflare Pages and Netlify send by themselves (without it Pages answers 200 with the homepage).
+   */
   notFound: () => '404.html',
+  /** A channel's 404 page: in its default language, or in one of its languages (for `/{channel}/{lang}/…`). */
+  channelNotFound: (channel: string, lang?: string) => (lang ? `${channel}/${lang}/${NOT_FOUND_NAME}.html` : `${channel}/${NOT_FOUND_NAME}.html`),
+  /** The 404 page in one language of the site, for `/{x}/{lang}/…` where no channel `x` exists. */
+  languageNotFound: (lang: string) => `${NOT_FOUND_NAME}/${lang}.html`,
   llms: () => 'llms.txt',
   /** The public API's OpenAPI document, at `/api/public/v1/openapi.json`. */
   publicOpenApi: () => `${api}/openapi.json`,
@@ -156,8 +166,9 @@ export function fileForRequest(pathname: string, lang: string | null, cursor: st
   if (parts.length === 0) return { file: 'index.html' };
   // A folder's page has one address, with the trailing slash: `/{channel}/index` (or `index.html`) would be a second.
   if (!trailingSlash && /^index(\.html)?$/.test(parts[parts.length - 1]!)) return { reason: 'bad_path' };
-  // The 404 page is what hosts send for a missing address; asked for by name it would be a 200 saying "not found".
+  // The 404 pages are what a missing address gets; asked for by name one would be a 200 saying "not found".
   if (parts.length === 1 && (path === '404' || path === staticFiles.notFound())) return { reason: 'bad_path' };
+  if (parts.some((part) => part === NOT_FOUND_NAME || part === `${NOT_FOUND_NAME}.html`)) return { reason: 'bad_path' };
   // The hosts' configuration (the Cloudflare worker's source included) is no address.
   if (parts.length === 1 && UNMANAGED_OUTPUT_FILES.includes(path)) return { reason: 'bad_path' };
   if (trailingSlash) return { file: lang ? `${path}/${lang}/index.html` : `${path}/index.html` };

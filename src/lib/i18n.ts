@@ -21,6 +21,12 @@ export interface UiStrings {
   readonly latest: string;
   readonly skipToContent: string;
   readonly noArticles: string;
+  /** The 404 page's heading. */
+  readonly notFound: string;
+  /** What the 404 page says happened. */
+  readonly notFoundText: string;
+  /** What leads the 404 page's links (home, the channel). */
+  readonly notFoundNext: string;
 }
 
 const STRINGS: Record<string, UiStrings> = {
@@ -37,6 +43,9 @@ const STRINGS: Record<string, UiStrings> = {
     latest: 'Latest articles',
     skipToContent: 'Skip to content',
     noArticles: 'No articles yet.',
+    notFound: 'Page not found',
+    notFoundText: 'Nothing is published at this address. It may never have existed, or it was unpublished or moved.',
+    notFoundNext: 'Search above, or go to:',
   },
   ar: {
     published: 'نُشر',
@@ -51,6 +60,9 @@ const STRINGS: Record<string, UiStrings> = {
     latest: 'أحدث المقالات',
     skipToContent: 'انتقل إلى المحتوى',
     noArticles: 'لا توجد مقالات بعد.',
+    notFound: 'الصفحة غير موجودة',
+    notFoundText: 'لا يوجد شيء منشور على هذا العنوان. ربما لم يوجد قط، أو أُلغي نشره أو نُقل.',
+    notFoundNext: 'ابحث في الأعلى، أو انتقل إلى:',
   },
   de: {
     published: 'Veröffentlicht',
@@ -65,6 +77,9 @@ const STRINGS: Record<string, UiStrings> = {
     latest: 'Neueste Artikel',
     skipToContent: 'Zum Inhalt springen',
     noArticles: 'Noch keine Artikel.',
+    notFound: 'Seite nicht gefunden',
+    notFoundText: 'Unter dieser Adresse ist nichts veröffentlicht. Vielleicht gab es sie nie, oder sie wurde zurückgezogen oder verschoben.',
+    notFoundNext: 'Suchen Sie oben, oder gehen Sie zu:',
   },
   es: {
     published: 'Publicado',
@@ -79,6 +94,9 @@ const STRINGS: Record<string, UiStrings> = {
     latest: 'Últimos artículos',
     skipToContent: 'Ir al contenido',
     noArticles: 'Todavía no hay artículos.',
+    notFound: 'Página no encontrada',
+    notFoundText: 'No hay nada publicado en esta dirección. Puede que nunca haya existido, o que se haya retirado o trasladado.',
+    notFoundNext: 'Busque arriba, o vaya a:',
   },
   fa: {
     published: 'منتشر شده',
@@ -93,6 +111,9 @@ const STRINGS: Record<string, UiStrings> = {
     latest: 'تازه‌ترین مقاله‌ها',
     skipToContent: 'پرش به محتوا',
     noArticles: 'هنوز مقاله‌ای نیست.',
+    notFound: 'صفحه پیدا نشد',
+    notFoundText: 'در این نشانی چیزی منتشر نشده است. شاید هرگز وجود نداشته، یا از انتشار خارج یا جابه‌جا شده است.',
+    notFoundNext: 'در بالا جستجو کنید، یا بروید به:',
   },
   fr: {
     published: 'Publié',
@@ -107,6 +128,9 @@ const STRINGS: Record<string, UiStrings> = {
     latest: 'Derniers articles',
     skipToContent: 'Aller au contenu',
     noArticles: 'Aucun article pour le moment.',
+    notFound: 'Page introuvable',
+    notFoundText: 'Rien n’est publié à cette adresse. Elle n’a peut-être jamais existé, ou elle a été dépubliée ou déplacée.',
+    notFoundNext: 'Cherchez ci-dessus, ou allez à\u00a0:',
   },
   he: {
     published: 'פורסם',
@@ -121,6 +145,9 @@ const STRINGS: Record<string, UiStrings> = {
     latest: 'מאמרים אחרונים',
     skipToContent: 'דילוג לתוכן',
     noArticles: 'אין עדיין מאמרים.',
+    notFound: 'הדף לא נמצא',
+    notFoundText: 'לא פורסם דבר בכתובת זו. ייתכן שמעולם לא הייתה קיימת, או שפרסומה בוטל או שהועברה.',
+    notFoundNext: 'חפשו למעלה, או עברו אל:',
   },
 };
 

@@ -205,28 +205,33 @@ export interface NotFoundPage {
   readonly ui: Ui;
   readonly site: SiteInfo;
   readonly homeHref: string;
+  /** The channel's page in the 404 page's language (its default one when it lacks it), under a channel. */
+  readonly channel: { readonly name: string; readonly href: string; readonly lang: string; readonly dir: 'ltr' | 'rtl' } | null;
 }
 
 /**
- * The page static hosts send with a 404 (`/404.html`): says that nothing is
- * published at the address and links the homepage, in the homepage's
- * language. It has no canonical address and asks not to be indexed.
+ * A 404 page: says that nothing is published at the address and links the
+ * homepage and, under a channel, the channel's page, in the language of the
+ * addresses it answers for. It has no canonical address and asks not to be
+ * indexed. The search box is the layout's, as on every page.
  */
 export function notFoundPage(input: NotFoundPageInput): NotFoundPage {
   const { site } = input;
-  const ui = uiFor(HOME_LANGUAGE, 'ltr');
-  const description = `Nothing is published at this address on ${site.name}.`;
+  const lang = input.language ?? input.channel?.defaultLanguage ?? HOME_LANGUAGE;
+  const dir = textDirection(lang);
+  const ui = uiFor(lang, dir);
+  const where = input.channel ? channelVersion(input.channel, lang) : null;
   return {
     head: {
-      lang: HOME_LANGUAGE,
-      dir: 'ltr',
-      title: `Page not found · ${site.name}`,
-      description,
+      lang,
+      dir,
+      title: `${ui.strings.notFound} · ${where ? `${where.title} · ` : ''}${site.name}`,
+      description: ui.strings.notFoundText,
       canonical: `${site.baseUrl}/`,
       links: [],
       meta: [
         { name: 'robots', content: 'noindex' },
-        { property: 'og:locale', content: ogLocale(HOME_LANGUAGE) },
+        { property: 'og:locale', content: ogLocale(lang) },
       ],
       jsonLd: null,
       pagefindFilters: [],
@@ -234,5 +239,6 @@ export function notFoundPage(input: NotFoundPageInput): NotFoundPage {
     ui,
     site,
     homeHref: localHref(`${site.baseUrl}/`, site),
+    channel: where && { name: where.title, href: localHref(where.htmlUrl, site), lang: where.language, dir: where.dir },
   };
 }

@@ -40,9 +40,16 @@ export interface HomePageInput {
   readonly site: SiteInfo;
 }
 
-/** Input of `src/pages/not-found.astro`: the page static hosts send with a 404 (`/404.html`). */
+/**
+ * Input of `src/pages/not-found.astro`: the 404 page of the addresses under a
+ * channel, in a language, or of the whole site (`server/serving/not-found-page.ts`).
+ */
 export interface NotFoundPageInput {
   readonly page: 'not-found';
+  /** The page's language; null: the site's own (English, as the homepage). */
+  readonly language: string | null;
+  /** The channel the addresses are under; null for the site's pages. */
+  readonly channel: PublicChannel | null;
   readonly site: SiteInfo;
 }
 

@@ -16,7 +16,7 @@ let t: TestService;
 let host: WranglerHost | undefined;
 let base: string;
 
-const get = (p: string) => fetch(`${base}${p}`, { redirect: 'manual' });
+const get = (p: string, headers: Record<string, string> = {}) => fetch(`${base}${p}`, { redirect: 'manual', headers });
 
 describe('Cloudflare Pages (wrangler pages dev) serving dist/', () => {
   beforeAll(async () => {
@@ -78,13 +78,18 @@ describe('Cloudflare Pages (wrangler pages dev) serving dist/', () => {
     expect(answers).toEqual(paths.map((p) => `${p} ok no Link`));
   });
 
-  it('answers 404 (the site\'s 404 page), never 200 with the homepage, for what is not published', async () => {
+  it('answers 404 (the site\'s 404 page for a browser, in the address\'s language), never 200 with the homepage, for what is not published', async () => {
     const home = await (await get('/')).text();
-    for (const p of ['/pressroom-journal/no-such-article', '/no-such-channel/', '/pressroom-journal/ar/no-such-article', '/404', '/404.html', '/pressroom-journal/index', '/index.html']) {
-      const res = await get(p);
+    const browser = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+    for (const p of ['/pressroom-journal/no-such-article', '/no-such-channel/', '/pressroom-journal/ar/no-such-article', '/404', '/404.html', '/pressroom-journal/index', '/index.html', '/pressroom-journal/welcome/']) {
+      const res = await get(p, browser);
       const body = await res.text();
       expect([p, res.status, body === home]).toEqual([p, 404, false]);
-      expect(body).toContain('Page not found');
+      expect(body).toContain(p.includes('/ar/') ? 'الصفحة غير موجودة' : 'Page not found');
+      // A program gets the JSON error body.
+      const program = await get(p);
+      expect([p, program.status, program.headers.get('content-type')]).toEqual([p, 404, 'application/json; charset=utf-8']);
+      await program.body?.cancel();
     }
     // Under the API, the JSON error body.
     const api = await get('/api/public/v1/channels/no-such-channel');

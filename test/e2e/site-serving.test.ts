@@ -194,3 +194,65 @@ describe('what is not published, or not there', () => {
     expect(await res.text()).not.toContain('"devDependencies"');
   });
 });
+
+describe('404 pages for people, JSON for programs (issue 34)', () => {
+  const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
+  it.each([
+    // address, the page's language and direction, the channel it links (null: the homepage only)
+    ['/pressroom-journal/no-such-article', 'en', 'ltr', '/pressroom-journal/'],
+    ['/pressroom-journal/ar/no-such-article', 'ar', 'rtl', '/pressroom-journal/ar/'],
+    ['/pressroom-journal/ar/gone/', 'ar', 'rtl', '/pressroom-journal/ar/'],
+    ['/pressroom-journal/xx/missing', 'en', 'ltr', '/pressroom-journal/'],
+    ['/no-such-channel/ar/missing', 'ar', 'rtl', null],
+    ['/no-such-channel/', 'en', 'ltr', null],
+    ['/pressroom-journal/_404', 'en', 'ltr', '/pressroom-journal/'],
+    ['/_404/ar', 'en', 'ltr', null],
+    ['/pressroom-journal/%2e%2e/package.json', 'en', 'ltr', null],
+    ['/media/no-such-file.png', 'en', 'ltr', null],
+  ])('a browser asking for %s gets the 404 page in %s', async (address, lang, dir, channel) => {
+    const [res, again] = await Promise.all([get(address, { accept: BROWSER }), raw(address, { accept: BROWSER })]);
+    const html = await res.text();
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('vary')).toMatch(/Accept/);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(html).toContain(`<html lang="${lang}" dir="${dir}">`);
+    expect(html).toContain('<meta name="robots" content="noindex">');
+    expect(html).toContain('id="search"');
+    expect(html).toContain('<a href="/">Pressroom');
+    if (channel) expect(html).toContain(`<a href="${channel}"`);
+    else expect(html).not.toContain('href="/pressroom-journal/');
+    expect(again.status).toBe(404);
+  });
+
+  it('the page is in the language of the address: Arabic strings under /{channel}/ar/', async () => {
+    const html = await (await get('/pressroom-journal/ar/gone', { accept: BROWSER })).text();
+    expect(html).toContain('الصفحة غير موجودة');
+    const english = await (await get('/pressroom-journal/gone', { accept: BROWSER })).text();
+    expect(english).toContain('Page not found');
+  });
+
+  it.each([
+    ['/pressroom-journal/no-such-article', {}],
+    ['/pressroom-journal/no-such-article', { accept: '*/*' }],
+    ['/pressroom-journal/no-such-article', { accept: 'application/json' }],
+    ['/pressroom-journal/no-such-article', { accept: 'application/json, text/html;q=0.5' }],
+    ['/api/public/v1/channels/no-such-channel', { accept: BROWSER }],
+    ['/api/v1/nothing', { accept: BROWSER }],
+  ])('%s with %j keeps the JSON error body', async (address, headers) => {
+    const res = await get(address, headers as Record<string, string>);
+    expect(res.status).toBe(address === '/api/v1/nothing' ? 401 : 404);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect((await res.json()).schema_version).toBe('1.0');
+    if (!address.startsWith('/api/')) expect(res.headers.get('vary')).toMatch(/Accept/);
+  });
+
+  it('a HEAD gets the page\'s headers and no body', async () => {
+    const res = await fetch(`${t.url}/pressroom-journal/gone`, { method: 'HEAD', headers: { accept: BROWSER } });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await res.text()).toBe('');
+  });
+});

@@ -7,7 +7,18 @@
  *
  * `NetlifyDev.handle` answers what a rule or a file answers and returns
  * nothing otherwise; Netlify itself then sends the site's `404.html` with a
- * 404, and so does this server (the one part it supplies).
+ * 404, and so does this server. Where a 404 rule is involved the emulator
+ * departs from Netlify, and this server answers as Netlify documents it,
+ * with the emulator's own parts (`@netlify/redirects` to find the rule,
+ * `@netlify/static` to find files, `@netlify/headers` for `_headers`):
+ * - a rule with status 404 (`/{channel}/*  /{channel}/_404.html  404`,
+ *   Netlify's form of a folder's 404 page) is answered with 404, where the
+ *   emulator drops the status and sends 200;
+ * - a file under such a rule is served with its own `_headers` rules, where
+ *   the emulator applies the rule target's;
+ * - a forced 404 rule (`404!`) sends its target page, where the emulator
+ *   sends a plain "Not found".
+ * These, and the site's 404 page, are the only parts it supplies.
  * @module
  */
 import fs from 'node:fs';
@@ -15,6 +26,9 @@ import http from 'node:http';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { NetlifyDev } from '@netlify/dev';
+import { RedirectsHandler } from '@netlify/redirects';
+import { StaticHandler } from '@netlify/static';
+import { HeadersHandler } from '@netlify/headers';
 import { listSite, renderNetlifyHeaders, renderNetlifyRedirects } from '../../server/hosting/netlify-config.ts';
 import { freePort } from './free-port.ts';
 
@@ -59,10 +73,34 @@ export async function startNetlify(dist: string): Promise<NetlifyHost> {
   };
   const dev = new NetlifyDev(options as ConstructorParameters<typeof NetlifyDev>[0]);
   await dev.start();
+  const publishDir = path.resolve(dist);
+  const rules = new RedirectsHandler({ configPath: toml, projectDir: project, publicDir: publishDir, jwtRoleClaim: '', jwtSecret: '' } as ConstructorParameters<typeof RedirectsHandler>[0]);
+  const files = new StaticHandler({ directory: publishDir });
+  const headers = new HeadersHandler({ configPath: toml, projectDir: project, publishDir } as ConstructorParameters<typeof HeadersHandler>[0]);
+  const notFoundPage = () => new Response(fs.readFileSync(path.join(dist, '404.html')), { status: 404, headers: { 'content-type': 'text/html; charset=utf-8' } });
+  /** A rule's answer as Netlify sends it where a 404 rule is involved (see the module doc). */
+  const asNetlifyAnswers = async (request: Request, emulated: Response): Promise<Response> => {
+    const rule = await rules.match(request);
+    if (!rule || rule.redirect || rule.statusCode !== 404) return emulated;
+    await emulated.body?.cancel();
+    const own = rule.force ? undefined : await files.match(request);
+    if (own) {
+      const response = await own.handle();
+      await headers.apply(request, response);
+      return response;
+    }
+    const target = await files.match(new Request(rule.target));
+    if (!target) return notFoundPage();
+    const page = await target.handle();
+    const response = new Response(page.body, { status: 404, headers: page.headers });
+    await headers.apply(request, response);
+    return response;
+  };
   const server = http.createServer(async (req, res) => {
     try {
       const request = new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers: req.headers as Record<string, string> });
-      const answer = (await dev.handle(request)) ?? new Response(fs.readFileSync(path.join(dist, '404.html')), { status: 404, headers: { 'content-type': 'text/html; charset=utf-8' } });
+      const result = await dev.handleAndIntrospect(request);
+      const answer = result?.type === 'redirect' ? await asNetlifyAnswers(request, result.response) : (result?.response ?? notFoundPage());
       res.writeHead(answer.status, Object.fromEntries(answer.headers));
       if (answer.body && req.method !== 'HEAD') Readable.fromWeb(answer.body as never).pipe(res);
       else res.end();
@@ -85,3 +123,4 @@ export async function startNetlify(dist: string): Promise<NetlifyHost> {
     },
   };
 }
+

@@ -9,7 +9,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import { normalizeRequestPath, rawPathOf } from '../../urls/request-path.ts';
-import { errorBody } from '../../serving/error-body.ts';
+import { PressroomError } from '../../domain/errors.ts';
 
 /**
  * The request path as the client sent it: Node's raw request target when
@@ -36,9 +36,7 @@ export function canonicalGetPath(request: Request, options?: { env?: unknown }):
 export function refuseUnsafePaths(): MiddlewareHandler {
   return async (c: Context, next) => {
     if (normalizeRequestPath(rawRequestPath(c.req.raw, c.env)) !== null) return next();
-    return c.json(
-      errorBody('NOT_FOUND', 'This address is not valid: it has a dot segment, an empty segment, an encoded "/" or "\\", or a control character. Use the plain address.'),
-      404,
-    );
+    // Thrown, so the error handler answers it as every 404 (a person's browser gets the 404 page).
+    throw new PressroomError('NOT_FOUND', 'This address is not valid: it has a dot segment, an empty segment, an encoded "/" or "\\", or a control character. Use the plain address.');
   };
 }

@@ -9,9 +9,7 @@
  * @module
  */
 import { createMiddleware } from 'hono/factory';
-
-/** The Cache-Control of every error answer. */
-export const ERROR_CACHE_CONTROL = 'no-store';
+import { ERROR_CACHE_CONTROL } from '../../serving/cache-policy.ts';
 
 /** Completes the headers of JSON answers (see the module doc). */
 export function jsonAnswerHeaders() {

@@ -15,6 +15,10 @@ import { contentTypeOf } from '../../serving/content-types.ts';
 import { respondConditionally, type ConditionalBody } from '../conditional-get.ts';
 import type { CachedFile, OutputFileCache } from '../output-file-cache.ts';
 import { PressroomError } from '../../domain/errors.ts';
+import { isApiPath, notFoundPageFiles, wantsNotFoundPage } from '../../serving/not-found-page.ts';
+import { HTML_SECURITY_HEADERS } from '../../serving/security-headers.ts';
+import { ERROR_CACHE_CONTROL } from '../../serving/cache-policy.ts';
+import type { NotFoundPage } from '../on-error.ts';
 
 export { resolveOutputRequest, type OutputAnswer } from '../../serving/output-request.ts';
 
@@ -74,4 +78,34 @@ export function siteFileRoutes(files: OutputFileCache, policy: CachePolicy): Hon
     return (await serveOutputFile(c, files, answer.file, policy, answer.headers)) ?? notFound(c);
   };
   return new Hono().get('/*', serve);
+}
+
+/**
+ * The site's 404 page for a GET that wants HTML (`serving/not-found-page.ts`):
+ * the first of the address's 404 files that exists, with status 404. Outside
+ * `/api/` the answer depends on `Accept`, so it says `Vary: Accept` (the
+ * JSON body included).
+ */
+export function notFoundPageFrom(files: OutputFileCache): NotFoundPage {
+  return async (c) => {
+    const pathname = c.req.path;
+    if (isApiPath(pathname)) return null;
+    c.header('Vary', 'Accept');
+    if (!wantsNotFoundPage(pathname, c.req.header('accept'))) return null;
+    for (const relative of notFoundPageFiles(pathname)) {
+      const file = await files.get(relative);
+      if (!file) continue;
+      return new Response(c.req.method === 'HEAD' ? null : file.bytes, {
+        status: 404,
+        headers: {
+          'Content-Type': contentTypeOf(relative),
+          'Cache-Control': ERROR_CACHE_CONTROL,
+          Vary: 'Accept',
+          'X-Content-Type-Options': 'nosniff',
+          ...HTML_SECURITY_HEADERS,
+        },
+      });
+    }
+    return null;
+  };
 }

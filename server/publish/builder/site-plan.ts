@@ -132,8 +132,11 @@ export function planChannel(
   const defaultPage = once(pageOf(channel.defaultLanguage));
   files.push(pageFile(staticFiles.channelHtml(c), channel.defaultLanguage, defaultPage));
   files.push(channelJson(null), ...listFiles(null));
+  // The 404 pages of the addresses under the channel (server/serving/not-found-page.ts): by default and per language.
+  files.push({ path: staticFiles.channelNotFound(c), inputs: [channel, null], render: () => renderers.notFoundHtml(site, null, channel) });
   for (const lang of languages) {
     files.push(pageFile(staticFiles.channelHtml(c, lang), lang, lang === channel.defaultLanguage ? defaultPage : pageOf(lang)));
+    files.push({ path: staticFiles.channelNotFound(c, lang), inputs: [channel, lang], render: () => renderers.notFoundHtml(site, lang, channel) });
     if (channelTranslationIn(channel, lang)) files.push(channelJson(lang));
     files.push(...listFiles(lang));
   }
@@ -244,9 +247,26 @@ export function homeArticles(articles: ArticlesByChannel, renderers: Pick<Render
   return renderers.listArticles(candidates, null).slice(0, PAGE_MAX_ARTICLES);
 }
 
+// A channel's languages read every article of its group; the site is planned at every publish, so they are
+// remembered per group (the read model keeps a group's array while it is unchanged) and channel.
+const languagesByGroup = new WeakMap<readonly AnyPublicArticle[], { channel: PublicChannel; languages: readonly string[] }>();
+const NO_ARTICLES: readonly AnyPublicArticle[] = [];
+
+/** Every language some channel has (`channelLanguages`), sorted. */
+function siteLanguages(channels: readonly PublicChannel[], articles: ArticlesByChannel): string[] {
+  const all = new Set<string>();
+  for (const channel of channels) {
+    const group = articles.get(channel.id) ?? NO_ARTICLES;
+    let known = languagesByGroup.get(group);
+    if (known?.channel !== channel) languagesByGroup.set(group, (known = { channel, languages: channelLanguages(channel, group) }));
+    for (const lang of known.languages) all.add(lang);
+  }
+  return [...all].sort();
+}
+
 /**
  * Site-wide files: homepage, channel list, sitemap index and the homepage's
- * sitemap, robots.txt, llms.txt, favicon.svg, the 404 page, and the site's client assets (`_astro/`).
+ * sitemap, robots.txt, llms.txt, favicon.svg, the 404 pages, and the site's client assets (`_astro/`).
  * Each is small whatever the site's size (the newest articles, one line per
  * channel), and is rendered from the channels' groups (`articles`), whose
  * per-group work is remembered while a group is unchanged, so re-planning
@@ -271,7 +291,9 @@ export function planSite(
     { path: staticFiles.homeSitemap(), inputs: [channels.length, ...channels, ...groups], render: () => renderers.homeSitemap(channels, articles, site) },
     { path: staticFiles.robots(), inputs: [], render: () => renderers.robots(site) },
     { path: staticFiles.favicon(), inputs: [], render: () => renderers.favicon() },
-    { path: staticFiles.notFound(), inputs: [], render: () => renderers.notFoundHtml(site) },
+    { path: staticFiles.notFound(), inputs: [], render: () => renderers.notFoundHtml(site, null, null) },
+    // `/{x}/{lang}/…` where no channel x exists: the 404 page in each language a channel has.
+    ...siteLanguages(channels, articles).map((lang) => ({ path: staticFiles.languageNotFound(lang), inputs: [lang], render: () => renderers.notFoundHtml(site, lang, null) })),
     { path: staticFiles.llms(), inputs: [channels.length, ...channels, ...groups], render: () => renderers.llms(channels, articles, site) },
     ...assets,
   ];
