@@ -50,6 +50,9 @@ const TABLE: Array<[string, Record<string, string>?]> = [
   ['/pressroom-journal/welcome?lang=fr'],
   ['/pressroom-journal/welcome?lang='],
   ['/pressroom-journal/welcome?lang=..%2F..'],
+  // A repeated lang on a page (issue 34: Netlify answered English).
+  ['/pressroom-journal/welcome?lang=ar&lang=en'],
+  ['/pressroom-journal/rss.xml?lang=ar&lang=en'],
   ['/pressroom-journal/welcome', { accept: 'text/markdown' }],
   ['/pressroom-journal/welcome', { accept: 'text/markdown;q=0, text/html' }],
   ['/pressroom-journal/welcome', { accept: 'text/html;q=0.5, text/markdown' }],
