@@ -110,6 +110,8 @@ export function renderNetlifyRedirects(site: SiteListing): string {
       for (const feed of ['rss.xml', 'feed.json']) lines.push(`/${c.slug}/${feed}  lang=${lang}  /${c.slug}/${lang}/${feed}  200!`);
     }
   }
+  // The search page in each language of the site (`/search/?lang=L` is `/search/L/`, as on the bundled server).
+  for (const lang of [...new Set(site.channels.flatMap((c) => c.languages))].sort()) lines.push(`/search/  lang=${lang}  /${staticFiles.searchPage(lang).replace(/index\.html$/, '')}  200!`);
   lines.push(
     '/:channel/  lang=:lang  /404.html  404!',
     '/:channel/rss.xml  lang=:lang  /404.html  404!',

@@ -91,7 +91,7 @@ function byClass(html: string, tag: string, cls: string): string {
 // ----
 
 /** The renderer's pages as text (it answers UTF-8 bytes). */
-type TextRenderer = { [K in 'article' | 'channel' | 'home' | 'notFound']: (...args: Parameters<HtmlRenderer[K]>) => Promise<string> };
+type TextRenderer = { [K in 'article' | 'channel' | 'home' | 'notFound' | 'search']: (...args: Parameters<HtmlRenderer[K]>) => Promise<string> };
 const decoded = async (bytes: Promise<Uint8Array>): Promise<string> => Buffer.from(await bytes).toString('utf8');
 function asText(r: HtmlRenderer): TextRenderer {
   return {
@@ -99,6 +99,7 @@ function asText(r: HtmlRenderer): TextRenderer {
     channel: (...args) => decoded(r.channel(...args)),
     home: (...args) => decoded(r.home(...args)),
     notFound: (...args) => decoded(r.notFound(...args)),
+    search: (...args) => decoded(r.search(...args)),
   };
 }
 
@@ -298,16 +299,16 @@ describe('article page', () => {
     // Text is escaped; inside quoted attribute values only & and " need escaping, and are.
     expect(html).toContain('<title>Tags &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot; · Tech Desk</title>');
     expect(html).toContain('>Tags &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;</h1>');
-    // The only script elements: JSON-LD, pagefind-ui.js and the search script that starts it.
-    expect(tags(html, 'script')).toEqual([{ type: 'application/ld+json' }, { src: '/pagefind/pagefind-ui.js' }, { src: expect.stringMatching(/^\/_astro\/search\.[\w-]+\.js$/) }]);
+    // The only script element of an article page: JSON-LD (search is the search page's).
+    expect(tags(html, 'script')).toEqual([{ type: 'application/ld+json' }]);
     expect(jsonLd(html).headline).toBe('Tags </script><script>alert(1)</script> & "quotes"');
     expect(metaContent(html, 'og:title')).toEqual(['Tags </script><script>alert(1)</script> & "quotes"']);
   });
 
-  it('carries Pagefind search: the UI, the indexed body, title meta and the language filter', () => {
-    expect(tags(en, 'script').some((s) => s['src'] === '/pagefind/pagefind-ui.js')).toBe(true);
-    expect(tags(en, 'link').some((l) => l['rel'] === 'stylesheet' && l['href'] === '/pagefind/pagefind-ui.css')).toBe(true);
-    expect(en).not.toContain('new PagefindUI(');
+  it('carries the search box (a form to the search page of its language), the indexed body, title meta and the language filter', () => {
+    expect(tags(ar, 'form').find((f) => f['class'] === 'search')).toMatchObject({ role: 'search', action: '/search/ar/', method: 'get' });
+    expect(tags(en, 'form').find((f) => f['class'] === 'search')).toMatchObject({ action: '/search/en/' });
+    expect(tags(en, 'script').some((s) => s['src'] === '/pagefind/pagefind-ui.js')).toBe(false);
     expect(tags(en, 'article')[0]).toHaveProperty('data-pagefind-body');
     expect(tags(en, 'h1')[0]).toMatchObject({ 'data-pagefind-meta': 'title' });
     const filters = tags(ar, 'meta').filter((m) => m['data-pagefind-filter']);
@@ -324,15 +325,16 @@ describe('article page', () => {
     for (const a of assets) expect(a.path.startsWith('_astro/')).toBe(true);
   });
 
-  it('has no inline script: the search script is a client asset of the build, so the CSP needs no unsafe-inline', async () => {
-    const scripts = tags(en, 'script');
-    // JSON-LD is data, not script: CSP does not apply to it.
-    for (const script of scripts) if (script['type'] !== 'application/ld+json') expect(script['src'], JSON.stringify(script)).toBeTruthy();
+  it('has no inline script: the search page\'s script is a client asset of the build, so the CSP needs no unsafe-inline', async () => {
+    const search = await renderer.search(SITE, 'ar', [article.channel], ['ar', 'en']);
+    const scripts = tags(search, 'script');
+    // JSON data and JSON-LD are data, not script: CSP does not apply to them.
+    for (const script of scripts) if (!/json/.test(script['type'] ?? '')) expect(script['src'], JSON.stringify(script)).toBeTruthy();
     const boot = scripts.find((s) => s['src']?.startsWith('/_astro/'));
-    expect(boot).toBeDefined();
+    expect(boot).toMatchObject({ type: 'module' });
     const asset = (await bytesRenderer.clientAssets()).find((a) => `/${a.path}` === boot!['src']);
     expect(asset).toBeDefined();
-    expect(fs.readFileSync(asset!.file, 'utf8')).toContain('new PagefindUI(');
+    expect(fs.readFileSync(asset!.file, 'utf8')).toContain('mergeIndex');
   });
 
   it('refuses a translation that is not published', async () => {
@@ -450,8 +452,8 @@ describe('site paths', () => {
     const html = await renderer.article(bilingualArticle(), 'en', { ...SITE, baseUrl: 'https://news.example/press' });
     const sheets = tags(html, 'link').filter((l) => l['rel'] === 'stylesheet').map((l) => l['href']);
     expect(sheets[0]).toMatch(/^\/press\/_astro\/site\.[\w-]+\.css$/);
-    expect(sheets[1]).toBe('/press/pagefind/pagefind-ui.css');
-    expect(tags(html, 'script').some((s) => s['src'] === '/press/pagefind/pagefind-ui.js')).toBe(true);
+    expect(sheets).toHaveLength(1);
+    expect(tags(html, 'form').find((f) => f['class'] === 'search')).toMatchObject({ action: '/press/search/en/' });
     expect(tags(html, 'a').find((a) => a['class'] === 'site-name')!['href']).toBe('/press/');
   });
 });

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { experimental_AstroContainer } from 'astro/container';
 import { withoutForbiddenCodePoints } from '../domain/body/forbidden-code-points.ts';
-import type { ArticlePageInput, ChannelPageInput, HomePageInput, NotFoundPageInput, PageInput } from '../../src/lib/page-input.ts';
+import type { ArticlePageInput, ChannelPageInput, HomePageInput, NotFoundPageInput, PageInput, SearchPageInput } from '../../src/lib/page-input.ts';
 import { BUILD_STAMP_FILE, readBuildStamp } from './astro-compile.ts';
 import { pageHtmlOf } from './public-body.ts';
 import type { PublicArticle, PublicArticleSummary, PublicChannel, SiteInfo } from '../read-model/view-models.ts';
@@ -44,6 +44,8 @@ export interface HtmlRenderer {
   /** The page static hosts send with a 404 (`/404.html`). */
   /** A 404 page: the site's (`language` null: English), in a language, or a channel's. */
   notFound(site: SiteInfo, language: string | null, channel: PublicChannel | null): Promise<Uint8Array>;
+  /** The search page of one language, or of every language (`language` null). */
+  search(site: SiteInfo, language: string | null, channels: readonly PublicChannel[], languages: readonly string[]): Promise<Uint8Array>;
   /**
    * Files under the build's client folder that the pages reference (the
    * stylesheet under `_astro/`): copy each `file` to `{output}/{path}`.
@@ -74,7 +76,7 @@ type AstroContainer = experimental_AstroContainer;
 type PageComponent = Parameters<AstroContainer['renderToString']>[0];
 
 /** The render entry points, by file name under `src/pages/`. */
-const PAGES = ['article', 'channel', 'home', 'not-found'] as const;
+const PAGES = ['article', 'channel', 'home', 'not-found', 'search'] as const;
 type PageName = (typeof PAGES)[number];
 
 const FIX = 'Run "npm run compile:astro" (or call ensureSiteBuild from server/render/astro-compile.ts) first.';
@@ -154,6 +156,10 @@ export async function createAstroRenderer(buildDir: string, options: AstroRender
     notFound(site: SiteInfo, language: string | null, channel: PublicChannel | null) {
       const input: NotFoundPageInput = { page: 'not-found', language, channel, site };
       return render('not-found', input);
+    },
+    search(site: SiteInfo, language: string | null, channels: readonly PublicChannel[], languages: readonly string[]) {
+      const input: SearchPageInput = { page: 'search', language, channels, languages, site };
+      return render('search', input);
     },
     clientAssets: () => listClientAssets(path.join(dir, 'client')),
   } satisfies HtmlRenderer);

@@ -28,6 +28,8 @@ export interface Renderers {
   homeHtml(channels: readonly PublicChannel[], articles: readonly PublicArticleSummary[], site: SiteInfo): Promise<Uint8Array>;
   /** A 404 page (`server/serving/not-found-page.ts`): the site's (`language` null), in a language, or a channel's. */
   notFoundHtml(site: SiteInfo, language: string | null, channel: PublicChannel | null): Promise<Uint8Array>;
+  /** The search page of one language, or of every language (`language` null). */
+  searchHtml(site: SiteInfo, language: string | null, channels: readonly PublicChannel[], languages: readonly string[]): Promise<Uint8Array>;
   articleJson(article: PublicArticle, language: string): string;
   articleMarkdown(article: PublicArticle, language: string): string;
   channelJson(channel: PublicChannel, language: string): string;
@@ -61,6 +63,7 @@ export function createRenderers(html: HtmlRenderer): Renderers {
     channelHtml: (channel, language, languages, articles, site) => html.channel(channel, language, languages, articles, site),
     homeHtml: (channels, articles, site) => html.home(channels, articles, site),
     notFoundHtml: (site, language, channel) => html.notFound(site, language, channel),
+    searchHtml: (site, language, channels, languages) => html.search(site, language, channels, languages),
     articleJson: (article, language) => renderArticleJson(article, language),
     articleMarkdown: renderArticleMarkdown,
     channelJson: renderChannelJson,

@@ -80,6 +80,8 @@ export const staticFiles = Object.freeze({
   /** The 404 page in one language of the site, for `/{x}/{lang}/…` where no channel `x` exists. */
   languageNotFound: (lang: string) => `${NOT_FOUND_NAME}/${lang}.html`,
   llms: () => 'llms.txt',
+  /** The search page: every language at `/search/` (English), one language at `/search/{lang}/` (`channel` slug `search` is reserved). */
+  searchPage: (lang?: string) => (lang ? `search/${lang}/index.html` : 'search/index.html'),
   /** The public API's OpenAPI document, at `/api/public/v1/openapi.json`. */
   publicOpenApi: () => `${api}/openapi.json`,
   /** The publishing API's OpenAPI document, at `/api/v1/openapi.json` (the API itself is the service's). */

@@ -27,6 +27,16 @@ export interface UiStrings {
   readonly notFoundText: string;
   /** What leads the 404 page's links (home, the channel). */
   readonly notFoundNext: string;
+  /** The search field's label. */
+  readonly searchLabel: string;
+  /** The search page's count of results: `{count}` is replaced. */
+  readonly searchResults: string;
+  readonly searchNone: string;
+  /** Asked for a query shorter than two characters. */
+  readonly searchShort: string;
+  readonly searchFailed: string;
+  /** Before the form that asks the public API when JavaScript is off. */
+  readonly searchNoScript: string;
 }
 
 const STRINGS: Record<string, UiStrings> = {
@@ -46,6 +56,12 @@ const STRINGS: Record<string, UiStrings> = {
     notFound: 'Page not found',
     notFoundText: 'Nothing is published at this address. It may never have existed, or it was unpublished or moved.',
     notFoundNext: 'Search above, or go to:',
+    searchLabel: 'Search the articles',
+    searchResults: '{count} results',
+    searchNone: 'No article matches.',
+    searchShort: 'Type at least two characters.',
+    searchFailed: 'Search is not available right now. Try again later.',
+    searchNoScript: 'Results appear here with JavaScript. Without it, the public API answers the same search (JSON):',
   },
   ar: {
     published: 'نُشر',
@@ -63,6 +79,12 @@ const STRINGS: Record<string, UiStrings> = {
     notFound: 'الصفحة غير موجودة',
     notFoundText: 'لا يوجد شيء منشور على هذا العنوان. ربما لم يوجد قط، أو أُلغي نشره أو نُقل.',
     notFoundNext: 'ابحث في الأعلى، أو انتقل إلى:',
+    searchLabel: 'ابحث في المقالات',
+    searchResults: '{count} نتيجة',
+    searchNone: 'لا توجد مقالة مطابقة.',
+    searchShort: 'اكتب حرفين على الأقل.',
+    searchFailed: 'البحث غير متاح الآن. حاول لاحقًا.',
+    searchNoScript: 'تظهر النتائج هنا مع جافاسكربت. ومن دونها تجيب واجهة البرمجة العامة عن البحث نفسه (JSON):',
   },
   de: {
     published: 'Veröffentlicht',
@@ -80,6 +102,12 @@ const STRINGS: Record<string, UiStrings> = {
     notFound: 'Seite nicht gefunden',
     notFoundText: 'Unter dieser Adresse ist nichts veröffentlicht. Vielleicht gab es sie nie, oder sie wurde zurückgezogen oder verschoben.',
     notFoundNext: 'Suchen Sie oben, oder gehen Sie zu:',
+    searchLabel: 'Artikel durchsuchen',
+    searchResults: '{count} Treffer',
+    searchNone: 'Kein Artikel passt.',
+    searchShort: 'Geben Sie mindestens zwei Zeichen ein.',
+    searchFailed: 'Die Suche ist gerade nicht verfügbar. Versuchen Sie es später.',
+    searchNoScript: 'Mit JavaScript erscheinen die Treffer hier. Ohne beantwortet die öffentliche API dieselbe Suche (JSON):',
   },
   es: {
     published: 'Publicado',
@@ -97,6 +125,12 @@ const STRINGS: Record<string, UiStrings> = {
     notFound: 'Página no encontrada',
     notFoundText: 'No hay nada publicado en esta dirección. Puede que nunca haya existido, o que se haya retirado o trasladado.',
     notFoundNext: 'Busque arriba, o vaya a:',
+    searchLabel: 'Buscar artículos',
+    searchResults: '{count} resultados',
+    searchNone: 'Ningún artículo coincide.',
+    searchShort: 'Escriba al menos dos caracteres.',
+    searchFailed: 'La búsqueda no está disponible ahora. Inténtelo más tarde.',
+    searchNoScript: 'Los resultados aparecen aquí con JavaScript. Sin él, la API pública responde la misma búsqueda (JSON):',
   },
   fa: {
     published: 'منتشر شده',
@@ -114,6 +148,12 @@ const STRINGS: Record<string, UiStrings> = {
     notFound: 'صفحه پیدا نشد',
     notFoundText: 'در این نشانی چیزی منتشر نشده است. شاید هرگز وجود نداشته، یا از انتشار خارج یا جابه‌جا شده است.',
     notFoundNext: 'در بالا جستجو کنید، یا بروید به:',
+    searchLabel: 'جستجو در مقاله‌ها',
+    searchResults: '{count} نتیجه',
+    searchNone: 'هیچ مقاله‌ای پیدا نشد.',
+    searchShort: 'دست‌کم دو نویسه بنویسید.',
+    searchFailed: 'جستجو اکنون در دسترس نیست. بعداً دوباره امتحان کنید.',
+    searchNoScript: 'نتیجه‌ها با جاوااسکریپت اینجا نمایش داده می‌شوند. بدون آن، API عمومی همین جستجو را پاسخ می‌دهد (JSON):',
   },
   fr: {
     published: 'Publié',
@@ -131,6 +171,12 @@ const STRINGS: Record<string, UiStrings> = {
     notFound: 'Page introuvable',
     notFoundText: 'Rien n’est publié à cette adresse. Elle n’a peut-être jamais existé, ou elle a été dépubliée ou déplacée.',
     notFoundNext: 'Cherchez ci-dessus, ou allez à\u00a0:',
+    searchLabel: 'Rechercher dans les articles',
+    searchResults: '{count} résultats',
+    searchNone: 'Aucun article ne correspond.',
+    searchShort: 'Saisissez au moins deux caractères.',
+    searchFailed: 'La recherche n’est pas disponible pour le moment. Réessayez plus tard.',
+    searchNoScript: 'Les résultats s’affichent ici avec JavaScript. Sans lui, l’API publique répond à la même recherche (JSON)\u00a0:',
   },
   he: {
     published: 'פורסם',
@@ -148,6 +194,12 @@ const STRINGS: Record<string, UiStrings> = {
     notFound: 'הדף לא נמצא',
     notFoundText: 'לא פורסם דבר בכתובת זו. ייתכן שמעולם לא הייתה קיימת, או שפרסומה בוטל או שהועברה.',
     notFoundNext: 'חפשו למעלה, או עברו אל:',
+    searchLabel: 'חיפוש במאמרים',
+    searchResults: '{count} תוצאות',
+    searchNone: 'אין מאמר תואם.',
+    searchShort: 'הקלידו לפחות שני תווים.',
+    searchFailed: 'החיפוש אינו זמין כעת. נסו שוב מאוחר יותר.',
+    searchNoScript: 'התוצאות מופיעות כאן עם JavaScript. בלעדיו, ה-API הציבורי עונה על אותו חיפוש (JSON):',
   },
 };
 

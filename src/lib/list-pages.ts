@@ -207,6 +207,8 @@ export interface NotFoundPage {
   readonly homeHref: string;
   /** The channel's page in the 404 page's language (its default one when it lacks it), under a channel. */
   readonly channel: { readonly name: string; readonly href: string; readonly lang: string; readonly dir: 'ltr' | 'rtl' } | null;
+  /** The language whose search page the header sends to; null: every language's (the site's page). */
+  readonly searchLanguage: string | null;
 }
 
 /**
@@ -240,5 +242,6 @@ export function notFoundPage(input: NotFoundPageInput): NotFoundPage {
     site,
     homeHref: localHref(`${site.baseUrl}/`, site),
     channel: where && { name: where.title, href: localHref(where.htmlUrl, site), lang: where.language, dir: where.dir },
+    searchLanguage: input.language ?? input.channel?.defaultLanguage ?? null,
   };
 }

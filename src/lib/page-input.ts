@@ -53,7 +53,18 @@ export interface NotFoundPageInput {
   readonly site: SiteInfo;
 }
 
-export type PageInput = ArticlePageInput | ChannelPageInput | HomePageInput | NotFoundPageInput;
+/** Input of `src/pages/search.astro`: the search page of one language, or of every language (`language` null). */
+export interface SearchPageInput {
+  readonly page: 'search';
+  readonly language: string | null;
+  /** Every public channel: a result says which one it comes from, by the channel's name in the page's language. */
+  readonly channels: readonly PublicChannel[];
+  /** Every language of the site (`channelLanguages` of each channel): a result says which one it is in. */
+  readonly languages: readonly string[];
+  readonly site: SiteInfo;
+}
+
+export type PageInput = ArticlePageInput | ChannelPageInput | HomePageInput | NotFoundPageInput | SearchPageInput;
 
 /**
  * Returns the page input when it is of the expected kind; throws a clear

@@ -2,7 +2,7 @@
  * A reader in a real browser: headless Chromium (Debian's, driven by
  * playwright-core; no browser is downloaded) opens an article page served by
  * the bundled server, follows its alternate links and language switcher, and
- * runs a Pagefind search.
+ * runs a Pagefind search on the search page.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -61,28 +61,49 @@ describe.skipIf(!available)(available ? 'in headless Chromium' : `in headless Ch
     await page.close();
   });
 
-  it('finds an article with the site search (Pagefind)', async () => {
+  it('searches from any page\'s header on the search page of its language: the query in the address, Back, keys, sources (issue 34)', async () => {
     // The search index is built in the background after start-up.
     await t.service.staticSite!.search.idle();
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(e.message));
     page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    const explain = (error: unknown) => {
+      throw new Error(`${error}; browser errors: ${problems.join(' | ') || 'none'}`);
+    };
     await page.goto(`${t.url}/pressroom-journal/en/welcome`);
-    const input = page.locator('.pagefind-ui__search-input');
-    await input.waitFor({ timeout: 15_000 }).catch((error) => {
-      throw new Error(`${error}; browser errors: ${problems.join(' | ') || 'none'}`);
-    });
-    await input.fill('Markdown');
-    const result = page.locator('.pagefind-ui__result-link').first();
-    await result.waitFor({ timeout: 15_000 }).catch((error) => {
-      throw new Error(`${error}; browser errors: ${problems.join(' | ') || 'none'}`);
-    });
-    expect(await page.locator('.pagefind-ui__result-link').allTextContents()).toEqual(
-      expect.arrayContaining([expect.stringMatching(/Markdown/i)]),
-    );
+    await page.locator('header form.search input[name=q]').fill('Markdown');
+    await page.locator('header form.search input[name=q]').press('Enter');
+    await page.waitForURL(/\/search\/en\/\?q=Markdown$/);
+    const results = page.locator('#search-results a');
+    await results.first().waitFor({ timeout: 15_000 }).catch(explain);
+    expect(await results.allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/Markdown/i)]));
+    // Each result says where it comes from: the channel's name and the language's.
+    expect(await page.locator('#search-results .search-source').first().textContent()).toBe('Pressroom Journal · English');
+    expect(await page.locator('#search-status').textContent()).toMatch(/\d+ results/);
+    // A second search is a new address; Back restores the first, its query and its results.
+    await page.locator('#search-query').fill('readers');
+    await page.locator('#search-query').press('Enter');
+    await page.waitForURL(/\?q=readers$/);
+    await page.goBack();
+    await page.waitForURL(/\?q=Markdown$/);
+    expect(await page.locator('#search-query').inputValue()).toBe('Markdown');
+    await results.first().waitFor({ timeout: 15_000 }).catch(explain);
+    // Keys: ArrowDown from the field to the first result, ArrowUp back.
+    await page.locator('#search-query').focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await page.evaluate(() => document.activeElement?.closest('#search-results') !== null)).toBe(true);
+    await page.keyboard.press('ArrowUp');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('search-query');
+    // A shared address opens with its results.
+    const shared = await browser.newPage();
+    await shared.goto(`${t.url}/search/ar/?q=${encodeURIComponent('Markdown')}`);
+    expect(await shared.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['ar', 'rtl']);
+    await shared.locator('#search-status').filter({ hasText: /./ }).waitFor({ timeout: 15_000 }).catch(explain);
+    await shared.close();
+    expect(problems).toEqual([]);
     await page.close();
-  }, 60_000);
+  }, 90_000);
 
   it('the API search finds the same translations as the site search', async () => {
     await t.service.staticSite!.search.idle();
@@ -111,12 +132,14 @@ describe.skipIf(!available)(available ? 'in headless Chromium' : `in headless Ch
     await page.close();
   }, 60_000);
 
-  it('breaks no rule of the pages\' Content-Security-Policy on an article, a channel and the homepage, while search works', async () => {
+  it('breaks no rule of the pages\' Content-Security-Policy on an article, a channel, the homepage and the search pages, while search works', async () => {
     await t.service.staticSite!.search.idle();
     for (const [address, query] of [
-      ['/pressroom-journal/en/welcome', 'Markdown'],
-      ['/pressroom-journal/', 'Markdown'],
-      ['/', 'Markdown'],
+      ['/pressroom-journal/en/welcome', null],
+      ['/pressroom-journal/', null],
+      ['/', null],
+      ['/search/?q=Markdown', 'Markdown'],
+      ['/search/en/?q=Markdown', 'Markdown'],
     ] as const) {
       const page = await browser.newPage();
       const violations: string[] = [];
@@ -138,11 +161,8 @@ describe.skipIf(!available)(available ? 'in headless Chromium' : `in headless Ch
       const explain = (error: unknown) => {
         throw new Error(`${error}; on ${address}, CSP reports and errors: ${violations.join(' | ') || 'none'}`);
       };
-      const input = page.locator('.pagefind-ui__search-input');
-      await input.waitFor({ timeout: 15_000 }).catch(explain);
-      await input.fill(query);
-      // Results come from Pagefind's worker, which runs its WebAssembly under the policy of its own script.
-      await page.locator('.pagefind-ui__result-link').first().waitFor({ timeout: 15_000 }).catch(explain);
+      // Results come from Pagefind, which compiles its WebAssembly under the page's policy.
+      if (query) await page.locator('#search-results a').first().waitFor({ timeout: 15_000 }).catch(explain);
       violations.push(...(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)));
       expect(violations, address).toEqual([]);
       await page.close();

@@ -220,7 +220,7 @@ describe('404 pages for people, JSON for programs (issue 34)', () => {
     expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
     expect(html).toContain(`<html lang="${lang}" dir="${dir}">`);
     expect(html).toContain('<meta name="robots" content="noindex">');
-    expect(html).toContain('id="search"');
+    expect(html).toMatch(/<form class="search" role="search"/);
     expect(html).toContain('<a href="/">Pressroom');
     if (channel) expect(html).toContain(`<a href="${channel}"`);
     else expect(html).not.toContain('href="/pressroom-journal/');
@@ -254,5 +254,37 @@ describe('404 pages for people, JSON for programs (issue 34)', () => {
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(await res.text()).toBe('');
+  });
+});
+
+describe('the search page (issue 34)', () => {
+  it.each([
+    ['/search/', 'en', 'ltr', 'null'],
+    ['/search/ar/', 'ar', 'rtl', '"ar"'],
+    ['/search/?q=Markdown', 'en', 'ltr', 'null'],
+  ])('%s is a page in %s that carries the query form and the search data', async (address, lang, dir, language) => {
+    const res = await get(address);
+    const html = await res.text();
+    expect(res.status).toBe(200);
+    expect(html).toContain(`<html lang="${lang}" dir="${dir}">`);
+    expect(html).toContain('<meta name="robots" content="noindex">');
+    expect(html).toMatch(/<form id="search-form"[^>]* method="get"/);
+    expect(html).toContain('name="q"');
+    // Without JavaScript, the same search from the public API.
+    expect(html).toContain('action="/api/public/v1/search"');
+    const data = JSON.parse(/<script type="application\/json" id="search-data">(.*?)<\/script>/s.exec(html)![1]!);
+    expect(JSON.stringify(data.language)).toBe(language);
+    expect(data.channels['pressroom-journal']).toBeTruthy();
+    expect(data.languages.ar).toBe('العربية');
+  });
+
+  it('every page\'s header sends its query to the search page of its language', async () => {
+    expect(await (await get('/pressroom-journal/ar/welcome')).text()).toMatch(/<form class="search" role="search"[^>]* action="\/search\/ar\/" method="get">/);
+    expect(await (await get('/')).text()).toMatch(/<form class="search" role="search"[^>]* action="\/search\/" method="get">/);
+  });
+
+  it('/search without the slash and a language no channel has are 404', async () => {
+    expect((await get('/search')).status).toBe(404);
+    expect((await get('/search/sw/')).status).toBe(404);
   });
 });

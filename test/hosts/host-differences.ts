@@ -107,9 +107,9 @@ export const HOST_DIFFERENCES: readonly HostDifference[] = [
   {
     id: 'netlify-folder-forms',
     hosts: ['netlify'],
-    matches: (a) => /^\/pressroom-journal(\/ar)?$|^\/pressroom-journal(\/ar)?\/welcome\/$/.test(a),
+    matches: (a) => /^\/(pressroom-journal(\/ar)?|search)$|^\/pressroom-journal(\/ar)?\/welcome\/$/.test(a),
     status: () => 200,
-    text: "`/{channel}/{article}/` and `/{channel}` (the other form of a page's address): Netlify treats `/x` and `/x/` as one address before any rule (its pretty URLs), so it answers the page, where the bundled server and the other hosts answer 404. The page names its one address (`rel=canonical`) and its links are root-relative, so they resolve alike at both.",
+    text: "`/{channel}/{article}/`, `/{channel}` and `/search` (the other form of a page's address): Netlify treats `/x` and `/x/` as one address before any rule (its pretty URLs), so it answers the page, where the bundled server and the other hosts answer 404. The page names its one address (`rel=canonical`) and its links are root-relative, so they resolve alike at both.",
   },
   {
     id: 'netlify-404-page',

@@ -131,6 +131,12 @@ const TABLE: Array<[string, Record<string, string>?]> = [
   ['/_404/ar.html'],
   ['/pressroom-journal/no-such-article', { accept: 'application/json' }],
   [`${API}/channels/no-such-channel`, { accept: BROWSER }],
+  // The search page: the query is the reader's, the page the same (issue 34).
+  ['/search/'],
+  ['/search/?q=welcome'],
+  ['/search/ar/?q=%D8%A3'],
+  ['/search/?lang=ar'],
+  ['/search'],
   // One address per page: the trailing-slash and slash-less forms name nothing (issue 34).
   ['/pressroom-journal/welcome/'],
   ['/pressroom-journal/ar/welcome/'],

@@ -49,6 +49,7 @@ export const STAND_IN_HTML: HtmlRenderer = Object.freeze({
   channel: async (c, language, _languages, articles) => utf8(`<h1>${c.translations[0]!.title}</h1>${articles.map((a) => `<li>${a.translations.find((t) => t.language === language)?.title}</li>`).join('')}`),
   home: async (_channels, articles) => utf8(articles.filter((a) => a.onHomepage).map((a) => `<li>${a.translations[0]!.title}</li>`).join('')),
   notFound: async () => utf8('<h1>Not found</h1>'),
+  search: async (_site, language) => utf8(`<h1>Search ${language ?? 'all'}</h1>`),
   clientAssets: async () => [],
   buildHash: 'stand-in',
 } satisfies HtmlRenderer);

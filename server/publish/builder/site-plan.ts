@@ -266,7 +266,7 @@ function siteLanguages(channels: readonly PublicChannel[], articles: ArticlesByC
 
 /**
  * Site-wide files: homepage, channel list, sitemap index and the homepage's
- * sitemap, robots.txt, llms.txt, favicon.svg, the 404 pages, and the site's client assets (`_astro/`).
+ * sitemap, robots.txt, llms.txt, favicon.svg, the 404 pages, the search pages, and the site's client assets (`_astro/`).
  * Each is small whatever the site's size (the newest articles, one line per
  * channel), and is rendered from the channels' groups (`articles`), whose
  * per-group work is remembered while a group is unchanged, so re-planning
@@ -284,6 +284,7 @@ export function planSite(
 ): PlannedFile[] {
   const home = homeArticles(articles, renderers);
   const groups = [...articles.values()];
+  const languages = siteLanguages(channels, articles);
   return [
     { path: staticFiles.home(), inputs: [channels.length, ...channels, ...home], render: () => renderers.homeHtml(channels, home, site) },
     ...channelListFiles(channels, renderers, cursors, channelsUrl, anchors),
@@ -293,7 +294,13 @@ export function planSite(
     { path: staticFiles.favicon(), inputs: [], render: () => renderers.favicon() },
     { path: staticFiles.notFound(), inputs: [], render: () => renderers.notFoundHtml(site, null, null) },
     // `/{x}/{lang}/…` where no channel x exists: the 404 page in each language a channel has.
-    ...siteLanguages(channels, articles).map((lang) => ({ path: staticFiles.languageNotFound(lang), inputs: [lang], render: () => renderers.notFoundHtml(site, lang, null) })),
+    ...languages.map((lang) => ({ path: staticFiles.languageNotFound(lang), inputs: [lang], render: () => renderers.notFoundHtml(site, lang, null) })),
+    // The search pages: every language's, and each language's (their results name the channels and languages).
+    ...[null, ...languages].map((lang) => ({
+      path: staticFiles.searchPage(lang ?? undefined),
+      inputs: [lang, channels.length, ...channels, languages.join(' ')],
+      render: () => renderers.searchHtml(site, lang, channels, languages),
+    })),
     { path: staticFiles.llms(), inputs: [channels.length, ...channels, ...groups], render: () => renderers.llms(channels, articles, site) },
     ...assets,
   ];
