@@ -37,6 +37,7 @@ const envSchema = z.object({
   PRESSROOM_SITE_NAME: z.string().min(1).max(200).default('Pressroom'),
   PRESSROOM_CONTENT_SIGNAL: z.string().regex(/^[a-z-]+=(yes|no)(, *[a-z-]+=(yes|no))*$/, 'must look like "search=yes, ai-train=no"').default('search=yes, ai-input=yes, ai-train=no'),
   PRESSROOM_STATIC_BUILD: boolean.default('true'),
+  PRESSROOM_SOCIAL_CARDS: boolean.default('true'),
   PRESSROOM_WATCH_CONTENT: boolean.default('true'),
   PRESSROOM_CACHE_MAX_AGE: z.coerce.number().int().min(0).max(31_536_000).default(60),
   PRESSROOM_RATE_LIMIT_CONTENT: z.coerce.number().int().min(0).max(1_000_000).default(120),
@@ -85,6 +86,10 @@ export interface Config {
   readonly contentSignal: string;
   /** Build the static output in the running service. */
   readonly staticBuild: boolean;
+  /** Draw a link-preview card (PNG) for each page without an image of its own (`server/render/social-card.ts`). */
+  readonly socialCards: boolean;
+  /** Where drawn cards are kept by content hash, so a rebuilt output does not draw them again (`{dataDir}/cards`). */
+  readonly cardCacheDir: string;
   /** Watch content/ while running and import edits (needs importContent). */
   readonly watchContent: boolean;
   /** JSON file with the moderation rules; null for the defaults. */
@@ -173,6 +178,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     siteName: e.PRESSROOM_SITE_NAME,
     contentSignal: e.PRESSROOM_CONTENT_SIGNAL,
     staticBuild: e.PRESSROOM_STATIC_BUILD,
+    socialCards: e.PRESSROOM_SOCIAL_CARDS,
+    cardCacheDir: path.join(dataDir, 'cards'),
     watchContent: e.PRESSROOM_WATCH_CONTENT,
     cacheMaxAgeSeconds: e.PRESSROOM_CACHE_MAX_AGE,
     rateLimitContent: e.PRESSROOM_RATE_LIMIT_CONTENT,

@@ -12,6 +12,7 @@ import type { CursorCodec } from '../domain/cursor.ts';
 import type { Logger } from '../logger.ts';
 import { createAstroRenderer } from '../render/astro-renderer.ts';
 import { createRenderers } from '../render/renderers.ts';
+import { createCardRenderer } from '../render/social-card.ts';
 import { ensureSiteBuild } from '../render/astro-compile.ts';
 import type { SiteInfo } from '../read-model/view-models.ts';
 import type { Db } from '../store/database.ts';
@@ -56,7 +57,7 @@ export async function createStaticSite(deps: {
 }): Promise<StaticSite> {
   const { buildDir } = await ensureSiteBuild(deps.projectRoot, { log: (line: string) => deps.log.info(line) });
   const html = await createAstroRenderer(buildDir);
-  const site: SiteInfo = Object.freeze({ baseUrl: deps.config.publicUrl, name: deps.config.siteName, contentSignal: deps.config.contentSignal });
+  const site: SiteInfo = Object.freeze({ baseUrl: deps.config.publicUrl, name: deps.config.siteName, contentSignal: deps.config.contentSignal, socialCards: deps.config.socialCards });
   // Bodies are stored rendered with their revisions; the few this model must render (rows of another renderer,
   // refreshed at start) are kept in a small cache.
   const model = createPublicModel({ db: deps.db, urls: deps.urls, cache: createBodyCache(1000) });
@@ -66,7 +67,7 @@ export async function createStaticSite(deps: {
     db: deps.db,
     clock: deps.clock,
     model,
-    renderers: createRenderers(html),
+    renderers: createRenderers(html, createCardRenderer({ cacheDir: deps.config.cardCacheDir })),
     cursors: deps.cursors,
     outputDir: deps.config.outputDir,
     site,
@@ -91,6 +92,7 @@ export async function createStaticSite(deps: {
                 astroBuildDir: buildDir,
                 outputDir: deps.config.outputDir,
                 site,
+                cardCacheDir: deps.config.cardCacheDir,
               },
               deps.config.buildWorkers,
             )

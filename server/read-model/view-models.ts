@@ -153,4 +153,9 @@ export interface SiteInfo {
   readonly name: string;
   /** Value of the `Content-Signal` line in robots.txt. */
   readonly contentSignal: string;
+  /**
+   * Whether pages without an image of their own have a drawn preview card
+   * (`PRESSROOM_SOCIAL_CARDS`); without, the channel's avatar or the site's logo.
+   */
+  readonly socialCards: boolean;
 }

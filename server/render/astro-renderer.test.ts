@@ -236,11 +236,28 @@ describe('article page', () => {
     expect(metaContent(en, 'article:published_time')).toEqual(['2024-05-01T09:30:00.000Z']);
     expect(metaContent(en, 'article:modified_time')).toEqual(['2024-05-08T12:00:00.000Z']);
     expect(metaContent(en, 'twitter:card')).toEqual(['summary_large_image']);
+    expect(metaContent(en, 'twitter:image')).toEqual(['https://news.example/media/tech/hello.jpg']);
+  });
+
+  it('previews a page without an image of its own with its drawn card, else the channel avatar, else the site logo (issue 34)', async () => {
     const noImage = buildArticle(techChannel(), { id: 12, slug: 'plain', defaultLanguage: 'en', translations: [{ language: 'en', title: 'Plain', markdown: 'Text.', publishedAt: PUBLISHED }] });
-    return renderer.article(noImage, 'en', SITE).then((html) => {
-      expect(metaContent(html, 'og:image')).toEqual([]);
-      expect(metaContent(html, 'twitter:card')).toEqual(['summary']);
-    });
+    const html = await renderer.article(noImage, 'en', SITE);
+    expect(metaContent(html, 'og:image')).toEqual(['https://news.example/tech/en/plain.png']);
+    expect(metaContent(html, 'og:image:width')).toEqual(['1200']);
+    expect(metaContent(html, 'og:image:height')).toEqual(['630']);
+    expect(metaContent(html, 'og:image:type')).toEqual(['image/png']);
+    expect(metaContent(html, 'og:image:alt')).toEqual(['Plain · Tech Desk']);
+    expect(metaContent(html, 'twitter:card')).toEqual(['summary_large_image']);
+    expect(metaContent(html, 'twitter:image:alt')).toEqual(['Plain · Tech Desk']);
+    expect(jsonLd(html).image).toEqual(['https://news.example/tech/en/plain.png']);
+    expect(jsonLd(html).publisher.logo).toEqual({ '@type': 'ImageObject', url: 'https://news.example/media/tech/avatar.png' });
+    // Without cards: the channel's avatar; without one either, the site's logo (also the publisher's logo).
+    const noCards = { ...SITE, socialCards: false };
+    expect(metaContent(await renderer.article(noImage, 'en', noCards), 'og:image')).toEqual(['https://news.example/media/tech/avatar.png']);
+    const bare = buildArticle({ ...techChannel(), avatarUrl: null }, { id: 13, slug: 'bare', defaultLanguage: 'en', translations: [{ language: 'en', title: 'Bare', markdown: 'Text.', publishedAt: PUBLISHED }] });
+    const bareHtml = await renderer.article(bare, 'en', noCards);
+    expect(metaContent(bareHtml, 'og:image')).toEqual(['https://news.example/logo.png']);
+    expect(jsonLd(bareHtml).publisher.logo).toEqual({ '@type': 'ImageObject', url: 'https://news.example/logo.png', width: 512, height: 512 });
   });
 
   it('writes no code point HTML forbids, whatever a stored title or excerpt holds', async () => {

@@ -17,6 +17,7 @@ import { renderJsonFeed, renderRss } from './feeds.ts';
 import { renderChannelLlmsPart, renderChannelLlmsTxt, renderLlmsTxt } from './llms-txt.ts';
 import { renderFavicon } from './favicon.ts';
 import { renderRobots } from './robots.ts';
+import type { CardRenderer, SocialCard } from './social-card.ts';
 import { renderChannelSitemap, renderChannelSitemapPart, renderHomeSitemap, renderSitemapIndex } from './sitemap.ts';
 
 /** The renderers, one per output kind (bound by `createRenderers`). Lists take articles without bodies. */
@@ -47,6 +48,10 @@ export interface Renderers {
   channelSitemapPart(channel: PublicChannel, part: readonly AnyPublicArticle[]): string;
   robots(site: SiteInfo): string;
   favicon(): string;
+  /** A page's link-preview card, PNG (`social-card.ts`). */
+  card(card: SocialCard): Promise<Uint8Array>;
+  /** The site's logo, PNG, drawn from the favicon. */
+  logo(): Promise<Uint8Array>;
   llms(channels: readonly PublicChannel[], articles: ArticlesByChannel, site: SiteInfo): string;
   channelLlms(channel: PublicChannel, articles: readonly PublicArticleSummary[], site: SiteInfo): string;
   /** `/{channel}/llms-{n}.txt`: the articles of part `n` (`articleParts`). */
@@ -56,9 +61,11 @@ export interface Renderers {
 }
 
 
-/** The renderer set over an HTML renderer. */
-export function createRenderers(html: HtmlRenderer): Renderers {
+/** The renderer set over an HTML renderer and a card renderer. */
+export function createRenderers(html: HtmlRenderer, cards: CardRenderer): Renderers {
   return Object.freeze({
+    card: (card) => cards.card(card),
+    logo: () => cards.logo(renderFavicon()),
     articleHtml: (article, language, site) => html.article(article, language, site),
     channelHtml: (channel, language, languages, articles, site) => html.channel(channel, language, languages, articles, site),
     homeHtml: (channels, articles, site) => html.home(channels, articles, site),

@@ -80,6 +80,14 @@ export const staticFiles = Object.freeze({
   /** The 404 page in one language of the site, for `/{x}/{lang}/…` where no channel `x` exists. */
   languageNotFound: (lang: string) => `${NOT_FOUND_NAME}/${lang}.html`,
   llms: () => 'llms.txt',
+  /** An article page's link-preview card (`render/social-card.ts`), at its canonical address plus `.png`. */
+  articleCard: (channel: string, article: string, lang: string) => `${channel}/${lang}/${article}.png`,
+  /** A channel page's card: its default-language page's (`/{channel}/index.png`), or another language's. */
+  channelCard: (channel: string, lang?: string) => (lang ? `${channel}/${lang}/index.png` : `${channel}/index.png`),
+  /** The homepage's card, also the preview of the site's other pages (search, 404). */
+  siteCard: () => 'index.png',
+  /** The site's logo (from its favicon): JSON-LD `publisher.logo` of channels without an avatar. */
+  logo: () => 'logo.png',
   /** The search page: every language at `/search/` (English), one language at `/search/{lang}/` (`channel` slug `search` is reserved). */
   searchPage: (lang?: string) => (lang ? `search/${lang}/index.html` : 'search/index.html'),
   /** The public API's OpenAPI document, at `/api/public/v1/openapi.json`. */

@@ -9,6 +9,7 @@ import type { HeadData, HeadLink, HeadMeta } from './head.ts';
 import { absoluteUrl, jsonForScript, localHref } from './html-helpers.ts';
 import { formatDate, languageName, ogLocale, uiFor, utcDay, type Ui } from './i18n.ts';
 import type { ArticlePageInput } from './page-input.ts';
+import { articleCard, imageAt, imageObject, previewMeta, siteLogo, type PreviewImage } from './preview-image.ts';
 
 /** A link to another published translation. */
 export interface LanguageLink {
@@ -78,6 +79,15 @@ export function articlePage(input: ArticlePageInput): ArticlePage {
   // The translation's image is the first of its body's own images (docs/OUTPUTS.md): previews and JSON-LD name it,
   // the page shows it where the body puts it, not a second time above.
   const image = translation.image ? { src: absoluteUrl(translation.image.url, site), alt: translation.image.alt } : null;
+  // The link preview: that image, else the page's drawn card, else the channel's avatar, else the site's logo.
+  const preview: PreviewImage = translation.image
+    ? { url: image!.src, width: translation.image.width, height: translation.image.height, type: translation.image.type, alt: translation.image.alt }
+    : site.socialCards
+      ? articleCard(canonical, `${translation.title} · ${channelText.title}`)
+      : article.channel.avatarUrl
+        ? imageAt(article.channel.avatarUrl, channelText.title, site)
+        : siteLogo(site);
+  const logo = article.channel.avatarUrl ? imageAt(article.channel.avatarUrl, channelText.title, site) : siteLogo(site);
   const others = article.translations.filter((t) => t.language !== translation.language);
   const rssUrl = channelText.rssUrl;
   const primary = article.translations.find((t) => t.language === article.defaultLanguage) ?? article.translations[0]!;
@@ -99,18 +109,11 @@ export function articlePage(input: ArticlePageInput): ArticlePage {
     { property: 'og:url', content: canonical },
     { property: 'og:locale', content: ogLocale(translation.language) },
     ...others.map((t): HeadMeta => ({ property: 'og:locale:alternate', content: ogLocale(t.language) })),
-    ...(image
-      ? [
-          { property: 'og:image', content: image.src },
-          ...(image.alt ? [{ property: 'og:image:alt', content: image.alt }] : []),
-        ]
-      : []),
     { property: 'article:published_time', content: translation.publishedAt },
     { property: 'article:modified_time', content: translation.updatedAt },
-    { name: 'twitter:card', content: image ? 'summary_large_image' : 'summary' },
+    ...previewMeta(preview),
     { name: 'twitter:title', content: headline },
     { name: 'twitter:description', content: description },
-    ...(image ? [{ name: 'twitter:image', content: image.src }] : []),
     ...(article.author ? [{ name: 'author', content: article.author.name }] : []),
   ];
 
@@ -118,7 +121,7 @@ export function articlePage(input: ArticlePageInput): ArticlePage {
     '@type': 'Organization',
     name: channelText.title,
     url: channelText.htmlUrl,
-    ...(article.channel.avatarUrl ? { logo: { '@type': 'ImageObject', url: absoluteUrl(article.channel.avatarUrl, site) } } : {}),
+    logo: imageObject(logo),
   };
   const jsonLd = {
     '@context': 'https://schema.org',
@@ -132,7 +135,7 @@ export function articlePage(input: ArticlePageInput): ArticlePage {
     publisher: publisherLd,
     mainEntityOfPage: { '@type': 'WebPage', '@id': canonical },
     url: canonical,
-    ...(image ? { image: [image.src] } : {}),
+    image: [preview.url],
     ...(translation !== primary ? { translationOfWork: { '@type': 'Article', '@id': primary.htmlUrl, url: primary.htmlUrl } } : {}),
   };
 

@@ -7,7 +7,8 @@ import { byPublication, channelDefaultTranslation, channelTranslationIn, channel
 import type { PublicArticleSummary, PublicChannel, SiteInfo } from '../../server/read-model/view-models.ts';
 import type { LanguageLink, ShownDate } from './article-page.ts';
 import type { HeadData, HeadLink, HeadMeta } from './head.ts';
-import { absoluteUrl, localHref } from './html-helpers.ts';
+import { absoluteUrl, jsonForScript, localHref } from './html-helpers.ts';
+import { folderCard, imageAt, imageObject, previewMeta, siteLogo, sitePreview } from './preview-image.ts';
 import { formatDate, languageName, ogLocale, uiFor, type Ui } from './i18n.ts';
 import type { ChannelPageInput, HomePageInput, NotFoundPageInput } from './page-input.ts';
 
@@ -105,9 +106,15 @@ export function channelPage(input: ChannelPageInput): ChannelPage {
     language,
     Number.POSITIVE_INFINITY,
   );
-  const image = channel.coverUrl ?? channel.avatarUrl;
   // One canonical address per page, the one the sitemap, the channel JSON and the feeds give (docs/URLS.md).
   const canonical = text.htmlUrl;
+  // The link preview: the channel's cover, else its drawn card, else its avatar, else the site's logo.
+  const logo = channel.avatarUrl ? imageAt(channel.avatarUrl, text.title, site) : siteLogo(site);
+  const preview = channel.coverUrl
+    ? imageAt(channel.coverUrl, text.title, site)
+    : site.socialCards
+      ? folderCard(canonical, text.title)
+      : logo;
   const links: HeadLink[] = [
     { rel: 'canonical', href: canonical },
     { rel: 'alternate', type: 'application/rss+xml', href: text.rssUrl, title: `${text.title} (RSS)` },
@@ -123,9 +130,18 @@ export function channelPage(input: ChannelPageInput): ChannelPage {
     { property: 'og:description', content: metaDescription },
     { property: 'og:url', content: canonical },
     { property: 'og:locale', content: ogLocale(language) },
-    ...(image ? [{ property: 'og:image', content: absoluteUrl(image, site) }] : []),
-    { name: 'twitter:card', content: 'summary' },
+    ...previewMeta(preview),
   ];
+  const jsonLd = {
+    '@context': 'https://schema.org',
+    '@type': 'CollectionPage',
+    name: text.title,
+    ...(description ? { description } : {}),
+    inLanguage: language,
+    url: canonical,
+    image: [preview.url],
+    publisher: { '@type': 'Organization', name: text.title, url: channel.htmlUrl, logo: imageObject(logo) },
+  };
   return {
     head: {
       lang: language,
@@ -135,7 +151,7 @@ export function channelPage(input: ChannelPageInput): ChannelPage {
       canonical,
       links,
       meta,
-      jsonLd: null,
+      jsonLd: jsonForScript(jsonLd),
       pagefindFilters: [],
     },
     ui,
@@ -158,6 +174,7 @@ export function homePage(input: HomePageInput): HomePage {
   const canonical = `${site.baseUrl}/`;
   const description = `${ui.strings.latest} · ${site.name}`;
   const listed = input.articles.filter((a) => a.onHomepage && a.translations.length > 0).sort(byPublication);
+  const preview = sitePreview(site);
   return {
     head: {
       lang: HOME_LANGUAGE,
@@ -177,9 +194,16 @@ export function homePage(input: HomePageInput): HomePage {
         { property: 'og:title', content: site.name },
         { property: 'og:description', content: description },
         { property: 'og:url', content: canonical },
-        { name: 'twitter:card', content: 'summary' },
+        ...previewMeta(preview),
       ],
-      jsonLd: null,
+      jsonLd: jsonForScript({
+        '@context': 'https://schema.org',
+        '@type': 'WebSite',
+        name: site.name,
+        url: canonical,
+        image: [preview.url],
+        publisher: { '@type': 'Organization', name: site.name, url: canonical, logo: imageObject(siteLogo(site)) },
+      }),
       pagefindFilters: [],
     },
     ui,
@@ -234,6 +258,7 @@ export function notFoundPage(input: NotFoundPageInput): NotFoundPage {
       meta: [
         { name: 'robots', content: 'noindex' },
         { property: 'og:locale', content: ogLocale(lang) },
+        ...previewMeta(sitePreview(site)),
       ],
       jsonLd: null,
       pagefindFilters: [],

@@ -13,6 +13,7 @@ import type { HeadData } from './head.ts';
 import { jsonForScript, sitePath } from './html-helpers.ts';
 import { languageName, ogLocale, uiFor, type Ui } from './i18n.ts';
 import type { SearchPageInput } from './page-input.ts';
+import { previewMeta, sitePreview } from './preview-image.ts';
 
 /** What the search script needs, embedded in the page as JSON. */
 export interface SearchData {
@@ -75,6 +76,7 @@ export function searchPage(input: SearchPageInput): SearchPage {
       meta: [
         { name: 'robots', content: 'noindex' },
         { property: 'og:locale', content: ogLocale(lang) },
+        ...previewMeta(sitePreview(site)),
       ],
       jsonLd: null,
       pagefindFilters: [],

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAstroRenderer } from '../../server/render/astro-renderer.ts';
+import { createCardRenderer } from '../../server/render/social-card.ts';
 import { createRenderers } from '../../server/render/renderers.ts';
 import { ensureSiteBuild } from '../../server/render/astro-compile.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
@@ -21,7 +22,7 @@ import { PROJECT_ROOT } from '../../server/paths.ts';
 
 let t: TestService;
 let buildDir: string;
-const site = { baseUrl: 'http://pressroom.test', name: 'Pressroom', contentSignal: '' };
+const site = { baseUrl: 'http://pressroom.test', name: 'Pressroom', contentSignal: '', socialCards: true };
 const urls = { publicUrl: 'http://pressroom.test', dashboardUrl: 'http://pressroom.test/dashboard' };
 
 beforeAll(async () => {
@@ -38,7 +39,7 @@ describe('render pool', () => {
     const there = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-pool-b-'));
     try {
       const model = createPublicModel({ db: t.service.db, urls: createPublicUrls(urls.publicUrl, urls.dashboardUrl) });
-      const renderers = createRenderers(await createAstroRenderer(buildDir));
+      const renderers = createRenderers(await createAstroRenderer(buildDir), createCardRenderer({ cacheDir: null }));
       const local = await renderArticles({ model, renderers, site, outputDir: here }, [...ids, 999_999]);
       const pool = await createRenderPool({ databaseFile: t.config.databaseFile, ...urls, astroBuildDir: buildDir, outputDir: there, site }, 2);
       try {

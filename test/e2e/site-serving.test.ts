@@ -6,6 +6,7 @@
 import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { PROJECT_ROOT } from '../../server/paths.ts';
@@ -286,5 +287,50 @@ describe('the search page (issue 34)', () => {
   it('/search without the slash and a language no channel has are 404', async () => {
     expect((await get('/search')).status).toBe(404);
     expect((await get('/search/sw/')).status).toBe(404);
+  });
+});
+
+describe('link-preview cards (issue 34)', () => {
+  /** The `og:image` of a page, and the answer its address gets. */
+  async function preview(address: string): Promise<{ url: string; status: number; type: string | null; size: [number, number] }> {
+    const html = await (await get(address)).text();
+    const url = /<meta property="og:image" content="([^"]+)">/.exec(html)![1]!;
+    const res = await get(new URL(url).pathname);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const meta = res.status === 200 ? await sharp(bytes).metadata() : { width: 0, height: 0 };
+    return { url: new URL(url).pathname, status: res.status, type: res.headers.get('content-type'), size: [meta.width ?? 0, meta.height ?? 0] };
+  }
+
+  it.each([
+    ['/', '/index.png'],
+    ['/pressroom-journal/', '/pressroom-journal/index.png'],
+    ['/pressroom-journal/ar/', '/pressroom-journal/ar/index.png'],
+    ['/pressroom-journal/welcome', '/pressroom-journal/en/welcome.png'],
+    ['/pressroom-journal/ar/welcome', '/pressroom-journal/ar/welcome.png'],
+    ['/search/', '/index.png'],
+  ])('%s is previewed by its drawn card %s, a 1200 × 630 PNG', async (address, card) => {
+    expect(await preview(address)).toEqual({ url: card, status: 200, type: 'image/png', size: [1200, 630] });
+  });
+
+  it('the site logo is a PNG, and the publisher logo of a channel without an avatar', async () => {
+    const res = await get('/logo.png');
+    expect(res.status).toBe(200);
+    expect((await sharp(Buffer.from(await res.arrayBuffer())).metadata()).width).toBe(512);
+    const html = await (await get('/pressroom-journal/welcome')).text();
+    const ld = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)![1]!);
+    expect(ld.publisher.logo.url).toMatch(/\/logo\.png$/);
+  });
+
+  it('a draft has no card; publishing it draws one, withdrawing it removes it', async () => {
+    const created = await t.request('POST', '/api/v1/channels/pressroom-journal/pages', {
+      key,
+      body: { slug: 'card-draft', default_language: 'en', translations: [{ language: 'en', title: 'A card to come', content_markdown: 'Draft.' }] },
+    });
+    expect(created.status).toBe(201);
+    expect((await get('/pressroom-journal/en/card-draft.png')).status).toBe(404);
+    await t.request('PATCH', '/api/v1/channels/pressroom-journal/pages/card-draft/status', { key, body: { status: 'published' } });
+    expect(await pollUntil(async () => (await get('/pressroom-journal/en/card-draft.png')).status, (s) => s === 200, { what: 'the card', intervalMs: 50 })).toBe(200);
+    await t.request('PATCH', '/api/v1/channels/pressroom-journal/pages/card-draft/status', { key, body: { status: 'draft' } });
+    expect(await pollUntil(async () => (await get('/pressroom-journal/en/card-draft.png')).status, (s) => s === 404, { what: 'the card gone', intervalMs: 50 })).toBe(404);
   });
 });

@@ -13,6 +13,7 @@ import { createLogger } from '../../server/logger.ts';
 import { createPublicModel } from '../../server/read-model/public-model.ts';
 import { createSiteBuilder, type SiteBuilder } from '../../server/publish/builder/site-builder.ts';
 import { createAstroRenderer } from '../../server/render/astro-renderer.ts';
+import { createCardRenderer } from '../../server/render/social-card.ts';
 import { createRenderers, type Renderers } from '../../server/render/renderers.ts';
 import { ensureSiteBuild } from '../../server/render/astro-compile.ts';
 import type { SiteInfo } from '../../server/read-model/view-models.ts';
@@ -28,7 +29,7 @@ let builder: SiteBuilder;
 let renderers: ReturnType<typeof createRenderers>;
 /** Renders per renderer name, counted by the wrapper `makeBuilder` gives each builder. */
 const renderCalls = new Map<string, number>();
-const site: SiteInfo = { baseUrl: 'http://pressroom.test', name: 'Pressroom', contentSignal: 'search=yes, ai-train=no' };
+const site: SiteInfo = { baseUrl: 'http://pressroom.test', name: 'Pressroom', contentSignal: 'search=yes, ai-train=no', socialCards: true };
 const log = createLogger('silent');
 
 function makeBuilder(db: Db, outputDir: string): SiteBuilder {
@@ -84,7 +85,7 @@ async function write(body: Record<string, unknown>) {
 
 beforeAll(async () => {
   const { buildDir } = await ensureSiteBuild(PROJECT_ROOT);
-  renderers = createRenderers(await createAstroRenderer(buildDir));
+  renderers = createRenderers(await createAstroRenderer(buildDir), createCardRenderer({ cacheDir: null }));
   t = await startTestService({ PRESSROOM_IMPORT_CONTENT: 'true', PRESSROOM_CONTENT_DIR: path.join(PROJECT_ROOT, 'content') });
   key = t.service.newDevKey!;
   builder = makeBuilder(t.service.db, t.config.outputDir);

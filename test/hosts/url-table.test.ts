@@ -131,6 +131,12 @@ const TABLE: Array<[string, Record<string, string>?]> = [
   ['/_404/ar.html'],
   ['/pressroom-journal/no-such-article', { accept: 'application/json' }],
   [`${API}/channels/no-such-channel`, { accept: BROWSER }],
+  // Link-preview cards and the logo (issue 34).
+  ['/pressroom-journal/en/welcome.png'],
+  ['/pressroom-journal/index.png'],
+  ['/index.png'],
+  ['/logo.png'],
+  ['/pressroom-journal/en/not-yet.png'],
   // The search page: the query is the reader's, the page the same (issue 34).
   ['/search/'],
   ['/search/?q=welcome'],

@@ -26,13 +26,14 @@ import { createSiteBuilder, type SiteBuilder } from '../../server/publish/builde
 import { createPublicModel } from '../../server/read-model/public-model.ts';
 import type { SiteInfo } from '../../server/read-model/view-models.ts';
 import type { HtmlRenderer } from '../../server/render/astro-renderer.ts';
+import type { CardRenderer, SocialCard } from '../../server/render/social-card.ts';
 import { createRenderers } from '../../server/render/renderers.ts';
 import { staticFiles } from '../../server/serving/static-files.ts';
 import { migrateToLatest, openDatabase, type Db } from '../../server/store/database.ts';
 import { createPublicUrls, type PublicUrls } from '../../server/urls/public-urls.ts';
 
 /** The site every builder fixture builds. */
-export const BUILDER_SITE: SiteInfo = Object.freeze({ baseUrl: 'http://pressroom.test', name: 'Pressroom', contentSignal: 'search=yes, ai-train=no' });
+export const BUILDER_SITE: SiteInfo = Object.freeze({ baseUrl: 'http://pressroom.test', name: 'Pressroom', contentSignal: 'search=yes, ai-train=no', socialCards: true });
 
 const urls = createPublicUrls(BUILDER_SITE.baseUrl, `${BUILDER_SITE.baseUrl}/dashboard`);
 const utf8 = (text: string): Uint8Array => Buffer.from(text, 'utf8');
@@ -53,6 +54,12 @@ export const STAND_IN_HTML: HtmlRenderer = Object.freeze({
   clientAssets: async () => [],
   buildHash: 'stand-in',
 } satisfies HtmlRenderer);
+
+/** Cards that say what they show (a text, not a PNG): the builder's tests read what a card was made of. */
+export const STAND_IN_CARDS: CardRenderer = Object.freeze({
+  card: async (card: SocialCard) => utf8(`card: ${card.title} | ${card.kicker} | ${card.site} | ${card.lang} ${card.dir}`),
+  logo: async () => utf8('logo'),
+});
 
 /** One test's build context: its store, output folder and clock, and helpers over them. */
 export interface BuilderFixture {
@@ -126,7 +133,7 @@ export async function openBuilderFixture(prefix = 'pressroom-builder-'): Promise
         db,
         clock,
         model: more.model ?? createPublicModel({ db, urls }),
-        renderers: more.renderers ?? createRenderers(STAND_IN_HTML),
+        renderers: more.renderers ?? createRenderers(STAND_IN_HTML, STAND_IN_CARDS),
         cursors: more.cursors ?? createCursorCodec('builder-test-secret-0123456789abcdef'),
         outputDir,
         site: BUILDER_SITE,

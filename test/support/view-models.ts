@@ -18,6 +18,7 @@ export const SITE: SiteInfo = Object.freeze({
   baseUrl: 'https://news.example',
   name: 'Pressroom News',
   contentSignal: 'search=yes, ai-input=yes, ai-train=no',
+  socialCards: true,
 });
 
 const urls = createPublicUrls(SITE.baseUrl, `${SITE.baseUrl}/dashboard`);

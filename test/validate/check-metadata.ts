@@ -9,9 +9,13 @@
  *   `mainEntityOfPage` on the site, `publisher.name`, and absolute `image`s
  *   that exist.
  * - OpenGraph: `og:title`, `og:type`, `og:url` (the canonical address, as
- *   `<link rel="canonical">`), `og:locale` in `ll_CC` form; `og:image`,
- *   when present, absolute and existing; `twitter:card` `summary`, or
- *   `summary_large_image` with an image.
+ *   `<link rel="canonical">`), `og:locale` in `ll_CC` form; `og:image` on
+ *   every page (issue 34), absolute and existing, with `og:image:alt`, and
+ *   its `og:image:width`/`height` the file's own size when given;
+ *   `twitter:card` `summary`, or `summary_large_image` with an image;
+ *   `twitter:image` the same image.
+ * - JSON-LD on articles, channel pages and the homepage: `image`s that
+ *   exist, and a `publisher.logo` that exists.
  * - hreflang: every alternate answers from the output folder; the set is
  *   reciprocal (each alternate page lists the same set, itself included) and
  *   has an `x-default` on article pages; the page's canonical address is in
@@ -26,6 +30,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Element, Root } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
+import sharp from 'sharp';
 import { toString } from 'hast-util-to-string';
 import { eachElement } from '../../server/domain/body/tree-walk.ts';
 import { htmlFiles } from './check-html.ts';
@@ -86,7 +91,18 @@ export async function checkMetadata(distDir: string, baseUrl: string): Promise<s
     }
     if (one('og:locale') && !/^[a-z]{2,3}_[A-Z]{2}$/.test(one('og:locale')!)) problems.push(`${file}: og:locale "${one('og:locale')}" is not ll_CC`);
     const image = one('og:image');
-    if (image) exists(file, image, 'og:image');
+    if (!image) problems.push(`${file}: no og:image`);
+    else {
+      const target = exists(file, image, 'og:image');
+      if (!one('og:image:alt')) problems.push(`${file}: og:image without og:image:alt`);
+      if (one('twitter:image') !== image) problems.push(`${file}: twitter:image ${one('twitter:image')} is not og:image ${image}`);
+      const [width, height] = [one('og:image:width'), one('og:image:height')];
+      if (target && width && height) {
+        const meta = await sharp(path.join(distDir, target)).metadata();
+        if (String(meta.width) !== width || String(meta.height) !== height) problems.push(`${file}: og:image is ${meta.width}×${meta.height}, the page says ${width}×${height}`);
+      }
+    }
+    if (page.jsonLd.length === 0) problems.push(`${file}: no JSON-LD`);
     const card = one('twitter:card');
     // A large card needs an image; a small one may have one (a channel's square avatar).
     if (card !== 'summary' && !(card === 'summary_large_image' && image)) problems.push(`${file}: twitter:card "${card}" with ${image ? 'an' : 'no'} og:image`);
@@ -105,8 +121,13 @@ export async function checkMetadata(distDir: string, baseUrl: string): Promise<s
         if (data.inLanguage !== page.lang) problems.push(`${file}: JSON-LD inLanguage ${String(data.inLanguage)} is not the page's lang ${page.lang}`);
         if (typeof data.url === 'string') exists(file, data.url, 'JSON-LD url');
         if (typeof (data.publisher as { name?: unknown } | undefined)?.name !== 'string') problems.push(`${file}: JSON-LD has no publisher.name`);
-        for (const img of ([] as unknown[]).concat(data.image ?? [])) if (typeof img === 'string') exists(file, img, 'JSON-LD image');
       }
+      const images = ([] as unknown[]).concat(data.image ?? []);
+      if (images.length === 0) problems.push(`${file}: JSON-LD ${String(data['@type'])} has no image`);
+      for (const img of images) if (typeof img === 'string') exists(file, img, 'JSON-LD image');
+      const logo = (data.publisher as { logo?: { url?: unknown } } | undefined)?.logo?.url;
+      if (typeof logo !== 'string') problems.push(`${file}: JSON-LD ${String(data['@type'])} has no publisher.logo`);
+      else exists(file, logo, 'JSON-LD publisher.logo');
     }
     // hreflang: every alternate exists and lists the same set.
     if (page.hreflang.size > 0) {
@@ -117,7 +138,7 @@ export async function checkMetadata(distDir: string, baseUrl: string): Promise<s
         if (target && !other) problems.push(`${file}: hreflang ${lang} ${href} is not a page`);
         if (other && JSON.stringify([...other.hreflang].sort()) !== JSON.stringify([...page.hreflang].sort())) problems.push(`${file}: hreflang set differs on ${target} (not reciprocal)`);
       }
-      if (page.jsonLd.length > 0 && !page.hreflang.has('x-default')) problems.push(`${file}: article page without hreflang x-default`);
+      if (page.jsonLd.some((t) => t.includes('"Article"')) && !page.hreflang.has('x-default')) problems.push(`${file}: article page without hreflang x-default`);
     }
   }
   return problems;

@@ -164,9 +164,9 @@ describe('the article image', () => {
     expect(plain.image).toBeNull();
     expect(plain.content_markdown).not.toContain('Unpublished');
     expect((await publicMarkdown('plain', 'en')).image).toBeNull();
-    expect(meta(page('plain', 'en'), 'twitter:card')).toEqual(['summary']);
-    expect(meta(page('plain', 'en'), 'og:image')).toEqual([]);
-    expect(jsonLd(page('plain', 'en'))).not.toHaveProperty('image');
+    // The page's preview is its drawn card (issue 34), never the unpublished revision's image.
+    expect(meta(page('plain', 'en'), 'og:image')).toEqual([expect.stringMatching(/\/gazette\/en\/plain\.png$/)]);
+    expect(jsonLd(page('plain', 'en')).image).toEqual([expect.stringMatching(/\/gazette\/en\/plain\.png$/)]);
     expect((await t.request('GET', '/api/public/v1/channels/gazette/articles/secret')).status).toBe(404);
   });
 

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openBuilderFixture, type BuilderFixture } from '../../../test/support/builder-fixture.ts';
+import { openBuilderFixture, STAND_IN_CARDS, type BuilderFixture } from '../../../test/support/builder-fixture.ts';
 import { applyChannelUpdate } from '../../domain/channel/channel.service.ts';
 import { createCursorCodec } from '../../domain/cursor.ts';
 import { createLogger } from '../../logger.ts';
@@ -41,7 +41,7 @@ afterEach(() => f.close());
 
 /** Renderers that count the cursor pages they render (a list page whose address names a cursor). */
 function countingRenderers(): Renderers & { cursorPages: number; channelPages: number } {
-  const base = createRenderers(f.html);
+  const base = createRenderers(f.html, STAND_IN_CARDS);
   const counting = {
     ...base,
     cursorPages: 0,
@@ -59,7 +59,7 @@ function countingRenderers(): Renderers & { cursorPages: number; channelPages: n
 }
 
 /** A build context wired as `createSiteBuilder` wires one: a new one is a new process's builder (empty memory). */
-function makeContext(renderers: Renderers = createRenderers(f.html)): BuildContext {
+function makeContext(renderers: Renderers = createRenderers(f.html, STAND_IN_CARDS)): BuildContext {
   const model = createPublicModel({ db: f.db, urls: f.urls });
   const output = createSyncOutputQueue(f.outputDir);
   return {

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openBuilderFixture, type BuilderFixture } from '../../../test/support/builder-fixture.ts';
+import { openBuilderFixture, STAND_IN_CARDS, type BuilderFixture } from '../../../test/support/builder-fixture.ts';
 import { createCursorCodec } from '../../domain/cursor.ts';
 import { insertChannelFor } from '../../domain/channel/channel.service.ts';
 import { announcePublicChange } from '../../domain/public-change.ts';
@@ -66,7 +66,7 @@ describe('full build', () => {
       for (let i = 0; i < count; i++) await f.publish(`${channel}-${i}`, `${channel} ${i}`, 'published', channel);
     }
     const events: string[] = [];
-    const base = createRenderers(f.html);
+    const base = createRenderers(f.html, STAND_IN_CARDS);
     const renderers = {
       ...base,
       articleHtml: (...args: Parameters<typeof base.articleHtml>) => (events.push(`article ${args[0].channel.slug}`), base.articleHtml(...args)),
@@ -131,7 +131,7 @@ describe('a full build in a new process (list owners)', () => {
   /** A builder whose list and channel-page renders are counted (as a new process's: nothing remembered). */
   const countingBuilder = (secret = 'builder-test-secret-0123456789abcdef') => {
     const counts = { lists: 0, channelPages: 0 };
-    const base = createRenderers(f.html);
+    const base = createRenderers(f.html, STAND_IN_CARDS);
     const renderers = {
       ...base,
       articleList: (...args: Parameters<typeof base.articleList>) => (counts.lists++, base.articleList(...args)),

@@ -10,7 +10,7 @@ import { FEED_MAX_ITEMS } from '../../render/feeds.ts';
 import { LLMS_CHANNEL_ARTICLES } from '../../render/llms-txt.ts';
 import { ARTICLE_LIST_ORDER, articleListScope, CHANNEL_LIST_ORDER, channelListScope, channelPosition, DEFAULT_LIST_LIMIT, listUrl, pageAfter, type ListOrder, type ListPosition, type PageInfo } from '../../read-model/list-pages.ts';
 import type { Renderers } from '../../render/renderers.ts';
-import { articleParts, channelLanguages, channelTranslationIn, cursorPosition, newestInLanguage } from '../../read-model/selection.ts';
+import { articleParts, channelLanguages, channelTranslationIn, channelVersion, cursorPosition, newestInLanguage } from '../../read-model/selection.ts';
 import { staticFiles } from '../../serving/static-files.ts';
 
 /** One file to produce. */
@@ -64,6 +64,11 @@ export function planArticle(article: PublicArticle, renderers: Renderers, site: 
     files.push({ path: staticFiles.articleHtml(c, article.slug, lang), render: html });
     files.push({ path: staticFiles.articleJson(c, article.slug, lang), render: json });
     files.push({ path: staticFiles.articleMarkdown(c, article.slug, lang), render: md });
+    // A preview card where the translation has no image of its own (its pages name the image otherwise).
+    if (site.socialCards && !t.image) {
+      const kicker = channelVersion(article.channel, lang).title;
+      files.push({ path: staticFiles.articleCard(c, article.slug, lang), render: () => renderers.card({ title: t.title, kicker, site: site.name, lang, dir: t.dir }) });
+    }
     if (lang === article.defaultLanguage) {
       files.push({ path: staticFiles.articleDefaultHtml(c, article.slug), render: html });
       files.push({ path: staticFiles.articleJson(c, article.slug), render: json });
@@ -132,6 +137,15 @@ export function planChannel(
   const defaultPage = once(pageOf(channel.defaultLanguage));
   files.push(pageFile(staticFiles.channelHtml(c), channel.defaultLanguage, defaultPage));
   files.push(channelJson(null), ...listFiles(null));
+  // The preview cards of its pages: the default page's, and each other language's (named in it, or in the default).
+  const card = (language: string, path: string): PlannedFile => {
+    const text = channelVersion(channel, language);
+    return { path, inputs: [channel, language], render: () => renderers.card({ title: text.title, kicker: '', site: site.name, lang: text.language, dir: text.dir }) };
+  };
+  if (site.socialCards) {
+    files.push(card(channel.defaultLanguage, staticFiles.channelCard(c)));
+    for (const lang of languages) if (lang !== channel.defaultLanguage) files.push(card(lang, staticFiles.channelCard(c, lang)));
+  }
   // The 404 pages of the addresses under the channel (server/serving/not-found-page.ts): by default and per language.
   files.push({ path: staticFiles.channelNotFound(c), inputs: [channel, null], render: () => renderers.notFoundHtml(site, null, channel) });
   for (const lang of languages) {
@@ -292,6 +306,8 @@ export function planSite(
     { path: staticFiles.homeSitemap(), inputs: [channels.length, ...channels, ...groups], render: () => renderers.homeSitemap(channels, articles, site) },
     { path: staticFiles.robots(), inputs: [], render: () => renderers.robots(site) },
     { path: staticFiles.favicon(), inputs: [], render: () => renderers.favicon() },
+    { path: staticFiles.logo(), inputs: [], render: () => renderers.logo() },
+    ...(site.socialCards ? [{ path: staticFiles.siteCard(), inputs: [], render: () => renderers.card({ title: site.name, kicker: '', site: '', lang: 'und', dir: 'ltr' as const }) }] : []),
     { path: staticFiles.notFound(), inputs: [], render: () => renderers.notFoundHtml(site, null, null) },
     // `/{x}/{lang}/…` where no channel x exists: the 404 page in each language a channel has.
     ...languages.map((lang) => ({ path: staticFiles.languageNotFound(lang), inputs: [lang], render: () => renderers.notFoundHtml(site, lang, null) })),

@@ -20,6 +20,8 @@ export interface RenderWorkerData {
   readonly astroBuildDir: string;
   readonly outputDir: string;
   readonly site: SiteInfo;
+  /** Where drawn preview cards are kept (`render/social-card.ts`); null: not kept. */
+  readonly cardCacheDir?: string | null;
 }
 
 /** A pool of render workers. */

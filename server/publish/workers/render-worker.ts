@@ -7,6 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createAstroRenderer } from '../../render/astro-renderer.ts';
 import { createRenderers } from '../../render/renderers.ts';
+import { createCardRenderer } from '../../render/social-card.ts';
 import { openDatabase } from '../../store/database.ts';
 import { createPublicUrls } from '../../urls/public-urls.ts';
 import { renderArticles } from '../builder/article-render.ts';
@@ -24,7 +25,7 @@ try {
     // Bodies come rendered from the store; one without a current stored body is rendered once and stored,
     // so no cache (it would hold every body of the site).
     model: createPublicModel({ db, urls: createPublicUrls(data.publicUrl, data.dashboardUrl), cache: createBodyCache(0) }),
-    renderers: createRenderers(await createAstroRenderer(data.astroBuildDir)),
+    renderers: createRenderers(await createAstroRenderer(data.astroBuildDir), createCardRenderer({ cacheDir: data.cardCacheDir ?? null })),
     site: data.site,
     outputDir: data.outputDir,
   };

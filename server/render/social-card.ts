@@ -1,0 +1,139 @@
+/**
+ * Link-preview images, drawn with sharp (the only module of the renderers
+ * that imports it): a page without an image of its own gets a card of
+ * 1200 × 630 px (OpenGraph's and X's large preview) with its title, the
+ * channel's name and the site's name, laid out in the page's direction and
+ * shaped by Pango (Arabic and Hebrew joined and right to left); the site
+ * gets a square logo drawn from its favicon, the JSON-LD `publisher.logo`
+ * of channels without an avatar.
+ *
+ * Drawing a card costs tens of milliseconds, so cards are kept by content
+ * hash under `cacheDir` (`{dataDir}/cards`): a card whose text, direction
+ * and design are unchanged is read back, not drawn, whichever build asks
+ * (a cold build of a new output folder, a render thread, a restart).
+ * Fonts are the system's (fontconfig): DejaVu covers Latin, Arabic and
+ * Hebrew (`.ci/run` installs `fonts-dejavu-core`).
+ * @module
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+
+/** The card's size, in pixels (what `og:image:width`/`height` say). */
+export const CARD_WIDTH = 1200;
+export const CARD_HEIGHT = 630;
+/** The site logo's size (square). */
+export const LOGO_SIZE = 512;
+
+/** Changes whenever the drawing does, so cached cards of the old design are not reused. */
+const CARD_DESIGN = '1';
+
+/** What a card shows. */
+export interface SocialCard {
+  /** The page's title (an article's, a channel's name, the site's name). */
+  readonly title: string;
+  /** Above the title: the channel's name on an article's card; empty for none. */
+  readonly kicker: string;
+  /** Below: the site's name. */
+  readonly site: string;
+  /** Language and direction of the title and kicker. */
+  readonly lang: string;
+  readonly dir: 'ltr' | 'rtl';
+}
+
+/** Draws cards and the logo. */
+export interface CardRenderer {
+  card(card: SocialCard): Promise<Uint8Array>;
+  /** The site's logo: `svg` (the favicon) drawn on a square PNG. */
+  logo(svg: string): Promise<Uint8Array>;
+}
+
+const MARGIN = 80;
+const TEXT_WIDTH = CARD_WIDTH - 2 * MARGIN;
+const TITLE_MAX_HEIGHT = 300;
+/** Longer titles are cut (with an ellipsis) before drawing: three or four lines is what a preview shows. */
+const TITLE_MAX_CHARS = 140;
+
+/** Pango markup of `text`, escaped. */
+function markup(text: string, colour: string): string {
+  const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return `<span foreground="${colour}">${escaped}</span>`;
+}
+
+interface TextImage {
+  readonly data: Buffer;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** `text` drawn `width` wide at `size` px, made smaller to fit `maxHeight` when it would be taller. */
+async function textImage(text: string, font: string, size: number, colour: string, maxHeight: number, align: 'left' | 'right', lang: string): Promise<TextImage | null> {
+  if (text.trim() === '') return null;
+  const common = { text: `<span lang="${lang.replace(/[^A-Za-z0-9-]/g, '')}">${markup(text, colour)}</span>`, width: TEXT_WIDTH, align, rgba: true, wrap: 'word-char' as const };
+  let { data, info } = await sharp({ text: { ...common, font: `${font} ${size}`, dpi: 72 } }).png({ compressionLevel: 0 }).toBuffer({ resolveWithObject: true });
+  // Both width and height make Pango choose the size that fits.
+  if (info.height > maxHeight) ({ data, info } = await sharp({ text: { ...common, font, height: maxHeight } }).png({ compressionLevel: 0 }).toBuffer({ resolveWithObject: true }));
+  return { data, width: info.width, height: info.height };
+}
+
+/** The title, cut at a word near the limit with an ellipsis when longer. */
+function shortTitle(title: string): string {
+  const chars = [...title.trim()];
+  if (chars.length <= TITLE_MAX_CHARS) return chars.join('');
+  const cut = chars.slice(0, TITLE_MAX_CHARS).join('');
+  const space = cut.lastIndexOf(' ');
+  return `${(space > TITLE_MAX_CHARS * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/** Draws one card (no cache). */
+export async function drawCard(card: SocialCard): Promise<Uint8Array> {
+  const align = card.dir === 'rtl' ? 'right' : 'left';
+  const [kicker, title, site] = await Promise.all([
+    textImage(card.kicker, 'DejaVu Sans', 34, '#4a4f55', 50, align, card.lang),
+    textImage(shortTitle(card.title), 'DejaVu Serif Bold', 60, '#111111', TITLE_MAX_HEIGHT, align, card.lang),
+    textImage(card.site, 'DejaVu Sans', 28, '#4a4f55', 40, align, 'und'),
+  ]);
+  const left = (t: TextImage) => (card.dir === 'rtl' ? CARD_WIDTH - MARGIN - t.width : MARGIN);
+  const layers: sharp.OverlayOptions[] = [{ input: { create: { width: TEXT_WIDTH, height: 10, channels: 3, background: '#111111' } }, left: MARGIN, top: MARGIN }];
+  if (kicker) layers.push({ input: kicker.data, left: left(kicker), top: 115 });
+  if (title) layers.push({ input: title.data, left: left(title), top: 190 });
+  if (site) layers.push({ input: site.data, left: left(site), top: CARD_HEIGHT - MARGIN - site.height });
+  return sharp({ create: { width: CARD_WIDTH, height: CARD_HEIGHT, channels: 3, background: '#ffffff' } })
+    .composite(layers)
+    .png({ compressionLevel: 6 })
+    .toBuffer();
+}
+
+/** Draws the site logo from an SVG (no cache: one per build). */
+export async function drawLogo(svg: string): Promise<Uint8Array> {
+  return sharp(Buffer.from(svg), { density: 300 }).resize(LOGO_SIZE, LOGO_SIZE, { fit: 'contain', background: '#ffffff' }).flatten({ background: '#ffffff' }).png().toBuffer();
+}
+
+/**
+ * Cards drawn once per content: kept under `cacheDir` by the hash of what
+ * they show (null: not kept). A cache that cannot be written is only slower.
+ */
+export function createCardRenderer(options: { readonly cacheDir: string | null }): CardRenderer {
+  const { cacheDir } = options;
+  return Object.freeze({
+    async card(card: SocialCard): Promise<Uint8Array> {
+      if (!cacheDir) return drawCard(card);
+      const key = crypto.createHash('sha256').update(JSON.stringify([CARD_DESIGN, card.title, card.kicker, card.site, card.lang, card.dir])).digest('hex');
+      const file = path.join(cacheDir, key.slice(0, 2), `${key}.png`);
+      const kept = await fs.promises.readFile(file).catch(() => null);
+      if (kept) return kept;
+      const drawn = await drawCard(card);
+      const temp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+      try {
+        await fs.promises.mkdir(path.dirname(file), { recursive: true });
+        await fs.promises.writeFile(temp, drawn);
+        await fs.promises.rename(temp, file);
+      } catch {
+        await fs.promises.rm(temp, { force: true }).catch(() => {});
+      }
+      return drawn;
+    },
+    logo: drawLogo,
+  });
+}
