@@ -5,6 +5,7 @@
  * runs a Pagefind search on the search page.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -167,5 +168,35 @@ describe.skipIf(!available)(available ? 'in headless Chromium' : `in headless Ch
       expect(violations, address).toEqual([]);
       await page.close();
     }
+  }, 90_000);
+
+  it('writes the screenshots the docs show: 404 pages in English and Arabic, the search page, link-preview cards (issue 34)', async () => {
+    await t.service.staticSite!.search.idle();
+    // `PRESSROOM_SCREENSHOTS_DIR=docs/screenshots npx vitest run test/e2e/browser.test.ts` renews the docs' images.
+    const dir = process.env.PRESSROOM_SCREENSHOTS_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-screenshots-'));
+    fs.mkdirSync(dir, { recursive: true });
+    const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
+    for (const [name, address, status] of [
+      ['404-en.png', '/pressroom-journal/no-such-article', 404],
+      ['404-ar.png', '/pressroom-journal/ar/no-such-article', 404],
+      ['search.png', '/search/en/?q=Markdown', 200],
+    ] as const) {
+      const response = await page.goto(`${t.url}${address}`);
+      expect(response?.status(), address).toBe(status);
+      if (name === 'search.png') await page.locator('#search-results a').first().waitFor({ timeout: 15_000 });
+      await page.screenshot({ path: path.join(dir, name) });
+      expect(fs.statSync(path.join(dir, name)).size).toBeGreaterThan(5_000);
+    }
+    await page.close();
+    // The cards are images already: what a link preview shows.
+    for (const [name, address] of [
+      ['card-en.png', '/pressroom-journal/en/welcome.png'],
+      ['card-ar.png', '/pressroom-journal/ar/welcome.png'],
+    ] as const) {
+      const res = await fetch(`${t.url}${address}`);
+      expect(res.headers.get('content-type'), address).toBe('image/png');
+      fs.writeFileSync(path.join(dir, name), Buffer.from(await res.arrayBuffer()));
+    }
+    if (!process.env.PRESSROOM_SCREENSHOTS_DIR) fs.rmSync(dir, { recursive: true, force: true });
   }, 90_000);
 });
