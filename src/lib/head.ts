@@ -31,3 +31,18 @@ export interface HeadData {
   /** Pagefind filters set on the page (`<meta name="pagefind-{name}" data-pagefind-filter="{name}[content]">`). */
   readonly pagefindFilters: ReadonlyArray<{ readonly name: string; readonly value: string }>;
 }
+
+/**
+ * The head of a page that is no one's preview or search result (a 404 page,
+ * a search page): `noindex`, its locale, the site's preview image, no
+ * alternates and no JSON-LD.
+ */
+export function unindexedHead(page: { lang: string; dir: 'ltr' | 'rtl'; title: string; description: string; canonical: string }, meta: readonly HeadMeta[]): HeadData {
+  return {
+    ...page,
+    links: [],
+    meta: [{ name: 'robots', content: 'noindex' }, ...meta],
+    jsonLd: null,
+    pagefindFilters: [],
+  };
+}

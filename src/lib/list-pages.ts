@@ -6,7 +6,7 @@ import { textDirection } from '../../server/domain/language.ts';
 import { byPublication, channelDefaultTranslation, channelTranslationIn, channelVersion, newestInLanguage, PAGE_SUMMARY_MAX_CHARS, pageExcerptOf, truncateText } from '../../server/read-model/selection.ts';
 import type { PublicArticleSummary, PublicChannel, SiteInfo } from '../../server/read-model/view-models.ts';
 import type { LanguageLink, ShownDate } from './article-page.ts';
-import type { HeadData, HeadLink, HeadMeta } from './head.ts';
+import { unindexedHead, type HeadData, type HeadLink, type HeadMeta } from './head.ts';
 import { absoluteUrl, jsonForScript, localHref } from './html-helpers.ts';
 import { folderCard, imageAt, imageObject, previewMeta, siteLogo, sitePreview } from './preview-image.ts';
 import { formatDate, languageName, ogLocale, uiFor, type Ui } from './i18n.ts';
@@ -248,21 +248,10 @@ export function notFoundPage(input: NotFoundPageInput): NotFoundPage {
   const ui = uiFor(lang, dir);
   const where = input.channel ? channelVersion(input.channel, lang) : null;
   return {
-    head: {
-      lang,
-      dir,
-      title: `${ui.strings.notFound} · ${where ? `${where.title} · ` : ''}${site.name}`,
-      description: ui.strings.notFoundText,
-      canonical: `${site.baseUrl}/`,
-      links: [],
-      meta: [
-        { name: 'robots', content: 'noindex' },
-        { property: 'og:locale', content: ogLocale(lang) },
-        ...previewMeta(sitePreview(site)),
-      ],
-      jsonLd: null,
-      pagefindFilters: [],
-    },
+    head: unindexedHead(
+      { lang, dir, title: `${ui.strings.notFound} · ${where ? `${where.title} · ` : ''}${site.name}`, description: ui.strings.notFoundText, canonical: `${site.baseUrl}/` },
+      [{ property: 'og:locale', content: ogLocale(lang) }, ...previewMeta(sitePreview(site))],
+    ),
     ui,
     site,
     homeHref: localHref(`${site.baseUrl}/`, site),

@@ -9,7 +9,7 @@
 import { textDirection } from '../../server/domain/language.ts';
 import { channelVersion } from '../../server/read-model/selection.ts';
 import type { SiteInfo } from '../../server/read-model/view-models.ts';
-import type { HeadData } from './head.ts';
+import { unindexedHead, type HeadData } from './head.ts';
 import { jsonForScript, sitePath } from './html-helpers.ts';
 import { languageName, ogLocale, uiFor, type Ui } from './i18n.ts';
 import type { SearchPageInput } from './page-input.ts';
@@ -65,22 +65,11 @@ export function searchPage(input: SearchPageInput): SearchPage {
     text: { results: ui.strings.searchResults, none: ui.strings.searchNone, short: ui.strings.searchShort, failed: ui.strings.searchFailed },
   };
   return {
-    head: {
-      lang,
-      dir,
-      title: `${ui.strings.search} · ${site.name}`,
-      description: ui.strings.searchLabel,
-      canonical: `${site.baseUrl}${action.slice(sitePath(site, '/').length - 1)}`,
-      links: [],
-      // A page of results is no page to index.
-      meta: [
-        { name: 'robots', content: 'noindex' },
-        { property: 'og:locale', content: ogLocale(lang) },
-        ...previewMeta(sitePreview(site)),
-      ],
-      jsonLd: null,
-      pagefindFilters: [],
-    },
+    // A page of results is no page to index.
+    head: unindexedHead(
+      { lang, dir, title: `${ui.strings.search} · ${site.name}`, description: ui.strings.searchLabel, canonical: `${site.baseUrl}${action.slice(sitePath(site, '/').length - 1)}` },
+      [{ property: 'og:locale', content: ogLocale(lang) }, ...previewMeta(sitePreview(site))],
+    ),
     ui,
     site,
     action,
