@@ -223,8 +223,9 @@ describe('one canonical address per page', () => {
       for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
         if (e.isDirectory()) {
           if (!['api', 'pagefind', 'media', '_astro'].includes(e.name)) walk(path.join(dir, e.name), `${rel}${e.name}/`);
-        } else if (e.name.endsWith('.html') && !(rel === '' && e.name === '404.html')) {
-          // (404.html is what hosts send for missing addresses: no address of its own, no canonical.)
+        } else if (e.name.endsWith('.html') && !fs.readFileSync(path.join(dir, e.name), 'utf8').includes('<meta name="robots" content="noindex">')) {
+          // (Pages that ask not to be indexed are no one's canonical address: the 404 pages, which hosts send for
+          // missing addresses, and the search pages.)
           pages.set(e.name === 'index.html' ? `/${rel}` : `/${rel}${e.name.slice(0, -5)}`, '');
         }
       }
