@@ -67,7 +67,7 @@ export async function createStaticSite(deps: {
     db: deps.db,
     clock: deps.clock,
     model,
-    renderers: createRenderers(html, createCardRenderer({ cacheDir: deps.config.cardCacheDir })),
+    renderers: createRenderers(html, createCardRenderer({ cacheDir: deps.config.cardCacheDir, warn: (message) => deps.log.warn(message) })),
     cursors: deps.cursors,
     outputDir: deps.config.outputDir,
     site,

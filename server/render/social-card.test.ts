@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -5,6 +6,7 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CARD_HEIGHT, CARD_WIDTH, createCardRenderer, drawCard, drawLogo, LOGO_SIZE } from './social-card.ts';
 import { renderFavicon } from './favicon.ts';
+import { PROJECT_ROOT } from '../paths.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-cards-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -30,13 +32,13 @@ async function inkColumns(png: Uint8Array): Promise<{ first: number; last: numbe
 
 describe('drawCard', () => {
   it('draws a 1200 × 630 PNG', async () => {
-    const meta = await sharp(await drawCard(EN)).metadata();
+    const meta = await sharp((await drawCard(EN)).png).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['png', CARD_WIDTH, CARD_HEIGHT]);
   });
 
   it('lays a left-to-right title from the left margin, a right-to-left one from the right', async () => {
-    const ltr = await inkColumns(await drawCard(EN));
-    const rtl = await inkColumns(await drawCard(AR));
+    const ltr = await inkColumns((await drawCard(EN)).png);
+    const rtl = await inkColumns((await drawCard(AR)).png);
     expect(ltr.first).toBeLessThan(100);
     expect(ltr.last).toBeLessThan(CARD_WIDTH - 100);
     expect(rtl.last).toBeGreaterThan(CARD_WIDTH - 100);
@@ -44,13 +46,13 @@ describe('drawCard', () => {
   });
 
   it('fits a very long title (cut, smaller) inside the card', async () => {
-    const png = await drawCard({ ...EN, title: 'A very long title '.repeat(30) });
+    const { png } = await drawCard({ ...EN, title: 'A very long title '.repeat(30) });
     const meta = await sharp(png).metadata();
     expect([meta.width, meta.height]).toEqual([CARD_WIDTH, CARD_HEIGHT]);
   });
 
   it('escapes markup in the text', async () => {
-    await expect(drawCard({ ...EN, title: '<b>Tags</b> & "quotes" </span>' })).resolves.toBeInstanceOf(Uint8Array);
+    expect((await drawCard({ ...EN, title: '<b>Tags</b> & "quotes" </span>' })).problem).toBeNull();
   });
 });
 
@@ -81,4 +83,27 @@ describe('drawLogo', () => {
     const meta = await sharp(await drawLogo(renderFavicon())).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['png', LOGO_SIZE, LOGO_SIZE]);
   });
+});
+
+describe('on a machine without fonts', () => {
+  it('draws the card without its text, warns once, and keeps nothing, so the build goes on', () => {
+    // fontconfig reads its configuration once per process: a child process with one that lists no font.
+    const conf = path.join(dir, 'fonts.conf');
+    fs.writeFileSync(conf, `<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig><dir>${path.join(dir, 'no-fonts')}</dir><cachedir>${path.join(dir, 'fc-cache')}</cachedir></fontconfig>`);
+    const cache = path.join(dir, 'no-font-cards');
+    const script = `
+      import { createCardRenderer } from ${JSON.stringify(path.join(import.meta.dirname, 'social-card.ts'))};
+      import sharp from 'sharp';
+      const warnings = [];
+      const cards = createCardRenderer({ cacheDir: ${JSON.stringify(cache)}, warn: (m) => warnings.push(m) });
+      const png = await cards.card({ title: 'Hello', kicker: 'Desk', site: 'Site', lang: 'en', dir: 'ltr' });
+      await cards.card({ title: 'Again', kicker: 'Desk', site: 'Site', lang: 'en', dir: 'ltr' });
+      console.log(JSON.stringify({ width: (await sharp(png).metadata()).width, warnings }));`;
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: PROJECT_ROOT, env: { ...process.env, FONTCONFIG_FILE: conf }, encoding: 'utf8' });
+    const result = JSON.parse(out.trim().split('\n').pop()!) as { width: number; warnings: string[] };
+    expect(result.width).toBe(CARD_WIDTH);
+    expect(result.warnings).toHaveLength(1);
+    expect(result.warnings[0]).toMatch(/install fonts \(Debian: fonts-dejavu-core\)/);
+    expect(fs.existsSync(cache) ? fs.readdirSync(cache, { recursive: true }).filter((f) => String(f).endsWith('.png')) : []).toEqual([]);
+  }, 60_000);
 });

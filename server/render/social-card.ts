@@ -82,12 +82,25 @@ interface TextImage {
   readonly height: number;
 }
 
+/** Thrown by Pango when it has no font at all (a machine without fonts): the card is drawn without that text. */
+class NoFontsError extends Error {}
+
 /** `text` drawn `TEXT_WIDTH` wide at `size` px, made smaller to fit `maxHeight` when it would be taller. */
 async function textImage(text: string, font: string, size: number, maxHeight: number, align: 'left' | 'right', lang: string): Promise<TextImage | null> {
+  try {
+    return await pangoText(text, font, size, maxHeight, align, lang);
+  } catch (error) {
+    throw new NoFontsError(`the text could not be drawn (${(error as Error).message}): install fonts (Debian: fonts-dejavu-core)`, { cause: error });
+  }
+}
+
+async function pangoText(text: string, font: string, size: number, maxHeight: number, align: 'left' | 'right', lang: string): Promise<TextImage | null> {
   if (text.trim() === '') return null;
   const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const common = { text: `<span lang="${lang.replace(/[^A-Za-z0-9-]/g, '')}">${escaped}</span>`, width: TEXT_WIDTH, align, wrap: 'word-char' as const };
   let { data, info } = await sharp({ text: { ...common, font: `${font} ${size}`, dpi: 72 } }).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  // Without any font Pango draws each character as a tiny box, a fraction of the size asked for.
+  if (info.height < size / 2) throw new Error(`a ${size} px line came out ${info.height} px high: no font was found`);
   // Both width and height make Pango choose the size that fits.
   if (info.height > maxHeight) ({ data, info } = await sharp({ text: { ...common, font, height: maxHeight } }).extractChannel(0).raw().toBuffer({ resolveWithObject: true }));
   return { coverage: data, width: info.width, height: info.height };
@@ -101,6 +114,8 @@ function lineImage(text: string, size: number, align: 'left' | 'right', lang: st
   if (!line) {
     if (drawnLines.size >= 500) drawnLines.clear();
     drawnLines.set(key, (line = textImage(text, 'DejaVu Sans', size, 50, align, lang)));
+    // A line that could not be drawn is tried again next time (fonts may have been installed since).
+    line.catch(() => drawnLines.delete(key));
   }
   return line;
 }
@@ -128,20 +143,34 @@ function shortTitle(title: string): string {
   return `${(space > TITLE_MAX_CHARS * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
-/** Draws one card (no cache). */
-export async function drawCard(card: SocialCard): Promise<Uint8Array> {
+/** A drawn card, and why its text is missing when it is (no fonts on this machine). */
+export interface DrawnCard {
+  readonly png: Uint8Array;
+  readonly problem: string | null;
+}
+
+/** Draws one card (no cache). Without fonts the card has its rule only, and `problem` says why. */
+export async function drawCard(card: SocialCard): Promise<DrawnCard> {
   const align = card.dir === 'rtl' ? 'right' : 'left';
+  let problem: string | null = null;
+  const orNothing = (drawing: Promise<TextImage | null>) =>
+    drawing.catch((error: unknown) => {
+      if (!(error instanceof NoFontsError)) throw error;
+      problem = error.message;
+      return null;
+    });
   const [kicker, title, site] = await Promise.all([
-    lineImage(card.kicker, 34, align, card.lang),
-    textImage(shortTitle(card.title), 'DejaVu Serif Bold', 60, TITLE_MAX_HEIGHT, align, card.lang),
-    lineImage(card.site, 28, align, 'und'),
+    orNothing(lineImage(card.kicker, 34, align, card.lang)),
+    orNothing(textImage(shortTitle(card.title), 'DejaVu Serif Bold', 60, TITLE_MAX_HEIGHT, align, card.lang)),
+    orNothing(lineImage(card.site, 28, align, 'und')),
   ]);
   const canvas = blankCard();
   lay(canvas, kicker, 115, card.dir, MUTED);
   lay(canvas, title, TITLE_TOP, card.dir, INK);
   if (site) lay(canvas, site, CARD_HEIGHT - MARGIN - site.height, card.dir, MUTED);
   // zlib level 4: as small as level 6 on a card (about 10 KB) and a quarter faster.
-  return sharp(canvas, { raw: { width: CARD_WIDTH, height: CARD_HEIGHT, channels: 1 } }).png({ compressionLevel: 4 }).toBuffer();
+  const png = await sharp(canvas, { raw: { width: CARD_WIDTH, height: CARD_HEIGHT, channels: 1 } }).png({ compressionLevel: 4 }).toBuffer();
+  return { png, problem };
 }
 
 /** Draws the site logo from an SVG (no cache: one per build). */
@@ -152,17 +181,29 @@ export async function drawLogo(svg: string): Promise<Uint8Array> {
 /**
  * Cards drawn once per content: kept under `cacheDir` by the hash of what
  * they show (null: not kept). A cache that cannot be written is only slower.
+ * A card drawn without its text (no fonts) is not kept, and `warn` is told
+ * once, so the build goes on and installing fonts fixes the next build.
  */
-export function createCardRenderer(options: { readonly cacheDir: string | null }): CardRenderer {
+export function createCardRenderer(options: { readonly cacheDir: string | null; readonly warn?: (message: string) => void }): CardRenderer {
   const { cacheDir } = options;
+  let warned = false;
+  const draw = async (card: SocialCard): Promise<DrawnCard> => {
+    const drawn = await drawCard(card);
+    if (drawn.problem && !warned) {
+      warned = true;
+      options.warn?.(`Link-preview cards are drawn without their text: ${drawn.problem}.`);
+    }
+    return drawn;
+  };
   return Object.freeze({
     async card(card: SocialCard): Promise<Uint8Array> {
-      if (!cacheDir) return drawCard(card);
+      if (!cacheDir) return (await draw(card)).png;
       const key = crypto.createHash('sha256').update(JSON.stringify([CARD_DESIGN, card.title, card.kicker, card.site, card.lang, card.dir])).digest('hex');
       const file = path.join(cacheDir, key.slice(0, 2), `${key}.png`);
       const kept = await fs.promises.readFile(file).catch(() => null);
       if (kept) return kept;
-      const drawn = await drawCard(card);
+      const { png: drawn, problem } = await draw(card);
+      if (problem) return drawn;
       const temp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
       try {
         await fs.promises.mkdir(path.dirname(file), { recursive: true });
