@@ -8,8 +8,10 @@
  * @module
  */
 
+/** A slug, unanchored: for patterns that hold one as a part (the hosts' rules for `/{channel}/…`). */
+export const SLUG_BODY = '[a-z0-9]+(?:-[a-z0-9]+)*';
 /** The slug pattern, also used by the zod schemas and the API docs. */
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const SLUG_PATTERN = new RegExp(`^${SLUG_BODY}$`);
 
 /** Longest slug accepted. */
 export const SLUG_MAX_LENGTH = 80;

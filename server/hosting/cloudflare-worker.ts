@@ -76,6 +76,7 @@ async function notFound(env: Env, request: Request, path: string): Promise<Respo
         continue;
       }
       const headers = { 'content-type': 'text/html; charset=utf-8', 'cache-control': ERROR_CACHE_CONTROL, vary: 'Accept', 'x-content-type-options': 'nosniff', ...HTML_SECURITY_HEADERS };
+      if (request.method === 'HEAD') await page.body?.cancel();
       return new Response(request.method === 'HEAD' ? null : page.body, { status: 404, headers });
     }
   }

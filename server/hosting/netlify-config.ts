@@ -111,7 +111,7 @@ export function renderNetlifyRedirects(site: SiteListing): string {
     }
   }
   // The search page in each language of the site (`/search/?lang=L` is `/search/L/`, as on the bundled server).
-  for (const lang of [...new Set(site.channels.flatMap((c) => c.languages))].sort()) lines.push(`/search/  lang=${lang}  /${staticFiles.searchPage(lang).replace(/index\.html$/, '')}  200!`);
+  for (const lang of siteLanguages(site)) lines.push(`/search/  lang=${lang}  /${staticFiles.searchPage(lang).replace(/index\.html$/, '')}  200!`);
   lines.push(
     '/:channel/  lang=:lang  /404.html  404!',
     '/:channel/rss.xml  lang=:lang  /404.html  404!',
@@ -178,6 +178,11 @@ export function renderNetlifyRedirects(site: SiteListing): string {
   return lines.join('\n');
 }
 
+/** Every language some channel has, sorted. */
+function siteLanguages(site: SiteListing): string[] {
+  return [...new Set(site.channels.flatMap((c) => c.languages))].sort();
+}
+
 /** The root-relative address of an output file, as a rule's target. */
 function staticFilePath(file: string): string {
   return `/${file}`;
@@ -195,7 +200,6 @@ function notFoundRules(site: SiteListing): string[] {
     for (const l of c.languages) lines.push(`/${c.slug}/${l}/*  ${staticFilePath(staticFiles.channelNotFound(c.slug, l))}  404`);
     lines.push(`/${c.slug}/*  ${staticFilePath(staticFiles.channelNotFound(c.slug))}  404`);
   }
-  const languages = [...new Set(site.channels.flatMap((c) => c.languages))].sort();
-  for (const l of languages) lines.push(`/:channel/${l}/*  ${staticFilePath(staticFiles.languageNotFound(l))}  404`);
+  for (const l of siteLanguages(site)) lines.push(`/:channel/${l}/*  ${staticFilePath(staticFiles.languageNotFound(l))}  404`);
   return lines;
 }

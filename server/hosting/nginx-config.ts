@@ -26,7 +26,7 @@ import { DEFAULT_LIMIT_PATTERN, HOST_ERRORS, NOT_FOUND_JSON, VALID_LIMIT_PATTERN
 import { ERROR_CACHE_CONTROL, IMMUTABLE_CACHE, SHORT_CACHE } from '../serving/cache-policy.ts';
 import { CHARSET_TYPES, CONTENT_TYPES } from '../serving/content-types.ts';
 import { InternalError } from '../internal-error.ts';
-import { CHANNEL_SEGMENT_PATTERN } from '../serving/not-found-page.ts';
+import { SLUG_BODY } from '../domain/slug.ts';
 
 /** Options of {@link renderNginxConfig}. */
 export interface NginxConfigOptions {
@@ -134,11 +134,11 @@ map $http_accept $pressroom_accepts_html {
 }
 map "$pressroom_accepts_html:$uri" $pressroom_404_channel_lang {
   default "/-";
-  "~^1:/(?!api/)(${CHANNEL_SEGMENT_PATTERN})/(${LANG_SEGMENT_PATTERN})/" "/$1/$2/${NOT_FOUND_NAME}.html";
+  "~^1:/(?!api/)(${SLUG_BODY})/(${LANG_SEGMENT_PATTERN})/" "/$1/$2/${NOT_FOUND_NAME}.html";
 }
 map "$pressroom_accepts_html:$uri" $pressroom_404_channel {
   default "/-";
-  "~^1:/(?!api/)(${CHANNEL_SEGMENT_PATTERN})/" "/$1/${NOT_FOUND_NAME}.html";
+  "~^1:/(?!api/)(${SLUG_BODY})/" "/$1/${NOT_FOUND_NAME}.html";
 }
 map "$pressroom_accepts_html:$uri" $pressroom_404_lang {
   default "/-";

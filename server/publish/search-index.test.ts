@@ -153,6 +153,10 @@ describe('search shards', () => {
     });
   });
 
+  it('ignores the site\'s own pages: the search pages and the 404 pages are no channel\'s', () => {
+    expect(indexer.pairsForPaths(['search/ar/index.html', 'search/index.html', '_404/ar.html', 'tech/ar/_404.html', 'tech/_404.html', 'tech/ar/index.png'])).toEqual({ pairs: [], goneChannels: [] });
+  });
+
   it('lists a bundle of the layout before parts as part -1, so a full rebuild removes it', async () => {
     await indexer.rebuildShards([{ channel: 'tech', language: 'en', part: 0 }], recordsFor);
     fs.cpSync(bundle('tech/en.0'), bundle('tech/en'), { recursive: true });

@@ -102,7 +102,8 @@ const STAGING = '_staging';
 /** Files of a bundle also copied to the top of the folder, so every page loads the UI from one address. */
 const UI_FILES = ['pagefind-ui.js', 'pagefind-ui.css'];
 /** First path segments of the output that are not channels. */
-const NOT_CHANNELS = new Set(['api', 'media', 'pagefind', '_astro', 'assets']);
+// The site's own folders: `search/{lang}/index.html` (the search pages) would otherwise read as a channel's page.
+const NOT_CHANNELS = new Set(['api', 'media', 'pagefind', '_astro', 'assets', 'search', NOT_FOUND_NAME]);
 
 /** Folder of a shard under the index, relative (also its key). */
 export const shardFolder = (s: Shard): string => (s.part < 0 ? `${s.channel}/${s.language}` : `${s.channel}/${s.language}.${s.part}`);

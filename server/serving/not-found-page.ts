@@ -10,12 +10,11 @@
  * @module
  */
 import Negotiator from 'negotiator';
+import { SLUG_PATTERN } from '../domain/slug.ts';
 import { normalizeRequestPath } from '../urls/request-path.ts';
 import { LANG_SEGMENT, staticFiles } from './static-files.ts';
 
-/** What a channel segment looks like (a slug; `domain/slug.ts` has the full rule), for every host's rules. */
-export const CHANNEL_SEGMENT_PATTERN = '[a-z0-9]+(?:-[a-z0-9]+)*';
-const CHANNEL_SEGMENT = new RegExp(`^${CHANNEL_SEGMENT_PATTERN}$`);
+
 
 /** The media types a 404 is offered in, the program's first: a tie (`*\/*`) gets JSON. */
 const OFFERED = ['application/json', 'text/html'];
@@ -57,7 +56,7 @@ export function notFoundPageFiles(pathname: string): string[] {
       return '';
     }
   };
-  const channel = parts.length >= 2 && CHANNEL_SEGMENT.test(segment(0)) ? segment(0) : null;
+  const channel = parts.length >= 2 && SLUG_PATTERN.test(segment(0)) ? segment(0) : null;
   const lang = parts.length >= 3 && LANG_SEGMENT.test(segment(1)) ? segment(1) : null;
   const files: string[] = [];
   if (channel && lang) files.push(staticFiles.channelNotFound(channel, lang));

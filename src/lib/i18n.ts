@@ -203,6 +203,13 @@ const STRINGS: Record<string, UiStrings> = {
   },
 };
 
+/**
+ * The interface language of pages that are in no one language (the
+ * homepage, which lists every language; the site's own 404 and search pages):
+ * SiteInfo names none.
+ */
+export const SITE_LANGUAGE = 'en';
+
 /** Interface text for a page, and the language it is really in. */
 export interface Ui {
   readonly strings: UiStrings;

@@ -9,7 +9,7 @@ import type { LanguageLink, ShownDate } from './article-page.ts';
 import { unindexedHead, type HeadData, type HeadLink, type HeadMeta } from './head.ts';
 import { absoluteUrl, jsonForScript, localHref } from './html-helpers.ts';
 import { folderCard, imageAt, imageObject, previewMeta, siteLogo, sitePreview } from './preview-image.ts';
-import { formatDate, languageName, ogLocale, uiFor, type Ui } from './i18n.ts';
+import { formatDate, languageName, ogLocale, SITE_LANGUAGE, uiFor, type Ui } from './i18n.ts';
 import type { ChannelPageInput, HomePageInput, NotFoundPageInput } from './page-input.ts';
 
 /** One article in a list. */
@@ -59,8 +59,6 @@ export interface HomePage {
   readonly channels: readonly ChannelListItem[];
 }
 
-// The homepage mixes languages and SiteInfo names none; its interface text is English.
-const HOME_LANGUAGE = 'en';
 
 function listItem(article: PublicArticleSummary, language: string, site: SiteInfo, withChannel: boolean): ArticleListItem | null {
   const t = article.translations.find((x) => x.language === language);
@@ -170,14 +168,14 @@ export function channelPage(input: ChannelPageInput): ChannelPage {
 /** Builds the homepage: the `onHomepage` articles, newest first, and the channels. */
 export function homePage(input: HomePageInput): HomePage {
   const { site } = input;
-  const ui = uiFor(HOME_LANGUAGE, 'ltr');
+  const ui = uiFor(SITE_LANGUAGE, 'ltr');
   const canonical = `${site.baseUrl}/`;
   const description = `${ui.strings.latest} · ${site.name}`;
   const listed = input.articles.filter((a) => a.onHomepage && a.translations.length > 0).sort(byPublication);
   const preview = sitePreview(site);
   return {
     head: {
-      lang: HOME_LANGUAGE,
+      lang: SITE_LANGUAGE,
       dir: 'ltr',
       title: site.name,
       description,
@@ -189,7 +187,7 @@ export function homePage(input: HomePageInput): HomePage {
       ],
       meta: [
         { property: 'og:type', content: 'website' },
-        { property: 'og:locale', content: ogLocale(HOME_LANGUAGE) },
+        { property: 'og:locale', content: ogLocale(SITE_LANGUAGE) },
         { property: 'og:site_name', content: site.name },
         { property: 'og:title', content: site.name },
         { property: 'og:description', content: description },
@@ -243,7 +241,7 @@ export interface NotFoundPage {
  */
 export function notFoundPage(input: NotFoundPageInput): NotFoundPage {
   const { site } = input;
-  const lang = input.language ?? input.channel?.defaultLanguage ?? HOME_LANGUAGE;
+  const lang = input.language ?? input.channel?.defaultLanguage ?? SITE_LANGUAGE;
   const dir = textDirection(lang);
   const ui = uiFor(lang, dir);
   const where = input.channel ? channelVersion(input.channel, lang) : null;

@@ -10,8 +10,8 @@ import { textDirection } from '../../server/domain/language.ts';
 import { channelVersion } from '../../server/read-model/selection.ts';
 import type { SiteInfo } from '../../server/read-model/view-models.ts';
 import { unindexedHead, type HeadData } from './head.ts';
-import { jsonForScript, sitePath } from './html-helpers.ts';
-import { languageName, ogLocale, uiFor, type Ui } from './i18n.ts';
+import { absoluteUrl, jsonForScript, sitePath } from './html-helpers.ts';
+import { languageName, ogLocale, SITE_LANGUAGE, uiFor, type Ui } from './i18n.ts';
 import type { SearchPageInput } from './page-input.ts';
 import { previewMeta, sitePreview } from './preview-image.ts';
 
@@ -43,9 +43,6 @@ export interface SearchPage {
   readonly dataJson: string;
 }
 
-/** The site's interface language where no language is asked (as the homepage's). */
-const SITE_LANGUAGE = 'en';
-
 /** The search page of `input.language` (null: every language). */
 export function searchPage(input: SearchPageInput): SearchPage {
   const { site, language } = input;
@@ -67,7 +64,7 @@ export function searchPage(input: SearchPageInput): SearchPage {
   return {
     // A page of results is no page to index.
     head: unindexedHead(
-      { lang, dir, title: `${ui.strings.search} · ${site.name}`, description: ui.strings.searchLabel, canonical: `${site.baseUrl}${action.slice(sitePath(site, '/').length - 1)}` },
+      { lang, dir, title: `${ui.strings.search} · ${site.name}`, description: ui.strings.searchLabel, canonical: absoluteUrl(action, site) },
       [{ property: 'og:locale', content: ogLocale(lang) }, ...previewMeta(sitePreview(site))],
     ),
     ui,

@@ -55,7 +55,8 @@ export async function checkAxe(serverUrl: string, paths: readonly string[]): Pro
         await page.goto(`${serverUrl}${path}`, { waitUntil: 'load' });
         // The search page draws its results with a script: check them as readers get them.
         if ((await page.locator('#search-status').count()) > 0 && path.includes('?q=')) {
-          await page.locator('#search-status').filter({ hasText: /./ }).waitFor({ timeout: 10_000 }).catch(() => problems.push(`${where}: the search page showed no results within 10 s`));
+          // A generous wait: a loaded CI machine loads Pagefind's WebAssembly slowly.
+          await page.locator('#search-status').filter({ hasText: /./ }).waitFor({ timeout: 30_000 }).catch(() => problems.push(`${where}: the search page showed no results within 30 s`));
         }
         await page.addScriptTag({ path: AXE_SOURCE });
         const violations = (await page.evaluate(

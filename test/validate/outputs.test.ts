@@ -122,7 +122,7 @@ describe('validators', () => {
       // And the search pages with their results drawn (check-axe waits for the status line).
       expect(await checkAxe(site.serverUrl, [...site.pages, '/no-such-page', '/sahara/no-such-page', '/no-such-channel/ar/page', '/search/?q=harbour', '/search/ar/?q=xx'])).toEqual([]);
     },
-    120_000,
+    300_000,
   );
 
   it('link previews and crawlers: JSON-LD, OpenGraph, hreflang (check-metadata.ts)', async () => {
