@@ -53,7 +53,7 @@ try {
   // A build's output is what gets deployed: no temporary file a killed writer left goes with it.
   await removeStaleTempFiles(config.outputDir);
   const site = await createStaticSite({ db, clock, urls, cursors: await loadCursorCodec(db), config, projectRoot: PROJECT_ROOT, log });
-  const hostFiles = keepHostFiles(site.builder, config.staticHost, config.outputDir, log);
+  const hostFiles = keepHostFiles(site.builder, config.staticHost, config.outputDir, log, config.cacheTagPrefix);
   // The counts only: the report lists every path written, which need not stay in memory through the search index.
   const report = counts(await site.builder.fullBuild());
   // PRESSROOM_STATIC_HOST: the host's own files (Netlify's rules, Cloudflare's worker) go with the output.

@@ -10,6 +10,7 @@ import { listSite, renderNetlifyHeaders, renderNetlifyRedirects } from '../serve
 import { renderNginxConfig } from '../server/hosting/nginx-config.ts';
 import { parseScriptArgs, wantsHelp } from './lib/cli.ts';
 import { describeError } from '../server/describe-error.ts';
+import { ConfigError, loadConfig } from '../server/config.ts';
 
 const PROGRAM = 'npm run host-config --';
 const HOSTS = ['nginx', 'netlify', 'cloudflare'] as const;
@@ -65,17 +66,19 @@ const root = path.resolve(values.root ?? 'dist');
 
 let files: Record<string, string>;
 try {
+  // The cache tags the generated files send carry the prefix the service purges (PRESSROOM_CACHE_TAG_PREFIX).
+  const tagPrefix = loadConfig(process.env, process.cwd()).cacheTagPrefix;
   if (host === 'nginx') {
-    files = { 'pressroom.conf': renderNginxConfig({ root, listen: values.listen ?? '80', serverName: values['server-name'] }) };
+    files = { 'pressroom.conf': renderNginxConfig({ root, listen: values.listen ?? '80', serverName: values['server-name'], tagPrefix }) };
   } else if (host === 'netlify') {
     if (!fs.existsSync(root)) fail(`The output folder ${root} does not exist: build the site first, or pass --root.`);
     const site = listSite(root);
-    files = { _headers: renderNetlifyHeaders(site), _redirects: renderNetlifyRedirects(site) };
+    files = { _headers: renderNetlifyHeaders(site, tagPrefix), _redirects: renderNetlifyRedirects(site) };
   } else {
-    files = { '_worker.js': await renderCloudflareWorker() };
+    files = { '_worker.js': await renderCloudflareWorker({ tagPrefix }) };
   }
 } catch (error) {
-  fail(describeError(error));
+  fail(error instanceof ConfigError ? error.message : describeError(error));
 }
 
 if (values.out === undefined) {

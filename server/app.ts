@@ -118,6 +118,6 @@ export function createApp(config: Config, deps: AppDeps): Hono {
   app.route('/api/v1', api);
   if (deps.publicApi) app.route('/api/public/v1', publicApiRoutes(deps.publicApi));
   // Everything else is the static output, as a static host would serve it.
-  if (outputFiles) app.route('/', siteFileRoutes(outputFiles, { maxAgeSeconds: config.cacheMaxAgeSeconds }));
+  if (outputFiles) app.route('/', siteFileRoutes(outputFiles, { maxAgeSeconds: config.cacheMaxAgeSeconds, tagPrefix: config.cacheTagPrefix }));
   return app;
 }

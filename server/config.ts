@@ -7,12 +7,18 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_TAG_PREFIX, TAG_PREFIX_PATTERN } from './serving/cache-tags.ts';
 
 const boolean = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
 const port = z.coerce.number().int().min(0).max(65535);
+
+const httpUrl = z
+  .string()
+  .url()
+  .refine((value) => /^https?:\/\//.test(value), 'must start with http:// or https://');
 
 const megabytes = z.coerce.number().positive().max(1024);
 
@@ -48,6 +54,18 @@ const envSchema = z.object({
   PRESSROOM_BODY_WORKERS: z.coerce.number().int().min(0).max(64).default(1),
   PRESSROOM_BODY_TIME_LIMIT_MS: z.coerce.number().int().min(10).max(600_000).default(10_000),
   PRESSROOM_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(400).default(25),
+  PRESSROOM_CACHE_TAG_PREFIX: z.string().regex(TAG_PREFIX_PATTERN, 'must be 1 to 40 letters, digits, - or _').default(DEFAULT_TAG_PREFIX),
+  PRESSROOM_PURGE_VARNISH_URL: httpUrl.optional(),
+  PRESSROOM_PURGE_CLOUDFLARE_ZONE: z.string().regex(/^[a-f0-9]{32}$/, 'must be the 32-hex-digit zone ID of the Cloudflare dashboard').optional(),
+  PRESSROOM_PURGE_CLOUDFLARE_TOKEN: z.string().min(1).optional(),
+  PRESSROOM_PURGE_CLOUDFLARE_API: httpUrl.default('https://api.cloudflare.com/client/v4'),
+  PRESSROOM_PURGE_FASTLY_SERVICE: z.string().regex(/^[A-Za-z0-9]{1,64}$/, 'must be the service ID of the Fastly dashboard').optional(),
+  PRESSROOM_PURGE_FASTLY_TOKEN: z.string().min(1).optional(),
+  PRESSROOM_PURGE_FASTLY_API: httpUrl.default('https://api.fastly.com'),
+  PRESSROOM_PURGE_CLOUDFRONT_DISTRIBUTION: z.string().regex(/^[A-Z0-9]{1,64}$/, 'must be the distribution ID (capital letters and digits)').optional(),
+  PRESSROOM_PURGE_CLOUDFRONT_ENDPOINT: httpUrl.optional(),
+  PRESSROOM_PURGE_WEBHOOK_URL: httpUrl.optional(),
+  PRESSROOM_PURGE_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   PRESSROOM_STATIC_HOST: z.enum(['none', 'netlify', 'cloudflare'], { errorMap: () => ({ message: 'must be none, netlify or cloudflare (nginx reads its configuration from outside the output: npm run host-config -- nginx)' }) }).default('none'),
 });
 
@@ -128,9 +146,21 @@ export interface Config {
   readonly heapGrowthPercent: number;
   /** The static host whose files every build writes into the output folder and keeps (`server/hosting/host-files.ts`). */
   readonly staticHost: 'none' | 'netlify' | 'cloudflare';
+  /** Prefix of every cache tag the service sends and purges (`serving/cache-tags.ts`). */
+  readonly cacheTagPrefix: string;
+  /** The CDNs each build is purged from (`server/edge/`); empty: none, and `published` means in the output folder. */
+  readonly purgeTargets: readonly PurgeTarget[];
   /** Least severe log level printed. */
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
 }
+
+/** A CDN that each build purges by tag (docs/HOSTING.md, "CDN and object storage"). */
+export type PurgeTarget =
+  | { readonly kind: 'varnish'; readonly url: string }
+  | { readonly kind: 'cloudflare'; readonly zone: string; readonly token: string; readonly api: string }
+  | { readonly kind: 'fastly'; readonly service: string; readonly token: string; readonly api: string }
+  | { readonly kind: 'cloudfront'; readonly distribution: string; readonly endpoint: string | null }
+  | { readonly kind: 'webhook'; readonly url: string; readonly secret: string };
 
 /** Raised when the environment holds an invalid setting; the message lists every problem. */
 export class ConfigError extends Error {
@@ -156,6 +186,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     );
   }
   const e = parsed.data;
+  const purgeTargets = readPurgeTargets(e);
   const dataDir = path.resolve(cwd, e.PRESSROOM_DATA_DIR);
   const shownHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
   const buildWorkers = e.PRESSROOM_BUILD_WORKERS ?? Math.max(1, os.availableParallelism());
@@ -191,5 +222,33 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     bodyTimeLimitMs: e.PRESSROOM_BODY_TIME_LIMIT_MS,
     heapGrowthPercent: e.PRESSROOM_HEAP_GROWTH_PERCENT,
     staticHost: e.PRESSROOM_STATIC_HOST,
+    cacheTagPrefix: e.PRESSROOM_CACHE_TAG_PREFIX,
+    purgeTargets,
   });
+}
+
+/** The purge targets the settings name; a half-configured one is an error that says what is missing. */
+function readPurgeTargets(e: z.infer<typeof envSchema>): PurgeTarget[] {
+  const problems: string[] = [];
+  const targets: PurgeTarget[] = [];
+  const pair = (a: string, aValue: string | undefined, b: string, bValue: string | undefined): boolean => {
+    if ((aValue === undefined) === (bValue === undefined)) return aValue !== undefined;
+    problems.push(`${aValue === undefined ? a : b}: must be set with ${aValue === undefined ? b : a}`);
+    return false;
+  };
+  if (e.PRESSROOM_PURGE_VARNISH_URL) targets.push({ kind: 'varnish', url: e.PRESSROOM_PURGE_VARNISH_URL });
+  if (pair('PRESSROOM_PURGE_CLOUDFLARE_ZONE', e.PRESSROOM_PURGE_CLOUDFLARE_ZONE, 'PRESSROOM_PURGE_CLOUDFLARE_TOKEN', e.PRESSROOM_PURGE_CLOUDFLARE_TOKEN)) {
+    targets.push({ kind: 'cloudflare', zone: e.PRESSROOM_PURGE_CLOUDFLARE_ZONE!, token: e.PRESSROOM_PURGE_CLOUDFLARE_TOKEN!, api: e.PRESSROOM_PURGE_CLOUDFLARE_API.replace(/\/+$/, '') });
+  }
+  if (pair('PRESSROOM_PURGE_FASTLY_SERVICE', e.PRESSROOM_PURGE_FASTLY_SERVICE, 'PRESSROOM_PURGE_FASTLY_TOKEN', e.PRESSROOM_PURGE_FASTLY_TOKEN)) {
+    targets.push({ kind: 'fastly', service: e.PRESSROOM_PURGE_FASTLY_SERVICE!, token: e.PRESSROOM_PURGE_FASTLY_TOKEN!, api: e.PRESSROOM_PURGE_FASTLY_API.replace(/\/+$/, '') });
+  }
+  if (e.PRESSROOM_PURGE_CLOUDFRONT_DISTRIBUTION) {
+    targets.push({ kind: 'cloudfront', distribution: e.PRESSROOM_PURGE_CLOUDFRONT_DISTRIBUTION, endpoint: e.PRESSROOM_PURGE_CLOUDFRONT_ENDPOINT ?? null });
+  }
+  if (pair('PRESSROOM_PURGE_WEBHOOK_URL', e.PRESSROOM_PURGE_WEBHOOK_URL, 'PRESSROOM_PURGE_WEBHOOK_SECRET', e.PRESSROOM_PURGE_WEBHOOK_SECRET)) {
+    targets.push({ kind: 'webhook', url: e.PRESSROOM_PURGE_WEBHOOK_URL!, secret: e.PRESSROOM_PURGE_WEBHOOK_SECRET! });
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return targets;
 }

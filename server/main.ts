@@ -119,7 +119,7 @@ export async function startService(
     ? await createStaticSite({ db, clock, urls, cursors, config, projectRoot: PROJECT_ROOT, log: log.child('build') })
     : null;
   // The host's own files (PRESSROOM_STATIC_HOST) follow every build; wired here, so the builder knows no host.
-  const hostFiles = staticSite ? keepHostFiles(staticSite.builder, config.staticHost, config.outputDir, log.child('build')) : null;
+  const hostFiles = staticSite ? keepHostFiles(staticSite.builder, config.staticHost, config.outputDir, log.child('build'), config.cacheTagPrefix) : null;
   if (staticSite) {
     const first = !(await hasAnyFile(db));
     const report = first ? await staticSite.builder.fullBuild() : await staticSite.builder.applyEvents();
@@ -170,7 +170,7 @@ export async function startService(
   const fastPath = outputFiles
     ? createStaticFastPath({
         files: outputFiles,
-        policy: { maxAgeSeconds: config.cacheMaxAgeSeconds },
+        policy: { maxAgeSeconds: config.cacheMaxAgeSeconds, tagPrefix: config.cacheTagPrefix },
         apiRateLimited: config.rateLimitContent > 0,
         // The request log line, as the app writes it; nothing is built per request when the level hides it.
         ...(config.logLevel === 'debug' || config.logLevel === 'info'
@@ -263,7 +263,7 @@ async function createPublicReadSide(deps: {
     deps: {
       db,
       files: deps.files,
-      cache: { maxAgeSeconds: config.cacheMaxAgeSeconds },
+      cache: { maxAgeSeconds: config.cacheMaxAgeSeconds, tagPrefix: config.cacheTagPrefix },
       cursors: deps.cursors,
       urls: deps.urls,
       state,

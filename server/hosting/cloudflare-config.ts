@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_LIMIT_PATTERN, HOST_ERRORS, VALID_LIMIT_PATTERN } from '../serving/host-errors.ts';
 import { IMMUTABLE_CACHE, SHORT_CACHE } from '../serving/cache-policy.ts';
 import { NOT_FOUND_JSON } from '../serving/host-errors.ts';
+import { DEFAULT_TAG_PREFIX } from '../serving/cache-tags.ts';
 
 /**
  * `_worker.js` for Cloudflare Pages (`cloudflare-worker.ts`, bundled with
@@ -18,13 +19,14 @@ import { NOT_FOUND_JSON } from '../serving/host-errors.ts';
  * neither `_headers` nor `_redirects` for these answers: the worker sends
  * the headers itself.
  */
-export async function renderCloudflareWorker(): Promise<string> {
+export async function renderCloudflareWorker(options: { tagPrefix?: string } = {}): Promise<string> {
   const { build } = await import('esbuild');
   const constants = {
     errors: HOST_ERRORS,
     notFound: NOT_FOUND_JSON,
     shortCache: SHORT_CACHE,
     immutableCache: IMMUTABLE_CACHE,
+    tagPrefix: options.tagPrefix ?? DEFAULT_TAG_PREFIX,
     defaultLimit: DEFAULT_LIMIT_PATTERN,
     validLimit: VALID_LIMIT_PATTERN,
   };

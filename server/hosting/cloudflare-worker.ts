@@ -17,6 +17,7 @@ import { fileForRequest } from '../serving/static-files.ts';
 import { isApiPath, notFoundPageFiles, wantsNotFoundPage } from '../serving/not-found-page.ts';
 import { HTML_SECURITY_HEADERS } from '../serving/security-headers.ts';
 import { ERROR_CACHE_CONTROL } from '../serving/cache-policy.ts';
+import { cacheTagHeaders, tagsOfFile } from '../serving/cache-tags.ts';
 
 /** Values fixed when the worker is generated (`define`), so the worker bundles no validation library. */
 declare const PRESSROOM: {
@@ -24,6 +25,7 @@ declare const PRESSROOM: {
   readonly notFound: string;
   readonly shortCache: string;
   readonly immutableCache: string;
+  readonly tagPrefix: string;
   readonly defaultLimit: string;
   readonly validLimit: string;
 };
@@ -138,6 +140,7 @@ export default {
     if (res.status === 200) headers.set('content-type', contentTypeOf(answer.file));
     headers.set('cache-control', /^(?:_astro|media)\//.test(answer.file) ? PRESSROOM.immutableCache : PRESSROOM.shortCache);
     headers.set('x-content-type-options', 'nosniff');
+    for (const [name, value] of Object.entries(cacheTagHeaders(tagsOfFile(PRESSROOM.tagPrefix, answer.file)))) headers.set(name, value);
     for (const [name, value] of Object.entries(answer.headers)) headers.set(name, value);
     return new Response(res.body, { status: res.status, headers });
   },

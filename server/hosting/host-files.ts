@@ -13,6 +13,7 @@ import { describeError } from '../describe-error.ts';
 import type { Logger } from '../logger.ts';
 import { writeAtomically } from '../output/output-writer.ts';
 import { renderCloudflareWorker } from './cloudflare-config.ts';
+import { DEFAULT_TAG_PREFIX } from '../serving/cache-tags.ts';
 import { listSite, renderNetlifyHeaders, renderNetlifyRedirects } from './netlify-config.ts';
 
 /** What keeps one host's files. */
@@ -27,7 +28,7 @@ export interface HostFiles {
 const NETLIFY_INPUT = /\.md$|(^|\/)(rss\.xml|feed\.json)$/;
 
 /** The files of `host` in `outputDir`; `none` keeps nothing. */
-export function createHostFiles(host: 'none' | 'netlify' | 'cloudflare', outputDir: string): HostFiles {
+export function createHostFiles(host: 'none' | 'netlify' | 'cloudflare', outputDir: string, tagPrefix: string = DEFAULT_TAG_PREFIX): HostFiles {
   const write = (files: Record<string, string>) => {
     for (const [name, text] of Object.entries(files)) {
       const file = path.join(outputDir, name);
@@ -38,9 +39,9 @@ export function createHostFiles(host: 'none' | 'netlify' | 'cloudflare', outputD
   const render = async (): Promise<Record<string, string>> => {
     if (host === 'netlify') {
       const site = listSite(outputDir);
-      return { _headers: renderNetlifyHeaders(site), _redirects: renderNetlifyRedirects(site) };
+      return { _headers: renderNetlifyHeaders(site, tagPrefix), _redirects: renderNetlifyRedirects(site) };
     }
-    if (host === 'cloudflare') return { '_worker.js': await renderCloudflareWorker() };
+    if (host === 'cloudflare') return { '_worker.js': await renderCloudflareWorker({ tagPrefix }) };
     return {};
   };
   return {
@@ -65,8 +66,9 @@ export function keepHostFiles(
   host: 'none' | 'netlify' | 'cloudflare',
   outputDir: string,
   log: Logger,
+  tagPrefix: string = DEFAULT_TAG_PREFIX,
 ): HostFiles {
-  const files = createHostFiles(host, outputDir);
+  const files = createHostFiles(host, outputDir, tagPrefix);
   builder.onFilesPlaced((paths) => {
     files.afterBuild(paths).catch((error: unknown) => log.error('host files not written', { host, error: describeError(error) }));
   });

@@ -23,6 +23,7 @@ import { PUBLIC_API_PREFIX } from '../urls/public-urls.ts';
 import { LANG_SEGMENT_PATTERN, LIST_CURSOR_PATTERN, NOT_FOUND_NAME } from '../serving/static-files.ts';
 import { BCP47_PATTERN } from '../domain/language.ts';
 import { DEFAULT_LIMIT_PATTERN, HOST_ERRORS, NOT_FOUND_JSON, VALID_LIMIT_PATTERN } from '../serving/host-errors.ts';
+import { DEFAULT_TAG_PREFIX, TAG_PREFIX_PATTERN } from '../serving/cache-tags.ts';
 import { ERROR_CACHE_CONTROL, IMMUTABLE_CACHE, SHORT_CACHE } from '../serving/cache-policy.ts';
 import { CHARSET_TYPES, CONTENT_TYPES } from '../serving/content-types.ts';
 import { InternalError } from '../internal-error.ts';
@@ -36,6 +37,8 @@ export interface NginxConfigOptions {
   readonly listen: string;
   /** `server_name`; `_` (any) when omitted. */
   readonly serverName?: string;
+  /** Prefix of the cache tags (`PRESSROOM_CACHE_TAG_PREFIX`); default `pressroom`. */
+  readonly tagPrefix?: string;
 }
 
 /** Types sent compressed (as `server/http/compression.ts` decides for the bundled server). */
@@ -77,8 +80,12 @@ export function renderNginxConfig(options: NginxConfigOptions): string {
    * The pages' security headers go on every answer: harmless on files that are not HTML, and one rule fewer to get wrong.
    */
   const security = Object.entries(HTML_SECURITY_HEADERS).map(([name, value]) => `add_header ${name} ${q(value)} always;`);
+  const prefix = options.tagPrefix ?? DEFAULT_TAG_PREFIX;
+  if (!TAG_PREFIX_PATTERN.test(prefix)) throw new InternalError('HOST_CONFIG_INVALID', `cache tag prefix must be 1 to 40 letters, digits, - or _: ${prefix}`);
+  // Cache tags as serving/cache-tags.ts names them: the file answered is $uri once try_files found it.
+  const tags = [`add_header Cache-Tag ${q(`${prefix},${prefix}:f:$uri`)};`, `add_header Surrogate-Key ${q(`${prefix} ${prefix}:f:$uri`)};`];
   const headers = (cache: string, extra: string[] = []) =>
-    [`add_header Cache-Control ${q(cache)};`, 'add_header X-Content-Type-Options nosniff always;', ...security, ...extra].map((l) => `    ${l}`).join('\n');
+    [`add_header Cache-Control ${q(cache)};`, ...tags, 'add_header X-Content-Type-Options nosniff always;', ...security, ...extra].map((l) => `    ${l}`).join('\n');
   const types = Object.entries(CONTENT_TYPES)
     .map(([ext, type]) => `    ${type.padEnd(24)} ${ext};`)
     .join('\n');
@@ -347,8 +354,9 @@ ${headers(SHORT_CACHE)}
 ${headers(SHORT_CACHE)}
   }
   # Channel pages: /{path}/ → {path}/index.html, ?lang=L → {path}/L/index.html.
-  location ~ /$ {
-    try_files $uri$pressroom_lang_dir/index.html =404;
+  location ~ "^(?<pressroom_dir>.*)/$" {
+    # (The folder without its slash, so the file, and its cache tag, has one spelling.)
+    try_files $pressroom_dir$pressroom_lang_dir/index.html =404;
 ${headers(SHORT_CACHE)}
   }
   # An article in one language: /{channel}/{lang}/{article} (?lang= ignored).

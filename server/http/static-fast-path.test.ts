@@ -48,7 +48,7 @@ beforeAll(async () => {
     fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     fs.writeFileSync(path.join(dir, file), text);
   }
-  const policy = { maxAgeSeconds: 60 };
+  const policy = { maxAgeSeconds: 60, tagPrefix: 'pressroom' };
   const app = getRequestListener(siteFileRoutes(createOutputFileCache(dir), policy).fetch);
   const fast = createStaticFastPath({ files: createOutputFileCache(dir), policy, apiRateLimited: false });
   appUrl = await listen((req, res) => void app(req, res));
@@ -148,7 +148,7 @@ describe('security headers (issue 18)', () => {
 
 describe('with rate limits on', () => {
   it('leaves the public API to the app, where the limiter is, and still serves pages', async () => {
-    const limited = createStaticFastPath({ files: createOutputFileCache(dir), policy: { maxAgeSeconds: 60 }, apiRateLimited: true });
+    const limited = createStaticFastPath({ files: createOutputFileCache(dir), policy: { maxAgeSeconds: 60, tagPrefix: 'pressroom' }, apiRateLimited: true });
     const url = await listen((req, res) => {
       void limited(req, res).then((answered) => {
         if (!answered) {

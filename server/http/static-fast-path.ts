@@ -24,6 +24,7 @@ import { chooseEncoding, compressed, encodedEtag, isCompressible, varyWithEncodi
 import { validatorsMatch } from './conditional-get.ts';
 import type { CachedFile, OutputFileCache } from './output-file-cache.ts';
 import { prefersMarkdown } from '../serving/accept-markdown.ts';
+import { cacheTagHeaders, tagsOfFile } from '../serving/cache-tags.ts';
 import { cacheControlOf, resolveOutputRequest, type CachePolicy } from './routes/site-files.ts';
 import { contentTypeOf } from '../serving/content-types.ts';
 
@@ -89,6 +90,7 @@ export function createStaticFastPath(deps: StaticFastPathDeps): (req: IncomingMe
       'Content-Type': contentTypeOf(answer.file),
       'Cache-Control': cacheControlOf(answer.file, deps.policy),
       'X-Content-Type-Options': 'nosniff',
+      ...cacheTagHeaders(tagsOfFile(deps.policy.tagPrefix, answer.file)),
       ...headers,
     };
     return { file: answer.file, fixed: Object.entries(fixed).flat(), contentType: fixed['Content-Type']!, vary };

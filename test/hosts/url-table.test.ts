@@ -180,11 +180,11 @@ if (NGINX_MISSING && process.env.CI) {
 }
 
 /** What of an answer is compared. */
-function summary(res: RawResponse): { status: number; type: string; body: string; link: string } {
+function summary(res: RawResponse): { status: number; type: string; body: string; link: string; tags: string } {
   const type = String(res.headers['content-type'] ?? '').replace(/;\s*charset=utf-8/i, '; charset=utf-8');
   // A 404 page is a file like any other: the same bytes on every host (the address's channel and language).
   const compared = res.status === 200 || res.status === 422 || (res.status === 404 && /^text\/html/.test(type));
-  return { status: res.status, type: compared ? type : type.split(';')[0]!, body: compared ? res.body.toString('utf8') : '', link: String(res.headers.link ?? '') };
+  return { status: res.status, type: compared ? type : type.split(';')[0]!, body: compared ? res.body.toString('utf8') : '', link: String(res.headers.link ?? ''), tags: String(res.headers['cache-tag'] ?? '') };
 }
 
 const hosts: Array<[HostName, () => string | null]> = [
@@ -217,6 +217,8 @@ describe.each(hosts)('the URL table on %s', (host, urlOf) => {
         else if (got.body !== expected.body) mismatches.push(`${label}: other body (${got.body.slice(0, 80)}…)`);
         else if ((got.status === 200 || got.status === 404) && got.type !== expected.type) mismatches.push(`${label}: type ${got.type}, the server ${expected.type}`);
         else if (got.status === 200 && got.link !== expected.link) mismatches.push(`${label}: Link ${got.link || 'none'}, the server ${expected.link || 'none'}`);
+        // Cache tags name the file answered (serving/cache-tags.ts); Netlify's rules carry the site's tag alone.
+        else if (got.status === 200 && got.tags !== (host === 'netlify' ? 'pressroom' : expected.tags)) mismatches.push(`${label}: Cache-Tag ${got.tags || 'none'}, the server ${expected.tags}`);
       }
     } finally {
       server.close();

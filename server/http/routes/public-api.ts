@@ -24,6 +24,7 @@ import type { OutputFileCache } from '../output-file-cache.ts';
 import { documentCacheControl, serveOutputFile, type CachePolicy } from './site-files.ts';
 import type { PublicState } from '../../read-model/public-state.ts';
 import { openApiDocument } from './openapi-document.ts';
+import { cacheTagHeaders, tagsOfQueryAnswer } from '../../serving/cache-tags.ts';
 
 /** What the public API needs. */
 export interface PublicApiDeps {
@@ -68,6 +69,8 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
       cacheControl: documentCacheControl(deps.cache),
       etag: etagOf(read.body),
       lastModified: read.lastModified ? new Date(read.lastModified) : null,
+      // Rendered on demand from the public state: purged with the lists it is drawn from (`serving/cache-tags.ts`).
+      headers: cacheTagHeaders(tagsOfQueryAnswer(deps.cache.tagPrefix, c.req.path)),
     });
 
   /** Serves the static file of a default form, or resolves null when there is none. */

@@ -19,6 +19,7 @@ import { isApiPath, notFoundPageFiles, wantsNotFoundPage } from '../../serving/n
 import { HTML_SECURITY_HEADERS } from '../../serving/security-headers.ts';
 import { ERROR_CACHE_CONTROL } from '../../serving/cache-policy.ts';
 import type { NotFoundPage } from '../on-error.ts';
+import { cacheTagHeaders, tagsOfFile } from '../../serving/cache-tags.ts';
 
 export { resolveOutputRequest, type OutputAnswer } from '../../serving/output-request.ts';
 
@@ -26,6 +27,8 @@ export { resolveOutputRequest, type OutputAnswer } from '../../serving/output-re
 export interface CachePolicy {
   /** Seconds a published document may be served from a cache before revalidating. */
   readonly maxAgeSeconds: number;
+  /** Prefix of the cache tags every answer carries (`serving/cache-tags.ts`). */
+  readonly tagPrefix: string;
 }
 
 /** Cache-Control of a published document (a page, a JSON or Markdown answer, a feed): a publish may change it. */
@@ -49,7 +52,7 @@ export function outputFileHeaders(relative: string, file: CachedFile, policy: Ca
     cacheControl: cacheControlOf(relative, policy),
     etag: file.etag,
     lastModified: file.mtime,
-    headers: extra,
+    headers: { ...cacheTagHeaders(tagsOfFile(policy.tagPrefix, relative)), ...extra },
   };
 }
 
