@@ -1,5 +1,5 @@
 /**
- * `npm run host-config -- nginx|netlify|cloudflare`: the configuration that
+ * `npm run host-config -- nginx|netlify|cloudflare|varnish`: the configuration that
  * serves the static output (`dist/`) on a static host, printed to stdout or
  * written into a folder. See docs/HOSTING.md.
  */
@@ -8,14 +8,15 @@ import path from 'node:path';
 import { renderCloudflareWorker } from '../server/hosting/cloudflare-config.ts';
 import { listSite, renderNetlifyHeaders, renderNetlifyRedirects } from '../server/hosting/netlify-config.ts';
 import { renderNginxConfig } from '../server/hosting/nginx-config.ts';
+import { renderVarnishConfig } from '../server/hosting/varnish-config.ts';
 import { parseScriptArgs, wantsHelp } from './lib/cli.ts';
 import { describeError } from '../server/describe-error.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
 
 const PROGRAM = 'npm run host-config --';
-const HOSTS = ['nginx', 'netlify', 'cloudflare'] as const;
+const HOSTS = ['nginx', 'netlify', 'cloudflare', 'varnish'] as const;
 
-const HELP = `Usage: ${PROGRAM} nginx|netlify|cloudflare [--out DIR] [--root DIR] [--listen ADDR] [--server-name NAME]
+const HELP = `Usage: ${PROGRAM} nginx|netlify|cloudflare|varnish [--out DIR] [--root DIR] [--listen ADDR] [--server-name NAME] [--backend ADDR] [--purge-from NETS]
 
 Prints the configuration that serves the static output on a host, or writes
 it into DIR (--out):
@@ -31,6 +32,12 @@ it into DIR (--out):
   cloudflare  _worker.js for Cloudflare Pages: maps ?lang=, ?cursor= and
               the .md forms onto files as the bundled server does, e.g.
               ${PROGRAM} cloudflare --out dist
+  varnish     pressroom.vcl: Varnish (with varnish-modules' xkey) in front of
+              the bundled server at --backend (default 127.0.0.1:4321),
+              purged by the service (PRESSROOM_PURGE_VARNISH_URL) from the
+              addresses in --purge-from (comma-separated; default loopback).
+
+Cache tags carry PRESSROOM_CACHE_TAG_PREFIX (default pressroom).
 
 See docs/HOSTING.md for what each host can and cannot route.
 `;
@@ -48,12 +55,14 @@ if (wantsHelp(argv)) {
 const { positionals, values } = parseScriptArgs(
   PROGRAM,
   {
-    usage: 'nginx|netlify|cloudflare [--out DIR] [--root DIR] [--listen ADDR] [--server-name NAME]',
+    usage: 'nginx|netlify|cloudflare|varnish [--out DIR] [--root DIR] [--listen ADDR] [--server-name NAME] [--backend ADDR] [--purge-from NETS]',
     options: {
       out: { kind: 'value', placeholder: 'DIR', description: 'Write the files into DIR instead of printing them.' },
       root: { kind: 'value', placeholder: 'DIR', description: 'The output folder (default ./dist).' },
       listen: { kind: 'value', placeholder: 'ADDR', description: 'nginx: the listen address (default 80).' },
       'server-name': { kind: 'value', placeholder: 'NAME', description: 'nginx: server_name (default _).' },
+      backend: { kind: 'value', placeholder: 'ADDR', description: 'varnish: the bundled server, host:port (default 127.0.0.1:4321).' },
+      'purge-from': { kind: 'value', placeholder: 'NETS', description: 'varnish: addresses allowed to purge, comma-separated (default 127.0.0.1,::1).' },
     },
     positionals: ['HOST'],
   },
@@ -62,6 +71,7 @@ const { positionals, values } = parseScriptArgs(
 const host = positionals[0] as (typeof HOSTS)[number];
 if (!HOSTS.includes(host)) fail(`Unknown host "${positionals[0]}". Choose one of: ${HOSTS.join(', ')}.`);
 if (host !== 'nginx' && (values.listen !== undefined || values['server-name'] !== undefined)) fail('--listen and --server-name are for nginx only.');
+if (host !== 'varnish' && (values.backend !== undefined || values['purge-from'] !== undefined)) fail('--backend and --purge-from are for varnish only.');
 const root = path.resolve(values.root ?? 'dist');
 
 let files: Record<string, string>;
@@ -74,6 +84,9 @@ try {
     if (!fs.existsSync(root)) fail(`The output folder ${root} does not exist: build the site first, or pass --root.`);
     const site = listSite(root);
     files = { _headers: renderNetlifyHeaders(site, tagPrefix), _redirects: renderNetlifyRedirects(site) };
+  } else if (host === 'varnish') {
+    const purgers = values['purge-from']?.split(',').map((p) => p.trim()).filter(Boolean);
+    files = { 'pressroom.vcl': renderVarnishConfig({ backend: values.backend ?? '127.0.0.1:4321', ...(purgers ? { purgers } : {}) }) };
   } else {
     files = { '_worker.js': await renderCloudflareWorker({ tagPrefix }) };
   }

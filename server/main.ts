@@ -40,6 +40,10 @@ import { createPublicUrls } from './urls/public-urls.ts';
 import { createMediaKit } from './media/create-media-kit.ts';
 import { OPENAPI_FILES, PROJECT_ROOT } from './paths.ts';
 import { describeError } from './describe-error.ts';
+import { createEdgeDelivery, type EdgeDelivery } from './edge/edge-delivery.ts';
+import { createPurgers } from './edge/purgers/create-purgers.ts';
+import { readEdgeBacklog } from './store/edge-delivery.repository.ts';
+import type { OutputWatch } from './domain/article/reported-status.ts';
 
 /** Reads an OpenAPI document from docs/. */
 function loadOpenApi(file: string): unknown {
@@ -61,7 +65,37 @@ export interface RunningService {
   readonly staticSite: StaticSite | null;
   /** The read API's full-text index; null when PRESSROOM_STATIC_BUILD is false. */
   readonly searchIndex: SearchKeeper | null;
+  /** The CDNs each build is purged from; null when none is configured. */
+  readonly edge: EdgeDelivery | null;
   stop(): Promise<void>;
+}
+
+/** How long an edge may take before the articles it holds back say so (`EDGE_DELIVERY_DELAYED`). */
+const EDGE_SLOW_MS = 10_000;
+
+/**
+ * What a write waits for and how the publishing API learns of the edge:
+ * the build, then (with an edge) the purge that makes it readable there.
+ */
+function outputWatch(staticSite: StaticSite, edge: EdgeDelivery | null, clock: Clock): OutputWatch {
+  if (!edge) return { settle: (ms) => staticSite.queue.settle(ms) };
+  return {
+    async settle(ms) {
+      const deadline = Date.now() + ms;
+      await staticSite.queue.settle(ms);
+      await edge.settle(Math.max(0, deadline - Date.now()));
+    },
+    async edgeDelay(db) {
+      const backlog = await readEdgeBacklog(db);
+      if (backlog.pending === 0) return null;
+      const waitingMs = backlog.oldestCreatedAt ? clock.now().getTime() - new Date(backlog.oldestCreatedAt).getTime() : 0;
+      if (backlog.attempts === 0 && waitingMs < EDGE_SLOW_MS) return null;
+      const cdn = edge.targets.join(', ');
+      return backlog.lastError
+        ? `The CDN (${cdn}) has not taken this change yet: its purge failed ${backlog.attempts} time(s), last with "${backlog.lastError}". Readers there keep the previous version; the service retries by itself${backlog.nextAttemptAt ? ` (next at ${backlog.nextAttemptAt})` : ''}. Check the CDN settings (PRESSROOM_PURGE_*) and npm run admin -- edge.`
+        : `The CDN (${cdn}) has not taken this change yet: its purge has been waiting ${Math.round(waitingMs / 1000)} s. Readers there keep the previous version until it is done.`;
+    },
+  };
 }
 
 /**
@@ -115,8 +149,13 @@ export async function startService(
   await scheduleMediaCleanup(db, clock);
   const cursors = await loadCursorCodec(db);
   // The static output: a full build when none exists yet, otherwise the events a crash left unbuilt.
+  // The CDNs each build is purged from (PRESSROOM_PURGE_*): with any, `published` means readable there.
+  const edge =
+    config.staticBuild && config.purgeTargets.length > 0
+      ? createEdgeDelivery({ db, clock, log: log.child('edge'), purgers: createPurgers(config.purgeTargets), tagPrefix: config.cacheTagPrefix })
+      : null;
   const staticSite = config.staticBuild
-    ? await createStaticSite({ db, clock, urls, cursors, config, projectRoot: PROJECT_ROOT, log: log.child('build') })
+    ? await createStaticSite({ db, clock, urls, cursors, config, projectRoot: PROJECT_ROOT, log: log.child('build'), ...(edge ? { edge } : {}) })
     : null;
   // The host's own files (PRESSROOM_STATIC_HOST) follow every build; wired here, so the builder knows no host.
   const hostFiles = staticSite ? keepHostFiles(staticSite.builder, config.staticHost, config.outputDir, log.child('build'), config.cacheTagPrefix) : null;
@@ -130,6 +169,8 @@ export async function startService(
     else staticSite.search.rebuildFor(report);
     staticSite.queue.start(100);
     kickBuild = () => staticSite.queue.kick();
+    // Deliveries a crash or an outage left pending go out now; another process's builds are found by polling.
+    edge?.start(500);
   }
   const outputFiles = staticSite ? createOutputFileCache(config.outputDir) : null;
   // What a build writes or deletes is served fresh at once: before the build is recorded as shown, so the
@@ -149,7 +190,7 @@ export async function startService(
     ...(bodies ? { bodies } : {}),
     ...(publicApi ? { publicApi: publicApi.deps } : {}),
     ...(outputFiles ? { outputFiles } : {}),
-    ...(staticSite ? { output: { settle: (ms: number) => staticSite.queue.settle(ms) } } : {}),
+    ...(staticSite ? { output: outputWatch(staticSite, edge, clock) } : {}),
     database: guard,
   });
   // Jobs left by a previous run (a crash, or schedules that came due while down) run now.
@@ -162,6 +203,7 @@ export async function startService(
     await contentWatcher?.close();
     await worker.stop();
     await staticSite?.queue.stop();
+    await edge?.stop();
   };
   // Found before these existed: stop them now.
   if (guard.state()) await stopWriting();
@@ -216,6 +258,7 @@ export async function startService(
     worker,
     cursors,
     staticSite,
+    edge,
     searchIndex: publicApi?.search ?? null,
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -223,6 +266,7 @@ export async function startService(
       await contentWatcher?.close();
       await worker.stop();
       await staticSite?.queue.stop();
+      await edge?.stop();
       await staticSite?.close();
       await publicApi?.search.idle();
       await bodies?.close();

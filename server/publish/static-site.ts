@@ -54,6 +54,8 @@ export async function createStaticSite(deps: {
   config: Config;
   projectRoot: string;
   log: Logger;
+  /** The edge each build is delivered to (`server/edge/edge-delivery.ts`); none: readers get the output as it is placed. */
+  edge?: { kick(): void };
 }): Promise<StaticSite> {
   const { buildDir } = await ensureSiteBuild(deps.projectRoot, { log: (line: string) => deps.log.info(line) });
   const html = await createAstroRenderer(buildDir);
@@ -97,6 +99,7 @@ export async function createStaticSite(deps: {
               deps.config.buildWorkers,
             )
         : undefined,
+    ...(deps.edge ? { edge: deps.edge } : {}),
     checkOutput: deps.config.buildWorkers > 0 ? () => checkOutputInWorker({ databaseFile: deps.config.databaseFile, outputDir: deps.config.outputDir }) : undefined,
   });
   const queue = createBuildQueue(builder, deps.log);

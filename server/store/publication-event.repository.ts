@@ -38,6 +38,7 @@ export async function insertPublicationEvent(
       article_id: event.articleId,
       languages: JSON.stringify([...event.languages].sort()),
       created_at: event.now,
+      built_at: null,
       processed_at: null,
     })
     .execute();
@@ -60,10 +61,15 @@ export async function lastEventId(db: Executor): Promise<number> {
   return Number(row?.id ?? 0);
 }
 
-/** Unprocessed events, oldest first. */
-export async function listUnprocessedEvents(db: Executor, limit = 1000): Promise<PublicationEvent[]> {
-  const rows = await db.selectFrom('publication_events').selectAll().where('processed_at', 'is', null).orderBy('id').limit(limit).execute();
+/** Events the builder has not built yet, oldest first. */
+export async function listUnbuiltEvents(db: Executor, limit = 1000): Promise<PublicationEvent[]> {
+  const rows = await db.selectFrom('publication_events').selectAll().where('built_at', 'is', null).orderBy('id').limit(limit).execute();
   return rows.map(decode);
+}
+
+/** Marks events up to `lastId` built: their files are in the output (with an edge, not yet acknowledged there). */
+export async function markEventsBuilt(db: Executor, lastId: number, now: string): Promise<void> {
+  await db.updateTable('publication_events').set({ built_at: now }).where('built_at', 'is', null).where('id', '<=', lastId).execute();
 }
 
 /** Every event, oldest first (for tests and diagnostics). */
@@ -71,14 +77,16 @@ export async function listEvents(db: Executor): Promise<PublicationEvent[]> {
   return (await db.selectFrom('publication_events').selectAll().orderBy('id').execute()).map(decode);
 }
 
-/** Marks events up to `lastId` processed. */
+/** Marks events up to `lastId` processed: readers get them (built too, for a full build that processed what it never listed). */
 export async function markEventsProcessed(db: Executor, lastId: number, now: string): Promise<void> {
+  await db.updateTable('publication_events').set({ built_at: now }).where('built_at', 'is', null).where('id', '<=', lastId).execute();
   await db.updateTable('publication_events').set({ processed_at: now }).where('processed_at', 'is', null).where('id', '<=', lastId).execute();
 }
 
 /**
- * Of some articles, those the builder has still to build: an unprocessed
- * event names the article or (a channel change) its channel. Read through
+ * Of some articles, those readers do not get as the store has them yet: an
+ * unprocessed event (not built, or with an edge, built and not yet
+ * acknowledged there) names the article or (a channel change) its channel. Read through
  * the index on `processed_at`, so it costs the pending events, not the outbox.
  */
 export async function articlesAwaitingBuild(db: Executor, articles: ReadonlyArray<{ id: number; channel_id: number }>): Promise<Set<number>> {

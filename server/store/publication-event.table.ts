@@ -11,6 +11,9 @@ export interface PublicationEventTable {
   /** JSON array of the affected language codes (empty: all of the channel or article). */
   languages: string;
   created_at: string;
+  /** When the builder placed its files (migration 0016). */
+  built_at: string | null;
+  /** When readers get it: the build's time, or with an edge, when the edge acknowledged it. */
   processed_at: string | null;
 }
 

@@ -4,6 +4,7 @@ import type { ArticleTable, ArticleTranslationTable, RevisionTable } from './art
 import type { ChannelMemberTable, ChannelTable, ChannelTranslationTable } from './channel.table.ts';
 import type { BuiltTranslationTable } from './built-translation.table.ts';
 import type { ListAnchorTable } from './list-anchor.table.ts';
+import type { EdgeDeliveryTable } from './edge-delivery.table.ts';
 import type { JobTable } from './job.table.ts';
 import type { MediaTable } from './media.table.ts';
 import type { PublicationEventTable } from './publication-event.table.ts';
@@ -30,4 +31,5 @@ export interface Database {
   search_fts: SearchFtsTable;
   built_translations: BuiltTranslationTable;
   list_anchors: ListAnchorTable;
+  edge_deliveries: EdgeDeliveryTable;
 }

@@ -30,6 +30,7 @@ import type { ModerationPolicy } from '../moderation/moderation-policy.ts';
 import { assertPublicFieldsAllowed } from '../moderation/public-fields.ts';
 import { readBuiltTranslations } from '../../store/built-translation.repository.ts';
 import { articlesAwaitingBuild } from '../../store/publication-event.repository.ts';
+import { EDGE_DELIVERY_DELAYED } from './reported-status.ts';
 import { revisionsBeingPublished, withdrawalPending, withReportedStatuses, type OutputWatch } from './reported-status.ts';
 
 /**
@@ -102,6 +103,9 @@ async function viewOf(deps: ArticleDeps, db: Executor, article: ArticleRow, chan
     const building = (await articlesAwaitingBuild(db, [fresh])).has(fresh.id);
     reported = withReportedStatuses(fresh, translations, new Set(built.keys()), building);
     publishing = revisionsBeingPublished(translations, built, latest, building);
+    // A change the edge holds back while it fails is never silent (docs/HOSTING.md, "CDN and object storage").
+    const delay = building && deps.output.edgeDelay ? await deps.output.edgeDelay(db) : null;
+    if (delay) warnings = [...warnings, { code: EDGE_DELIVERY_DELAYED, message: delay }];
   }
   const images = await publishedImages(db, deps.urls, channelSlug, fresh, translations, revisions);
   return toArticleView({ ...reported, channelSlug, revisions, latest, urls: deps.urls, warnings, images, publishing });

@@ -22,6 +22,7 @@
  */
 import type { ArticleRow, TranslationRow } from '../../store/article.table.ts';
 import type { TranslationStatus } from './article-status.ts';
+import type { Executor } from '../../store/database.ts';
 
 /**
  * What a write may wait for: the build of what it changed. Present only when
@@ -30,7 +31,17 @@ import type { TranslationStatus } from './article-status.ts';
 export interface OutputWatch {
   /** Asks for a build of pending changes and resolves when none is pending, or after `timeoutMs`. */
   settle(timeoutMs: number): Promise<void>;
+  /**
+   * With an edge (CDNs purged after each build): what holds changes back
+   * there when it is failing or slow, in words for the publisher; null when
+   * it keeps up. Reported on the articles it holds back (`EDGE_DELIVERY_DELAYED`).
+   * Reads through `db`, the caller's executor (a transaction holds the connection).
+   */
+  edgeDelay?(db: Executor): Promise<string | null>;
 }
+
+/** Permanent code of the warning on an article whose change the edge has not taken yet while it is failing or slow. */
+export const EDGE_DELIVERY_DELAYED = 'EDGE_DELIVERY_DELAYED';
 
 /**
  * The status reported for a translation. @param shown whether the output

@@ -57,6 +57,12 @@ export interface SiteBuilderDeps {
    * Default: each is written at once, in this thread.
    */
   readonly output?: OutputQueue;
+  /**
+   * The edge (CDNs to purge) readers get the files through: each build's
+   * news goes to its outbox and `kick()` wakes it (`settle.ts`). Without
+   * it, a build's files are what readers get once they are in place.
+   */
+  readonly edge?: { kick(): void };
 }
 
 /** The shared context of one builder's builds. */

@@ -8,7 +8,7 @@
  */
 import { listArticleIdsOfChannel } from '../../store/article.repository.ts';
 import { readSetting } from '../../store/instance-setting.repository.ts';
-import { listUnprocessedEvents } from '../../store/publication-event.repository.ts';
+import { listUnbuiltEvents } from '../../store/publication-event.repository.ts';
 import { applyArticles, ensureIndex, ownerFiles } from './article-owners.ts';
 import { renderArticles } from './article-render.ts';
 import type { BuildContext } from './build-context.ts';
@@ -24,7 +24,7 @@ export async function runIncrementalBuild(ctx: BuildContext): Promise<BuildRepor
   const { deps, state } = ctx;
   // After another process's full build, the report says the whole public state was read again (`full`).
   const reread = state.followFullBuild(await readSetting(deps.db, FULL_BUILD_SETTING));
-  const events = await listUnprocessedEvents(deps.db);
+  const events = await listUnbuiltEvents(deps.db);
   if (events.length === 0) return { ...emptyReport(), full: reread };
   const started = performance.now();
   const report = emptyReport();

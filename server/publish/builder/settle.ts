@@ -5,11 +5,18 @@
  * publishing API's read-your-writes answer waits for) and marks the events
  * processed. A crash before the transaction leaves the events to the next
  * build.
+ *
+ * With an edge (a CDN to purge, `deps.edge`), readers get the files only
+ * once the edge has been told: the transaction marks the events built and
+ * records the build's news in the edge's outbox (`edge_deliveries`); the
+ * edge delivery records what readers get and marks the events processed
+ * when the edge acknowledges it (`server/edge/edge-delivery.ts`).
  * @module
  */
 import { isoNow } from '../../clock.ts';
 import { recordBuiltTranslations } from '../../store/built-translation.repository.ts';
-import { markEventsProcessed } from '../../store/publication-event.repository.ts';
+import { insertEdgeDelivery } from '../../store/edge-delivery.repository.ts';
+import { markEventsBuilt, markEventsProcessed } from '../../store/publication-event.repository.ts';
 import type { BuildContext } from './build-context.ts';
 import type { BuildReport } from './build-report.ts';
 
@@ -23,8 +30,16 @@ export async function settleBuild(ctx: BuildContext, report: BuildReport, lastEv
   ctx.state.through = Math.max(ctx.state.through, lastEventId);
   for (const listener of ctx.placedListeners) listener(report.changedPaths);
   const shown = ctx.state.takeShown();
+  const now = isoNow(ctx.deps.clock);
+  const edge = ctx.deps.edge;
   await ctx.deps.db.transaction().execute(async (trx) => {
-    await recordBuiltTranslations(trx, shown, { everything });
-    await markEventsProcessed(trx, lastEventId, isoNow(ctx.deps.clock));
+    if (!edge) {
+      await recordBuiltTranslations(trx, shown, { everything });
+      await markEventsProcessed(trx, lastEventId, now);
+      return;
+    }
+    await markEventsBuilt(trx, lastEventId, now);
+    await insertEdgeDelivery(trx, { through: lastEventId, paths: report.changedPaths, shown, everything, now });
   });
+  edge?.kick();
 }

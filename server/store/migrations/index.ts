@@ -19,6 +19,7 @@ import * as linkTargets from './0012-link-targets.ts';
 import * as headsBeforeBodies from './0013-heads-before-bodies.ts';
 import * as contentlessSearchIndex from './0014-contentless-search-index.ts';
 import * as bodyProse from './0015-body-prose.ts';
+import * as edgeDeliveries from './0016-edge-deliveries.ts';
 
 /** Every migration by name, applied in name order. */
 export const migrations: Record<string, Migration> = {
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '0013-heads-before-bodies': headsBeforeBodies,
   '0014-contentless-search-index': contentlessSearchIndex,
   '0015-body-prose': bodyProse,
+  '0016-edge-deliveries': edgeDeliveries,
 };

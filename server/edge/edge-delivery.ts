@@ -1,0 +1,154 @@
+/**
+ * The edge delivery (issue 35; docs/HOSTING.md, "CDN and object storage"):
+ * takes the builds' news from the edge's outbox (`edge_deliveries`), purges
+ * every configured CDN of what they changed, and then, in one transaction,
+ * records what readers get (`built_translations`) and marks the builds'
+ * events processed. Only then does the publishing API report a change
+ * (`published`, withdrawn, a new revision) as done.
+ *
+ * - Batched: every pending delivery is taken in one round, so the tags of
+ *   the builds that ran while the last purge was in flight go out together
+ *   (one request per CDN for a typical round).
+ * - Durable: a crash or a CDN outage leaves the rows; they are retried with
+ *   exponential backoff (what a 429's `Retry-After` asks for, at least) and
+ *   never dropped. A failing edge shows in the logs, in `admin edge` and as
+ *   a warning on the articles it holds back.
+ * - Nothing purges everything but a delivery too large to name
+ *   (`PURGE_ALL_ABOVE_TAGS`: a full rebuild after a renderer change).
+ * @module
+ */
+import type { Clock } from '../clock.ts';
+import { isoNow } from '../clock.ts';
+import { describeError } from '../describe-error.ts';
+import type { Logger } from '../logger.ts';
+import { createCoalescingRunner } from '../serial-work.ts';
+import { tagsToPurge } from '../serving/cache-tags.ts';
+import type { Db } from '../store/database.ts';
+import { completeEdgeDeliveries, listEdgeDeliveries, readEdgeBacklog, recordEdgeFailure, type EdgeBacklog } from '../store/edge-delivery.repository.ts';
+import { PurgeFailure, type Purger, type PurgeRequest } from './purger.ts';
+
+/** Tags above which a delivery purges everything instead (about 100 Cloudflare requests). */
+export const PURGE_ALL_ABOVE_TAGS = 10_000;
+
+/** Deliveries taken in one round at most. */
+const ROUND_LIMIT = 500;
+
+/** The first retry's delay; it doubles with each failure, up to `MAX_BACKOFF_MS`. */
+const FIRST_BACKOFF_MS = 1_000;
+const MAX_BACKOFF_MS = 5 * 60_000;
+
+/** What the edge delivery has done since it started (for benchmarks and tests). */
+export interface EdgeStats {
+  /** Rounds that purged and completed deliveries. */
+  readonly rounds: number;
+  /** Deliveries completed (one per build). */
+  readonly deliveries: number;
+  /** Purge requests sent, over every CDN. */
+  readonly requests: number;
+  /** Failed rounds. */
+  readonly failures: number;
+}
+
+/** The edge delivery's controls. */
+export interface EdgeDelivery {
+  /** Delivers what is pending, soon. */
+  kick(): void;
+  /** Also looks for pending deliveries every `pollMs` (another process's builds, retries due). */
+  start(pollMs?: number): void;
+  stop(): Promise<void>;
+  /** Resolves when no delivery is running or asked for. */
+  idle(): Promise<void>;
+  /** Delivers what is pending and resolves when nothing is, or after `timeoutMs`. */
+  settle(timeoutMs: number): Promise<void>;
+  /** The backlog, as `admin edge` and the publishing API's warning show it. */
+  backlog(): Promise<EdgeBacklog>;
+  stats(): EdgeStats;
+  /** The CDNs' names. */
+  readonly targets: readonly string[];
+}
+
+/** Creates the delivery for `purgers` (at least one). */
+export function createEdgeDelivery(deps: { db: Db; clock: Clock; log: Logger; purgers: readonly Purger[]; tagPrefix: string }): EdgeDelivery {
+  const { db, clock, log, purgers } = deps;
+  let stats: EdgeStats = { rounds: 0, deliveries: 0, requests: 0, failures: 0 };
+  let poll: NodeJS.Timeout | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let stopped = false;
+  /** After a failure: no attempt before this (`performance.now()`). */
+  let notBefore = 0;
+
+  /** One round: every pending delivery whose retry is due, purged together, then completed. */
+  const round = async (): Promise<void> => {
+    const pending = await listEdgeDeliveries(db, ROUND_LIMIT);
+    if (pending.length === 0) return;
+    // Backoff runs on this process's own timer (the stored next_attempt_at is for people); a restart retries at once.
+    const waitMs = notBefore - performance.now();
+    if (waitMs > 0) return scheduleRetry(waitMs);
+    const now = clock.now();
+    const paths = [...new Set(pending.flatMap((d) => d.paths))];
+    const tags = tagsToPurge(deps.tagPrefix, paths);
+    const everything = tags.length > PURGE_ALL_ABOVE_TAGS;
+    const request: PurgeRequest = everything ? { tags: [deps.tagPrefix], paths: [], everything } : { tags, paths, everything };
+    if (everything) log.warn('purging everything: this delivery changed too many files to name', { files: paths.length, tags: tags.length, limit: PURGE_ALL_ABOVE_TAGS });
+    const started = performance.now();
+    let requests = 0;
+    try {
+      if (tags.length > 0) for (const purger of purgers) requests += await purger.purge(request);
+    } catch (error) {
+      const attempts = pending[0]!.attempts + 1;
+      const askedMs = error instanceof PurgeFailure ? (error.retryAfterMs ?? 0) : 0;
+      const delayMs = Math.max(askedMs, Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (attempts - 1)));
+      const message = error instanceof PurgeFailure ? error.message : describeError(error);
+      notBefore = performance.now() + delayMs;
+      await recordEdgeFailure(db, pending.map((d) => d.id), message, new Date(now.getTime() + delayMs).toISOString());
+      stats = { ...stats, failures: stats.failures + 1, requests: stats.requests + requests };
+      log.warn('edge purge failed; readers keep the previous version until it succeeds', { deliveries: pending.length, attempts, retryInMs: delayMs, error: message });
+      return scheduleRetry(delayMs);
+    }
+    await db.transaction().execute((trx) => completeEdgeDeliveries(trx, pending, isoNow(clock)));
+    stats = { rounds: stats.rounds + 1, deliveries: stats.deliveries + pending.length, requests: stats.requests + requests, failures: stats.failures };
+    const ms = Math.round(performance.now() - started);
+    if (pending[0]!.attempts > 0) log.info('edge purge succeeded after failures', { deliveries: pending.length, attempts: pending[0]!.attempts });
+    log.debug('edge delivered', { deliveries: pending.length, tags: request.tags.length, requests, ms });
+    // More than a round's worth was pending: go on at once.
+    if (pending.length === ROUND_LIMIT) runner.kick();
+  };
+
+  const runner = createCoalescingRunner(round, (error) => log.error('edge delivery failed', { error: describeError(error, { stack: true }) }));
+
+  function scheduleRetry(ms: number): void {
+    if (stopped) return;
+    clearTimeout(retry);
+    retry = setTimeout(() => runner.kick(), Math.max(0, ms));
+    retry.unref();
+  }
+
+  const edge: EdgeDelivery = {
+    targets: purgers.map((p) => p.name),
+    kick: () => runner.kick(),
+    start(pollMs = 1_000) {
+      poll ??= setInterval(() => runner.kick(), pollMs);
+      poll.unref();
+      runner.kick();
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(poll);
+      clearTimeout(retry);
+      await runner.stop();
+    },
+    idle: () => runner.idle(),
+    async settle(timeoutMs) {
+      // Watches the backlog rather than the runner: writers settling at once keep kicking it, so it may never be idle.
+      const deadline = Date.now() + timeoutMs;
+      runner.kick();
+      while (!stopped && Date.now() < deadline) {
+        if ((await readEdgeBacklog(db)).pending === 0) return;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(20, Math.max(1, deadline - Date.now()))));
+      }
+    },
+    backlog: () => readEdgeBacklog(db),
+    stats: () => stats,
+  };
+  return edge;
+}
