@@ -18,6 +18,9 @@ import { MIGRATION_NOTE, migrateToLatest, openDatabase } from '../server/store/d
 import { createPublicUrls } from '../server/urls/public-urls.ts';
 import { parseScriptArgs, wantsHelp } from './lib/cli.ts';
 import { keepHostFiles } from '../server/hosting/host-files.ts';
+import { createEdgeDelivery } from '../server/edge/edge-delivery.ts';
+import { createPurgers } from '../server/edge/purgers/create-purgers.ts';
+import { readEdgeBacklog } from '../server/store/edge-delivery.repository.ts';
 
 const HELP = `Usage: npm run build
 
@@ -27,8 +30,14 @@ published page, JSON document, Markdown file, feed, the sitemap, robots.txt,
 llms.txt and the search index. Files whose bytes did not change are not rewritten; files of
 unpublished content are removed. Progress is logged to stderr. Exits 1 when
 the search index failed (the pages are built; run it again once fixed).
+With a CDN configured (PRESSROOM_PURGE_*), the build's purge is sent before
+it exits; when the CDN refuses it, it exits 1 and the purge stays queued
+(the server sends it when it runs; npm run admin -- edge shows it).
 Settings: README.md, "Configuration".
 `;
+
+/** How long the build waits for a failing CDN before leaving the purge to the server. */
+const EDGE_WAIT_MS = 60_000;
 
 if (wantsHelp(process.argv.slice(2))) {
   process.stdout.write(HELP);
@@ -52,7 +61,12 @@ try {
   const urls = createPublicUrls(config.publicUrl, config.dashboardUrl);
   // A build's output is what gets deployed: no temporary file a killed writer left goes with it.
   await removeStaleTempFiles(config.outputDir);
-  const site = await createStaticSite({ db, clock, urls, cursors: await loadCursorCodec(db), config, projectRoot: PROJECT_ROOT, log });
+  // PRESSROOM_PURGE_*: the build's changes are purged from the CDNs before this exits (issue 35).
+  const edge =
+    config.purgeTargets.length > 0
+      ? createEdgeDelivery({ db, clock, log: log.child('edge'), purgers: createPurgers(config.purgeTargets), tagPrefix: config.cacheTagPrefix })
+      : null;
+  const site = await createStaticSite({ db, clock, urls, cursors: await loadCursorCodec(db), config, projectRoot: PROJECT_ROOT, log, ...(edge ? { edge } : {}) });
   const hostFiles = keepHostFiles(site.builder, config.staticHost, config.outputDir, log, config.cacheTagPrefix);
   // The counts only: the report lists every path written, which need not stay in memory through the search index.
   const report = counts(await site.builder.fullBuild());
@@ -69,7 +83,17 @@ try {
   await site.search.idle();
   const searchFailed = site.search.failed();
   await site.close();
+  // A failing CDN is retried with backoff for a while; what is still pending then waits for the server.
+  await edge?.settle(EDGE_WAIT_MS);
+  const edgeBacklog = edge ? await readEdgeBacklog(db) : null;
+  await edge?.stop();
   await db.destroy();
+  if (edgeBacklog && edgeBacklog.pending > 0) {
+    process.stderr.write(
+      `The CDN purge of this build is still pending (${edge!.targets.join(', ')}): ${edgeBacklog.lastError ?? 'no answer yet'}. It stays queued; the server sends it when it runs (npm run admin -- edge).\n`,
+    );
+    process.exitCode = 1;
+  }
   if (searchFailed) {
     // The pages are in place, but a site deployed now would search an old or missing index.
     process.stderr.write(

@@ -11,6 +11,7 @@ import { inviteEditor, listChannels } from './channel-commands.ts';
 import { createKey, listKeys, revokeKey } from './key-commands.ts';
 import { summarize } from './summary-command.ts';
 import { backupCommand } from './backup-command.ts';
+import { edgeCommand } from './edge-command.ts';
 import {
   decideModeration,
   homepageCommand,
@@ -181,6 +182,17 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
     positionals: ['ID'],
     details: 'A running server picks it up within a second; otherwise it runs at the next start.',
     run: (deps, a) => retryJobCommand(deps, a.positionals[0]!),
+  },
+  {
+    name: 'edge',
+    usage: 'edge',
+    summary: 'Show whether the CDNs keep up: builds waiting for their purge, and the last failure.',
+    options: {},
+    positionals: [],
+    details:
+      'With PRESSROOM_PURGE_* set, a change counts as done only once every configured CDN\n' +
+      'acknowledged its purge. Failed purges are retried with backoff and never dropped.',
+    run: (deps) => edgeCommand(deps),
   },
   ...(['exclude', 'include'] as const).map(
     (verb): AdminCommand => ({

@@ -52,11 +52,18 @@ function siteAddress(file: string): string | null {
 }
 
 /** A CloudFront distribution. `endpoint`: another API address (tests). */
-export function cloudfrontPurger(options: { distribution: string; endpoint: string | null; pollMs?: number }): Purger {
+export function cloudfrontPurger(options: {
+  distribution: string;
+  endpoint: string | null;
+  pollMs?: number;
+  /** Fixed credentials (tests); by default the SDK's standard chain supplies them. */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+}): Purger {
   const client = new CloudFrontClient({
-    // CloudFront's API is global (us-east-1); the SDK's chain supplies the credentials.
+    // CloudFront's API is global (us-east-1).
     region: 'us-east-1',
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    ...(options.credentials ? { credentials: options.credentials } : {}),
     maxAttempts: 1,
   });
   const pollMs = options.pollMs ?? 5_000;
