@@ -18,8 +18,7 @@ import { MIGRATION_NOTE, migrateToLatest, openDatabase } from '../server/store/d
 import { createPublicUrls } from '../server/urls/public-urls.ts';
 import { parseScriptArgs, wantsHelp } from './lib/cli.ts';
 import { keepHostFiles } from '../server/hosting/host-files.ts';
-import { createEdgeDelivery } from '../server/edge/edge-delivery.ts';
-import { createPurgers } from '../server/edge/purgers/create-purgers.ts';
+import { createConfiguredEdge } from '../server/edge/create-edge.ts';
 import { readEdgeBacklog } from '../server/store/edge-delivery.repository.ts';
 
 const HELP = `Usage: npm run build
@@ -30,9 +29,10 @@ published page, JSON document, Markdown file, feed, the sitemap, robots.txt,
 llms.txt and the search index. Files whose bytes did not change are not rewritten; files of
 unpublished content are removed. Progress is logged to stderr. Exits 1 when
 the search index failed (the pages are built; run it again once fixed).
-With a CDN configured (PRESSROOM_PURGE_*), the build's purge is sent before
-it exits; when the CDN refuses it, it exits 1 and the purge stays queued
-(the server sends it when it runs; npm run admin -- edge shows it).
+With a bucket or a CDN configured (PRESSROOM_DEPLOY_S3_*, PRESSROOM_PURGE_*),
+the build's changes are uploaded and purged before it exits; when the bucket
+or a CDN refuses, it exits 1 and the work stays queued (the server sends it
+when it runs; npm run admin -- edge shows it).
 Settings: README.md, "Configuration".
 `;
 
@@ -62,10 +62,7 @@ try {
   // A build's output is what gets deployed: no temporary file a killed writer left goes with it.
   await removeStaleTempFiles(config.outputDir);
   // PRESSROOM_PURGE_*: the build's changes are purged from the CDNs before this exits (issue 35).
-  const edge =
-    config.purgeTargets.length > 0
-      ? createEdgeDelivery({ db, clock, log: log.child('edge'), purgers: createPurgers(config.purgeTargets), tagPrefix: config.cacheTagPrefix })
-      : null;
+  const edge = createConfiguredEdge(config, { db, clock, log: log.child('edge') });
   const site = await createStaticSite({ db, clock, urls, cursors: await loadCursorCodec(db), config, projectRoot: PROJECT_ROOT, log, ...(edge ? { edge } : {}) });
   const hostFiles = keepHostFiles(site.builder, config.staticHost, config.outputDir, log, config.cacheTagPrefix);
   // The counts only: the report lists every path written, which need not stay in memory through the search index.
@@ -83,14 +80,16 @@ try {
   await site.search.idle();
   const searchFailed = site.search.failed();
   await site.close();
-  // A failing CDN is retried with backoff for a while; what is still pending then waits for the server.
+  // The search index's files go to the bucket too; a failing CDN or bucket is retried with backoff for a
+  // while, and what is still pending then waits for the server.
+  edge?.refresh();
   await edge?.settle(EDGE_WAIT_MS);
   const edgeBacklog = edge ? await readEdgeBacklog(db) : null;
   await edge?.stop();
   await db.destroy();
   if (edgeBacklog && edgeBacklog.pending > 0) {
     process.stderr.write(
-      `The CDN purge of this build is still pending (${edge!.targets.join(', ')}): ${edgeBacklog.lastError ?? 'no answer yet'}. It stays queued; the server sends it when it runs (npm run admin -- edge).\n`,
+      `The bucket upload or CDN purge of this build is still pending (${edge!.targets.join(', ')}): ${edgeBacklog.lastError ?? 'no answer yet'}. It stays queued; the server sends it when it runs (npm run admin -- edge).\n`,
     );
     process.exitCode = 1;
   }

@@ -66,6 +66,11 @@ const envSchema = z.object({
   PRESSROOM_PURGE_CLOUDFRONT_ENDPOINT: httpUrl.optional(),
   PRESSROOM_PURGE_WEBHOOK_URL: httpUrl.optional(),
   PRESSROOM_PURGE_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  PRESSROOM_DEPLOY_S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name: 3 to 63 lowercase letters, digits, dots and hyphens').optional(),
+  PRESSROOM_DEPLOY_S3_ENDPOINT: httpUrl.optional(),
+  PRESSROOM_DEPLOY_S3_REGION: z.string().regex(/^[a-z0-9-]{1,40}$/, 'must be a region name such as us-east-1, or auto (R2)').default('us-east-1'),
+  PRESSROOM_DEPLOY_S3_PREFIX: z.string().regex(/^(?:[A-Za-z0-9._-]+\/)*$/, 'must be empty or folders ending in /, e.g. site/').default(''),
+  PRESSROOM_DEPLOY_S3_PATH_STYLE: boolean.default('false'),
   PRESSROOM_STATIC_HOST: z.enum(['none', 'netlify', 'cloudflare'], { errorMap: () => ({ message: 'must be none, netlify or cloudflare (nginx reads its configuration from outside the output: npm run host-config -- nginx)' }) }).default('none'),
 });
 
@@ -150,6 +155,8 @@ export interface Config {
   readonly cacheTagPrefix: string;
   /** The CDNs each build is purged from (`server/edge/`); empty: none, and `published` means in the output folder. */
   readonly purgeTargets: readonly PurgeTarget[];
+  /** The object storage bucket each build is deployed to (`server/edge/bucket/`); null: none. */
+  readonly deployBucket: DeployBucket | null;
   /** Least severe log level printed. */
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
 }
@@ -161,6 +168,18 @@ export type PurgeTarget =
   | { readonly kind: 'fastly'; readonly service: string; readonly token: string; readonly api: string }
   | { readonly kind: 'cloudfront'; readonly distribution: string; readonly endpoint: string | null }
   | { readonly kind: 'webhook'; readonly url: string; readonly secret: string };
+
+/** An S3-compatible bucket (AWS S3, Cloudflare R2, GCS interoperability, MinIO); credentials from the AWS SDK's chain. */
+export interface DeployBucket {
+  readonly bucket: string;
+  /** Another S3 API than AWS's (R2, GCS, MinIO); null: AWS. */
+  readonly endpoint: string | null;
+  readonly region: string;
+  /** Prepended to every key (`site/`), or empty. */
+  readonly prefix: string;
+  /** Path-style addresses (`{endpoint}/{bucket}/{key}`), which MinIO and most local servers need. */
+  readonly pathStyle: boolean;
+}
 
 /** Raised when the environment holds an invalid setting; the message lists every problem. */
 export class ConfigError extends Error {
@@ -224,6 +243,9 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     staticHost: e.PRESSROOM_STATIC_HOST,
     cacheTagPrefix: e.PRESSROOM_CACHE_TAG_PREFIX,
     purgeTargets,
+    deployBucket: e.PRESSROOM_DEPLOY_S3_BUCKET
+      ? { bucket: e.PRESSROOM_DEPLOY_S3_BUCKET, endpoint: e.PRESSROOM_DEPLOY_S3_ENDPOINT?.replace(/\/+$/, '') ?? null, region: e.PRESSROOM_DEPLOY_S3_REGION, prefix: e.PRESSROOM_DEPLOY_S3_PREFIX, pathStyle: e.PRESSROOM_DEPLOY_S3_PATH_STYLE }
+      : null,
   });
 }
 

@@ -40,8 +40,8 @@ import { createPublicUrls } from './urls/public-urls.ts';
 import { createMediaKit } from './media/create-media-kit.ts';
 import { OPENAPI_FILES, PROJECT_ROOT } from './paths.ts';
 import { describeError } from './describe-error.ts';
-import { createEdgeDelivery, type EdgeDelivery } from './edge/edge-delivery.ts';
-import { createPurgers } from './edge/purgers/create-purgers.ts';
+import type { EdgeDelivery } from './edge/edge-delivery.ts';
+import { createConfiguredEdge } from './edge/create-edge.ts';
 import { readEdgeBacklog } from './store/edge-delivery.repository.ts';
 import type { OutputWatch } from './domain/article/reported-status.ts';
 
@@ -150,10 +150,7 @@ export async function startService(
   const cursors = await loadCursorCodec(db);
   // The static output: a full build when none exists yet, otherwise the events a crash left unbuilt.
   // The CDNs each build is purged from (PRESSROOM_PURGE_*): with any, `published` means readable there.
-  const edge =
-    config.staticBuild && config.purgeTargets.length > 0
-      ? createEdgeDelivery({ db, clock, log: log.child('edge'), purgers: createPurgers(config.purgeTargets), tagPrefix: config.cacheTagPrefix })
-      : null;
+  const edge = config.staticBuild ? createConfiguredEdge(config, { db, clock, log: log.child('edge') }) : null;
   const staticSite = config.staticBuild
     ? await createStaticSite({ db, clock, urls, cursors, config, projectRoot: PROJECT_ROOT, log: log.child('build'), ...(edge ? { edge } : {}) })
     : null;
@@ -170,7 +167,10 @@ export async function startService(
     staticSite.queue.start(100);
     kickBuild = () => staticSite.queue.kick();
     // Deliveries a crash or an outage left pending go out now; another process's builds are found by polling.
+    // A rebuilt search index changes files no build reports: the bucket compares them again.
+    staticSite.search.onIndexed(() => edge?.refresh());
     edge?.start(500);
+    edge?.refresh();
   }
   const outputFiles = staticSite ? createOutputFileCache(config.outputDir) : null;
   // What a build writes or deletes is served fresh at once: before the build is recorded as shown, so the

@@ -25,7 +25,7 @@ import { createCoalescingRunner } from '../serial-work.ts';
 import { tagsToPurge } from '../serving/cache-tags.ts';
 import type { Db } from '../store/database.ts';
 import { completeEdgeDeliveries, listEdgeDeliveries, readEdgeBacklog, recordEdgeFailure, type EdgeBacklog } from '../store/edge-delivery.repository.ts';
-import { PurgeFailure, type Purger, type PurgeRequest } from './purger.ts';
+import { EdgeFailure, type Purger, type PurgeRequest } from './purger.ts';
 
 /** Tags above which a delivery purges everything instead (about 100 Cloudflare requests). */
 export const PURGE_ALL_ABOVE_TAGS = 10_000;
@@ -63,12 +63,24 @@ export interface EdgeDelivery {
   /** The backlog, as `admin edge` and the publishing API's warning show it. */
   backlog(): Promise<EdgeBacklog>;
   stats(): EdgeStats;
-  /** The CDNs' names. */
+  /** The output changed outside a build (the search index was rebuilt): the bucket is compared again soon. */
+  refresh(): void;
+  /** The CDNs' and the bucket's names. */
   readonly targets: readonly string[];
 }
 
-/** Creates the delivery for `purgers` (at least one). */
-export function createEdgeDelivery(deps: { db: Db; clock: Clock; log: Logger; purgers: readonly Purger[]; tagPrefix: string }): EdgeDelivery {
+/** Creates the delivery for `purgers` and the bucket `deploy` (at least one of them). */
+export function createEdgeDelivery(deps: {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  purgers: readonly Purger[];
+  tagPrefix: string;
+  /** The bucket deploy (`bucket/bucket-sync.ts`), run before the purges: resolves with the paths it uploaded or deleted. */
+  deploy?: (paths: readonly string[]) => Promise<{ readonly paths: readonly string[]; readonly uploaded: number; readonly deleted: number }>;
+  /** The bucket's name, for logs and warnings. */
+  deployName?: string;
+}): EdgeDelivery {
   const { db, clock, log, purgers } = deps;
   let stats: EdgeStats = { rounds: 0, deliveries: 0, requests: 0, failures: 0 };
   let poll: NodeJS.Timeout | undefined;
@@ -77,39 +89,57 @@ export function createEdgeDelivery(deps: { db: Db; clock: Clock; log: Logger; pu
   /** After a failure: no attempt before this (`performance.now()`). */
   let notBefore = 0;
 
-  /** One round: every pending delivery whose retry is due, purged together, then completed. */
+  /** The output changed outside a build (the search index): the bucket must be compared again. */
+  let bucketDirty = false;
+
+  /**
+   * One round: the bucket gets what every pending delivery changed (and the
+   * folders no build owns), every CDN purges it all together, then the
+   * deliveries are complete.
+   */
   const round = async (): Promise<void> => {
     const pending = await listEdgeDeliveries(db, ROUND_LIMIT);
-    if (pending.length === 0) return;
+    const refresh = bucketDirty && deps.deploy !== undefined;
+    if (pending.length === 0 && !refresh) return;
     // Backoff runs on this process's own timer (the stored next_attempt_at is for people); a restart retries at once.
     const waitMs = notBefore - performance.now();
     if (waitMs > 0) return scheduleRetry(waitMs);
+    bucketDirty = false;
     const now = clock.now();
-    const paths = [...new Set(pending.flatMap((d) => d.paths))];
-    const tags = tagsToPurge(deps.tagPrefix, paths);
-    const everything = tags.length > PURGE_ALL_ABOVE_TAGS;
-    const request: PurgeRequest = everything ? { tags: [deps.tagPrefix], paths: [], everything } : { tags, paths, everything };
-    if (everything) log.warn('purging everything: this delivery changed too many files to name', { files: paths.length, tags: tags.length, limit: PURGE_ALL_ABOVE_TAGS });
     const started = performance.now();
+    let paths = [...new Set(pending.flatMap((d) => d.paths))];
     let requests = 0;
+    let tagCount = 0;
+    let deployed = { uploaded: 0, deleted: 0 };
     try {
+      if (deps.deploy) {
+        const synced = await deps.deploy(paths);
+        deployed = synced;
+        paths = [...new Set([...paths, ...synced.paths])];
+      }
+      const tags = tagsToPurge(deps.tagPrefix, paths);
+      const everything = tags.length > PURGE_ALL_ABOVE_TAGS;
+      const request: PurgeRequest = everything ? { tags: [deps.tagPrefix], paths: [], everything } : { tags, paths, everything };
+      tagCount = request.tags.length;
+      if (everything && purgers.length > 0) log.warn('purging everything: this delivery changed too many files to name', { files: paths.length, tags: tags.length, limit: PURGE_ALL_ABOVE_TAGS });
       if (tags.length > 0) for (const purger of purgers) requests += await purger.purge(request);
     } catch (error) {
-      const attempts = pending[0]!.attempts + 1;
-      const askedMs = error instanceof PurgeFailure ? (error.retryAfterMs ?? 0) : 0;
+      const attempts = (pending[0]?.attempts ?? 0) + 1;
+      const askedMs = error instanceof EdgeFailure ? (error.retryAfterMs ?? 0) : 0;
       const delayMs = Math.max(askedMs, Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (attempts - 1)));
-      const message = error instanceof PurgeFailure ? error.message : describeError(error);
+      const message = error instanceof EdgeFailure ? error.message : describeError(error);
       notBefore = performance.now() + delayMs;
-      await recordEdgeFailure(db, pending.map((d) => d.id), message, new Date(now.getTime() + delayMs).toISOString());
+      if (refresh) bucketDirty = true;
+      if (pending.length > 0) await recordEdgeFailure(db, pending.map((d) => d.id), message, new Date(now.getTime() + delayMs).toISOString());
       stats = { ...stats, failures: stats.failures + 1, requests: stats.requests + requests };
-      log.warn('edge purge failed; readers keep the previous version until it succeeds', { deliveries: pending.length, attempts, retryInMs: delayMs, error: message });
+      log.warn('edge delivery failed; readers keep the previous version until it succeeds', { deliveries: pending.length, attempts, retryInMs: delayMs, error: message });
       return scheduleRetry(delayMs);
     }
-    await db.transaction().execute((trx) => completeEdgeDeliveries(trx, pending, isoNow(clock)));
+    if (pending.length > 0) await db.transaction().execute((trx) => completeEdgeDeliveries(trx, pending, isoNow(clock)));
     stats = { rounds: stats.rounds + 1, deliveries: stats.deliveries + pending.length, requests: stats.requests + requests, failures: stats.failures };
     const ms = Math.round(performance.now() - started);
-    if (pending[0]!.attempts > 0) log.info('edge purge succeeded after failures', { deliveries: pending.length, attempts: pending[0]!.attempts });
-    log.debug('edge delivered', { deliveries: pending.length, tags: request.tags.length, requests, ms });
+    if ((pending[0]?.attempts ?? 0) > 0) log.info('edge delivery succeeded after failures', { deliveries: pending.length, attempts: pending[0]!.attempts });
+    log.debug('edge delivered', { deliveries: pending.length, uploaded: deployed.uploaded, deleted: deployed.deleted, tags: tagCount, requests, ms });
     // More than a round's worth was pending: go on at once.
     if (pending.length === ROUND_LIMIT) runner.kick();
   };
@@ -124,8 +154,13 @@ export function createEdgeDelivery(deps: { db: Db; clock: Clock; log: Logger; pu
   }
 
   const edge: EdgeDelivery = {
-    targets: purgers.map((p) => p.name),
+    targets: [...(deps.deployName ? [deps.deployName] : []), ...purgers.map((p) => p.name)],
     kick: () => runner.kick(),
+    refresh() {
+      if (!deps.deploy) return;
+      bucketDirty = true;
+      runner.kick();
+    },
     start(pollMs = 1_000) {
       poll ??= setInterval(() => runner.kick(), pollMs);
       poll.unref();
@@ -143,7 +178,7 @@ export function createEdgeDelivery(deps: { db: Db; clock: Clock; log: Logger; pu
       const deadline = Date.now() + timeoutMs;
       runner.kick();
       while (!stopped && Date.now() < deadline) {
-        if ((await readEdgeBacklog(db)).pending === 0) return;
+        if (!bucketDirty && (await readEdgeBacklog(db)).pending === 0) return;
         await new Promise((resolve) => setTimeout(resolve, Math.min(20, Math.max(1, deadline - Date.now()))));
       }
     },

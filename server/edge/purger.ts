@@ -1,7 +1,7 @@
 /**
  * What every CDN adapter is to the edge delivery: one method that makes a
  * CDN forget what a set of deliveries changed, in as few requests as its API
- * allows, and throws a `PurgeFailure` saying what went wrong when it could
+ * allows, and throws a `EdgeFailure` saying what went wrong when it could
  * not. Each adapter is one module under `purgers/`, the only code that
  * knows its CDN's API.
  * @module
@@ -25,15 +25,15 @@ export interface Purger {
   purge(request: PurgeRequest): Promise<number>;
 }
 
-/** A purge the CDN refused or did not answer. `retryAfterMs`: what the CDN asked for (429), if anything. */
-export class PurgeFailure extends Error {
-  readonly code = 'PURGE_FAILED';
+/** A purge or an upload the CDN or the bucket refused or did not answer. `retryAfterMs`: what the CDN asked for (429), if anything. */
+export class EdgeFailure extends Error {
+  readonly code = 'EDGE_FAILED';
   constructor(
     message: string,
     readonly retryAfterMs: number | null = null,
   ) {
     super(message);
-    this.name = 'PurgeFailure';
+    this.name = 'EdgeFailure';
   }
 }
 
@@ -60,7 +60,7 @@ export function batches(items: readonly string[], size: number, maxChars = Numbe
 
 /**
  * Sends one HTTP request for a purger, with a time limit; a network error,
- * a time-out or a status other than 2xx is a `PurgeFailure` naming the CDN,
+ * a time-out or a status other than 2xx is a `EdgeFailure` naming the CDN,
  * the status and the start of the answer.
  */
 export async function purgeRequest(name: string, url: string, init: RequestInit): Promise<string> {
@@ -69,12 +69,12 @@ export async function purgeRequest(name: string, url: string, init: RequestInit)
     res = await fetch(url, { ...init, signal: AbortSignal.timeout(PURGE_TIMEOUT_MS) });
   } catch (error) {
     const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-    throw new PurgeFailure(`${name}: no answer from ${new URL(url).origin} (${reason})`);
+    throw new EdgeFailure(`${name}: no answer from ${new URL(url).origin} (${reason})`);
   }
   const text = await res.text();
   if (res.ok) return text;
   const retryAfter = Number(res.headers.get('retry-after'));
-  throw new PurgeFailure(
+  throw new EdgeFailure(
     `${name}: ${res.status} ${res.statusText} from ${new URL(url).origin}${text ? `: ${text.slice(0, 200).replace(/\s+/g, ' ')}` : ''}`,
     res.status === 429 && Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : null,
   );

@@ -31,6 +31,8 @@ export interface SiteSearch {
    * process's full build (`npm run build`) rebuilt the whole index itself.
    */
   rebuildFor(report: Pick<BuildReport, 'changedPaths' | 'articleIds'>): void;
+  /** Subscribes to finished rebuilds (the index's files changed: the bucket deploy compares them again). */
+  onIndexed(listener: () => void): void;
   /**
    * Whether a current index exists: `pagefind/shards.json`, and no bundle of
    * the layout before parts (which a full rebuild replaces).
@@ -153,6 +155,7 @@ export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, out
   }
 
   let retry = nothing();
+  const indexed: Array<() => void> = [];
   const runner = createCoalescingRunner(
     async () => {
       if (closed || isEmpty(pending)) return;
@@ -160,6 +163,7 @@ export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, out
       pending = nothing();
       try {
         await once(work);
+        for (const listener of indexed) listener();
       } catch (error) {
         log.error('search index build failed', { error: describeError(error, { stack: true }) });
         retry = merge(retry, work);
@@ -188,6 +192,9 @@ export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, out
     },
     hasIndex: () => fs.existsSync(path.join(outputDir, SEARCH_FOLDER, 'shards.json')) && indexer.existingShards().every((s) => s.part >= 0),
     idle: () => runner.idle(),
+    onIndexed(listener) {
+      indexed.push(listener);
+    },
     failed: () => !isEmpty(retry),
     async close() {
       closed = true;

@@ -17,3 +17,13 @@ export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
  * cache that kept it would answer wrongly after it.
  */
 export const ERROR_CACHE_CONTROL = 'no-store';
+
+/** Cache-Control of a published document that may change with a publish, kept `maxAgeSeconds`. */
+export function documentCacheControl(maxAgeSeconds: number): string {
+  return `public, max-age=${maxAgeSeconds}, must-revalidate`;
+}
+
+/** Cache-Control of an output file: hashed assets and media forever, everything else as a published document. */
+export function cacheControlOfFile(file: string, maxAgeSeconds: number): string {
+  return file.startsWith('_astro/') || file.startsWith('media/') ? IMMUTABLE_CACHE : documentCacheControl(maxAgeSeconds);
+}

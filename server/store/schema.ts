@@ -5,6 +5,7 @@ import type { ChannelMemberTable, ChannelTable, ChannelTranslationTable } from '
 import type { BuiltTranslationTable } from './built-translation.table.ts';
 import type { ListAnchorTable } from './list-anchor.table.ts';
 import type { EdgeDeliveryTable } from './edge-delivery.table.ts';
+import type { BucketObjectTable } from './bucket-object.table.ts';
 import type { JobTable } from './job.table.ts';
 import type { MediaTable } from './media.table.ts';
 import type { PublicationEventTable } from './publication-event.table.ts';
@@ -32,4 +33,5 @@ export interface Database {
   built_translations: BuiltTranslationTable;
   list_anchors: ListAnchorTable;
   edge_deliveries: EdgeDeliveryTable;
+  bucket_objects: BucketObjectTable;
 }

@@ -4,7 +4,7 @@
  * `Retry-After`, which the delivery honours. Everything: `{"purge_everything": true}`.
  * @module
  */
-import { batches, PurgeFailure, purgeRequest, type Purger } from '../purger.ts';
+import { batches, EdgeFailure, purgeRequest, type Purger } from '../purger.ts';
 
 /** Tags in one purge request (Cloudflare's documented limit). */
 export const CLOUDFLARE_TAGS_PER_REQUEST = 100;
@@ -23,9 +23,9 @@ export function cloudflarePurger(options: { zone: string; token: string; api: st
     try {
       answer = JSON.parse(text) as typeof answer;
     } catch {
-      throw new PurgeFailure(`cloudflare: an answer that is not JSON: ${text.slice(0, 200)}`);
+      throw new EdgeFailure(`cloudflare: an answer that is not JSON: ${text.slice(0, 200)}`);
     }
-    if (answer.success !== true) throw new PurgeFailure(`cloudflare: purge refused: ${(answer.errors ?? []).map((e) => e.message).join('; ') || text.slice(0, 200)}`);
+    if (answer.success !== true) throw new EdgeFailure(`cloudflare: purge refused: ${(answer.errors ?? []).map((e) => e.message).join('; ') || text.slice(0, 200)}`);
   };
   return {
     name: 'cloudflare',

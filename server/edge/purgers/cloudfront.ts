@@ -14,15 +14,19 @@
  * that it refuses, and the delivery retries.
  * @module
  */
-import { CloudFrontClient, CreateInvalidationCommand, GetInvalidationCommand } from '@aws-sdk/client-cloudfront';
 import { channelOfFile } from '../../serving/cache-tags.ts';
-import { PurgeFailure, type Purger } from '../purger.ts';
+import { EdgeFailure, type Purger } from '../purger.ts';
 
 /** Paths in one invalidation (CloudFront's limit is 3,000; more is `/*`). */
 const MAX_PATHS = 3_000;
 
 /** How long to wait for `Completed` before the delivery counts as failed (it is retried). */
 const COMPLETION_TIMEOUT_MS = 15 * 60_000;
+
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | null = null;
+  return () => (made ??= make());
+}
 
 /** The invalidation paths for a set of changed output files (sorted, without duplicates). */
 export function invalidationPaths(files: readonly string[]): string[] {
@@ -59,12 +63,17 @@ export function cloudfrontPurger(options: {
   /** Fixed credentials (tests); by default the SDK's standard chain supplies them. */
   credentials?: { accessKeyId: string; secretAccessKey: string };
 }): Purger {
-  const client = new CloudFrontClient({
-    // CloudFront's API is global (us-east-1).
-    region: 'us-east-1',
-    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-    ...(options.credentials ? { credentials: options.credentials } : {}),
-    maxAttempts: 1,
+  // The SDK is loaded only when CloudFront is configured: it is large, and it warns on Node 20 as it loads.
+  const sdk = once(async () => {
+    const { CloudFrontClient, CreateInvalidationCommand, GetInvalidationCommand } = await import('@aws-sdk/client-cloudfront');
+    const client = new CloudFrontClient({
+      // CloudFront's API is global (us-east-1).
+      region: 'us-east-1',
+      ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+      ...(options.credentials ? { credentials: options.credentials } : {}),
+      maxAttempts: 1,
+    });
+    return { client, CreateInvalidationCommand, GetInvalidationCommand };
   });
   const pollMs = options.pollMs ?? 5_000;
   return {
@@ -72,6 +81,7 @@ export function cloudfrontPurger(options: {
     async purge(request) {
       const items = request.everything ? ['/*'] : invalidationPaths(request.paths);
       if (items.length === 0) return 0;
+      const { client, CreateInvalidationCommand, GetInvalidationCommand } = await sdk();
       let id: string;
       try {
         const created = await client.send(
@@ -84,9 +94,9 @@ export function cloudfrontPurger(options: {
         id = created.Invalidation?.Id ?? '';
         if (created.Invalidation?.Status === 'Completed') return 1;
       } catch (error) {
-        throw new PurgeFailure(`cloudfront: invalidation refused: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+        throw new EdgeFailure(`cloudfront: invalidation refused: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
       }
-      if (!id) throw new PurgeFailure('cloudfront: the invalidation answer named no invalidation');
+      if (!id) throw new EdgeFailure('cloudfront: the invalidation answer named no invalidation');
       const deadline = Date.now() + COMPLETION_TIMEOUT_MS;
       let requests = 1;
       for (;;) {
@@ -96,9 +106,9 @@ export function cloudfrontPurger(options: {
           const got = await client.send(new GetInvalidationCommand({ DistributionId: options.distribution, Id: id }));
           if (got.Invalidation?.Status === 'Completed') return requests;
         } catch (error) {
-          throw new PurgeFailure(`cloudfront: invalidation ${id} not readable: ${error instanceof Error ? error.message : String(error)}`);
+          throw new EdgeFailure(`cloudfront: invalidation ${id} not readable: ${error instanceof Error ? error.message : String(error)}`);
         }
-        if (Date.now() > deadline) throw new PurgeFailure(`cloudfront: invalidation ${id} not completed after ${COMPLETION_TIMEOUT_MS / 60_000} minutes`);
+        if (Date.now() > deadline) throw new EdgeFailure(`cloudfront: invalidation ${id} not completed after ${COMPLETION_TIMEOUT_MS / 60_000} minutes`);
       }
     },
   };

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startRecorder, type RequestRecorder } from '../../../test/helpers/request-recorder.ts';
-import { batches, PurgeFailure, type PurgeRequest } from '../purger.ts';
+import { batches, EdgeFailure, type PurgeRequest } from '../purger.ts';
 import { cloudflarePurger, CLOUDFLARE_TAGS_PER_REQUEST } from './cloudflare.ts';
 import { cloudfrontPurger, invalidationPaths } from './cloudfront.ts';
 import { fastlyPurger, FASTLY_KEYS_PER_REQUEST } from './fastly.ts';
@@ -68,8 +68,8 @@ describe('Cloudflare', () => {
     await expect(purger.purge(request(1))).rejects.toThrow(/purge refused: Invalid tag/);
     recorder.answer(() => ({ status: 429, headers: { 'retry-after': '30' }, body: '{}' }));
     const failure = await purger.purge(request(1)).catch((e: unknown) => e);
-    expect(failure).toBeInstanceOf(PurgeFailure);
-    expect((failure as PurgeFailure).retryAfterMs).toBe(30_000);
+    expect(failure).toBeInstanceOf(EdgeFailure);
+    expect((failure as EdgeFailure).retryAfterMs).toBe(30_000);
   });
 });
 

@@ -17,7 +17,7 @@ import type { CachedFile, OutputFileCache } from '../output-file-cache.ts';
 import { PressroomError } from '../../domain/errors.ts';
 import { isApiPath, notFoundPageFiles, wantsNotFoundPage } from '../../serving/not-found-page.ts';
 import { HTML_SECURITY_HEADERS } from '../../serving/security-headers.ts';
-import { ERROR_CACHE_CONTROL } from '../../serving/cache-policy.ts';
+import { cacheControlOfFile, documentCacheControl as documentCacheControlFor, ERROR_CACHE_CONTROL } from '../../serving/cache-policy.ts';
 import type { NotFoundPage } from '../on-error.ts';
 import { cacheTagHeaders, tagsOfFile } from '../../serving/cache-tags.ts';
 
@@ -33,12 +33,12 @@ export interface CachePolicy {
 
 /** Cache-Control of a published document (a page, a JSON or Markdown answer, a feed): a publish may change it. */
 export function documentCacheControl(policy: CachePolicy): string {
-  return `public, max-age=${policy.maxAgeSeconds}, must-revalidate`;
+  return documentCacheControlFor(policy.maxAgeSeconds);
 }
 
 /** Cache-Control of an output file: hashed assets forever, everything else as a published document. */
 export function cacheControlOf(file: string, policy: CachePolicy): string {
-  return file.startsWith('_astro/') ? 'public, max-age=31536000, immutable' : documentCacheControl(policy);
+  return cacheControlOfFile(file, policy.maxAgeSeconds);
 }
 
 function notFound(c: Context): never {

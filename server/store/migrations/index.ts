@@ -20,6 +20,7 @@ import * as headsBeforeBodies from './0013-heads-before-bodies.ts';
 import * as contentlessSearchIndex from './0014-contentless-search-index.ts';
 import * as bodyProse from './0015-body-prose.ts';
 import * as edgeDeliveries from './0016-edge-deliveries.ts';
+import * as bucketObjects from './0017-bucket-objects.ts';
 
 /** Every migration by name, applied in name order. */
 export const migrations: Record<string, Migration> = {
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '0014-contentless-search-index': contentlessSearchIndex,
   '0015-body-prose': bodyProse,
   '0016-edge-deliveries': edgeDeliveries,
+  '0017-bucket-objects': bucketObjects,
 };

@@ -1,0 +1,110 @@
+/**
+ * A real S3-compatible server in process (s3rver, from npm) with one bucket,
+ * for the deploy tests (issue 35): its endpoint, the settings that point
+ * Pressroom at it, a way to slow its uploads (to stop a deploy half-way),
+ * and a reading of everything it holds.
+ * @module
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import S3rver from 's3rver';
+
+export const S3_BUCKET = 'pressroom-site';
+const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+/** One object as the bucket holds it. */
+export interface StoredObject {
+  readonly bytes: Buffer;
+  readonly contentType: string | undefined;
+  readonly cacheControl: string | undefined;
+  readonly cacheTag: string | undefined;
+}
+
+/** A running server with a proxy in front that can hold uploads back. */
+export interface S3Server {
+  /** The proxy's address: what Pressroom is given. */
+  readonly endpoint: string;
+  /** `PRESSROOM_DEPLOY_S3_*` and the SDK's credentials for it. */
+  readonly env: Record<string, string>;
+  /** Uploads (PUT) seen through the proxy. */
+  puts(): number;
+  /** Each upload waits this long before it is passed on. */
+  delayUploads(ms: number): void;
+  /** Everything in the bucket, by key. */
+  objects(): Promise<Map<string, StoredObject>>;
+  stop(): Promise<void>;
+}
+
+/** Starts s3rver with the bucket, and the proxy. */
+export async function startS3(): Promise<S3Server> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-s3-'));
+  const server = new S3rver({ port: 0, address: '127.0.0.1', directory: dir, silent: true, configureBuckets: [{ name: S3_BUCKET, configs: [] }] });
+  const { port } = (await server.run()) as AddressInfo;
+  let delayMs = 0;
+  let puts = 0;
+  const proxy = http.createServer((req, res) => {
+    const forward = () => {
+      const upstream = http.request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      upstream.on('error', () => res.destroy());
+      req.pipe(upstream);
+    };
+    if (req.method === 'PUT') {
+      puts += 1;
+      if (delayMs > 0) return void setTimeout(forward, delayMs);
+    }
+    forward();
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const endpoint = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  const { S3Client, ListObjectsV2Command, GetObjectCommand } = await import('@aws-sdk/client-s3');
+  const client = new S3Client({ endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', forcePathStyle: true, credentials: CREDENTIALS });
+  return {
+    endpoint,
+    env: {
+      PRESSROOM_DEPLOY_S3_BUCKET: S3_BUCKET,
+      PRESSROOM_DEPLOY_S3_ENDPOINT: endpoint,
+      PRESSROOM_DEPLOY_S3_PATH_STYLE: 'true',
+      AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
+    },
+    puts: () => puts,
+    delayUploads(ms) {
+      delayMs = ms;
+    },
+    async objects() {
+      const out = new Map<string, StoredObject>();
+      let token: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket: S3_BUCKET, ContinuationToken: token }));
+        for (const o of page.Contents ?? []) {
+          // Deleted since the listing (a deploy is running): not in the bucket any more.
+          const got = await client.send(new GetObjectCommand({ Bucket: S3_BUCKET, Key: o.Key! })).catch((error: unknown) => {
+            if (error instanceof Error && error.name === 'NoSuchKey') return null;
+            throw error;
+          });
+          if (!got) continue;
+          out.set(o.Key!, {
+            bytes: Buffer.from(await got.Body!.transformToByteArray()),
+            contentType: got.ContentType,
+            cacheControl: got.CacheControl,
+            cacheTag: got.Metadata?.['cache-tag'],
+          });
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+      return out;
+    },
+    async stop() {
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      proxy.closeAllConnections();
+      await server.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
