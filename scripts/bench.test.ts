@@ -41,6 +41,7 @@ let build: Promise<Run>;
 let http: Promise<Run> | null;
 let bodies: Promise<Run>;
 let readYourWrites: Promise<Run>;
+let edge: Promise<Run>;
 let help: Promise<Run>;
 let bad: Promise<Run>;
 beforeAll(() => {
@@ -50,11 +51,12 @@ beforeAll(() => {
   http = runHttp ? bench('--only', 'http', '--repeat', '1', '--articles', '20', '--duration', '1', '--warmup', '0', '--connections', '8', '--out', path.join(dir, 'http.json')) : null;
   bodies = bench('--only', 'bodies', '--repeat', '1', '--body-scale', '1', '--out', path.join(dir, 'bodies.json'));
   readYourWrites = bench('--only', 'read-your-writes', '--repeat', '1', '--loops', '3', '--out', path.join(dir, 'ryw.json'));
+  edge = bench('--only', 'edge', '--repeat', '1', '--articles', '20', '--loops', '3', '--out', path.join(dir, 'edge.json'));
   help = bench('--help');
   bad = bench('--only', 'nope');
 });
 afterAll(async () => {
-  await Promise.all([media, build, http, bodies, readYourWrites, help, bad]);
+  await Promise.all([media, build, http, bodies, readYourWrites, edge, help, bad]);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -113,6 +115,14 @@ it('loops publish → read and withdraw → 404 with the build on, and no read d
   expect(r.stdout).toMatch(/\| read-your-writes: write → published reported p95 \(3 loops\) \| \d/);
   expect(row('ryw.json', 'read-your-writes: 0 reads disagreed').runs[0].failures).toBe(0);
 }, 120_000);
+
+it('publishes behind Varnish and a bucket, and nothing is stale once reported', async () => {
+  const r = await edge;
+  expect(r.status, r.stderr).toBe(0);
+  expect(r.stdout).toMatch(/\| edge: publish → fresh at Varnish p95 \(3 publishes\) \(20×2\) \| \d/);
+  expect(r.stdout).toMatch(/\| edge: full sync to the bucket: \d+ objects/);
+  expect(results('edge.json').results.find((x: { name: string }) => / stale once reported/.test(x.name)).runs[0].failures).toBe(0);
+}, 300_000);
 
 it('explains itself and refuses unknown benchmarks', async () => {
   const h = await help;

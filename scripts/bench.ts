@@ -67,6 +67,12 @@ const MEASUREMENTS: readonly Measurement[] = [
     args: (o) => [...corpusArgs(o), '--duration', String(o.duration), '--warmup', String(o.warmup), '--connections', String(o.connections)],
   },
   {
+    name: 'edge',
+    description: 'Generated corpus behind Varnish and a bucket (s3rver): full sync to the bucket; publish → object in the bucket, → fresh at Varnish, → published reported p50/p95; purge requests per publish',
+    script: 'scripts/bench/edge-bench.ts',
+    args: (o) => [...corpusArgs(o), '--loops', String(Math.min(o.loops, 50)), ...(o.corpus ? ['--corpus', o.corpus] : [])],
+  },
+  {
     name: 'read-your-writes',
     description: 'Publish → poll until published → read every address, and withdraw → 404, with the build on; write → published p50/p95, failures (must be 0)',
     script: 'scripts/bench/read-your-writes-bench.ts',
@@ -90,11 +96,13 @@ and measures each address for --duration seconds (default 5) after --warmup
 seconds of unmeasured load (default 1), with --connections connections
 (default 32). The bodies benchmark runs its inputs at --body-scale percent
 of their size in issue 18 (default 100). The read-your-writes benchmark runs
---loops publish → read and withdraw → 404 loops (default 200). With
+--loops publish → read and withdraw → 404 loops (default 200); the edge
+benchmark publishes min(--loops, 50) articles one after the other behind
+Varnish and a bucket (needs Debian's varnish and varnish-modules). With
 --profile DIR the build benchmark writes a V8 CPU profile of each of its
 phases (cold, warm, search, publish, new article, search fresh; the Node
 process's main thread) to DIR; npm run profile:summary reads them. With
---corpus DIR the build benchmark copies a kept corpus instead of writing one
+--corpus DIR the build and edge benchmarks copy a kept corpus instead of writing one
 (write it once: tsx scripts/bench/corpus.ts --data DIR/data --articles N
 --languages L --channels C; it must match those options): how the 100,000-
 article runs are made.

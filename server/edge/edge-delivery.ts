@@ -22,7 +22,7 @@ import { isoNow } from '../clock.ts';
 import { describeError } from '../describe-error.ts';
 import type { Logger } from '../logger.ts';
 import { createCoalescingRunner } from '../serial-work.ts';
-import { tagsToPurge } from '../serving/cache-tags.ts';
+import { searchTag, tagsToPurge } from '../serving/cache-tags.ts';
 import type { Db } from '../store/database.ts';
 import { completeEdgeDeliveries, listEdgeDeliveries, readEdgeBacklog, recordEdgeFailure, type EdgeBacklog } from '../store/edge-delivery.repository.ts';
 import { EdgeFailure, type Purger, type PurgeRequest } from './purger.ts';
@@ -63,7 +63,7 @@ export interface EdgeDelivery {
   /** The backlog, as `admin edge` and the publishing API's warning show it. */
   backlog(): Promise<EdgeBacklog>;
   stats(): EdgeStats;
-  /** The output changed outside a build (the search index was rebuilt): the bucket is compared again soon. */
+  /** The search index was rebuilt: its tag is purged, and the bucket compares it again, soon. */
   refresh(): void;
   /** The CDNs' and the bucket's names. */
   readonly targets: readonly string[];
@@ -80,6 +80,11 @@ export function createEdgeDelivery(deps: {
   deploy?: (paths: readonly string[]) => Promise<{ readonly paths: readonly string[]; readonly uploaded: number; readonly deleted: number }>;
   /** The bucket's name, for logs and warnings. */
   deployName?: string;
+  /**
+   * Awaited before each round: the running build and the search index rebuild it asked for, so a publish is
+   * delivered with its search index, in one purge.
+   */
+  beforeDelivery?: () => Promise<void>;
 }): EdgeDelivery {
   const { db, clock, log, purgers } = deps;
   let stats: EdgeStats = { rounds: 0, deliveries: 0, requests: 0, failures: 0 };
@@ -89,8 +94,8 @@ export function createEdgeDelivery(deps: {
   /** After a failure: no attempt before this (`performance.now()`). */
   let notBefore = 0;
 
-  /** The output changed outside a build (the search index): the bucket must be compared again. */
-  let bucketDirty = false;
+  /** The search index was rebuilt since the last round: its tag is purged and the bucket compared again. */
+  let searchChanged = false;
 
   /**
    * One round: the bucket gets what every pending delivery changed (and the
@@ -98,13 +103,14 @@ export function createEdgeDelivery(deps: {
    * deliveries are complete.
    */
   const round = async (): Promise<void> => {
-    const pending = await listEdgeDeliveries(db, ROUND_LIMIT);
-    const refresh = bucketDirty && deps.deploy !== undefined;
-    if (pending.length === 0 && !refresh) return;
     // Backoff runs on this process's own timer (the stored next_attempt_at is for people); a restart retries at once.
     const waitMs = notBefore - performance.now();
     if (waitMs > 0) return scheduleRetry(waitMs);
-    bucketDirty = false;
+    await deps.beforeDelivery?.();
+    const pending = await listEdgeDeliveries(db, ROUND_LIMIT);
+    const refresh = searchChanged;
+    if (pending.length === 0 && !refresh) return;
+    searchChanged = false;
     const now = clock.now();
     const started = performance.now();
     let paths = [...new Set(pending.flatMap((d) => d.paths))];
@@ -118,6 +124,7 @@ export function createEdgeDelivery(deps: {
         paths = [...new Set([...paths, ...synced.paths])];
       }
       const tags = tagsToPurge(deps.tagPrefix, paths);
+      if (refresh && !tags.includes(searchTag(deps.tagPrefix))) tags.push(searchTag(deps.tagPrefix));
       const everything = tags.length > PURGE_ALL_ABOVE_TAGS;
       const request: PurgeRequest = everything ? { tags: [deps.tagPrefix], paths: [], everything } : { tags, paths, everything };
       tagCount = request.tags.length;
@@ -129,7 +136,7 @@ export function createEdgeDelivery(deps: {
       const delayMs = Math.max(askedMs, Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (attempts - 1)));
       const message = error instanceof EdgeFailure ? error.message : describeError(error);
       notBefore = performance.now() + delayMs;
-      if (refresh) bucketDirty = true;
+      if (refresh) searchChanged = true;
       if (pending.length > 0) await recordEdgeFailure(db, pending.map((d) => d.id), message, new Date(now.getTime() + delayMs).toISOString());
       stats = { ...stats, failures: stats.failures + 1, requests: stats.requests + requests };
       log.warn('edge delivery failed; readers keep the previous version until it succeeds', { deliveries: pending.length, attempts, retryInMs: delayMs, error: message });
@@ -157,8 +164,7 @@ export function createEdgeDelivery(deps: {
     targets: [...(deps.deployName ? [deps.deployName] : []), ...purgers.map((p) => p.name)],
     kick: () => runner.kick(),
     refresh() {
-      if (!deps.deploy) return;
-      bucketDirty = true;
+      searchChanged = true;
       runner.kick();
     },
     start(pollMs = 1_000) {
@@ -178,7 +184,7 @@ export function createEdgeDelivery(deps: {
       const deadline = Date.now() + timeoutMs;
       runner.kick();
       while (!stopped && Date.now() < deadline) {
-        if (!bucketDirty && (await readEdgeBacklog(db)).pending === 0) return;
+        if (!searchChanged && (await readEdgeBacklog(db)).pending === 0) return;
         await new Promise((resolve) => setTimeout(resolve, Math.min(20, Math.max(1, deadline - Date.now()))));
       }
     },

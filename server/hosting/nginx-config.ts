@@ -263,6 +263,12 @@ ${headers(IMMUTABLE_CACHE)}
 ${headers(IMMUTABLE_CACHE)}
   }
 
+  # The search index: its files also carry the index's tag (serving/cache-tags.ts), purged at each rebuild.
+  location ^~ /pagefind/ {
+    try_files $uri =404;
+${headers(SHORT_CACHE).replace(`${prefix},${prefix}:f:$uri`, `${prefix},${prefix}:s,${prefix}:f:$uri`).replace(`${prefix} ${prefix}:f:$uri`, `${prefix} ${prefix}:s ${prefix}:f:$uri`)}
+  }
+
   # Public API: P → P.json, P.md → P.md; ?lang=L → P/_lang/L.json, P/_lang/L.md.
   location = ${api} { return 404; }
   location ^~ ${api}/ {

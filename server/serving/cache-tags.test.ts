@@ -35,6 +35,11 @@ describe('tags', () => {
     expect(tagsOfFile('pr', 'news/de/hello.html')).toEqual(['pr', 'pr:f:/news/de/hello.html']);
   });
 
+  it('a file of the search index also names the index', () => {
+    expect(tagsOfFile('pr', 'pagefind/pagefind-entry.json')).toEqual(['pr', 'pr:s', 'pr:f:/pagefind/pagefind-entry.json']);
+    expect(tagsToPurge('pr', ['pagefind/news/en/fragment/a.pf_fragment'])).toContain('pr:s');
+  });
+
   it('an answer rendered on demand names its channel, or the site', () => {
     expect(tagsOfQueryAnswer('pr', '/api/public/v1/channels/news/articles')).toEqual(['pr', 'pr:q:news']);
     expect(tagsOfQueryAnswer('pr', '/api/public/v1/channels/news/articles/hello')).toEqual(['pr', 'pr:q:news']);

@@ -13,7 +13,9 @@
  *   whichever address or variant asked for it (`/a/b`, `/a/b?lang=en`,
  *   `Accept: text/markdown` all name their file);
  * - an answer rendered on demand (query forms, search): `{prefix}:q:{channel}`
- *   for a channel's lists, `{prefix}:q` for the site's.
+ *   for a channel's lists, `{prefix}:q` for the site's;
+ * - a file of the search index (`pagefind/`): also `{prefix}:s`, purged
+ *   whenever the index is rebuilt (its entry files keep their names).
  *
  * A build purges the file tags of what it wrote or removed, and the
  * query-form tags of the channels they belong to (and the site's). Tags are
@@ -70,9 +72,17 @@ export function queryTag(prefix: string, channel: string | null): string {
   return channel === null ? `${prefix}:q` : `${prefix}:q:${tagSafe(channel)}`;
 }
 
+/** The tag of every file of the search index. */
+export function searchTag(prefix: string): string {
+  return `${prefix}:s`;
+}
+
+/** The search index's folder in the output. */
+const SEARCH_INDEX_FOLDER = 'pagefind/';
+
 /** Tags of a static file's answer. */
 export function tagsOfFile(prefix: string, file: string): CacheTags {
-  return [prefix, fileTag(prefix, file)];
+  return file.startsWith(SEARCH_INDEX_FOLDER) ? [prefix, searchTag(prefix), fileTag(prefix, file)] : [prefix, fileTag(prefix, file)];
 }
 
 /**
@@ -98,6 +108,7 @@ export function tagsToPurge(prefix: string, paths: Iterable<string>): string[] {
     tags.add(fileTag(prefix, path));
     const channel = channelOfFile(path);
     if (channel !== null) tags.add(queryTag(prefix, channel));
+    if (path.startsWith(SEARCH_INDEX_FOLDER)) tags.add(searchTag(prefix));
   }
   if (any) tags.add(queryTag(prefix, null));
   return [...tags].sort();
