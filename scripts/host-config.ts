@@ -1,11 +1,11 @@
 /**
- * `npm run host-config -- nginx|netlify|cloudflare|varnish`: the configuration that
+ * `npm run host-config -- nginx|netlify|cloudflare|r2|varnish`: the configuration that
  * serves the static output (`dist/`) on a static host, printed to stdout or
  * written into a folder. See docs/HOSTING.md.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { renderCloudflareWorker } from '../server/hosting/cloudflare-config.ts';
+import { renderCloudflareWorker, renderR2WranglerConfig } from '../server/hosting/cloudflare-config.ts';
 import { listSite, renderNetlifyHeaders, renderNetlifyRedirects } from '../server/hosting/netlify-config.ts';
 import { renderNginxConfig } from '../server/hosting/nginx-config.ts';
 import { renderVarnishConfig } from '../server/hosting/varnish-config.ts';
@@ -14,9 +14,9 @@ import { describeError } from '../server/describe-error.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
 
 const PROGRAM = 'npm run host-config --';
-const HOSTS = ['nginx', 'netlify', 'cloudflare', 'varnish'] as const;
+const HOSTS = ['nginx', 'netlify', 'cloudflare', 'r2', 'varnish'] as const;
 
-const HELP = `Usage: ${PROGRAM} nginx|netlify|cloudflare|varnish [--out DIR] [--root DIR] [--listen ADDR] [--server-name NAME] [--backend ADDR] [--purge-from NETS]
+const HELP = `Usage: ${PROGRAM} nginx|netlify|cloudflare|r2|varnish [--out DIR] [--root DIR] [--listen ADDR] [--server-name NAME] [--backend ADDR] [--purge-from NETS]
 
 Prints the configuration that serves the static output on a host, or writes
 it into DIR (--out):
@@ -32,6 +32,9 @@ it into DIR (--out):
   cloudflare  _worker.js for Cloudflare Pages: maps ?lang=, ?cursor= and
               the .md forms onto files as the bundled server does, e.g.
               ${PROGRAM} cloudflare --out dist
+  r2          worker.js and wrangler.toml: the same worker in front of the R2
+              bucket the site is deployed to (PRESSROOM_DEPLOY_S3_BUCKET and
+              _PREFIX), bound as BUCKET; npx wrangler deploy in --out DIR.
   varnish     pressroom.vcl: Varnish (with varnish-modules' xkey) in front of
               the bundled server at --backend (default 127.0.0.1:4321),
               purged by the service (PRESSROOM_PURGE_VARNISH_URL) from the
@@ -55,7 +58,7 @@ if (wantsHelp(argv)) {
 const { positionals, values } = parseScriptArgs(
   PROGRAM,
   {
-    usage: 'nginx|netlify|cloudflare|varnish [--out DIR] [--root DIR] [--listen ADDR] [--server-name NAME] [--backend ADDR] [--purge-from NETS]',
+    usage: 'nginx|netlify|cloudflare|r2|varnish [--out DIR] [--root DIR] [--listen ADDR] [--server-name NAME] [--backend ADDR] [--purge-from NETS]',
     options: {
       out: { kind: 'value', placeholder: 'DIR', description: 'Write the files into DIR instead of printing them.' },
       root: { kind: 'value', placeholder: 'DIR', description: 'The output folder (default ./dist).' },
@@ -84,6 +87,13 @@ try {
     if (!fs.existsSync(root)) fail(`The output folder ${root} does not exist: build the site first, or pass --root.`);
     const site = listSite(root);
     files = { _headers: renderNetlifyHeaders(site, tagPrefix), _redirects: renderNetlifyRedirects(site) };
+  } else if (host === 'r2') {
+    const config = loadConfig(process.env, process.cwd());
+    if (!config.deployBucket) fail('r2 needs the bucket: set PRESSROOM_DEPLOY_S3_BUCKET (and PRESSROOM_DEPLOY_S3_PREFIX if the site is in a folder of it).');
+    files = {
+      'worker.js': await renderCloudflareWorker({ tagPrefix, bucketPrefix: config.deployBucket.prefix }),
+      'wrangler.toml': renderR2WranglerConfig(config.deployBucket.bucket),
+    };
   } else if (host === 'varnish') {
     const purgers = values['purge-from']?.split(',').map((p) => p.trim()).filter(Boolean);
     files = { 'pressroom.vcl': renderVarnishConfig({ backend: values.backend ?? '127.0.0.1:4321', ...(purgers ? { purgers } : {}) }) };

@@ -26,12 +26,31 @@ declare const PRESSROOM: {
   readonly shortCache: string;
   readonly immutableCache: string;
   readonly tagPrefix: string;
+  /** The deploy prefix of the bucket's keys (`PRESSROOM_DEPLOY_S3_PREFIX`), for a Worker in front of R2. */
+  readonly bucketPrefix: string;
   readonly defaultLimit: string;
   readonly validLimit: string;
 };
 
+/** The parts of an R2 bucket binding the worker uses (`@cloudflare/workers-types`' R2Bucket, narrowed). */
+interface R2Like {
+  get(key: string, options?: { onlyIf?: Headers }): Promise<R2ObjectLike | null>;
+}
+interface R2ObjectLike {
+  readonly httpEtag: string;
+  readonly uploaded: Date;
+  readonly body?: ReadableStream | null;
+  writeHttpMetadata(headers: Headers): void;
+}
+
+/**
+ * Pages gives the worker its assets (`ASSETS`); a Worker in front of an R2 bucket that `npm run deploy` or the
+ * service fills (docs/HOSTING.md, "CDN and object storage") gives it the bucket (`BUCKET`). The same mapping
+ * answers from either.
+ */
 interface Env {
-  readonly ASSETS: { fetch(request: Request): Promise<Response> };
+  readonly ASSETS?: { fetch(request: Request): Promise<Response> };
+  readonly BUCKET?: R2Like;
 }
 
 const API = '/api/public/v1';
@@ -55,8 +74,27 @@ function assetPath(file: string): string {
  * `x/index.html`), and a followed redirect would answer `/{channel}/{article}/` with the article (issue 34),
  * so redirects are not followed and count as no file ({@link isMissing}).
  */
-async function asset(env: Env, request: Request, path: string): Promise<Response> {
-  return env.ASSETS.fetch(new Request(new URL(path, request.url), { method: request.method, headers: request.headers, redirect: 'manual' }));
+async function asset(env: Env, request: Request, file: string): Promise<Response> {
+  if (env.BUCKET) return bucketObject(env.BUCKET, request, file);
+  if (!env.ASSETS) return errorResponse(500, JSON.stringify({ schema_version: '1.0', error: { code: 'INTERNAL', message: 'The worker has neither ASSETS (Pages) nor a BUCKET binding (R2). Bind the bucket the site is deployed to as BUCKET.' } }));
+  return env.ASSETS.fetch(new Request(new URL(assetPath(file), request.url), { method: request.method, headers: request.headers, redirect: 'manual' }));
+}
+
+/** An output file from the R2 bucket (key: the deploy prefix and the file), with its validators and 304s. */
+async function bucketObject(bucket: R2Like, request: Request, file: string): Promise<Response> {
+  const object = await bucket.get(`${PRESSROOM.bucketPrefix}${file}`, { onlyIf: request.headers });
+  if (object === null) return new Response(null, { status: 404 });
+  const headers = new Headers();
+  object.writeHttpMetadata(headers);
+  headers.set('etag', object.httpEtag);
+  headers.set('last-modified', object.uploaded.toUTCString());
+  // A failed precondition (If-None-Match matched, or not modified since): no body.
+  if (!object.body) return new Response(null, { status: 304, headers });
+  if (request.method === 'HEAD') {
+    await object.body.cancel();
+    return new Response(null, { status: 200, headers });
+  }
+  return new Response(object.body, { status: 200, headers });
 }
 
 /** True when an asset answer holds no file: a 404, or a redirect to another form of the address (304 is a file). */
@@ -72,7 +110,7 @@ async function notFound(env: Env, request: Request, path: string): Promise<Respo
   if (isApiPath(path)) return errorResponse(404, PRESSROOM.notFound);
   if (wantsNotFoundPage(path, request.headers.get('accept') ?? undefined)) {
     for (const file of notFoundPageFiles(path)) {
-      const page = await asset(env, new Request(request.url, { headers: {} }), assetPath(file));
+      const page = await asset(env, new Request(request.url, { headers: {} }), file);
       if (page.status !== 200) {
         await page.body?.cancel();
         continue;
@@ -89,7 +127,7 @@ async function notFound(env: Env, request: Request, path: string): Promise<Respo
 async function noPage(env: Env, request: Request, path: string, lang: string | null): Promise<Response> {
   const first = fileForRequest(path, lang);
   if ('file' in first) {
-    const res = await asset(env, new Request(request.url, { headers: {} }), assetPath(first.file));
+    const res = await asset(env, new Request(request.url, { headers: {} }), first.file);
     await res.body?.cancel();
     if (res.status === 200) return errorResponse(422, PRESSROOM.errors.invalidCursor);
   }
@@ -131,7 +169,7 @@ export default {
       answer = resolveOutputRequest(path, lang, request.headers.get('accept') ?? undefined);
     }
     if (!answer) return notFound(env, request, path);
-    const res = await asset(env, request, assetPath(answer.file));
+    const res = await asset(env, request, answer.file);
     if (isMissing(res)) {
       await res.body?.cancel();
       return cursor !== null ? noPage(env, request, path, lang) : notFound(env, request, path);

@@ -170,3 +170,27 @@ describe('security headers (issue 18: pages had no CSP, X-Frame-Options or Refer
     }
   });
 });
+
+describe('the edge configurations', () => {
+  it('Varnish: files answers under their Surrogate-Key tags, purges by xkey from the purgers only, passes the publishing API', async () => {
+    const { renderVarnishConfig } = await import('./varnish-config.ts');
+    const vcl = renderVarnishConfig({ backend: '127.0.0.1:4321', purgers: ['127.0.0.1', '10.0.0.0/8'] });
+    expect(vcl).toContain('import xkey;');
+    expect(vcl).toContain('.host = "127.0.0.1";');
+    expect(vcl).toContain('"10.0.0.0"/8;');
+    expect(vcl).toContain('set beresp.http.xkey = beresp.http.Surrogate-Key;');
+    expect(vcl).toContain('xkey.purge(req.http.xkey-purge)');
+    expect(vcl).toMatch(/\^\/api\/v1/);
+    expect(renderVarnishConfig({ backend: '[::1]:8080' })).toContain('.host = "::1";');
+    expect(() => renderVarnishConfig({ backend: 'localhost' })).toThrow(/host:port/);
+    expect(() => renderVarnishConfig({ backend: '127.0.0.1:1', purgers: ['"; }'] })).toThrow(/IP address/);
+  });
+
+  it('R2: the worker reads the bucket bound as BUCKET, with the deploy prefix', async () => {
+    const { renderR2WranglerConfig } = await import('./cloudflare-config.ts');
+    expect(renderR2WranglerConfig('my-site')).toContain('binding = "BUCKET"\nbucket_name = "my-site"');
+    expect(() => renderR2WranglerConfig('Not A Bucket')).toThrow(/bucket name/);
+    const worker = await renderCloudflareWorker({ bucketPrefix: 'site/' });
+    expect(worker).toContain('bucketPrefix: "site/"');
+  });
+});

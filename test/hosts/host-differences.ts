@@ -8,7 +8,7 @@
 import { acceptsHtml } from '../../server/serving/not-found-page.ts';
 
 /** The hosts the suite runs. */
-export type HostName = 'nginx' | 'cloudflare' | 'netlify';
+export type HostName = 'nginx' | 'cloudflare' | 'netlify' | 'r2';
 
 /** One intended difference. */
 export interface HostDifference {
@@ -29,14 +29,14 @@ const LIMIT_OTHER = /[?&]limit=(?!0?20(&|$))/;
 export const HOST_DIFFERENCES: readonly HostDifference[] = [
   {
     id: 'page-size',
-    hosts: ['nginx', 'cloudflare'],
+    hosts: ['nginx', 'cloudflare', 'r2'],
     matches: (a) => LIMIT_OTHER.test(a) && !/limit=abc/.test(a),
     status: () => 422,
     text: '`?limit=` other than 20 on a list: the files hold pages of 20, so the host answers 422 naming `limit` (the bundled server answers the page).',
   },
   {
     id: 'include-html',
-    hosts: ['nginx', 'cloudflare'],
+    hosts: ['nginx', 'cloudflare', 'r2'],
     matches: (a) => /[?&]include=/.test(a),
     status: () => 422,
     text: '`?include=html` on an article: the files hold no `content_html`, so the host answers 422 naming `include`.',
@@ -50,7 +50,7 @@ export const HOST_DIFFERENCES: readonly HostDifference[] = [
   },
   {
     id: 'repeated-parameter',
-    hosts: ['nginx', 'cloudflare'],
+    hosts: ['nginx', 'cloudflare', 'r2'],
     matches: (a) => a.startsWith('/api/') && /lang=ar&lang=en/.test(a),
     status: () => 422,
     text: 'A parameter given twice on a list or an article\'s JSON (`?lang=ar&lang=en`): 422 as from the bundled server, with a general message where the server names the parameter and the count.',
@@ -71,7 +71,7 @@ export const HOST_DIFFERENCES: readonly HostDifference[] = [
   },
   {
     id: 'encoded-dot-segments-inside-root',
-    hosts: ['cloudflare', 'netlify'],
+    hosts: ['cloudflare', 'netlify', 'r2'],
     matches: (a) => /\/%2e%2e\/(?!%2e%2e)[^/]+$/i.test(a.split('?')[0]!),
     status: () => 200,
     text: 'Encoded dot segments that stay inside the root (`/media/%2e%2e/robots.txt`): `wrangler pages dev` and `@netlify/dev` resolve them before any rule or worker sees the path, and answer the file the resolved address names (`/robots.txt`, as a browser would ask for it); the bundled server and nginx answer 404.',
@@ -99,7 +99,7 @@ export const HOST_DIFFERENCES: readonly HostDifference[] = [
   },
   {
     id: 'unknown-list-language',
-    hosts: ['nginx', 'cloudflare', 'netlify'],
+    hosts: ['nginx', 'cloudflare', 'netlify', 'r2'],
     matches: (a) => a.endsWith('/channels?lang=xx'),
     status: () => 404,
     text: 'The channel list in a language no channel has: the bundled server answers an empty list, a host 404 (there is no file for it).',
@@ -127,6 +127,6 @@ export function differenceFor(host: HostName, address: string, headers: Readonly
 
 /** The list as `docs/HOSTING.md` shows it. */
 export function differencesMarkdown(): string {
-  const names: Record<HostName, string> = { nginx: 'nginx', cloudflare: 'Cloudflare Pages', netlify: 'Netlify' };
+  const names: Record<HostName, string> = { nginx: 'nginx', cloudflare: 'Cloudflare Pages', netlify: 'Netlify', r2: 'a Worker in front of R2' };
   return HOST_DIFFERENCES.map((d) => `- **${d.hosts.map((h) => names[h]).join(', ')}**: ${d.text}`).join('\n');
 }

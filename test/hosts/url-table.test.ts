@@ -16,6 +16,7 @@ import { startNetlify, type NetlifyHost } from '../helpers/netlify-host.ts';
 import { rawClient, type RawResponse } from '../helpers/raw-http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { startWrangler, type WranglerHost } from '../helpers/wrangler-host.ts';
+import { startR2Worker, type R2WorkerHost } from '../helpers/r2-worker-host.ts';
 import { HOST_DIFFERENCES, differenceFor, differencesMarkdown, type HostName } from './host-differences.ts';
 import { PROJECT_ROOT } from '../../server/paths.ts';
 
@@ -28,6 +29,7 @@ const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8
 let t: TestService;
 let nginx: NginxHost | null = null;
 let wrangler: WranglerHost | null = null;
+let r2: R2WorkerHost | null = null;
 let netlify: NetlifyHost | null = null;
 let cursor = '';
 
@@ -166,10 +168,11 @@ beforeAll(async () => {
   if (!NGINX_MISSING) nginx = await startNginx(t.config.outputDir);
   wrangler = await startWrangler(t.config.outputDir);
   netlify = await startNetlify(t.config.outputDir);
+  r2 = await startR2Worker(t.config.outputDir);
 }, 300_000);
 
 afterAll(async () => {
-  await Promise.all([nginx?.stop(), wrangler?.stop(), netlify?.stop()]);
+  await Promise.all([nginx?.stop(), wrangler?.stop(), netlify?.stop(), r2?.stop()]);
   await t?.stop();
 });
 
@@ -190,6 +193,7 @@ function summary(res: RawResponse): { status: number; type: string; body: string
 const hosts: Array<[HostName, () => string | null]> = [
   ['nginx', () => nginx?.url ?? null],
   ['cloudflare', () => wrangler?.url ?? null],
+  ['r2', () => r2?.url ?? null],
   ['netlify', () => netlify?.url ?? null],
 ];
 
