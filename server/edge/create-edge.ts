@@ -24,7 +24,7 @@ export function createConfiguredEdge(config: Config, deps: { db: Db; clock: Cloc
     tagPrefix: config.cacheTagPrefix,
     ...(bucket
       ? {
-          deploy: bucketDeployer({ db: deps.db, clock: deps.clock, outputDir: config.outputDir, bucket, tagPrefix: config.cacheTagPrefix, maxAgeSeconds: config.cacheMaxAgeSeconds }),
+          deploy: bucketDeployer({ db: deps.db, clock: deps.clock, outputDir: config.outputDir, bucket, tagPrefix: config.cacheTagPrefix, maxAgeSeconds: config.cacheMaxAgeSeconds }, deps.log),
           deployName: bucket.name,
         }
       : {}),

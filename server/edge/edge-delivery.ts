@@ -77,7 +77,7 @@ export function createEdgeDelivery(deps: {
   purgers: readonly Purger[];
   tagPrefix: string;
   /** The bucket deploy (`bucket/bucket-sync.ts`), run before the purges: resolves with the paths it uploaded or deleted. */
-  deploy?: (paths: readonly string[]) => Promise<{ readonly paths: readonly string[]; readonly uploaded: number; readonly deleted: number }>;
+  deploy?: (paths: readonly string[], everything: boolean) => Promise<{ readonly paths: readonly string[]; readonly uploaded: number; readonly deleted: number }>;
   /** The bucket's name, for logs and warnings. */
   deployName?: string;
   /**
@@ -96,6 +96,11 @@ export function createEdgeDelivery(deps: {
 
   /** The search index was rebuilt since the last round: its tag is purged and the bucket compared again. */
   let searchChanged = false;
+  /**
+   * The first round after a start compares the whole output with the bucket: a bucket configured on an
+   * existing site, or changed by hand, is made whole before anything counts as delivered.
+   */
+  let fullSync = deps.deploy !== undefined;
 
   /**
    * One round: the bucket gets what every pending delivery changed (and the
@@ -109,7 +114,7 @@ export function createEdgeDelivery(deps: {
     await deps.beforeDelivery?.();
     const pending = await listEdgeDeliveries(db, ROUND_LIMIT);
     const refresh = searchChanged;
-    if (pending.length === 0 && !refresh) return;
+    if (pending.length === 0 && !refresh && !fullSync) return;
     searchChanged = false;
     const now = clock.now();
     const started = performance.now();
@@ -119,7 +124,8 @@ export function createEdgeDelivery(deps: {
     let deployed = { uploaded: 0, deleted: 0 };
     try {
       if (deps.deploy) {
-        const synced = await deps.deploy(paths);
+        const synced = await deps.deploy(paths, fullSync);
+        fullSync = false;
         deployed = synced;
         paths = [...new Set([...paths, ...synced.paths])];
       }
@@ -184,7 +190,7 @@ export function createEdgeDelivery(deps: {
       const deadline = Date.now() + timeoutMs;
       runner.kick();
       while (!stopped && Date.now() < deadline) {
-        if (!searchChanged && (await readEdgeBacklog(db)).pending === 0) return;
+        if (!searchChanged && !fullSync && (await readEdgeBacklog(db)).pending === 0) return;
         await new Promise((resolve) => setTimeout(resolve, Math.min(20, Math.max(1, deadline - Date.now()))));
       }
     },

@@ -29,6 +29,7 @@ import { TEMP_FILE_NAME, UNMANAGED_OUTPUT_FOLDERS } from '../../serving/static-f
 import type { Db } from '../../store/database.ts';
 import { forgetBucketObjects, listBucketKeys, ownersOfPaths, readBucketObjects, recordBucketObject } from '../../store/bucket-object.repository.ts';
 import type { Bucket } from './s3-bucket.ts';
+import type { Logger } from '../../logger.ts';
 
 /** Uploads in flight at once. */
 const CONCURRENCY = 8;
@@ -161,11 +162,25 @@ export async function applySync(deps: BucketSyncDeps, plan: SyncPlan, progress?:
 }
 
 /**
- * The incremental deploy of the edge delivery: the paths builds changed and
- * the unmanaged folders, synced; resolves with the paths it uploaded or deleted.
+ * The deploy of the edge delivery: the paths builds changed and the
+ * unmanaged folders, or (`everything`: the first round after a start)
+ * every file; resolves with the paths it uploaded or deleted. A large sync
+ * logs its progress every tenth.
  */
-export function bucketDeployer(deps: BucketSyncDeps): (paths: readonly string[]) => Promise<SyncResult> {
-  return async (paths) => applySync(deps, await planSync(deps, { paths }));
+export function bucketDeployer(deps: BucketSyncDeps, log?: Logger): (paths: readonly string[], everything: boolean) => Promise<SyncResult> {
+  return async (paths, everything) => {
+    const plan = await planSync(deps, everything ? 'all' : { paths });
+    const total = plan.uploads.reduce((n, s) => n + s.length, 0) + plan.deletes.length;
+    if (total >= 1_000) log?.info('bucket sync', { bucket: deps.bucket.name, upload: total - plan.deletes.length, delete: plan.deletes.length, unchanged: plan.unchanged });
+    let tenth = 0;
+    const result = await applySync(deps, plan, (done, all, bytes) => {
+      if (all < 1_000 || Math.floor((done * 10) / all) <= tenth) return;
+      tenth = Math.floor((done * 10) / all);
+      log?.info('bucket sync progress', { done, total: all, mb: Math.round(bytes / 1_048_576) });
+    });
+    if (total >= 1_000) log?.info('bucket synced', { bucket: deps.bucket.name, uploaded: result.uploaded, deleted: result.deleted, mb: Math.round(result.bytes / 1_048_576) });
+    return result;
+  };
 }
 
 /** 0: leaves (article files, media, assets, search fragments); 1: the search index's entry files; 2: lists, feeds, pages. */
