@@ -6,6 +6,7 @@
  */
 import type { Executor } from './database.ts';
 import type { BucketObjectTable } from './bucket-object.table.ts';
+import { readSetting, writeSetting } from './instance-setting.repository.ts';
 
 /** A recorded object. */
 export type BucketObject = Readonly<BucketObjectTable>;
@@ -47,4 +48,20 @@ export async function ownersOfPaths(db: Executor, paths: readonly string[]): Pro
     for (const row of await db.selectFrom('output_files').select(['path', 'owner']).where('path', 'in', paths.slice(i, i + 500)).execute()) out.set(row.path, row.owner);
   }
   return out;
+}
+
+/** The setting naming the bucket `bucket_objects` describes. */
+const BUCKET_SETTING = 'deploy_bucket';
+
+/**
+ * Makes `bucket_objects` describe `name` (`s3://bucket/prefix`): when the
+ * records are of another bucket (the setting changed), they are forgotten,
+ * so the next sync uploads everything there. @returns whether they were.
+ */
+export async function adoptBucket(db: Executor, name: string): Promise<boolean> {
+  const recorded = await readSetting(db, BUCKET_SETTING);
+  if (recorded === name) return false;
+  await db.deleteFrom('bucket_objects').execute();
+  await writeSetting(db, BUCKET_SETTING, name);
+  return recorded !== undefined;
 }

@@ -27,7 +27,7 @@ import { cacheControlOfFile } from '../../serving/cache-policy.ts';
 import { contentTypeOf } from '../../serving/content-types.ts';
 import { TEMP_FILE_NAME, UNMANAGED_OUTPUT_FOLDERS } from '../../serving/static-files.ts';
 import type { Db } from '../../store/database.ts';
-import { forgetBucketObjects, listBucketKeys, ownersOfPaths, readBucketObjects, recordBucketObject } from '../../store/bucket-object.repository.ts';
+import { adoptBucket, forgetBucketObjects, listBucketKeys, ownersOfPaths, readBucketObjects, recordBucketObject } from '../../store/bucket-object.repository.ts';
 import type { Bucket } from './s3-bucket.ts';
 import type { Logger } from '../../logger.ts';
 
@@ -67,7 +67,9 @@ export interface BucketSyncDeps {
  * Plans a sync of `scope`: every file (`'all'`), or the given output paths
  * plus the folders the builder does not own.
  */
-export async function planSync(deps: Pick<BucketSyncDeps, 'db' | 'clock' | 'outputDir'>, scope: 'all' | { readonly paths: readonly string[] }): Promise<SyncPlan> {
+export async function planSync(deps: Pick<BucketSyncDeps, 'db' | 'clock' | 'outputDir' | 'bucket'>, scope: 'all' | { readonly paths: readonly string[] }): Promise<SyncPlan> {
+  // What is recorded is of one bucket: another one (the setting changed) starts from nothing.
+  await deps.db.transaction().execute((trx) => adoptBucket(trx, deps.bucket.name));
   const local = new Map<string, fs.Stats>();
   const recordedUnder: string[] = [];
   if (scope === 'all') {
