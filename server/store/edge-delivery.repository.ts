@@ -64,10 +64,18 @@ export async function listEdgeDeliveries(db: Executor, limit: number): Promise<E
  * is what readers get. Call in one transaction.
  */
 export async function completeEdgeDeliveries(db: Executor, deliveries: readonly EdgeDelivery[], now: string): Promise<void> {
-  if (deliveries.length === 0) return;
-  for (const d of deliveries) await recordBuiltTranslations(db, d.shown, { everything: d.everything });
-  await markEventsProcessed(db, Math.max(...deliveries.map((d) => d.through)), now);
-  const ids = deliveries.map((d) => d.id);
+  // Another process (npm run build beside the server) may have completed some meanwhile, and newer ones after
+  // them: only those still pending are applied, so what readers get never goes back to an older build's view.
+  const pending = new Set<number>();
+  const all = deliveries.map((d) => d.id);
+  for (let i = 0; i < all.length; i += 500) {
+    for (const row of await db.selectFrom('edge_deliveries').select('id').where('id', 'in', all.slice(i, i + 500)).execute()) pending.add(row.id);
+  }
+  const still = deliveries.filter((d) => pending.has(d.id));
+  if (still.length === 0) return;
+  for (const d of still) await recordBuiltTranslations(db, d.shown, { everything: d.everything });
+  await markEventsProcessed(db, Math.max(...still.map((d) => d.through)), now);
+  const ids = still.map((d) => d.id);
   for (let i = 0; i < ids.length; i += 500) await db.deleteFrom('edge_deliveries').where('id', 'in', ids.slice(i, i + 500)).execute();
 }
 
