@@ -83,7 +83,7 @@ try {
   // The search index's files go to the bucket too; a failing CDN or bucket is retried with backoff for a
   // while, and what is still pending then waits for the server.
   edge?.refresh();
-  await edge?.settle(EDGE_WAIT_MS);
+  await edge?.settle(EDGE_WAIT_MS, { search: true });
   const edgeBacklog = edge ? await readEdgeBacklog(db) : null;
   await edge?.stop();
   await db.destroy();

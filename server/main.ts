@@ -150,10 +150,7 @@ export async function startService(
   const cursors = await loadCursorCodec(db);
   // The static output: a full build when none exists yet, otherwise the events a crash left unbuilt.
   // The CDNs each build is purged from (PRESSROOM_PURGE_*): with any, `published` means readable there.
-  // A round waits for the running build and the search index rebuild it asked for: a publish reaches the edge
-  // with its search index, in one purge.
-  let quiet = async (): Promise<void> => undefined;
-  const edge = config.staticBuild ? createConfiguredEdge(config, { db, clock, log: log.child('edge'), beforeDelivery: () => quiet() }) : null;
+  const edge = config.staticBuild ? createConfiguredEdge(config, { db, clock, log: log.child('edge') }) : null;
   const staticSite = config.staticBuild
     ? await createStaticSite({ db, clock, urls, cursors, config, projectRoot: PROJECT_ROOT, log: log.child('build'), ...(edge ? { edge } : {}) })
     : null;
@@ -172,10 +169,6 @@ export async function startService(
     // Deliveries a crash or an outage left pending go out now; another process's builds are found by polling.
     // A rebuilt search index changes files no build reports: the bucket compares them again.
     staticSite.search.onIndexed(() => edge?.refresh());
-    quiet = async () => {
-      await staticSite.queue.idle();
-      await staticSite.search.idle();
-    };
     edge?.start(500);
     edge?.refresh();
   }

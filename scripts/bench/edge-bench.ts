@@ -136,7 +136,7 @@ try {
   const config = loadConfig({ ...env, PRESSROOM_PURGE_VARNISH_URL: varnish.url, ...Object.fromEntries(Object.entries(s3.env).filter(([k]) => k.startsWith('PRESSROOM_'))) }, dir);
   const service = await startService(config, { log: createLogger('warn') });
   try {
-    await service.edge!.settle(600_000);
+    await service.edge!.settle(600_000, { search: true });
     await service.edge!.idle();
     const { key } = await createApiKey({ db: service.db, clock: systemClock }, { accountName: 'bench', plan: 'pro' });
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };

@@ -15,7 +15,7 @@ import { createEdgeDelivery, type EdgeDelivery } from './edge-delivery.ts';
 import { createPurgers } from './purgers/create-purgers.ts';
 
 /** The edge delivery of `config`, or null. */
-export function createConfiguredEdge(config: Config, deps: { db: Db; clock: Clock; log: Logger; beforeDelivery?: () => Promise<void> }): EdgeDelivery | null {
+export function createConfiguredEdge(config: Config, deps: { db: Db; clock: Clock; log: Logger }): EdgeDelivery | null {
   if (config.purgeTargets.length === 0 && !config.deployBucket) return null;
   const bucket = config.deployBucket ? s3Bucket(config.deployBucket) : null;
   return createEdgeDelivery({

@@ -30,6 +30,9 @@ import { EdgeFailure, type Purger, type PurgeRequest } from './purger.ts';
 /** Tags above which a delivery purges everything instead (about 100 Cloudflare requests). */
 export const PURGE_ALL_ABOVE_TAGS = 10_000;
 
+/** How long a rebuilt search index waits for a build's round before it is delivered alone. */
+export const SEARCH_DELAY_MS = 2_000;
+
 /** Deliveries taken in one round at most. */
 const ROUND_LIMIT = 500;
 
@@ -58,12 +61,15 @@ export interface EdgeDelivery {
   stop(): Promise<void>;
   /** Resolves when no delivery is running or asked for. */
   idle(): Promise<void>;
-  /** Delivers what is pending and resolves when nothing is, or after `timeoutMs`. */
-  settle(timeoutMs: number): Promise<void>;
+  /**
+   * Delivers what builds left pending and resolves when nothing is, or after `timeoutMs`. With `search`, a rebuilt
+   * search index too, at once (what `npm run build` waits for before it exits).
+   */
+  settle(timeoutMs: number, options?: { search?: boolean }): Promise<void>;
   /** The backlog, as `admin edge` and the publishing API's warning show it. */
   backlog(): Promise<EdgeBacklog>;
   stats(): EdgeStats;
-  /** The search index was rebuilt: its tag is purged, and the bucket compares it again, soon. */
+  /** The search index was rebuilt: its tag is purged and the bucket compares it again, with the next build's round or alone after `SEARCH_DELAY_MS`. */
   refresh(): void;
   /** The CDNs' and the bucket's names. */
   readonly targets: readonly string[];
@@ -77,14 +83,13 @@ export function createEdgeDelivery(deps: {
   purgers: readonly Purger[];
   tagPrefix: string;
   /** The bucket deploy (`bucket/bucket-sync.ts`), run before the purges: resolves with the paths it uploaded or deleted. */
-  deploy?: (paths: readonly string[], everything: boolean) => Promise<{ readonly paths: readonly string[]; readonly uploaded: number; readonly deleted: number }>;
+  deploy?: (paths: readonly string[], scope: { everything: boolean; search: boolean }) => Promise<{ readonly paths: readonly string[]; readonly uploaded: number; readonly deleted: number }>;
   /** The bucket's name, for logs and warnings. */
   deployName?: string;
-  /**
-   * Awaited before each round: the running build and the search index rebuild it asked for, so a publish is
-   * delivered with its search index, in one purge.
-   */
+  /** Awaited before each round (tests: to hold a round back). */
   beforeDelivery?: () => Promise<void>;
+  /** How long a rebuilt search index waits for a build's round to go with before it is delivered alone. Default `SEARCH_DELAY_MS`. */
+  searchDelayMs?: number;
 }): EdgeDelivery {
   const { db, clock, log, purgers } = deps;
   let stats: EdgeStats = { rounds: 0, deliveries: 0, requests: 0, failures: 0 };
@@ -94,8 +99,16 @@ export function createEdgeDelivery(deps: {
   /** After a failure: no attempt before this (`performance.now()`). */
   let notBefore = 0;
 
-  /** The search index was rebuilt since the last round: its tag is purged and the bucket compared again. */
-  let searchChanged = false;
+  /**
+   * When the search index was rebuilt, if not delivered since (`performance.now()`), or null. A rebuilt index goes
+   * with the next build's round, or alone once `searchDelayMs` old: a publish's pages reach the edge without
+   * waiting for its search shards, and their purges share a request.
+   */
+  let searchChangedAt: number | null = null;
+  const searchDelayMs = deps.searchDelayMs ?? SEARCH_DELAY_MS;
+  let searchTimer: NodeJS.Timeout | undefined;
+  /** A settle asked for the search index now. */
+  let searchNow = false;
   /**
    * The first round after a start compares the whole output with the bucket: a bucket configured on an
    * existing site, or changed by hand, is made whole before anything counts as delivered.
@@ -113,9 +126,13 @@ export function createEdgeDelivery(deps: {
     if (waitMs > 0) return scheduleRetry(waitMs);
     await deps.beforeDelivery?.();
     const pending = await listEdgeDeliveries(db, ROUND_LIMIT);
-    const refresh = searchChanged;
+    const searchAt = searchChangedAt;
+    const refresh = searchAt !== null && (pending.length > 0 || fullSync || searchNow || performance.now() - searchAt >= searchDelayMs);
     if (pending.length === 0 && !refresh && !fullSync) return;
-    searchChanged = false;
+    if (refresh) {
+      searchChangedAt = null;
+      searchNow = false;
+    }
     const now = clock.now();
     const started = performance.now();
     let paths = [...new Set(pending.flatMap((d) => d.paths))];
@@ -124,7 +141,7 @@ export function createEdgeDelivery(deps: {
     let deployed = { uploaded: 0, deleted: 0 };
     try {
       if (deps.deploy) {
-        const synced = await deps.deploy(paths, fullSync);
+        const synced = await deps.deploy(paths, { everything: fullSync, search: refresh });
         fullSync = false;
         deployed = synced;
         paths = [...new Set([...paths, ...synced.paths])];
@@ -142,7 +159,7 @@ export function createEdgeDelivery(deps: {
       const delayMs = Math.max(askedMs, Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (attempts - 1)));
       const message = error instanceof EdgeFailure ? error.message : describeError(error);
       notBefore = performance.now() + delayMs;
-      if (refresh) searchChanged = true;
+      if (refresh) searchChangedAt ??= searchAt;
       if (pending.length > 0) await recordEdgeFailure(db, pending.map((d) => d.id), message, new Date(now.getTime() + delayMs).toISOString());
       stats = { ...stats, failures: stats.failures + 1, requests: stats.requests + requests };
       log.warn('edge delivery failed; readers keep the previous version until it succeeds', { deliveries: pending.length, attempts, retryInMs: delayMs, error: message });
@@ -170,8 +187,15 @@ export function createEdgeDelivery(deps: {
     targets: [...(deps.deployName ? [deps.deployName] : []), ...purgers.map((p) => p.name)],
     kick: () => runner.kick(),
     refresh() {
-      searchChanged = true;
-      runner.kick();
+      searchChangedAt ??= performance.now();
+      // Alone, if no build's round takes it along first.
+      if (!stopped && searchTimer === undefined) {
+        searchTimer = setTimeout(() => {
+          searchTimer = undefined;
+          runner.kick();
+        }, searchDelayMs);
+        searchTimer.unref();
+      }
     },
     start(pollMs = 1_000) {
       poll ??= setInterval(() => runner.kick(), pollMs);
@@ -182,15 +206,17 @@ export function createEdgeDelivery(deps: {
       stopped = true;
       clearInterval(poll);
       clearTimeout(retry);
+      clearTimeout(searchTimer);
       await runner.stop();
     },
     idle: () => runner.idle(),
-    async settle(timeoutMs) {
+    async settle(timeoutMs, options = {}) {
       // Watches the backlog rather than the runner: writers settling at once keep kicking it, so it may never be idle.
       const deadline = Date.now() + timeoutMs;
+      if (options.search) searchNow = true;
       runner.kick();
       while (!stopped && Date.now() < deadline) {
-        if (!searchChanged && !fullSync && (await readEdgeBacklog(db)).pending === 0) return;
+        if ((!options.search || searchChangedAt === null) && !fullSync && (await readEdgeBacklog(db)).pending === 0) return;
         await new Promise((resolve) => setTimeout(resolve, Math.min(20, Math.max(1, deadline - Date.now()))));
       }
     },

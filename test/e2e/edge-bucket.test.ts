@@ -117,7 +117,7 @@ describe('a bucket kept equal to the output', () => {
 
     await t.service.staticSite!.queue.idle();
     await t.service.staticSite!.search.idle();
-    await t.service.edge!.settle(60_000);
+    await t.service.edge!.settle(60_000, { search: true });
     expect(await differences(t.config.outputDir)).toEqual([]);
     expect((await t.service.edge!.backlog()).pending).toBe(0);
   }, 300_000);

@@ -31,6 +31,9 @@ import { adoptBucket, forgetBucketObjects, listBucketKeys, ownersOfPaths, readBu
 import type { Bucket } from './s3-bucket.ts';
 import type { Logger } from '../../logger.ts';
 
+/** The search index's folder (`UNMANAGED_OUTPUT_FOLDERS`). */
+const SEARCH_FOLDER = 'pagefind';
+
 /** Uploads in flight at once. */
 const CONCURRENCY = 8;
 
@@ -67,7 +70,10 @@ export interface BucketSyncDeps {
  * Plans a sync of `scope`: every file (`'all'`), or the given output paths
  * plus the folders the builder does not own.
  */
-export async function planSync(deps: Pick<BucketSyncDeps, 'db' | 'clock' | 'outputDir' | 'bucket'>, scope: 'all' | { readonly paths: readonly string[] }): Promise<SyncPlan> {
+export async function planSync(
+  deps: Pick<BucketSyncDeps, 'db' | 'clock' | 'outputDir' | 'bucket'>,
+  scope: 'all' | { readonly paths: readonly string[]; readonly folders?: readonly string[] },
+): Promise<SyncPlan> {
   // What is recorded is of one bucket: another one (the setting changed) starts from nothing.
   await deps.db.transaction().execute((trx) => adoptBucket(trx, deps.bucket.name));
   const local = new Map<string, fs.Stats>();
@@ -81,7 +87,7 @@ export async function planSync(deps: Pick<BucketSyncDeps, 'db' | 'clock' | 'outp
       if (stat?.isFile()) local.set(p, stat);
       else recordedUnder.push(p);
     }
-    for (const folder of UNMANAGED_OUTPUT_FOLDERS) {
+    for (const folder of scope.folders ?? UNMANAGED_OUTPUT_FOLDERS) {
       walk(path.join(deps.outputDir, folder), `${folder}/`, local);
       recordedUnder.push(...(await listBucketKeys(deps.db, `${folder}/`)));
     }
@@ -164,14 +170,17 @@ export async function applySync(deps: BucketSyncDeps, plan: SyncPlan, progress?:
 }
 
 /**
- * The deploy of the edge delivery: the paths builds changed and the
- * unmanaged folders, or (`everything`: the first round after a start)
- * every file; resolves with the paths it uploaded or deleted. A large sync
+ * The deploy of the edge delivery: the paths builds changed, `media/`,
+ * and `pagefind/` when the search index was rebuilt; or (`everything`: the
+ * first round after a start) every file; resolves with the paths it uploaded or deleted. A large sync
  * logs its progress every tenth.
  */
-export function bucketDeployer(deps: BucketSyncDeps, log?: Logger): (paths: readonly string[], everything: boolean) => Promise<SyncResult> {
-  return async (paths, everything) => {
-    const plan = await planSync(deps, everything ? 'all' : { paths });
+export function bucketDeployer(deps: BucketSyncDeps, log?: Logger): (paths: readonly string[], scope: { everything: boolean; search: boolean }) => Promise<SyncResult> {
+  return async (paths, scope) => {
+    // The search index's folder is compared when it was rebuilt (thousands of files); media at every round, since a
+    // page may name an image uploaded just before.
+    const folders = UNMANAGED_OUTPUT_FOLDERS.filter((f) => f !== SEARCH_FOLDER || scope.search);
+    const plan = await planSync(deps, scope.everything ? 'all' : { paths, folders });
     const total = plan.uploads.reduce((n, s) => n + s.length, 0) + plan.deletes.length;
     if (total >= 1_000) log?.info('bucket sync', { bucket: deps.bucket.name, upload: total - plan.deletes.length, delete: plan.deletes.length, unchanged: plan.unchanged });
     let tenth = 0;
