@@ -80,7 +80,7 @@ export async function planSync(
   const recordedUnder: string[] = [];
   if (scope === 'all') {
     walk(deps.outputDir, '', local);
-    recordedUnder.push(...(await listBucketKeys(deps.db)));
+    for (const key of await listBucketKeys(deps.db)) recordedUnder.push(key);
   } else {
     for (const p of new Set(scope.paths)) {
       const stat = statOrNull(path.join(deps.outputDir, p));
@@ -89,7 +89,7 @@ export async function planSync(
     }
     for (const folder of scope.folders ?? UNMANAGED_OUTPUT_FOLDERS) {
       walk(path.join(deps.outputDir, folder), `${folder}/`, local);
-      recordedUnder.push(...(await listBucketKeys(deps.db, `${folder}/`)));
+      for (const key of await listBucketKeys(deps.db, `${folder}/`)) recordedUnder.push(key);
     }
   }
   const recorded = await readBucketObjects(deps.db, [...local.keys()]);
@@ -162,7 +162,7 @@ export async function applySync(deps: BucketSyncDeps, plan: SyncPlan, progress?:
     const batch = plan.deletes.slice(i, i + 1_000);
     await deps.bucket.delete(batch);
     await forgetBucketObjects(deps.db, batch);
-    paths.push(...batch);
+    for (const key of batch) paths.push(key);
     done += batch.length;
     progress?.(done, total, bytes);
   }
