@@ -16,6 +16,7 @@ import { ARTICLE_STATUSES, HOMEPAGE_MODES, MODERATION_STATES, TRANSLATION_STATUS
 import { BODY_WARNING_CODES } from '../../server/domain/body/index.ts';
 import { SUMMARY_WITHOUT_PARAGRAPH } from '../../server/domain/article/article-bodies.ts';
 import { WITHDRAWN_UNTIL_SCHEDULED } from '../../server/domain/article/schedule-warning.ts';
+import { EDGE_DELIVERY_DELAYED } from '../../server/domain/article/reported-status.ts';
 import { CHANNEL_STATUSES } from '../../server/domain/channel/channel.schema.ts';
 import { ERROR_CATALOGUE } from '../../server/domain/errors.ts';
 import { RESERVED_CHANNEL_SLUGS, SLUG_MAX_LENGTH, SLUG_PATTERN } from '../../server/domain/slug.ts';
@@ -185,7 +186,7 @@ describe('the document', () => {
 
   it('mirrors the enums of the implementation', () => {
     const schemas = doc.components.schemas;
-    expect(schemas.WarningCode.enum).toEqual([...BODY_WARNING_CODES, WITHDRAWN_UNTIL_SCHEDULED, SUMMARY_WITHOUT_PARAGRAPH]);
+    expect(schemas.WarningCode.enum).toEqual([...BODY_WARNING_CODES, WITHDRAWN_UNTIL_SCHEDULED, SUMMARY_WITHOUT_PARAGRAPH, EDGE_DELIVERY_DELAYED]);
     for (const code of schemas.WarningCode.enum) expect(schemas.WarningCode.description).toContain(code);
     expect(schemas.ArticleStatus.enum).toEqual([...ARTICLE_STATUSES]);
     expect(schemas.TranslationStatus.enum).toEqual([...TRANSLATION_STATUSES]);
