@@ -7,12 +7,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { renderNginxConfig, renderStandaloneNginxConfig } from '../../server/hosting/nginx-config.ts';
 import { freePort } from './free-port.ts';
 import { stopChild } from './stop-child.ts';
+import { waitUntilListening } from './wait-listening.ts';
 
 /** Where Debian installs nginx. */
 export const NGINX = '/usr/sbin/nginx';
@@ -41,24 +41,6 @@ export async function startNginx(root: string): Promise<NginxHost> {
     await stopChild(child);
     fs.rmSync(dir, { recursive: true, force: true });
   };
-  const until = Date.now() + 10_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      await stop();
-      throw new Error(`nginx exited with ${child.exitCode}:\n${log}`);
-    }
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (ok) return { url: `http://127.0.0.1:${port}`, stop };
-    if (Date.now() > until) {
-      await stop();
-      throw new Error(`nginx did not listen on ${port} within 10 s:\n${log}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitUntilListening(child, port, { name: 'nginx', timeoutMs: 10_000, output: () => log, stop });
+  return { url: `http://127.0.0.1:${port}`, stop };
 }

@@ -8,12 +8,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { renderVarnishConfig } from '../../server/hosting/varnish-config.ts';
 import { freePort } from './free-port.ts';
 import { stopChild } from './stop-child.ts';
+import { waitUntilListening } from './wait-listening.ts';
 
 /** Where Debian installs varnishd and the xkey module. */
 export const VARNISHD = '/usr/sbin/varnishd';
@@ -54,24 +54,6 @@ export async function startVarnish(backend: string): Promise<VarnishHost> {
     fs.rmSync(dir, { recursive: true, force: true });
   };
   // Compiling the VCL takes a C compiler run: seconds on a loaded machine.
-  const until = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      await stop();
-      throw new Error(`varnishd exited with ${child.exitCode}:\n${log}`);
-    }
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (ok) return { url: `http://127.0.0.1:${port}`, stop };
-    if (Date.now() > until) {
-      await stop();
-      throw new Error(`varnishd did not listen on ${port} within 60 s:\n${log}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitUntilListening(child, port, { name: 'varnishd', timeoutMs: 60_000, output: () => log, stop });
+  return { url: `http://127.0.0.1:${port}`, stop };
 }

@@ -121,6 +121,12 @@ describe('a full sync', () => {
     expect(rest.uploads.flat()).not.toContain(sent[0]!.key);
   });
 
+  it('refuses an output folder that holds no built site, rather than empty the bucket', async () => {
+    await applySync(deps, await planSync(deps, 'all'));
+    fs.rmSync(path.join(dir, 'dist'), { recursive: true, force: true });
+    await expect(planSync(deps, 'all')).rejects.toThrow(/holds no built site.*npm run build/);
+  });
+
   it('another bucket starts from nothing', async () => {
     await applySync(deps, await planSync(deps, 'all'));
     const other = { ...deps, bucket: recordingBucket('s3://other/') };

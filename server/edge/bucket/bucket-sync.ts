@@ -29,6 +29,7 @@ import { TEMP_FILE_NAME, UNMANAGED_OUTPUT_FOLDERS } from '../../serving/static-f
 import type { Db } from '../../store/database.ts';
 import { adoptBucket, forgetBucketObjects, listBucketKeys, ownersOfPaths, readBucketObjects, recordBucketObject } from '../../store/bucket-object.repository.ts';
 import type { Bucket } from './s3-bucket.ts';
+import { EdgeFailure } from '../purger.ts';
 import type { Logger } from '../../logger.ts';
 
 /** The search index's folder (`UNMANAGED_OUTPUT_FOLDERS`). */
@@ -79,6 +80,10 @@ export async function planSync(
   const local = new Map<string, fs.Stats>();
   const recordedUnder: string[] = [];
   if (scope === 'all') {
+    // A missing or unbuilt output would make the bucket equal to nothing: every object deleted.
+    if (!fs.existsSync(path.join(deps.outputDir, 'index.html'))) {
+      throw new EdgeFailure(`s3: ${deps.outputDir} holds no built site (no index.html); nothing was sent or deleted. Build it first (npm run build), or point PRESSROOM_OUTPUT_DIR at it.`);
+    }
     walk(deps.outputDir, '', local);
     for (const key of await listBucketKeys(deps.db)) recordedUnder.push(key);
   } else {
