@@ -168,7 +168,7 @@ export async function startService(
     kickBuild = () => staticSite.queue.kick();
     // Deliveries a crash or an outage left pending go out now; another process's builds are found by polling.
     // A rebuilt search index changes files no build reports: the bucket compares them again.
-    staticSite.search.onIndexed(() => edge?.refresh());
+    staticSite.search.onIndexed((change) => edge?.refresh(change));
     edge?.start(500);
     edge?.refresh();
   }

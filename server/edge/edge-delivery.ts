@@ -25,6 +25,7 @@ import { createCoalescingRunner } from '../serial-work.ts';
 import { searchTag, tagsToPurge } from '../serving/cache-tags.ts';
 import type { Db } from '../store/database.ts';
 import { completeEdgeDeliveries, listEdgeDeliveries, readEdgeBacklog, recordEdgeFailure, type EdgeBacklog } from '../store/edge-delivery.repository.ts';
+import { listUnbuiltEvents } from '../store/publication-event.repository.ts';
 import { EdgeFailure, type Purger, type PurgeRequest } from './purger.ts';
 
 /** Tags above which a delivery purges everything instead (about 100 Cloudflare requests). */
@@ -32,6 +33,15 @@ export const PURGE_ALL_ABOVE_TAGS = 10_000;
 
 /** How long a rebuilt search index waits for a build's round before it is delivered alone. */
 export const SEARCH_DELAY_MS = 2_000;
+
+/**
+ * How long a round waits, at most, for builds already on their way (events
+ * announced, not built yet): a write's translations are moderated one job
+ * each, so one publish is often two or three builds a few milliseconds apart,
+ * and they reach the edge in one round (one purge request) rather than one
+ * round each.
+ */
+export const GATHER_MS = 400;
 
 /** Deliveries taken in one round at most. */
 const ROUND_LIMIT = 500;
@@ -69,11 +79,20 @@ export interface EdgeDelivery {
   /** The backlog, as `admin edge` and the publishing API's warning show it. */
   backlog(): Promise<EdgeBacklog>;
   stats(): EdgeStats;
-  /** The search index was rebuilt: its tag is purged and the bucket compares it again, with the next build's round or alone after `SEARCH_DELAY_MS`. */
-  refresh(): void;
+  /**
+   * The search index was rebuilt (`what` it rewrote; default: all of it): its tag is purged and the bucket
+   * compares those files again, with the next build's round or alone after `SEARCH_DELAY_MS`.
+   */
+  refresh(what?: SearchFiles): void;
   /** The CDNs' and the bucket's names. */
   readonly targets: readonly string[];
 }
+
+/**
+ * Files of the search index a rebuild changed: all of them, or the bundle
+ * folders it rewrote or removed and the index's top-level files (output paths).
+ */
+export type SearchFiles = 'all' | { readonly folders: readonly string[]; readonly files: readonly string[] };
 
 /** Creates the delivery for `purgers` and the bucket `deploy` (at least one of them). */
 export function createEdgeDelivery(deps: {
@@ -83,13 +102,15 @@ export function createEdgeDelivery(deps: {
   purgers: readonly Purger[];
   tagPrefix: string;
   /** The bucket deploy (`bucket/bucket-sync.ts`), run before the purges: resolves with the paths it uploaded or deleted. */
-  deploy?: (paths: readonly string[], scope: { everything: boolean; search: boolean }) => Promise<{ readonly paths: readonly string[]; readonly uploaded: number; readonly deleted: number }>;
+  deploy?: (paths: readonly string[], scope: { everything: boolean; search: SearchFiles | null }) => Promise<{ readonly paths: readonly string[]; readonly uploaded: number; readonly deleted: number }>;
   /** The bucket's name, for logs and warnings. */
   deployName?: string;
   /** Awaited before each round (tests: to hold a round back). */
   beforeDelivery?: () => Promise<void>;
   /** How long a rebuilt search index waits for a build's round to go with before it is delivered alone. Default `SEARCH_DELAY_MS`. */
   searchDelayMs?: number;
+  /** How long a round waits at most for builds on their way. Default `GATHER_MS`. */
+  gatherMs?: number;
 }): EdgeDelivery {
   const { db, clock, log, purgers } = deps;
   let stats: EdgeStats = { rounds: 0, deliveries: 0, requests: 0, failures: 0 };
@@ -105,6 +126,8 @@ export function createEdgeDelivery(deps: {
    * waiting for its search shards, and their purges share a request.
    */
   let searchChangedAt: number | null = null;
+  /** What of the search index changed since it was last delivered. */
+  let searchFiles: SearchFiles | null = null;
   const searchDelayMs = deps.searchDelayMs ?? SEARCH_DELAY_MS;
   let searchTimer: NodeJS.Timeout | undefined;
   /** A settle asked for the search index now. */
@@ -125,12 +148,15 @@ export function createEdgeDelivery(deps: {
     const waitMs = notBefore - performance.now();
     if (waitMs > 0) return scheduleRetry(waitMs);
     await deps.beforeDelivery?.();
+    await gather();
     const pending = await listEdgeDeliveries(db, ROUND_LIMIT);
     const searchAt = searchChangedAt;
     const refresh = searchAt !== null && (pending.length > 0 || fullSync || searchNow || performance.now() - searchAt >= searchDelayMs);
     if (pending.length === 0 && !refresh && !fullSync) return;
+    const searchScope = refresh ? (searchFiles ?? 'all') : null;
     if (refresh) {
       searchChangedAt = null;
+      searchFiles = null;
       searchNow = false;
     }
     const now = clock.now();
@@ -141,7 +167,7 @@ export function createEdgeDelivery(deps: {
     let deployed = { uploaded: 0, deleted: 0 };
     try {
       if (deps.deploy) {
-        const synced = await deps.deploy(paths, { everything: fullSync, search: refresh });
+        const synced = await deps.deploy(paths, { everything: fullSync, search: searchScope });
         fullSync = false;
         deployed = synced;
         paths = [...new Set([...paths, ...synced.paths])];
@@ -159,7 +185,10 @@ export function createEdgeDelivery(deps: {
       const delayMs = Math.max(askedMs, Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (attempts - 1)));
       const message = error instanceof EdgeFailure ? error.message : describeError(error);
       notBefore = performance.now() + delayMs;
-      if (refresh) searchChangedAt ??= searchAt;
+      if (refresh) {
+        searchChangedAt ??= searchAt;
+        searchFiles = mergeSearchFiles(searchFiles, searchScope);
+      }
       if (pending.length > 0) await recordEdgeFailure(db, pending.map((d) => d.id), message, new Date(now.getTime() + delayMs).toISOString());
       stats = { ...stats, failures: stats.failures + 1, requests: stats.requests + requests };
       log.warn('edge delivery failed; readers keep the previous version until it succeeds', { deliveries: pending.length, attempts, retryInMs: delayMs, error: message });
@@ -174,6 +203,14 @@ export function createEdgeDelivery(deps: {
     if (pending.length === ROUND_LIMIT) runner.kick();
   };
 
+  /** Waits (at most `GATHER_MS`) while builds are on their way, so they go out in this round. */
+  async function gather(): Promise<void> {
+    const deadline = performance.now() + (deps.gatherMs ?? GATHER_MS);
+    while (!stopped && performance.now() < deadline && (await listUnbuiltEvents(db, 1)).length > 0) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
   const runner = createCoalescingRunner(round, (error) => log.error('edge delivery failed', { error: describeError(error, { stack: true }) }));
 
   function scheduleRetry(ms: number): void {
@@ -186,8 +223,9 @@ export function createEdgeDelivery(deps: {
   const edge: EdgeDelivery = {
     targets: [...(deps.deployName ? [deps.deployName] : []), ...purgers.map((p) => p.name)],
     kick: () => runner.kick(),
-    refresh() {
+    refresh(what = 'all') {
       searchChangedAt ??= performance.now();
+      searchFiles = mergeSearchFiles(searchFiles, what);
       // Alone, if no build's round takes it along first.
       if (!stopped && searchTimer === undefined) {
         searchTimer = setTimeout(() => {
@@ -224,4 +262,12 @@ export function createEdgeDelivery(deps: {
     stats: () => stats,
   };
   return edge;
+}
+
+/** Both changes of the search index together. */
+export function mergeSearchFiles(a: SearchFiles | null, b: SearchFiles | null): SearchFiles | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  if (a === 'all' || b === 'all') return 'all';
+  return { folders: [...new Set([...a.folders, ...b.folders])], files: [...new Set([...a.files, ...b.files])] };
 }

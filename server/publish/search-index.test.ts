@@ -14,7 +14,7 @@ import zlib from 'node:zlib';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.ts';
 import type { PublicArticle } from '../read-model/view-models.ts';
-import { createSearchIndexer, searchRecords, type SearchIndexer, type SearchRecord, type Shard } from './search-index.ts';
+import { createSearchIndexer, lowerPagefindPriority, PAGEFIND_NICENESS, searchRecords, type SearchIndexer, type SearchRecord, type Shard } from './search-index.ts';
 
 let dir: string;
 let indexer: SearchIndexer;
@@ -235,5 +235,27 @@ describe('searchRecords', () => {
     ]);
     expect(searchRecords(articles, { channel: 'tech', language: 'fr', part: 0 })).toEqual([]);
     expect(searchRecords(articles, { channel: 'food', language: 'en', part: 0 })).toEqual([]);
+  });
+});
+
+describe('priority', () => {
+  it.skipIf(process.platform !== 'linux')('lowers the priority of Pagefind processes, and of no other child', async () => {
+    const { spawn } = await import('node:child_process');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-nice-'));
+    // A process named as Pagefind's binary is, and one that is not.
+    fs.copyFileSync('/bin/sleep', path.join(dir, 'pagefind_extended'));
+    fs.chmodSync(path.join(dir, 'pagefind_extended'), 0o755);
+    const pagefind = spawn(path.join(dir, 'pagefind_extended'), ['30']);
+    const other = spawn('/bin/sleep', ['30']);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      lowerPagefindPriority();
+      expect(os.getPriority(pagefind.pid!)).toBe(PAGEFIND_NICENESS);
+      expect(os.getPriority(other.pid!)).toBe(os.getPriority());
+    } finally {
+      pagefind.kill();
+      other.kill();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

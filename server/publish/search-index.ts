@@ -22,6 +22,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as pagefind from 'pagefind';
@@ -113,6 +114,52 @@ const shardKey = shardFolder;
 const RECORDS_IN_FLIGHT = 4096;
 
 type PagefindApi = typeof pagefind;
+
+/**
+ * The OS scheduling priority (niceness) of the Pagefind processes. The index
+ * is background work that trails the pages by design; on a busy machine its
+ * processes (one per lane, each able to fill a core for seconds) would
+ * otherwise take the cores from the work a publish waits for: moderation,
+ * the build, the edge delivery, and readers' requests. At a lower priority
+ * they use what those leave.
+ */
+export const PAGEFIND_NICENESS = 10;
+
+const lowered = new Set<number>();
+
+/**
+ * Lowers the priority of this process's Pagefind children that are not yet
+ * lowered. The package spawns them itself and does not expose them, so they
+ * are found through `/proc` (Linux); elsewhere they keep the default
+ * priority.
+ */
+export function lowerPagefindPriority(): void {
+  let tasks: string[];
+  try {
+    tasks = fs.readdirSync(`/proc/${process.pid}/task`);
+  } catch {
+    return;
+  }
+  for (const task of tasks) {
+    let children: string;
+    try {
+      children = fs.readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const pid of children.split(' ').filter(Boolean).map(Number)) {
+      if (lowered.has(pid)) continue;
+      try {
+        if (!fs.readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('pagefind')) continue;
+        os.setPriority(pid, PAGEFIND_NICENESS);
+        if (lowered.size > 1_000) lowered.clear();
+        lowered.add(pid);
+      } catch {
+        // Gone meanwhile, or not ours to change: it keeps its priority.
+      }
+    }
+  }
+}
 
 /**
  * The Pagefind API of lane `lane`. The package keeps one service process per
@@ -343,6 +390,7 @@ export function createSearchIndexer(deps: { outputDir: string; log: Logger; lane
     const fresh = path.join(staging, `new-${randomBytes(6).toString('hex')}`);
     const { index } = check('createIndex', await api.createIndex({ forceLanguage: shard.language }));
     if (!index) throw new InternalError('SEARCH_INDEX_FAILED', 'Pagefind createIndex returned no index.');
+    lowerPagefindPriority();
     try {
       // Records are sent in batches without waiting for each answer: the Pagefind process reads them in
       // order, and a round trip per record was much of the time of adding them (docs/PERFORMANCE-HISTORY.md,

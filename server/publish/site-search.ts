@@ -32,7 +32,7 @@ export interface SiteSearch {
    */
   rebuildFor(report: Pick<BuildReport, 'changedPaths' | 'articleIds'>): void;
   /** Subscribes to finished rebuilds (the index's files changed: the bucket deploy compares them again). */
-  onIndexed(listener: () => void): void;
+  onIndexed(listener: (change: SearchChange) => void): void;
   /**
    * Whether a current index exists: `pagefind/shards.json`, and no bundle of
    * the layout before parts (which a full rebuild replaces).
@@ -48,6 +48,16 @@ export interface SiteSearch {
   /** Waits for the running rebuild, then stops Pagefind. */
   close(): Promise<void>;
 }
+
+/**
+ * What a rebuild changed in the output: every file of the search index
+ * (`'all'`), or the bundles of the shards it rewrote or removed (output
+ * paths of their folders) and the index's top-level files.
+ */
+export type SearchChange = 'all' | { readonly folders: readonly string[]; readonly files: readonly string[] };
+
+/** The files at the top of the search index that a rebuild may rewrite (`shards.json`, the UI copied from the bundles). */
+const TOP_FILES = ['shards.json', 'pagefind-ui.js', 'pagefind-ui.css'].map((f) => `${SEARCH_FOLDER}/${f}`);
 
 /** What is waiting to be indexed. */
 interface Pending {
@@ -121,7 +131,7 @@ export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, out
     return [...targets.values()];
   }
 
-  async function once(work: Pending): Promise<void> {
+  async function once(work: Pending): Promise<SearchChange> {
     // A part's languages one after the other: every language uses the same cuts, so they share most articles.
     const order = (x: Shard) => [x.channel, String(x.part).padStart(16, '0'), x.language].join('\u0000');
     const planned = (await plan(work)).sort((a, b) => (order(a.shard) < order(b.shard) ? -1 : 1));
@@ -152,18 +162,19 @@ export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, out
       },
     );
     log.info(work.everything ? 'search index built' : 'search shards rebuilt', { ...report, msPerShard: report.shards ? Math.round(report.ms / report.shards) : 0 });
+    return work.everything ? 'all' : { folders: planned.map((p) => `${SEARCH_FOLDER}/${shardFolder(p.shard)}`), files: TOP_FILES };
   }
 
   let retry = nothing();
-  const indexed: Array<() => void> = [];
+  const indexed: Array<(change: SearchChange) => void> = [];
   const runner = createCoalescingRunner(
     async () => {
       if (closed || isEmpty(pending)) return;
       const work = pending;
       pending = nothing();
       try {
-        await once(work);
-        for (const listener of indexed) listener();
+        const change = await once(work);
+        for (const listener of indexed) listener(change);
       } catch (error) {
         log.error('search index build failed', { error: describeError(error, { stack: true }) });
         retry = merge(retry, work);

@@ -18,7 +18,8 @@
  *   whenever the index is rebuilt (its entry files keep their names).
  *
  * A build purges the file tags of what it wrote or removed, and the
- * query-form tags of the channels they belong to (and the site's). Tags are
+ * query-form tags of the channels they belong to (and the site's); files of
+ * the search index by the search tag alone. Tags are
  * derived from paths alone, so a static host's configuration computes them
  * without reading the manifest.
  *
@@ -105,10 +106,14 @@ export function tagsToPurge(prefix: string, paths: Iterable<string>): string[] {
   let any = false;
   for (const path of paths) {
     any = true;
+    // Every file of the search index carries the search tag: one tag for a rebuild's hundreds of files.
+    if (path.startsWith(SEARCH_INDEX_FOLDER)) {
+      tags.add(searchTag(prefix));
+      continue;
+    }
     tags.add(fileTag(prefix, path));
     const channel = channelOfFile(path);
     if (channel !== null) tags.add(queryTag(prefix, channel));
-    if (path.startsWith(SEARCH_INDEX_FOLDER)) tags.add(searchTag(prefix));
   }
   if (any) tags.add(queryTag(prefix, null));
   return [...tags].sort();

@@ -11,7 +11,7 @@ import { manualClock } from '../../clock.ts';
 import { migrateToLatest, openDatabase, type Db } from '../../store/database.ts';
 import { recordFiles } from '../../store/output-file.repository.ts';
 import { EdgeFailure } from '../purger.ts';
-import { applySync, planSync, type BucketSyncDeps } from './bucket-sync.ts';
+import { applySync, bucketDeployer, planSync, type BucketSyncDeps } from './bucket-sync.ts';
 import type { Bucket, ObjectHeaders } from './s3-bucket.ts';
 
 let dir: string;
@@ -125,6 +125,24 @@ describe('a full sync', () => {
     await applySync(deps, await planSync(deps, 'all'));
     fs.rmSync(path.join(dir, 'dist'), { recursive: true, force: true });
     await expect(planSync(deps, 'all')).rejects.toThrow(/holds no built site.*npm run build/);
+  });
+
+  it('after a search rebuild, compares the bundles it names and the top files, not the whole index', async () => {
+    await applySync(deps, await planSync(deps, 'all'));
+    sent = [];
+    write('pagefind/news/en/fragment/y.pf_fragment', 'new fragment');
+    fs.rmSync(path.join(dir, 'dist', 'pagefind/news/en/fragment/x.pf_fragment'));
+    write('pagefind/pagefind-entry.json', '{"changed":1}');
+    // Another bundle changed on disk too, but this rebuild did not name it.
+    write('pagefind/sport/en/fragment/z.pf_fragment', 'not named');
+    const deploy = bucketDeployer(deps);
+    const result = await deploy([], { everything: false, search: { folders: ['pagefind/news/en'], files: ['pagefind/pagefind-entry.json'] } });
+    expect(sent.map((s) => `${s.op} ${s.key}`)).toEqual(['put pagefind/news/en/fragment/y.pf_fragment', 'put pagefind/pagefind-entry.json', 'delete pagefind/news/en/fragment/x.pf_fragment']);
+    expect(result.paths).not.toContain('pagefind/sport/en/fragment/z.pf_fragment');
+    // The whole folder, after a full rebuild.
+    sent = [];
+    await deploy([], { everything: false, search: 'all' });
+    expect(sent.map((s) => `${s.op} ${s.key}`)).toEqual(['put pagefind/sport/en/fragment/z.pf_fragment']);
   });
 
   it('another bucket starts from nothing', async () => {

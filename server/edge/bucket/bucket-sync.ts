@@ -30,6 +30,7 @@ import type { Db } from '../../store/database.ts';
 import { adoptBucket, forgetBucketObjects, listBucketKeys, ownersOfPaths, readBucketObjects, recordBucketObject } from '../../store/bucket-object.repository.ts';
 import type { Bucket } from './s3-bucket.ts';
 import { EdgeFailure } from '../purger.ts';
+import type { SearchFiles } from '../edge-delivery.ts';
 import type { Logger } from '../../logger.ts';
 
 /** The search index's folder (`UNMANAGED_OUTPUT_FOLDERS`). */
@@ -180,12 +181,14 @@ export async function applySync(deps: BucketSyncDeps, plan: SyncPlan, progress?:
  * first round after a start) every file; resolves with the paths it uploaded or deleted. A large sync
  * logs its progress every tenth.
  */
-export function bucketDeployer(deps: BucketSyncDeps, log?: Logger): (paths: readonly string[], scope: { everything: boolean; search: boolean }) => Promise<SyncResult> {
+export function bucketDeployer(deps: BucketSyncDeps, log?: Logger): (paths: readonly string[], scope: { everything: boolean; search: SearchFiles | null }) => Promise<SyncResult> {
   return async (paths, scope) => {
-    // The search index's folder is compared when it was rebuilt (thousands of files); media at every round, since a
+    // The search index's files are compared when it was rebuilt: the bundles the rebuild rewrote, or the whole
+    // folder (tens of thousands of files on a large site) after a full rebuild; media at every round, since a
     // page may name an image uploaded just before.
-    const folders = UNMANAGED_OUTPUT_FOLDERS.filter((f) => f !== SEARCH_FOLDER || scope.search);
-    const plan = await planSync(deps, scope.everything ? 'all' : { paths, folders });
+    const folders = UNMANAGED_OUTPUT_FOLDERS.filter((f) => f !== SEARCH_FOLDER || scope.search === 'all');
+    const search = scope.search !== null && scope.search !== 'all' ? scope.search : { folders: [], files: [] };
+    const plan = await planSync(deps, scope.everything ? 'all' : { paths: [...paths, ...search.files], folders: [...folders, ...search.folders] });
     const total = plan.uploads.reduce((n, s) => n + s.length, 0) + plan.deletes.length;
     if (total >= 1_000) log?.info('bucket sync', { bucket: deps.bucket.name, upload: total - plan.deletes.length, delete: plan.deletes.length, unchanged: plan.unchanged });
     let tenth = 0;
