@@ -11,6 +11,7 @@ import { systemClock } from '../clock.ts';
 import { createLogger } from '../logger.ts';
 import { migrateToLatest, openDatabase, type Db } from '../store/database.ts';
 import { insertEdgeDelivery, readEdgeBacklog } from '../store/edge-delivery.repository.ts';
+import { insertJob } from '../store/job.repository.ts';
 import { insertPublicationEvent, lastEventId, markEventsBuilt } from '../store/publication-event.repository.ts';
 import { createEdgeDelivery, mergeSearchFiles, type SearchFiles } from './edge-delivery.ts';
 import type { PurgeRequest } from './purger.ts';
@@ -87,6 +88,23 @@ it('a round waits for the builds already on their way: two translations moderate
   expect(purged).toHaveLength(1);
   expect(purged[0]!.tags).toEqual(expect.arrayContaining(['p:f:/news/one.html', 'p:f:/news/two.html']));
   expect(edge.stats()).toMatchObject({ rounds: 1, deliveries: 2, requests: 1 });
+});
+
+it('a round also waits for a moderation job that is due: its translation joins the round', async () => {
+  await announce(1);
+  await build(['news/one.html']);
+  // The second translation's moderation job has not run yet: no event announced so far.
+  const job = await insertJob(db, { kind: 'moderate_revision', payload: { revisionId: 2 }, runAt: now(), now: now() });
+  const edge = delivery();
+  edge.kick();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await db.updateTable('jobs').set({ state: 'done' }).where('id', '=', job.id).execute();
+  await announce(2);
+  await build(['news/two.html']);
+  await edge.settle(10_000);
+  await edge.stop();
+  expect(purged).toHaveLength(1);
+  expect(purged[0]!.tags).toEqual(expect.arrayContaining(['p:f:/news/one.html', 'p:f:/news/two.html']));
 });
 
 it('waits no longer than its bound for a build that does not come', async () => {

@@ -24,8 +24,8 @@ import type { Logger } from '../logger.ts';
 import { createCoalescingRunner } from '../serial-work.ts';
 import { searchTag, tagsToPurge } from '../serving/cache-tags.ts';
 import type { Db } from '../store/database.ts';
-import { completeEdgeDeliveries, listEdgeDeliveries, readEdgeBacklog, recordEdgeFailure, type EdgeBacklog } from '../store/edge-delivery.repository.ts';
-import { listUnbuiltEvents } from '../store/publication-event.repository.ts';
+import { changesOnTheirWay, completeEdgeDeliveries, listEdgeDeliveries, readEdgeBacklog, recordEdgeFailure, type EdgeBacklog } from '../store/edge-delivery.repository.ts';
+import { MODERATION_JOB, SCHEDULE_JOB } from '../domain/article/article-events.ts';
 import { EdgeFailure, type Purger, type PurgeRequest } from './purger.ts';
 
 /** Tags above which a delivery purges everything instead (about 100 Cloudflare requests). */
@@ -35,13 +35,17 @@ export const PURGE_ALL_ABOVE_TAGS = 10_000;
 export const SEARCH_DELAY_MS = 2_000;
 
 /**
- * How long a round waits, at most, for builds already on their way (events
- * announced, not built yet): a write's translations are moderated one job
- * each, so one publish is often two or three builds a few milliseconds apart,
- * and they reach the edge in one round (one purge request) rather than one
- * round each.
+ * How long a round waits, at most, for changes already on their way (events
+ * announced and not built yet, or a moderation or schedule job due or
+ * running, which announces its change and asks for a build): a write's
+ * translations are moderated one job each, so one publish is often two or
+ * three builds a few milliseconds apart, and they reach the edge in one
+ * round (one purge request) rather than one round each.
  */
 export const GATHER_MS = 400;
+
+/** The jobs that change what is public when they run (`jobs/handlers.ts`). */
+const CHANGING_JOBS = [MODERATION_JOB, SCHEDULE_JOB];
 
 /** Deliveries taken in one round at most. */
 const ROUND_LIMIT = 500;
@@ -203,10 +207,10 @@ export function createEdgeDelivery(deps: {
     if (pending.length === ROUND_LIMIT) runner.kick();
   };
 
-  /** Waits (at most `GATHER_MS`) while builds are on their way, so they go out in this round. */
+  /** Waits (at most `GATHER_MS`) while changes are on their way, so they go out in this round. */
   async function gather(): Promise<void> {
     const deadline = performance.now() + (deps.gatherMs ?? GATHER_MS);
-    while (!stopped && performance.now() < deadline && (await listUnbuiltEvents(db, 1)).length > 0) {
+    while (!stopped && performance.now() < deadline && (await changesOnTheirWay(db, CHANGING_JOBS, isoNow(clock)))) {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   }

@@ -111,3 +111,21 @@ export async function readEdgeBacklog(db: Executor): Promise<EdgeBacklog> {
     nextAttemptAt: oldest?.next_attempt_at ?? null,
   };
 }
+
+/**
+ * Whether changes are on their way to the edge's outbox: publication events
+ * not built yet, or a job of one of `jobKinds` (those that change what is
+ * public) running or due at `now`. The edge's gathering round waits on it.
+ */
+export async function changesOnTheirWay(db: Executor, jobKinds: readonly string[], now: string): Promise<boolean> {
+  const unbuilt = await db.selectFrom('publication_events').select('id').where('built_at', 'is', null).limit(1).executeTakeFirst();
+  if (unbuilt) return true;
+  const job = await db
+    .selectFrom('jobs')
+    .select('id')
+    .where('kind', 'in', [...jobKinds])
+    .where((eb) => eb.or([eb.and([eb('state', '=', 'pending'), eb('run_at', '<=', now)]), eb('state', '=', 'running')]))
+    .limit(1)
+    .executeTakeFirst();
+  return job !== undefined;
+}
