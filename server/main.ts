@@ -25,7 +25,9 @@ import { createStaticSite, type StaticSite } from './publish/static-site.ts';
 import { keepHostFiles } from './hosting/host-files.ts';
 import { createPublicModel } from './read-model/public-model.ts';
 import { createSearchKeeper, type SearchKeeper } from './public-api/search-keeper.ts';
-import type { PublicApiDeps } from './http/routes/public-api.ts';
+import { answerKey, readAnswerBody, type PublicApiDeps } from './http/routes/public-api.ts';
+import { ANSWER_CACHE_CHARS, createAnswerCache } from './public-api/answer-cache.ts';
+import type { ReadAnswer } from './public-api/public-reader.ts';
 import { createOutputFileCache, type OutputFileCache } from './http/output-file-cache.ts';
 import { createStaticFastPath } from './http/static-fast-path.ts';
 import { answerClientError } from './http/client-error.ts';
@@ -42,6 +44,7 @@ import { OPENAPI_FILES, PROJECT_ROOT } from './paths.ts';
 import { describeError } from './describe-error.ts';
 import type { EdgeDelivery } from './edge/edge-delivery.ts';
 import { createConfiguredEdge } from './edge/create-edge.ts';
+import { watchEventLoop } from './event-loop-watch.ts';
 import { readEdgeBacklog } from './store/edge-delivery.repository.ts';
 import type { OutputWatch } from './domain/article/reported-status.ts';
 
@@ -156,6 +159,8 @@ export async function startService(
     : null;
   // The host's own files (PRESSROOM_STATIC_HOST) follow every build; wired here, so the builder knows no host.
   const hostFiles = staticSite ? keepHostFiles(staticSite.builder, config.staticHost, config.outputDir, log.child('build'), config.cacheTagPrefix) : null;
+  // How long readers' requests waited behind the builder on this thread, logged per period with builds.
+  const loopWatch = watchEventLoop(log.child('loop'), config.eventLoopReportSeconds);
   if (staticSite) {
     const first = !(await hasAnyFile(db));
     const report = first ? await staticSite.builder.fullBuild() : await staticSite.builder.applyEvents();
@@ -165,6 +170,7 @@ export async function startService(
     if (first || !staticSite.search.hasIndex()) staticSite.search.rebuildAll();
     else staticSite.search.rebuildFor(report);
     staticSite.queue.start(100);
+    staticSite.queue.onBuilt(() => loopWatch.built());
     kickBuild = () => staticSite.queue.kick();
     // Deliveries a crash or an outage left pending go out now; another process's builds are found by polling.
     // A rebuilt search index changes files no build reports: the bucket compares them again.
@@ -214,8 +220,17 @@ export async function startService(
         files: outputFiles,
         policy: { maxAgeSeconds: config.cacheMaxAgeSeconds, tagPrefix: config.cacheTagPrefix },
         apiRateLimited: config.rateLimitContent > 0,
+        // Answers the read API rendered on demand and kept, while current: served here without the app.
+        ...(publicApi
+          ? {
+              keptAnswer: (pathname: string, url: string) => {
+                const read = publicApi.keptAnswer(answerKey(pathname, url));
+                return read ? readAnswerBody(read, publicApi.deps.cache, pathname) : undefined;
+              },
+            }
+          : {}),
         // The request log line, as the app writes it; nothing is built per request when the level hides it.
-        ...(config.logLevel === 'debug' || config.logLevel === 'info'
+        ...(config.logRequests && (config.logLevel === 'debug' || config.logLevel === 'info')
           ? { onAnswered: (method: string, path: string, status: number, ms: number) => httpLog.info('request', { method, path, status, ms: Math.round(ms * 10) / 10 }) }
           : {}),
       })
@@ -270,6 +285,7 @@ export async function startService(
       await staticSite?.close();
       await publicApi?.search.idle();
       await bodies?.close();
+      loopWatch.stop();
       guard.stop();
       if (guard.state()) {
         // Closing would checkpoint the detached WAL over what other processes wrote since; the process exits
@@ -296,14 +312,20 @@ async function createPublicReadSide(deps: {
   staticSite: StaticSite;
   files: OutputFileCache;
   log: Logger;
-}): Promise<{ deps: PublicApiDeps; search: SearchKeeper }> {
+}): Promise<{ deps: PublicApiDeps; search: SearchKeeper; keptAnswer: (path: string) => ReadAnswer | undefined }> {
   const { db, config, staticSite } = deps;
   const model = createPublicModel({ db, urls: deps.urls });
   const state = () => staticSite.builder.publicState();
+  const answers = createAnswerCache(ANSWER_CACHE_CHARS);
   const search = await createSearchKeeper({ db, state, loadTexts: (ids) => model.texts({ ids }), lastEventId: () => staticSite.builder.newestEvent(), log: deps.log.child('search') });
   staticSite.queue.onBuilt((report) => void (report.full ? search.syncAll() : search.syncArticles(report.articleIds, report.through)));
   return {
     search,
+    // What the fast path may serve: an answer kept for this key whose sources the builder still holds.
+    keptAnswer(key) {
+      const now = staticSite.builder.heldState();
+      return now ? answers.current(key, now) : undefined;
+    },
     deps: {
       db,
       files: deps.files,
@@ -312,6 +334,7 @@ async function createPublicReadSide(deps: {
       urls: deps.urls,
       state,
       loadArticle: async (id) => (await model.articles({ ids: [id] }))[0] ?? null,
+      answers,
       searchReady: search.ready,
       searchVersion: search.version,
       openApi: loadOpenApi(OPENAPI_FILES.public),

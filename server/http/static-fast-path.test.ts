@@ -29,6 +29,9 @@ const FILES: Record<string, string> = {
   'news/rss.xml': '<rss version="2.0"></rss>',
   'api/public/v1/channels.json': '{"channels":[]}',
   'api/public/v1/channels/news/articles/hello.json': '{"language":"en"}',
+  'api/public/v1/channels/news/articles.json': '{"articles":[1]}',
+  'api/public/v1/channels/news/articles/_cursor/AAAAAAAAAAAAAAAAAAAAAA.json': '{"articles":[2]}',
+  'api/public/v1/channels/news/articles/_lang/ar/_cursor/BBBBBBBBBBBBBBBBBBBBBB.json': '{"articles":[3]}',
   'api/public/v1/channels/news/articles/hello/_lang/ar.json': '{"language":"ar"}',
   'api/public/v1/channels/news/articles/hello.md': '---\nlanguage: "en"\n---\nHello',
   'api/public/v1/channels/news/articles/hello/_lang/ar.md': '---\nlanguage: "ar"\n---\nمرحبا',
@@ -120,6 +123,37 @@ describe('the fast path answers as the app does', () => {
     '/API/public/v1/channels',
     '/news/hello.html.0123456789ab.tmp',
   ])('leaves %s to the app', async (address) => {
+    expect((await answer(fastUrl, address)).status).toBe(599);
+  });
+
+  it('answers a later page of a list, a file too, with the headers of the list itself', async () => {
+    const list = await answer(fastUrl, '/api/public/v1/channels/news/articles');
+    const without = ({ etag: _e, 'last-modified': _l, 'content-length': _c, 'cache-tag': _t, 'surrogate-key': _s, ...rest }: Record<string, string>) => rest;
+    for (const [address, body, file] of [
+      ['/api/public/v1/channels/news/articles?cursor=AAAAAAAAAAAAAAAAAAAAAA', '{"articles":[2]}', 'api/public/v1/channels/news/articles/_cursor/AAAAAAAAAAAAAAAAAAAAAA.json'],
+      ['/api/public/v1/channels/news/articles?lang=ar&cursor=BBBBBBBBBBBBBBBBBBBBBB', '{"articles":[3]}', 'api/public/v1/channels/news/articles/_lang/ar/_cursor/BBBBBBBBBBBBBBBBBBBBBB.json'],
+      ['/api/public/v1/channels/news/articles?cursor=BBBBBBBBBBBBBBBBBBBBBB&lang=ar', '{"articles":[3]}', 'api/public/v1/channels/news/articles/_lang/ar/_cursor/BBBBBBBBBBBBBBBBBBBBBB.json'],
+    ]) {
+      const page = await answer(fastUrl, address!);
+      expect(page.status).toBe(200);
+      expect(page.body).toBe(body);
+      expect(without(page.headers)).toEqual(without(list.headers));
+      expect(page.headers['cache-tag']).toBe(`pressroom,pressroom:f:/${file}`);
+      expect((await answer(fastUrl, address!, { headers: { 'if-none-match': page.headers['etag']! } })).status).toBe(304);
+    }
+  });
+
+  it.each([
+    // A cursor that names no page: the app resolves it (and refuses it with a 422).
+    '/api/public/v1/channels/news/articles?cursor=CCCCCCCCCCCCCCCCCCCCCC',
+    '/api/public/v1/channels/news/articles?cursor=AAAAAAAAAAAAAAAAAAAAAA&cursor=AAAAAAAAAAAAAAAAAAAAAA',
+    '/api/public/v1/channels/news/articles?cursor=',
+    '/api/public/v1/channels/news/articles?cursor=AAAAAAAAAAAAAAAAAAAAAA&limit=20',
+    // Not a list: a cursor there is the app's 422.
+    '/api/public/v1/channels/news/articles/hello?cursor=AAAAAAAAAAAAAAAAAAAAAA',
+    '/api/public/v1/channels/news/articles/hello.md?cursor=AAAAAAAAAAAAAAAAAAAAAA',
+    '/api/public/v1/channels/news?cursor=AAAAAAAAAAAAAAAAAAAAAA',
+  ])('leaves the cursor of %s to the app', async (address) => {
     expect((await answer(fastUrl, address)).status).toBe(599);
   });
 

@@ -11,7 +11,10 @@
  * Not taken for: the publishing API and media (their own routes); public API
  * requests while a content rate limit is on (the limiter lives in the app);
  * public API requests with any query parameter other than a single `lang`
- * (variants, and the 422s of bad parameters); requests that map to no file
+ * and, on a list, a single `cursor` (a later page of the default size is a
+ * file too: `read-model/list-pages.ts`); other variants and the 422s of bad
+ * parameters are the app's; requests that map to no file (a cursor that names
+ * no page among them)
  * (the app answers the 404 with the right error code). Every decision is
  * taken on the path's canonical spelling (`normalizeRequestPath`), the one
  * the app routes and rate-limits on.
@@ -21,7 +24,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PUBLIC_API_PREFIX } from '../urls/public-urls.ts';
 import { normalizeRequestPath } from '../urls/request-path.ts';
 import { chooseEncoding, compressed, encodedEtag, isCompressible, varyWithEncoding } from './compression.ts';
-import { validatorsMatch } from './conditional-get.ts';
+import { conditionalHeaders, validatorsMatch, type ConditionalBody } from './conditional-get.ts';
 import type { CachedFile, OutputFileCache } from './output-file-cache.ts';
 import { prefersMarkdown } from '../serving/accept-markdown.ts';
 import { cacheTagHeaders, tagsOfFile } from '../serving/cache-tags.ts';
@@ -34,12 +37,24 @@ export interface StaticFastPathDeps {
   readonly policy: CachePolicy;
   /** Whether public API reads are rate limited (then they take the app's path, where the limiter is). */
   readonly apiRateLimited: boolean;
+  /**
+   * An answer of the public API rendered on demand that the app kept and whose sources are still current
+   * (`public-api/answer-cache.ts`), for the canonical path and the request URL; undefined when there is none.
+   * The app rendered it for this very key after validating its query, so it answers as the app would.
+   */
+  readonly keptAnswer?: (canonicalPath: string, url: string) => ConditionalBody | undefined;
   /** Called for each request answered here, like the app's request log. */
   readonly onAnswered?: (method: string, path: string, status: number, ms: number) => void;
 }
 
 /** Paths the app alone answers. */
 const APP_ONLY = /^\/(?:api\/v1(?:\/|$)|media\/)/;
+
+/** The lists of the public API, whose later pages are files (`?cursor=`, with or without `lang`). */
+function isListPath(pathname: string): boolean {
+  const rest = pathname.slice(PUBLIC_API_PREFIX.length);
+  return pathname.startsWith(PUBLIC_API_PREFIX) && (rest === '/channels' || /^\/channels\/[^/]+\/articles$/.test(rest));
+}
 
 /** How a request URL resolves: the file and the headers that do not depend on its bytes; null when the app must answer. */
 interface Route {
@@ -72,18 +87,22 @@ export function createStaticFastPath(deps: StaticFastPathDeps): (req: IncomingMe
     if (pathname === null || APP_ONLY.test(pathname)) return null;
     const query = q < 0 ? '' : raw.slice(q + 1);
     let lang: string | null = null;
+    let cursor: string | null = null;
     if (pathname === PUBLIC_API_PREFIX || pathname.startsWith(`${PUBLIC_API_PREFIX}/`)) {
       if (deps.apiRateLimited) return null;
       if (query !== '') {
         const params = new URLSearchParams(query);
         const names = [...params.keys()];
-        if (names.length !== 1 || names[0] !== 'lang') return null;
+        const allowed = isListPath(pathname) ? ['lang', 'cursor'] : ['lang'];
+        // Each parameter at most once (twice is the app's 422), and none but these.
+        if (names.some((n, i) => !allowed.includes(n) || names.indexOf(n) !== i)) return null;
         lang = params.get('lang');
+        cursor = params.get('cursor');
       }
     } else if (query !== '') {
       lang = new URLSearchParams(query).get('lang');
     }
-    const answer = resolveOutputRequest(pathname, lang, wantsMarkdown ? 'text/markdown' : undefined);
+    const answer = resolveOutputRequest(pathname, lang, wantsMarkdown ? 'text/markdown' : undefined, cursor);
     if (!answer) return null;
     const { Vary: vary, ...headers } = answer.headers;
     const fixed: Record<string, string> = {
@@ -94,6 +113,40 @@ export function createStaticFastPath(deps: StaticFastPathDeps): (req: IncomingMe
       ...headers,
     };
     return { file: answer.file, fixed: Object.entries(fixed).flat(), contentType: fixed['Content-Type']!, vary };
+  }
+
+  /** Sends a kept answer as `respondConditionally` sends it in the app. */
+  async function sendKept(req: IncomingMessage, res: ServerResponse, body: ConditionalBody): Promise<number> {
+    let headers = conditionalHeaders(body);
+    let etag = body.etag;
+    let encoding: ReturnType<typeof chooseEncoding> = null;
+    if (isCompressible(body.contentType, body.bytes.byteLength)) {
+      headers = { ...headers, Vary: varyWithEncoding(headers['Vary']) };
+      encoding = chooseEncoding(req.headers['accept-encoding']);
+      if (encoding) {
+        etag = encodedEtag(body.etag, encoding);
+        headers = { ...headers, ETag: etag, 'Content-Encoding': encoding };
+      }
+    }
+    if (validatorsMatch(req.headers['if-none-match'], req.headers['if-modified-since'], etag, body.lastModified)) {
+      res.writeHead(304, headers);
+      res.end();
+      return 304;
+    }
+    const bytes = encoding ? await compressed(body.bytes, body.etag, encoding) : body.bytes;
+    res.writeHead(200, { ...headers, 'Content-Length': String(bytes.byteLength) });
+    res.end(req.method === 'HEAD' ? undefined : bytes);
+    return 200;
+  }
+
+  /** A kept answer of the public API for this request, when the app left one and it is current. */
+  function kept(raw: string): ConditionalBody | undefined {
+    if (!deps.keptAnswer || deps.apiRateLimited) return undefined;
+    const q = raw.indexOf('?');
+    if (q < 0) return undefined;
+    const pathname = normalizeRequestPath(raw.slice(0, q));
+    if (pathname === null || !pathname.startsWith(`${PUBLIC_API_PREFIX}/`)) return undefined;
+    return deps.keptAnswer(pathname, raw);
   }
 
   return async (req, res) => {
@@ -109,7 +162,13 @@ export function createStaticFastPath(deps: StaticFastPathDeps): (req: IncomingMe
       if (routes.size >= MAX_ROUTES) routes.clear();
       routes.set(key, found);
     }
-    if (!found) return false;
+    if (!found) {
+      const body = kept(raw);
+      if (!body) return false;
+      const status = await sendKept(req, res, body);
+      deps.onAnswered?.(req.method, raw, status, performance.now() - started);
+      return true;
+    }
     const file = deps.files.peek(found.file) ?? (await deps.files.get(found.file));
     if (!file) return false;
     const ifNoneMatch = req.headers['if-none-match'];

@@ -52,28 +52,39 @@ export function pageUrl(base: string, query: { lang?: string; limit?: number; cu
   return text ? `${base}?${text}` : base;
 }
 
+// The channels by slug, made once per array (the builder replaces it when a channel changes).
+const channelsBySlug = memoByIdentity((channels: readonly PublicChannel[]) => new Map(channels.map((c) => [c.slug, c])));
+
 /** The public channel with this slug, or a 404 naming it. */
 export function requireChannel(state: PublicState, slug: string): PublicChannel {
-  const channel = state.channels.find((c) => c.slug === slug);
+  const channel = channelsBySlug(state.channels).get(slug);
   if (!channel) {
     throw new PressroomError('CHANNEL_NOT_FOUND', `No published channel has the slug "${slug}". List the published channels with GET /api/public/v1/channels.`);
   }
   return channel;
 }
 
-/** The public articles of a channel, in no particular order. */
-export function articlesOfChannel(state: PublicState, channelId: number): PublicArticleSummary[] {
-  const own: PublicArticleSummary[] = [];
-  for (const article of state.articles.values()) if (article.channel.id === channelId) own.push(article);
-  return own;
+const NO_ARTICLES: readonly PublicArticleSummary[] = Object.freeze([]);
+
+/** The public articles of a channel, newest first (the builder's array: never a pass over the site). */
+export function articlesOfChannel(state: PublicState, channelId: number): readonly PublicArticleSummary[] {
+  return state.byChannel.get(channelId) ?? NO_ARTICLES;
+}
+
+// A channel's articles by slug, made once per array (the builder replaces it when one of them changes).
+const bySlug = memoByIdentity((articles: readonly PublicArticleSummary[]) => new Map(articles.map((a) => [a.slug, a])));
+
+/** The public article of a channel with this slug, or null. */
+export function findArticle(state: PublicState, channelSlug: string, articleSlug: string): PublicArticleSummary | null {
+  const channel = channelsBySlug(state.channels).get(channelSlug);
+  return (channel && bySlug(articlesOfChannel(state, channel.id)).get(articleSlug)) ?? null;
 }
 
 /** The public article of a channel with this slug, or a 404 naming what is missing. */
 export function requireArticle(state: PublicState, channelSlug: string, articleSlug: string): PublicArticleSummary {
-  const channel = requireChannel(state, channelSlug);
-  for (const article of state.articles.values()) {
-    if (article.channel.id === channel.id && article.slug === articleSlug) return article;
-  }
+  requireChannel(state, channelSlug);
+  const article = findArticle(state, channelSlug, articleSlug);
+  if (article) return article;
   throw new PressroomError(
     'ARTICLE_NOT_FOUND',
     `The channel "${channelSlug}" has no published article "${articleSlug}". It does not exist or is not published. List its articles with GET /api/public/v1/channels/${channelSlug}/articles.`,
@@ -123,6 +134,24 @@ function listPage<T>(
     ? pageAfter(listed, positionOf, cursorTarget(state, scope, query.cursor, () => listed.map(positionOf), cursors), limit, order)
     : { shown: listed.slice(0, limit), last: listed[Math.min(limit, listed.length) - 1] ?? null, more: listed.length > limit };
   return { shown: page.shown, nextCursor: page.more ? cursors.token(scope, positionOf(page.last!)) : null };
+}
+
+const NO_ANCHORS: readonly ListPosition[] = Object.freeze([]);
+
+/**
+ * What a page of the channel list is drawn from (`answer-cache.ts`): the
+ * channels and the list's anchors, each an array the builder replaces when
+ * it changes.
+ */
+export function channelListSources(state: PublicState, query: ListQuery): readonly object[] {
+  return [state.channels, state.anchors.get(channelListScope(query.lang ?? null)) ?? NO_ANCHORS];
+}
+
+/** What a page of a channel's article list is drawn from: the channel, its articles and its list's anchors; null without the channel. */
+export function articleListSources(state: PublicState, channelSlug: string, query: ListQuery): readonly object[] | null {
+  const channel = channelsBySlug(state.channels).get(channelSlug);
+  if (!channel) return null;
+  return [channel, articlesOfChannel(state, channel.id), state.anchors.get(articleListScope(channel.id, query.lang ?? null)) ?? NO_ANCHORS];
 }
 
 /** One page of the ChannelCollection (`listPublicChannels`), in `lang` when given. */

@@ -41,7 +41,7 @@ async function keeper(overrides: Partial<SearchKeeperDeps> = {}) {
     reads.state++;
     const through = await lastEventId(db);
     const heads = await model.heads({});
-    return { channels: await model.channels(), articles: new Map(heads.map((h) => [h.summary.id, h.summary])), anchors: new Map(), through };
+    return { channels: await model.channels(), articles: new Map(heads.map((h) => [h.summary.id, h.summary])), byChannel: new Map(), anchors: new Map(), through };
   };
   const k = await createSearchKeeper({ db, state, loadTexts: (ids) => model.texts({ ids }), lastEventId: () => lastEventId(db), log: createLogger('silent'), ...overrides });
   return { k, reads };

@@ -7,7 +7,7 @@
  * @module
  */
 import type { ListPosition } from './list-pages.ts';
-import type { PublicArticleSummary, PublicChannel } from './view-models.ts';
+import type { ArticlesByChannel, PublicArticleSummary, PublicChannel } from './view-models.ts';
 
 /**
  * Public channels (oldest first) and public articles by id, as last built.
@@ -17,6 +17,14 @@ import type { PublicArticleSummary, PublicChannel } from './view-models.ts';
 export interface PublicState {
   readonly channels: readonly PublicChannel[];
   readonly articles: ReadonlyMap<number, PublicArticleSummary>;
+  /**
+   * Each channel's public articles, newest first: one frozen array per
+   * channel, replaced only when one of its articles changed, so what a
+   * reader of the state derives from a channel's array (its lists in each
+   * language, its slugs) is worked out once per change of that channel and
+   * never per request (the identity rule, `identity-memo.ts`).
+   */
+  readonly byChannel: ArticlesByChannel;
   /** Each list's anchors (`list-pages.ts`), by cursor scope, in list order: the positions its cursors may name. */
   readonly anchors: ReadonlyMap<string, readonly ListPosition[]>;
   /**

@@ -22,8 +22,8 @@ export interface OutputAnswer {
  * `Accept` header, or null when no file can (a 404). Shared by the routes
  * and the server's fast path so both answer alike.
  */
-export function resolveOutputRequest(pathname: string, lang: string | null, accept: string | undefined): OutputAnswer | null {
-  const mapped = fileForRequest(pathname, lang);
+export function resolveOutputRequest(pathname: string, lang: string | null, accept: string | undefined, cursor: string | null = null): OutputAnswer | null {
+  const mapped = fileForRequest(pathname, lang, cursor);
   if ('reason' in mapped) return null;
   const security = securityHeadersFor(mapped.file);
   const page = articleOfHtmlFile(mapped.file);

@@ -277,6 +277,57 @@ describe('include=html', () => {
     expect(withHtml.headers.get('etag')).not.toBe(plain.headers.get('etag'));
   });
 
+  it('answers kept in memory follow every change: a revision, a withdrawal, a new article on a kept page', async () => {
+    await publish('kept', 'Kept first', null);
+    await settle();
+    const address = `${API}/channels/wire/articles/kept?include=html`;
+    const first = await get(address);
+    expect(first.json.content_html).toContain('Kept first');
+    // Served again from memory, by the server's fast path this time (the app rendered and kept it): the same
+    // status, headers and bytes, compressed alike, and a 304 for its validator.
+    const headersOf = (g: Got) => Object.fromEntries([...g.headers].filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name)));
+    // Each spelling is a key of its own: its first request is the app's, the next the fast path's.
+    const spellings: Array<[string, Record<string, string>]> = [
+      [`${API}/channels/wire/articles/kept?include=html&lang=en`, {}],
+      [`${API}/channels/wire/articles/kept?lang=en&include=html`, { 'accept-encoding': 'gzip' }],
+      [`${API}/channels/wire/articles/kept?include=%68tml&lang=en`, { 'accept-encoding': 'br' }],
+      [`${API}/channels/wire/articles/kept?include=%68tml`, { 'if-none-match': first.headers.get('etag')! }],
+    ];
+    for (const [spelling, extra] of spellings) {
+      const byApp = await get(spelling, extra);
+      const byFastPath = await get(spelling, extra);
+      expect(byFastPath.status).toBe(byApp.status);
+      expect(byFastPath.text).toBe(byApp.text);
+      expect(headersOf(byFastPath)).toEqual(headersOf(byApp));
+    }
+    expect((await get(address, { 'if-none-match': first.headers.get('etag')! })).status).toBe(304);
+    const listAddress = `${API}/channels/wire/articles?limit=1`;
+    const page = await get(listAddress);
+    expect(page.json.articles.map((a: { slug: string }) => a.slug)).toEqual(['kept']);
+    const pageAgain = await get(listAddress);
+    expect(pageAgain.text).toBe(page.text);
+    expect(headersOf(pageAgain)).toEqual(headersOf(page));
+
+    t.clock.advance(60_000);
+    const revised = await t.request('PUT', '/api/v1/channels/wire/pages/kept/translations/en', { key, body: { title: 'Kept revised', content_markdown: 'Kept revised body.' } });
+    expect(revised.status, revised.text).toBe(200);
+    await settle();
+    const now = await get(address);
+    expect(now.json.content_html).toContain('Kept revised body');
+    expect(now.headers.get('etag')).not.toBe(first.headers.get('etag'));
+
+    await publish('kept-later', 'Kept later', null);
+    await settle();
+    expect((await get(`${API}/channels/wire/articles?limit=1`)).json.articles.map((a: { slug: string }) => a.slug)).toEqual(['kept-later']);
+
+    await unpublish('kept');
+    await settle();
+    expect((await get(address)).status).toBe(404);
+    expect((await get(`${API}/channels/wire/articles?limit=2`)).json.articles.map((a: { slug: string }) => a.slug)).not.toContain('kept');
+    await unpublish('kept-later');
+    await settle();
+  });
+
   it.each(['markdown', 'HTML', '', 'html,text'])('include=%j is 422', async (value) => {
     const res = await get(`${API}/channels/wire/articles/story-1?include=${value}`);
     expect(res.status).toBe(422);

@@ -9,7 +9,9 @@
  */
 import { Hono, type Context } from 'hono';
 import type { CursorCodec } from '../../domain/cursor.ts';
-import { articleDocument, articleListPage, channelListPage, requireArticle, requireChannel, translationMissing, type ReadAnswer } from '../../public-api/public-reader.ts';
+import { articleDocument, articleListPage, articleListSources, channelListPage, channelListSources, findArticle, requireArticle, requireChannel, translationMissing, type ReadAnswer } from '../../public-api/public-reader.ts';
+import type { AnswerCache, Recheck } from '../../public-api/answer-cache.ts';
+import { memoByIdentity } from '../../read-model/identity-memo.ts';
 import { isDefaultForm, parsePublicQuery } from '../../public-api/public-query.ts';
 import { searchArticles } from '../../public-api/public-search.ts';
 import type { PublicArticle } from '../../read-model/view-models.ts';
@@ -17,7 +19,7 @@ import { channelTranslationIn, translationIn } from '../../read-model/selection.
 import type { Db } from '../../store/database.ts';
 import type { PublicUrls } from '../../urls/public-urls.ts';
 import { fileForRequest } from '../../serving/static-files.ts';
-import { etagOf, respondConditionally } from '../conditional-get.ts';
+import { etagOf, respondConditionally, type ConditionalBody } from '../conditional-get.ts';
 import { PressroomError } from '../../domain/errors.ts';
 import { perClientRateLimit } from '../middleware/rate-limit.ts';
 import type { OutputFileCache } from '../output-file-cache.ts';
@@ -42,6 +44,8 @@ export interface PublicApiDeps {
   readonly searchReady: () => boolean;
   /** Changes whenever the search index or the public state may have changed (see SearchKeeper.version). */
   readonly searchVersion: () => number;
+  /** Answers rendered on demand, kept while their sources are current (shared with the fast path). */
+  readonly answers: AnswerCache;
   /** The OpenAPI document of this API. */
   readonly openApi: unknown;
   readonly limits: { readonly content: number; readonly search: number; readonly trustProxyHops: number };
@@ -53,6 +57,30 @@ const SEARCH_CACHE_ENTRIES = 2_000;
 /** Seconds a client is asked to wait while the search index is first built. */
 const SEARCH_RETRY_AFTER_SECONDS = 5;
 
+/**
+ * The key of an answer kept for a request: its canonical path and its query
+ * as the URL parser spells it (the app's router and the fast path alike).
+ */
+export function answerKey(canonicalPath: string, url: string): string {
+  return `${canonicalPath}${new URL(url, 'http://localhost').search}`;
+}
+
+// A kept answer is encoded and hashed once, not per request.
+const encoded = memoByIdentity((read: ReadAnswer) => ({ bytes: new TextEncoder().encode(read.body), etag: etagOf(read.body) }));
+
+/** The bytes, validators and headers of an answer rendered on demand at `path` (the routes and the fast path). */
+export function readAnswerBody(read: ReadAnswer, cache: CachePolicy, path: string): ConditionalBody {
+  return {
+    bytes: encoded(read).bytes,
+    contentType: 'application/json; charset=utf-8',
+    cacheControl: documentCacheControl(cache),
+    etag: encoded(read).etag,
+    lastModified: read.lastModified ? new Date(read.lastModified) : null,
+    // Rendered on demand from the public state: purged with the lists it is drawn from (`serving/cache-tags.ts`).
+    headers: cacheTagHeaders(tagsOfQueryAnswer(cache.tagPrefix, path)),
+  };
+}
+
 /** The routes, to mount at `/api/public/v1`. */
 export function publicApiRoutes(deps: PublicApiDeps): Hono {
   const app = new Hono();
@@ -61,17 +89,22 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
   // c.req.path is the canonical spelling (the app routes with normalizeRequestPath), so every spelling of an address shares its bucket.
   app.use('*', async (c, next) => (c.req.path.endsWith('/search') ? searchLimit(c, next) : contentLimit(c, next)));
 
+  const answers = deps.answers;
+  /**
+   * The answer kept for this address while its sources are current, or the one `make` renders (then kept, with
+   * where its sources are in a later state, so the fast path may serve it too).
+   */
+  const kept = async (c: Context, sources: readonly object[] | null, recheck: Recheck, make: () => ReadAnswer | Promise<ReadAnswer>): Promise<ReadAnswer> => {
+    const key = answerKey(c.req.path, c.req.url);
+    const hit = sources ? answers.get(key, sources) : undefined;
+    if (hit) return hit;
+    const read = await make();
+    if (sources) answers.set(key, sources, read, recheck);
+    return read;
+  };
+
   /** Sends a rendered answer with validators. */
-  const answer = (c: Context, read: ReadAnswer): Promise<Response> =>
-    respondConditionally(c, {
-      bytes: new TextEncoder().encode(read.body),
-      contentType: 'application/json; charset=utf-8',
-      cacheControl: documentCacheControl(deps.cache),
-      etag: etagOf(read.body),
-      lastModified: read.lastModified ? new Date(read.lastModified) : null,
-      // Rendered on demand from the public state: purged with the lists it is drawn from (`serving/cache-tags.ts`).
-      headers: cacheTagHeaders(tagsOfQueryAnswer(deps.cache.tagPrefix, c.req.path)),
-    });
+  const answer = (c: Context, read: ReadAnswer): Promise<Response> => respondConditionally(c, readAnswerBody(read, deps.cache, c.req.path));
 
   /** Serves the static file of a default form, or resolves null when there is none. */
   const staticFile = async (c: Context, lang: string | undefined, cursor?: string): Promise<Response | null> => {
@@ -100,7 +133,9 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
       if (file) return file;
       if (!q.lang) return rebuilding(c);
     }
-    return answer(c, channelListPage(await deps.state(), q, { cursors: deps.cursors, channelsUrl: deps.urls.channelsJson() }));
+    const state = await deps.state();
+    const read = await kept(c, channelListSources(state, q), (now) => channelListSources(now, q), () => channelListPage(state, q, { cursors: deps.cursors, channelsUrl: deps.urls.channelsJson() }));
+    return answer(c, read);
   });
 
   app.get('/channels/:channel', async (c) => {
@@ -119,7 +154,11 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
     const q = parsePublicQuery('listPublicArticles', query(c));
     // A later page of the default size is a file too (read-model/list-pages.ts); a cursor with none is resolved (and refused) below.
     const file = isDefaultForm(q) ? await staticFile(c, q.lang) : isDefaultForm({ ...q, cursor: undefined }) ? await staticFile(c, q.lang, q.cursor) : null;
-    return file ?? answer(c, articleListPage(await deps.state(), c.req.param('channel'), q, { cursors: deps.cursors }));
+    if (file) return file;
+    const state = await deps.state();
+    const channel = c.req.param('channel');
+    const read = await kept(c, articleListSources(state, channel, q), (now) => articleListSources(now, channel, q), () => articleListPage(state, channel, q, { cursors: deps.cursors }));
+    return answer(c, read);
   });
 
   app.get('/channels/:channel/articles/:article', async (c) => {
@@ -135,9 +174,14 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
       throw translationMissing(`The article "${article.slug}"`, language, article.translations.map((t) => t.language));
     }
     if (!includeHtml) return rebuilding(c);
-    const full = await deps.loadArticle(article.id);
-    if (!full) throw new PressroomError('ARTICLE_NOT_FOUND');
-    return answer(c, articleDocument(full, q.lang, true));
+    // Kept while the article's summary is the state's (a new version replaces it).
+    const [channelSlug, articleSlug] = [c.req.param('channel'), article.slug];
+    const read = await kept(c, [article], (now) => [findArticle(now, channelSlug, articleSlug)].filter((a) => a !== null), async () => {
+      const full = await deps.loadArticle(article.id);
+      if (!full) throw new PressroomError('ARTICLE_NOT_FOUND');
+      return articleDocument(full, q.lang, true);
+    });
+    return answer(c, read);
   });
 
   // Answers by query string, valid while the index and the state are unchanged: readers repeat

@@ -42,7 +42,7 @@ export class BuilderState {
   /** The public state as last built. @throws Error when not `complete`. */
   publicState(): PublicState {
     invariant(this.index && this.channels, 'The builder holds no public state yet: load it first.');
-    return { channels: this.channels, articles: this.index.articles, anchors: this.anchors.all(), through: this.through };
+    return { channels: this.channels, articles: this.index.articles, byChannel: this.index.groups(), anchors: this.anchors.all(), through: this.through };
   }
 
   /** Records what article `id`'s files show now: its content hash by language (empty: nothing). */

@@ -54,6 +54,8 @@ export interface SiteBuilder {
    * same values the static files were rendered from.
    */
   publicState(): Promise<PublicState>;
+  /** The public state as held now, without reading the store; null when it is not held (before the first read, after `release()`). */
+  heldState(): PublicState | null;
   /**
    * The newest publication event in the store: a public state read now
    * shows every change up to it (`PublicState.through`).
@@ -107,6 +109,7 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
         return ctx.state.publicState();
       });
     },
+    heldState: () => (ctx.state.complete ? ctx.state.publicState() : null),
     onFilesPlaced(listener) {
       ctx.placedListeners.push(listener);
     },
