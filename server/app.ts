@@ -74,7 +74,7 @@ export function createApp(config: Config, deps: AppDeps): Hono {
   const outputFiles = config.staticBuild ? (deps.outputFiles ?? createOutputFileCache(config.outputDir)) : null;
   app.onError(createErrorHandler(deps.log.child('http'), outputFiles ? notFoundPageFrom(outputFiles) : undefined));
   app.notFound(notFound);
-  app.use('*', requestLog(deps.log.child('http')));
+  if (config.logRequests) app.use('*', requestLog(deps.log.child('http')));
   app.use('*', jsonAnswerHeaders());
   app.use('*', refuseUnsafePaths());
 

@@ -44,6 +44,7 @@ const envSchema = z.object({
   PRESSROOM_CONTENT_SIGNAL: z.string().regex(/^[a-z-]+=(yes|no)(, *[a-z-]+=(yes|no))*$/, 'must look like "search=yes, ai-train=no"').default('search=yes, ai-input=yes, ai-train=no'),
   PRESSROOM_STATIC_BUILD: boolean.default('true'),
   PRESSROOM_SOCIAL_CARDS: boolean.default('true'),
+  PRESSROOM_LOG_REQUESTS: boolean.default('true'),
   PRESSROOM_WATCH_CONTENT: boolean.default('true'),
   PRESSROOM_CACHE_MAX_AGE: z.coerce.number().int().min(0).max(31_536_000).default(60),
   PRESSROOM_RATE_LIMIT_CONTENT: z.coerce.number().int().min(0).max(1_000_000).default(120),
@@ -54,6 +55,7 @@ const envSchema = z.object({
   PRESSROOM_BODY_WORKERS: z.coerce.number().int().min(0).max(64).default(1),
   PRESSROOM_BODY_TIME_LIMIT_MS: z.coerce.number().int().min(10).max(600_000).default(10_000),
   PRESSROOM_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(400).default(25),
+  PRESSROOM_EVENT_LOOP_REPORT_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   PRESSROOM_CACHE_TAG_PREFIX: z.string().regex(TAG_PREFIX_PATTERN, 'must be 1 to 40 letters, digits, - or _').default(DEFAULT_TAG_PREFIX),
   PRESSROOM_PURGE_VARNISH_URL: httpUrl.optional(),
   PRESSROOM_PURGE_CLOUDFLARE_ZONE: z.string().regex(/^[a-f0-9]{32}$/, 'must be the 32-hex-digit zone ID of the Cloudflare dashboard').optional(),
@@ -111,6 +113,8 @@ export interface Config {
   readonly staticBuild: boolean;
   /** Draw a link-preview card (PNG) for each page without an image of its own (`server/render/social-card.ts`). */
   readonly socialCards: boolean;
+  /** Whether each request is logged (at `info`). */
+  readonly logRequests: boolean;
   /** Where drawn cards are kept by content hash, so a rebuilt output does not draw them again (`{dataDir}/cards`). */
   readonly cardCacheDir: string;
   /** Watch content/ while running and import edits (needs importContent). */
@@ -149,6 +153,8 @@ export interface Config {
    * (`server/heap-growth.ts`).
    */
   readonly heapGrowthPercent: number;
+  /** How often the request thread's event-loop delay while building is logged, in seconds (0: never). */
+  readonly eventLoopReportSeconds: number;
   /** The static host whose files every build writes into the output folder and keeps (`server/hosting/host-files.ts`). */
   readonly staticHost: 'none' | 'netlify' | 'cloudflare';
   /** Prefix of every cache tag the service sends and purges (`serving/cache-tags.ts`). */
@@ -229,6 +235,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     contentSignal: e.PRESSROOM_CONTENT_SIGNAL,
     staticBuild: e.PRESSROOM_STATIC_BUILD,
     socialCards: e.PRESSROOM_SOCIAL_CARDS,
+    logRequests: e.PRESSROOM_LOG_REQUESTS,
     cardCacheDir: path.join(dataDir, 'cards'),
     watchContent: e.PRESSROOM_WATCH_CONTENT,
     cacheMaxAgeSeconds: e.PRESSROOM_CACHE_MAX_AGE,
@@ -240,6 +247,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     bodyWorkers: e.PRESSROOM_BODY_WORKERS,
     bodyTimeLimitMs: e.PRESSROOM_BODY_TIME_LIMIT_MS,
     heapGrowthPercent: e.PRESSROOM_HEAP_GROWTH_PERCENT,
+    eventLoopReportSeconds: e.PRESSROOM_EVENT_LOOP_REPORT_SECONDS,
     staticHost: e.PRESSROOM_STATIC_HOST,
     cacheTagPrefix: e.PRESSROOM_CACHE_TAG_PREFIX,
     purgeTargets,
