@@ -42,6 +42,7 @@ let http: Promise<Run> | null;
 let bodies: Promise<Run>;
 let readYourWrites: Promise<Run>;
 let edge: Promise<Run>;
+let reads: Promise<Run> | null;
 let help: Promise<Run>;
 let bad: Promise<Run>;
 beforeAll(() => {
@@ -52,11 +53,12 @@ beforeAll(() => {
   bodies = bench('--only', 'bodies', '--repeat', '1', '--body-scale', '1', '--out', path.join(dir, 'bodies.json'));
   readYourWrites = bench('--only', 'read-your-writes', '--repeat', '1', '--loops', '3', '--out', path.join(dir, 'ryw.json'));
   edge = bench('--only', 'edge', '--repeat', '1', '--articles', '20', '--loops', '3', '--out', path.join(dir, 'edge.json'));
+  reads = runHttp ? bench('--only', 'reads', '--repeat', '1', '--articles', '20', '--duration', '1', '--warmup', '0', '--connections', '4', '--out', path.join(dir, 'reads.json')) : null;
   help = bench('--help');
   bad = bench('--only', 'nope');
 });
 afterAll(async () => {
-  await Promise.all([media, build, http, bodies, readYourWrites, edge, help, bad]);
+  await Promise.all([media, build, http, bodies, readYourWrites, edge, reads, help, bad]);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -99,6 +101,19 @@ it.skipIf(!runHttp)('measures the bundled server against nginx with wrk, and sea
   }
   expect(h.stdout).toMatch(/\| http search: server \(20×2, c8\) \| .*(\d|n\/a \(endpoint unavailable\))/);
 }, 120_000);
+
+it.skipIf(!runHttp)('measures the read API at the corpus size: starts, idle and busy reads, include=html, lists against nginx', async () => {
+  const r = (await reads)!;
+  expect(r.status, r.stderr).toBe(0);
+  for (const name of ['reads start → search answers, first start', 'reads start → search answers, indexed before', 'reads article JSON: server', 'reads article JSON while publishing 2/s: server', 'reads article JSON include=html: server', 'reads list ?limit=7: server']) {
+    expect(r.stdout).toContain(`| ${name}`);
+  }
+  const busy = row('reads.json', 'reads article JSON while publishing 2/s').runs[0];
+  expect(busy.requestsPerSec).toBeGreaterThan(0);
+  expect(busy.published).toBeGreaterThan(0);
+  expect(row('reads.json', 'reads article JSON include=html').runs[0].vsPlain).toBeGreaterThan(0);
+  if (haveNginx) expect(row('reads.json', 'reads list ?limit=7 (the same bytes as files): nginx').runs[0].requestsPerSec).toBeGreaterThan(0);
+});
 
 it('times the hostile bodies in place and the slowest read while the server saves each', async () => {
   const b = await bodies;

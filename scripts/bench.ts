@@ -73,6 +73,12 @@ const MEASUREMENTS: readonly Measurement[] = [
     args: (o) => [...corpusArgs(o), '--loops', String(Math.min(o.loops, 50)), ...(o.corpus ? ['--corpus', o.corpus] : [])],
   },
   {
+    name: 'reads',
+    description: 'The read API at the full corpus size: start → search answers; article JSON idle and while publishing 2/s; include=html; ?limit=7 lists and cursor pages against nginx',
+    script: 'scripts/bench/reads-bench.ts',
+    args: (o) => [...corpusArgs(o), '--duration', String(o.duration), '--warmup', String(o.warmup), '--connections', String(o.connections), ...(o.corpus ? ['--corpus', o.corpus] : [])],
+  },
+  {
     name: 'read-your-writes',
     description: 'Publish → poll until published → read every address, and withdraw → 404, with the build on; write → published p50/p95, failures (must be 0)',
     script: 'scripts/bench/read-your-writes-bench.ts',
@@ -102,7 +108,7 @@ Varnish and a bucket (needs Debian's varnish and varnish-modules). With
 --profile DIR the build benchmark writes a V8 CPU profile of each of its
 phases (cold, warm, search, publish, new article, search fresh; the Node
 process's main thread) to DIR; npm run profile:summary reads them. With
---corpus DIR the build and edge benchmarks copy a kept corpus instead of writing one
+--corpus DIR the build, edge and reads benchmarks copy a kept corpus instead of writing one
 (write it once: tsx scripts/bench/corpus.ts --data DIR/data --articles N
 --languages L --channels C; it must match those options): how the 100,000-
 article runs are made.

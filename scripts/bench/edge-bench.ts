@@ -134,7 +134,7 @@ try {
 
   const varnish = await startVarnish(`127.0.0.1:${port}`);
   const config = loadConfig({ ...env, PRESSROOM_PURGE_VARNISH_URL: varnish.url, ...Object.fromEntries(Object.entries(s3.env).filter(([k]) => k.startsWith('PRESSROOM_'))) }, dir);
-  const service = await startService(config, { log: createLogger('warn') });
+  const service = await startService(config, { log: createLogger((process.env.EDGE_BENCH_LOG as 'debug') ?? 'warn') });
   try {
     await service.edge!.settle(600_000, { search: true });
     await service.edge!.idle();

@@ -75,7 +75,19 @@ function capture(child: ChildProcess): () => string {
  * @param pollMs how often it is asked (default 100 ms; the start benchmark asks every 10 ms).
  * @param timeoutMs how long it may take (default 60 s).
  */
-export async function startBundledServer(options: { root: string; dataDir: string; outputDir: string; tmpDir: string; readyPath: string; pollMs?: number; timeoutMs?: number }): Promise<Target> {
+export async function startBundledServer(options: {
+  root: string;
+  dataDir: string;
+  outputDir: string;
+  tmpDir: string;
+  readyPath: string;
+  pollMs?: number;
+  timeoutMs?: number;
+  /** More settings (the reads benchmark: the log level and the event-loop report). */
+  env?: Record<string, string>;
+  /** Every chunk the server writes to stdout or stderr. */
+  onOutput?: (text: string) => void;
+}): Promise<Target> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(options.root, 'scripts/start.ts')], {
     cwd: options.root,
@@ -91,10 +103,12 @@ export async function startBundledServer(options: { root: string; dataDir: strin
       PRESSROOM_LOG_LEVEL: 'warn',
       PRESSROOM_RATE_LIMIT_CONTENT: '0',
       PRESSROOM_RATE_LIMIT_SEARCH: '0',
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const log = capture(child);
+  if (options.onOutput) for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => options.onOutput!(chunk.toString()));
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitFor(`${base}${options.readyPath}`, child, log, options.timeoutMs ?? 60_000, options.pollMs);
