@@ -16,6 +16,8 @@
  *
  * Run by `npm run bench -- --only edge`; alone:
  * `tsx scripts/bench/edge-bench.ts --articles N --languages L --loops N [--corpus DIR]`.
+ * `EDGE_BENCH_LOG=debug` shows the service's log (each round: deliveries,
+ * uploads, tags, purge requests, ms) on stderr.
  * @module
  */
 import { spawnSync } from 'node:child_process';
