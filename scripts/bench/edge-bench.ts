@@ -138,6 +138,9 @@ try {
   const config = loadConfig({ ...env, PRESSROOM_PURGE_VARNISH_URL: varnish.url, ...Object.fromEntries(Object.entries(s3.env).filter(([k]) => k.startsWith('PRESSROOM_'))) }, dir);
   const service = await startService(config, { log: createLogger((process.env.EDGE_BENCH_LOG as 'debug') ?? 'warn') });
   try {
+    // Counted from a quiet start: the start's own builds, search rebuilds and their rounds are done first.
+    await service.staticSite!.queue.idle();
+    await service.staticSite!.search.idle();
     await service.edge!.settle(600_000, { search: true });
     await service.edge!.idle();
     const { key } = await createApiKey({ db: service.db, clock: systemClock }, { accountName: 'bench', plan: 'pro' });
