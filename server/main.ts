@@ -175,6 +175,7 @@ export async function startService(
     // Deliveries a crash or an outage left pending go out now; another process's builds are found by polling.
     // A rebuilt search index changes files no build reports: the bucket compares them again.
     staticSite.search.onIndexed((change) => edge?.refresh(change));
+    edge?.deferSearchWhile(() => staticSite.search.busy());
     edge?.start(500);
     edge?.refresh();
   }

@@ -88,6 +88,11 @@ export interface EdgeDelivery {
    * compares those files again, with the next build's round or alone after `SEARCH_DELAY_MS`.
    */
   refresh(what?: SearchFiles): void;
+  /**
+   * While `busy()` says the search index is being rebuilt, its files are not compared with the bucket (a bundle
+   * being swapped would read as deleted): they go with the round after the rebuild.
+   */
+  deferSearchWhile(busy: () => boolean): void;
   /** The CDNs' and the bucket's names. */
   readonly targets: readonly string[];
 }
@@ -136,6 +141,7 @@ export function createEdgeDelivery(deps: {
   let searchTimer: NodeJS.Timeout | undefined;
   /** A settle asked for the search index now. */
   let searchNow = false;
+  let searchBusy = (): boolean => false;
   /**
    * The first round after a start compares the whole output with the bucket: a bucket configured on an
    * existing site, or changed by hand, is made whole before anything counts as delivered.
@@ -155,7 +161,7 @@ export function createEdgeDelivery(deps: {
     await gather();
     const pending = await listEdgeDeliveries(db, ROUND_LIMIT);
     const searchAt = searchChangedAt;
-    const refresh = searchAt !== null && (pending.length > 0 || fullSync || searchNow || performance.now() - searchAt >= searchDelayMs);
+    const refresh = searchAt !== null && !searchBusy() && (pending.length > 0 || fullSync || searchNow || performance.now() - searchAt >= searchDelayMs);
     if (pending.length === 0 && !refresh && !fullSync) return;
     const searchScope = refresh ? (searchFiles ?? 'all') : null;
     if (refresh) {
@@ -227,9 +233,14 @@ export function createEdgeDelivery(deps: {
   const edge: EdgeDelivery = {
     targets: [...(deps.deployName ? [deps.deployName] : []), ...purgers.map((p) => p.name)],
     kick: () => runner.kick(),
+    deferSearchWhile(busy) {
+      searchBusy = busy;
+    },
     refresh(what = 'all') {
       searchChangedAt ??= performance.now();
       searchFiles = mergeSearchFiles(searchFiles, what);
+      // A settle waits for the search index: deliver it now rather than after the delay.
+      if (searchNow) runner.kick();
       // Alone, if no build's round takes it along first.
       if (!stopped && searchTimer === undefined) {
         searchTimer = setTimeout(() => {
@@ -258,7 +269,9 @@ export function createEdgeDelivery(deps: {
       if (options.search) searchNow = true;
       runner.kick();
       while (!stopped && Date.now() < deadline) {
-        if ((!options.search || searchChangedAt === null) && !fullSync && (await readEdgeBacklog(db)).pending === 0) return;
+        // With the search index: also no rebuild running, and no round under way (it may be uploading the index).
+        const searchDone = !options.search || (searchChangedAt === null && !searchBusy() && !runner.busy);
+        if (searchDone && !fullSync && (await readEdgeBacklog(db)).pending === 0) return;
         await new Promise((resolve) => setTimeout(resolve, Math.min(20, Math.max(1, deadline - Date.now()))));
       }
     },

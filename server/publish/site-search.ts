@@ -40,6 +40,8 @@ export interface SiteSearch {
   hasIndex(): boolean;
   /** Resolves when no rebuild is running or pending. */
   idle(): Promise<void>;
+  /** Whether a rebuild is running (its bundles may be half swapped: the edge compares them once it is over). */
+  busy(): boolean;
   /**
    * Whether the last rebuild failed (its error is logged) and its work waits
    * to be retried with the next request: `npm run build` then exits non-zero.
@@ -203,6 +205,7 @@ export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, out
     },
     hasIndex: () => fs.existsSync(path.join(outputDir, SEARCH_FOLDER, 'shards.json')) && indexer.existingShards().every((s) => s.part >= 0),
     idle: () => runner.idle(),
+    busy: () => runner.busy,
     onIndexed(listener) {
       indexed.push(listener);
     },
