@@ -22,10 +22,6 @@ export function validatorsMatch(ifNoneMatch: string | undefined, ifModifiedSince
   return Number.isFinite(since) && Math.floor(lastModified.getTime() / 1000) * 1000 <= since;
 }
 
-/** True when the request's validators say the client's copy is current. */
-export function isNotModified(c: Context, etag: string, lastModified: Date | null): boolean {
-  return validatorsMatch(c.req.header('if-none-match'), c.req.header('if-modified-since'), etag, lastModified);
-}
 
 /** A response to send with validators. */
 export interface ConditionalBody {
@@ -49,25 +45,40 @@ export function conditionalHeaders(body: Omit<ConditionalBody, 'bytes'>): Record
   };
 }
 
+/** The request headers a conditional answer depends on. */
+export interface ConditionalRequest {
+  readonly acceptEncoding: string | undefined;
+  readonly ifNoneMatch: string | undefined;
+  readonly ifModifiedSince: string | undefined;
+}
+
 /**
- * Answers 304, a bodiless 200 for HEAD, or the full 200, compressed when the
+ * What to send for `body`: 304, or 200 with its bytes, compressed when the
  * type and size allow it and the client accepts it (`compression.ts`; the
- * validators are then the compressed representation's).
+ * validators are then the compressed representation's). One rule for the
+ * app (`respondConditionally`) and the server's fast path.
  */
-export async function respondConditionally(c: Context, body: ConditionalBody): Promise<Response> {
+export async function conditionalAnswer(body: ConditionalBody, request: ConditionalRequest): Promise<{ status: 200 | 304; headers: Record<string, string>; bytes: Uint8Array<ArrayBuffer> }> {
   let { bytes, etag } = body;
   let headers = conditionalHeaders(body);
+  let encoding: ReturnType<typeof chooseEncoding> = null;
   if (isCompressible(body.contentType, bytes.byteLength)) {
     headers = { ...headers, Vary: varyWithEncoding(headers['Vary']) };
-    const encoding = chooseEncoding(c.req.header('accept-encoding'));
+    encoding = chooseEncoding(request.acceptEncoding);
     if (encoding) {
       etag = encodedEtag(body.etag, encoding);
       headers = { ...headers, ETag: etag, 'Content-Encoding': encoding };
-      if (!isNotModified(c, etag, body.lastModified)) bytes = await compressed(body.bytes, body.etag, encoding);
     }
   }
-  if (isNotModified(c, etag, body.lastModified)) return c.body(null, 304, headers);
-  // HEAD carries the length the GET would have.
-  if (c.req.method === 'HEAD') return c.body(null, 200, { ...headers, 'Content-Length': String(bytes.byteLength) });
-  return c.body(bytes, 200, headers);
+  if (validatorsMatch(request.ifNoneMatch, request.ifModifiedSince, etag, body.lastModified)) return { status: 304, headers, bytes: new Uint8Array(0) };
+  if (encoding) bytes = await compressed(body.bytes, body.etag, encoding);
+  return { status: 200, headers, bytes };
+}
+
+/** Answers 304, a bodiless 200 for HEAD (with the length the GET would have), or the full 200 (`conditionalAnswer`). */
+export async function respondConditionally(c: Context, body: ConditionalBody): Promise<Response> {
+  const answer = await conditionalAnswer(body, { acceptEncoding: c.req.header('accept-encoding'), ifNoneMatch: c.req.header('if-none-match'), ifModifiedSince: c.req.header('if-modified-since') });
+  if (answer.status === 304) return c.body(null, 304, answer.headers);
+  if (c.req.method === 'HEAD') return c.body(null, 200, { ...answer.headers, 'Content-Length': String(answer.bytes.byteLength) });
+  return c.body(answer.bytes, 200, answer.headers);
 }

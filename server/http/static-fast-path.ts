@@ -24,7 +24,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PUBLIC_API_PREFIX } from '../urls/public-urls.ts';
 import { normalizeRequestPath } from '../urls/request-path.ts';
 import { chooseEncoding, compressed, encodedEtag, isCompressible, varyWithEncoding } from './compression.ts';
-import { conditionalHeaders, validatorsMatch, type ConditionalBody } from './conditional-get.ts';
+import { conditionalAnswer, validatorsMatch, type ConditionalBody } from './conditional-get.ts';
 import type { CachedFile, OutputFileCache } from './output-file-cache.ts';
 import { prefersMarkdown } from '../serving/accept-markdown.ts';
 import { cacheTagHeaders, tagsOfFile } from '../serving/cache-tags.ts';
@@ -115,28 +115,18 @@ export function createStaticFastPath(deps: StaticFastPathDeps): (req: IncomingMe
     return { file: answer.file, fixed: Object.entries(fixed).flat(), contentType: fixed['Content-Type']!, vary };
   }
 
-  /** Sends a kept answer as `respondConditionally` sends it in the app. */
+  /** Sends a kept answer as `respondConditionally` sends it in the app (the same `conditionalAnswer`). */
   async function sendKept(req: IncomingMessage, res: ServerResponse, body: ConditionalBody): Promise<number> {
-    let headers = conditionalHeaders(body);
-    let etag = body.etag;
-    let encoding: ReturnType<typeof chooseEncoding> = null;
-    if (isCompressible(body.contentType, body.bytes.byteLength)) {
-      headers = { ...headers, Vary: varyWithEncoding(headers['Vary']) };
-      encoding = chooseEncoding(req.headers['accept-encoding']);
-      if (encoding) {
-        etag = encodedEtag(body.etag, encoding);
-        headers = { ...headers, ETag: etag, 'Content-Encoding': encoding };
-      }
-    }
-    if (validatorsMatch(req.headers['if-none-match'], req.headers['if-modified-since'], etag, body.lastModified)) {
-      res.writeHead(304, headers);
+    const header = (name: string) => req.headers[name] as string | undefined;
+    const answer = await conditionalAnswer(body, { acceptEncoding: header('accept-encoding'), ifNoneMatch: header('if-none-match'), ifModifiedSince: header('if-modified-since') });
+    if (answer.status === 304) {
+      res.writeHead(304, answer.headers);
       res.end();
-      return 304;
+    } else {
+      res.writeHead(200, { ...answer.headers, 'Content-Length': String(answer.bytes.byteLength) });
+      res.end(req.method === 'HEAD' ? undefined : answer.bytes);
     }
-    const bytes = encoding ? await compressed(body.bytes, body.etag, encoding) : body.bytes;
-    res.writeHead(200, { ...headers, 'Content-Length': String(bytes.byteLength) });
-    res.end(req.method === 'HEAD' ? undefined : bytes);
-    return 200;
+    return answer.status;
   }
 
   /** A kept answer of the public API for this request, when the app left one and it is current. */
