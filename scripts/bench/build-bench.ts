@@ -33,7 +33,8 @@ import { PROJECT_ROOT } from '../../server/paths.ts';
 import { createStaticSite } from '../../server/publish/static-site.ts';
 import { migrateToLatest, openDatabase } from '../../server/store/database.ts';
 import { createPublicUrls } from '../../server/urls/public-urls.ts';
-import { CORPUS_FILE, corpusBody, corpusLanguages, type CorpusShape } from './corpus.ts';
+import { corpusBody, corpusLanguages } from './corpus.ts';
+import { prepareCorpus } from './kept-corpus.ts';
 import { startBundledServer } from './http-targets.ts';
 import { sampleTree } from './process-tree.ts';
 
@@ -49,28 +50,6 @@ const keptCorpus = arg('corpus', '') ? path.resolve(arg('corpus', '')) : '';
 const LATENCY_SAMPLES = 50;
 const SEARCH_SAMPLES = 3;
 const START_SAMPLES = 3;
-
-/**
- * Copies a kept corpus (`{kept}/data`, and the uploaded images in `{kept}/dist/media`, as `corpus.ts
- * --data {kept}/data` writes them) into `dir`, after checking that it holds the corpus asked for: writing
- * 100,000 articles takes some 20 minutes, so a manual run at that size writes the corpus once and keeps it.
- * The copy is built and changed; the kept corpus is not.
- */
-function copyKeptCorpus(kept: string, dir: string): void {
-  const shapeFile = path.join(kept, 'data', CORPUS_FILE);
-  let shape: CorpusShape;
-  try {
-    shape = JSON.parse(fs.readFileSync(shapeFile, 'utf8')) as CorpusShape;
-  } catch {
-    throw new Error(`${shapeFile} cannot be read: --corpus takes a folder whose data/ was written by scripts/bench/corpus.ts --data DIR/data.`);
-  }
-  if (shape.articles !== articles || shape.languages !== languages || shape.channels !== channels) {
-    throw new Error(`${kept} holds ${shape.articles} articles × ${shape.languages} languages in ${shape.channels} channels; pass the same --articles, --languages and --channels.`);
-  }
-  fs.cpSync(path.join(kept, 'data'), path.join(dir, 'data'), { recursive: true });
-  const media = path.join(kept, 'dist', 'media');
-  if (fs.existsSync(media)) fs.cpSync(media, path.join(dir, 'dist', 'media'), { recursive: true });
-}
 
 /** Whether a Pagefind bundle holds `word`: its fragments are gzipped JSON with each page's content. */
 function shardHolds(bundle: string, word: string): boolean {
@@ -95,17 +74,7 @@ process.once('SIGTERM', () => (cleanup(), process.exit(143)));
 
 try {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  if (keptCorpus) {
-    process.stderr.write(`build bench: copying the corpus of ${keptCorpus}…\n`);
-    copyKeptCorpus(keptCorpus, dir);
-  } else {
-    process.stderr.write(`build bench: writing ${articles} articles × ${languages} languages…\n`);
-    const generated = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, 'corpus.ts'), '--data', path.join(dir, 'data'), '--articles', String(articles), '--languages', String(languages), '--channels', String(channels)], {
-      cwd: PROJECT_ROOT,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    if (generated.status !== 0) throw new Error('corpus generation failed');
-  }
+  prepareCorpus({ dir, kept: keptCorpus || null, shape: { articles, languages, channels }, progress: (m) => process.stderr.write(`build bench: ${m}\n`) });
 
   // The corpus is on disk before the cold build starts, as a site's database is before `npm run build`: unsynced,
   // its copy (2 GB at 10,000 articles) was written back during the cold build and cost it 5-8 s at 10,000.

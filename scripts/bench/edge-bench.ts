@@ -20,11 +20,9 @@
  * uploads, tags, purge requests, ms) on stderr.
  * @module
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadCursorCodec } from '../../server/bootstrap.ts';
 import { systemClock } from '../../server/clock.ts';
 import { loadConfig } from '../../server/config.ts';
@@ -40,7 +38,8 @@ import { createPublicUrls } from '../../server/urls/public-urls.ts';
 import { freePort } from '../../test/helpers/free-port.ts';
 import { S3_BUCKET, startS3 } from '../../test/helpers/s3-server.ts';
 import { startVarnish, VARNISH_MISSING } from '../../test/helpers/varnish-host.ts';
-import { CORPUS_FILE, corpusLanguages, type CorpusShape } from './corpus.ts';
+import { corpusLanguages } from './corpus.ts';
+import { prepareCorpus } from './kept-corpus.ts';
 import type { BenchFigure } from './run-measurement.ts';
 
 const arg = (name: string, fallback: string) => {
@@ -82,20 +81,7 @@ process.once('SIGTERM', () => (cleanup(), process.exit(143)));
 const figures: BenchFigure[] = [];
 const s3 = await startS3();
 try {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  if (keptCorpus) {
-    const shape = JSON.parse(fs.readFileSync(path.join(keptCorpus, 'data', CORPUS_FILE), 'utf8')) as CorpusShape;
-    if (shape.articles !== articles || shape.languages !== languages) throw new Error(`${keptCorpus} holds ${shape.articles}×${shape.languages}; pass the same --articles and --languages.`);
-    process.stderr.write(`edge bench: copying the corpus of ${keptCorpus}…\n`);
-    fs.cpSync(path.join(keptCorpus, 'data'), path.join(dir, 'data'), { recursive: true });
-  } else {
-    process.stderr.write(`edge bench: writing ${articles} articles × ${languages} languages…\n`);
-    const generated = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, 'corpus.ts'), '--data', path.join(dir, 'data'), '--articles', String(articles), '--languages', String(languages)], {
-      cwd: PROJECT_ROOT,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    if (generated.status !== 0) throw new Error('corpus generation failed');
-  }
+  prepareCorpus({ dir, kept: keptCorpus || null, shape: { articles, languages }, progress: (m) => process.stderr.write(`edge bench: ${m}\n`) });
   for (const [k, v] of Object.entries(s3.env)) if (k.startsWith('AWS_')) process.env[k] = v;
   const port = await freePort();
   const env = {

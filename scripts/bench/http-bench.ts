@@ -21,7 +21,7 @@
  * `tsx scripts/bench/http-bench.ts --articles N --languages L --duration S --warmup S --connections C`.
  * @module
  */
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,10 +35,10 @@ import { migrateToLatest, openDatabase } from '../../server/store/database.ts';
 import { createPublicUrls } from '../../server/urls/public-urls.ts';
 import { parseScriptArgs } from '../lib/cli.ts';
 import { CORPUS_CHANNELS, CORPUS_WORDS } from './corpus.ts';
-import { NGINX, startBundledServer, startNginx, stopProcess, type Target } from './http-targets.ts';
-import { sampleTree, treeUsage } from './process-tree.ts';
+import { NGINX, startBundledServer, startNginx, type Target } from './http-targets.ts';
+import { createLoadHarness, walkList } from './load-harness.ts';
 import type { BenchFigure } from './run-measurement.ts';
-import { runWrk, writeWrkScript, WRK } from './wrk.ts';
+import { WRK } from './wrk.ts';
 
 /** Largest corpus the HTTP benchmark generates. */
 export const HTTP_MAX_ARTICLES = 500;
@@ -67,17 +67,8 @@ const connections = Number(values.connections ?? 32);
 const corpus = `${articles}×${languages}, c${connections}`;
 const progress = (message: string) => process.stderr.write(`http bench: ${message}\n`);
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-bench-http-'));
-const dataDir = path.join(dir, 'data');
-const outputDir = path.join(dir, 'dist');
-const targets: Target[] = [];
-const loads = new Set<ChildProcess>();
-async function cleanup(): Promise<void> {
-  await Promise.all([...loads].map((child) => stopProcess(child)));
-  await Promise.all(targets.splice(0).map((t) => t.stop()));
-  fs.rmSync(dir, { recursive: true, force: true });
-}
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) process.once(signal, () => void cleanup().finally(() => process.exit(code)));
+const harness = createLoadHarness({ bench: 'http', corpus, duration, warmup, connections });
+const { dir, dataDir, outputDir, targets, cleanup } = harness;
 
 /** Writes the corpus (a child process, as in the build benchmark) and builds every output and the search index. */
 async function buildSite(): Promise<void> {
@@ -116,16 +107,8 @@ function articlePaths(query: string): string[] {
  * each is a file on a static host (`read-model/list-pages.ts`).
  */
 async function cursorPaths(base: string): Promise<string[]> {
-  const out: string[] = [];
-  for (let c = 0; c < CORPUS_CHANNELS; c++) {
-    let next: string | null = `${API}/channels/channel-${c}/articles`;
-    while (next) {
-      const page = (await (await fetch(`${base}${next}`)).json()) as { _links: { next: string | null } };
-      next = page._links.next === null ? null : `${new URL(page._links.next).pathname}${new URL(page._links.next).search}`;
-      if (next) out.push(next);
-    }
-  }
-  return out;
+  const chains = await Promise.all(Array.from({ length: CORPUS_CHANNELS }, (_, c) => walkList(base, `${API}/channels/channel-${c}/articles`)));
+  return chains.flatMap((chain) => chain.slice(1));
 }
 
 /**
@@ -141,38 +124,6 @@ async function searchStatus(url: string): Promise<number> {
     if (response.status !== 503 || Date.now() > until) return response.status;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-}
-
-/** Loads `target` with `paths` (warm-up, then the measured run) and reads its CPU and memory meanwhile. */
-async function measure(row: string, target: Target, paths: string[], headers: Record<string, string> = {}): Promise<BenchFigure> {
-  const name = `http ${row}: ${target.name} (${corpus})`;
-  const first = await fetch(`${target.base}${paths[0]}`, { headers });
-  await first.body?.cancel();
-  if (first.status !== 200) throw new Error(`${name}: ${paths[0]} answered ${first.status}, not 200`);
-  const encoding = headers['accept-encoding'];
-  if (encoding && encoding !== 'identity' && first.headers.get('content-encoding') === null) throw new Error(`${name}: ${paths[0]} was not compressed`);
-  const script = path.join(dir, `${row.replace(/\W+/g, '-')}.lua`);
-  writeWrkScript(script, paths, headers);
-  const track = (child: ChildProcess) => (loads.add(child), child.once('exit', () => loads.delete(child)));
-  progress(`${row} → ${target.name}: ${warmup} s warm-up, ${duration} s measured…`);
-  if (warmup > 0) await runWrk({ base: target.base, script, seconds: warmup, connections, track });
-  const before = treeUsage(target.pid);
-  const sampler = sampleTree(target.pid);
-  const load = await runWrk({ base: target.base, script, seconds: duration, connections, track });
-  sampler.stop();
-  const after = treeUsage(target.pid);
-  if (load.errors > 0) progress(`warning: ${name} had ${load.errors} errors or non-2xx/3xx answers of ${load.requests}`);
-  return {
-    name,
-    wallMs: load.seconds * 1000,
-    cpuMs: before && after ? after.cpuMs - before.cpuMs : Number.NaN,
-    peakRssMb: sampler.peakRssBytes() / 2 ** 20,
-    requestsPerSec: load.requestsPerSec,
-    p99Ms: load.p99Ms,
-    p50Ms: load.p50Ms,
-    requests: load.requests,
-    errors: load.errors,
-  };
 }
 
 try {
@@ -204,15 +155,15 @@ try {
   if (pages.length > 0) rows.push(['list cursor page', pages, {}, true]);
   else figures.push({ name: `http list cursor page: server (${corpus})`, wallMs: 0, cpuMs: 0, peakRssMb: 0, unavailable: 'no list has a second page (write more --articles)' });
   for (const [row, paths, headers, onNginx] of rows) {
-    const own = await measure(row, server, paths, headers);
+    const own = await harness.measure(row, server, paths, { headers });
     const unavailable = !onNginx ? 'nginx has no brotli without a module' : !nginx ? 'nginx not installed' : null;
-    const theirs: BenchFigure = unavailable === null ? await measure(row, nginx!, paths, headers) : { name: `http ${row}: nginx (${corpus})`, wallMs: 0, cpuMs: 0, peakRssMb: 0, unavailable };
+    const theirs: BenchFigure = unavailable === null ? await harness.measure(row, nginx!, paths, { headers }) : { name: `http ${row}: nginx (${corpus})`, wallMs: 0, cpuMs: 0, peakRssMb: 0, unavailable };
     if (theirs.requestsPerSec) own.vsNginx = own.requestsPerSec! / theirs.requestsPerSec;
     figures.push(own, theirs);
   }
 
   // The search endpoint is optional until the read API has it: anything but 200 makes the row n/a.
-  if (search === 200) figures.push(await measure('search', server, queries));
+  if (search === 200) figures.push(await harness.measure('search', server, queries));
   else {
     progress(`search answered ${search}: row n/a`);
     figures.push({ name: `http search: server (${corpus})`, wallMs: 0, cpuMs: 0, peakRssMb: 0, unavailable: 'endpoint unavailable' });

@@ -30,7 +30,6 @@
  * `tsx scripts/bench/reads-bench.ts --articles N --languages L [--corpus DIR] [--duration S] [--warmup S] [--connections C]`.
  * @module
  */
-import { spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -44,11 +43,12 @@ import { createStaticSite } from '../../server/publish/static-site.ts';
 import { migrateToLatest, openDatabase } from '../../server/store/database.ts';
 import { createPublicUrls } from '../../server/urls/public-urls.ts';
 import { parseScriptArgs } from '../lib/cli.ts';
-import { CORPUS_CHANNELS, CORPUS_FILE, corpusLanguages, type CorpusShape } from './corpus.ts';
-import { NGINX, startBundledServer, startNginx, stopProcess, type Target } from './http-targets.ts';
-import { sampleTree, treeUsage } from './process-tree.ts';
+import { CORPUS_CHANNELS, corpusLanguages } from './corpus.ts';
+import { prepareCorpus } from './kept-corpus.ts';
+import { NGINX, startBundledServer, startNginx, type Target } from './http-targets.ts';
+import { createLoadHarness, walkList } from './load-harness.ts';
 import type { BenchFigure } from './run-measurement.ts';
-import { runWrk, writeWrkScript, WRK } from './wrk.ts';
+import { WRK } from './wrk.ts';
 
 const API = '/api/public/v1';
 
@@ -77,33 +77,12 @@ const connections = Number(values.connections ?? 4);
 const corpus = `${articles}×${languages}, c${connections}`;
 const progress = (message: string) => process.stderr.write(`reads bench: ${message}\n`);
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-bench-reads-'));
-const dataDir = path.join(dir, 'data');
-const outputDir = path.join(dir, 'dist');
-const targets: Target[] = [];
-const loads = new Set<ChildProcess>();
-async function cleanup(): Promise<void> {
-  await Promise.all([...loads].map((child) => stopProcess(child)));
-  await Promise.all(targets.splice(0).map((t) => t.stop()));
-  fs.rmSync(dir, { recursive: true, force: true });
-}
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) process.once(signal, () => void cleanup().finally(() => process.exit(code)));
+const harness = createLoadHarness({ bench: 'reads', corpus, duration, warmup, connections });
+const { dir, dataDir, outputDir, targets, cleanup } = harness;
 
 /** The corpus, built with its search index as `npm run build` builds it; resolves with a publishing key. */
 async function buildSite(): Promise<string> {
-  if (keptCorpus) {
-    const shape = JSON.parse(fs.readFileSync(path.join(keptCorpus, 'data', CORPUS_FILE), 'utf8')) as CorpusShape;
-    if (shape.articles !== articles || shape.languages !== languages) throw new Error(`${keptCorpus} holds ${shape.articles}×${shape.languages}; pass the same --articles and --languages.`);
-    progress(`copying the corpus of ${keptCorpus}…`);
-    fs.cpSync(path.join(keptCorpus, 'data'), dataDir, { recursive: true });
-  } else {
-    progress(`writing ${articles} articles × ${languages} languages…`);
-    const generated = spawnSync(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'scripts/bench/corpus.ts'), '--data', dataDir, '--articles', String(articles), '--languages', String(languages)], {
-      cwd: PROJECT_ROOT,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    if (generated.status !== 0) throw new Error('corpus generation failed');
-  }
+  prepareCorpus({ dir, kept: keptCorpus || null, shape: { articles, languages }, progress });
   progress('full build and search index…');
   const config = loadConfig({ PRESSROOM_DATA_DIR: dataDir, PRESSROOM_OUTPUT_DIR: outputDir, PRESSROOM_PUBLIC_URL: 'http://bench.test', PRESSROOM_LOG_LEVEL: 'silent' }, dir);
   const db = openDatabase(config.databaseFile);
@@ -118,55 +97,10 @@ async function buildSite(): Promise<string> {
   return key;
 }
 
-/** Loads `target` with `paths` (warm-up, then the measured run) and reads its CPU and memory meanwhile. */
-async function measure(row: string, target: Target, paths: readonly string[], meanwhile?: () => () => Promise<number>): Promise<BenchFigure> {
-  const name = `reads ${row}: ${target.name} (${corpus})`;
-  const first = await fetch(`${target.base}${paths[0]}`);
-  await first.body?.cancel();
-  if (first.status !== 200) throw new Error(`${name}: ${paths[0]} answered ${first.status}, not 200`);
-  const script = path.join(dir, `${row.replace(/\W+/g, '-')}-${target.name}.lua`);
-  writeWrkScript(script, paths);
-  const track = (child: ChildProcess) => (loads.add(child), child.once('exit', () => loads.delete(child)));
-  progress(`${row} → ${target.name}: ${warmup} s warm-up, ${duration} s measured…`);
-  const stopMeanwhile = meanwhile?.();
-  if (warmup > 0) await runWrk({ base: target.base, script, seconds: warmup, connections, track });
-  const before = treeUsage(target.pid);
-  const sampler = sampleTree(target.pid);
-  const load = await runWrk({ base: target.base, script, seconds: duration, connections, track });
-  sampler.stop();
-  const after = treeUsage(target.pid);
-  const published = stopMeanwhile ? await stopMeanwhile() : undefined;
-  if (load.errors > 0) progress(`warning: ${name} had ${load.errors} errors or non-2xx/3xx answers of ${load.requests}`);
-  return {
-    name,
-    wallMs: load.seconds * 1000,
-    cpuMs: before && after ? after.cpuMs - before.cpuMs : Number.NaN,
-    peakRssMb: sampler.peakRssBytes() / 2 ** 20,
-    requestsPerSec: load.requestsPerSec,
-    p50Ms: load.p50Ms,
-    p99Ms: load.p99Ms,
-    requests: load.requests,
-    errors: load.errors,
-    ...(published === undefined ? {} : { published }),
-  };
-}
-
 /** Every article's address with `query`, in a fixed shuffled order (7919 is prime and larger than the corpus). */
 function articlePaths(query: string): string[] {
   const n = Math.min(articles, 20_000);
   return Array.from({ length: n }, (_, i) => `${API}/channels/channel-${((i * 7919) % articles) % CORPUS_CHANNELS}/articles/a-${(i * 7919) % articles}${query}`);
-}
-
-/** The `_links.next` chain of a list from `first`, as a client walking it asks. */
-async function walk(base: string, first: string, max: number): Promise<string[]> {
-  const out: string[] = [];
-  let next: string | null = first;
-  while (next && out.length < max) {
-    out.push(next);
-    const page = (await (await fetch(`${base}${next}`)).json()) as { _links: { next: string | null } };
-    next = page._links.next === null ? null : `${new URL(page._links.next).pathname}${new URL(page._links.next).search}`;
-  }
-  return out;
 }
 
 /** Publishes 2 articles a second through the publishing API until stopped; the stop resolves with how many were published. */
@@ -251,8 +185,8 @@ try {
   // as files, which nginx serves: the same bytes as a static file.
   const lists = Array.from({ length: CORPUS_CHANNELS }, (_, c) => corpusLanguages(languages).map((lang) => `${API}/channels/channel-${c}/articles${lang === 'en' ? '' : `?lang=${lang}`}`)).flat();
   const sep = (p: string) => (p.includes('?') ? '&' : '?');
-  const cursorPages = (await Promise.all(lists.map((l) => walk(server.base, l, 50)))).flatMap((chain) => chain.slice(1));
-  const limited = (await Promise.all(lists.map((l) => walk(server.base, `${l}${sep(l)}limit=7`, 20)))).flat();
+  const cursorPages = (await Promise.all(lists.map((l) => walkList(server.base, l, 50)))).flatMap((chain) => chain.slice(1));
+  const limited = (await Promise.all(lists.map((l) => walkList(server.base, `${l}${sep(l)}limit=7`, 20)))).flat();
   const copies: string[] = [];
   for (const [i, address] of limited.entries()) {
     const file = `bench-static/limit-7-${i}.json`;
@@ -268,15 +202,15 @@ try {
   else progress(`${NGINX} is missing (apt-get install nginx): the nginx rows are n/a`);
   const onNginx = async (row: string, paths: readonly string[], own: BenchFigure): Promise<BenchFigure> => {
     if (!nginx) return { name: `reads ${row}: nginx (${corpus})`, wallMs: 0, cpuMs: 0, peakRssMb: 0, unavailable: 'nginx not installed' };
-    const theirs = await measure(row, nginx, paths);
+    const theirs = await harness.measure(row, nginx, paths);
     own.vsNginx = own.requestsPerSec! / theirs.requestsPerSec!;
     return theirs;
   };
 
-  const idle = await measure('article JSON', server, plain);
+  const idle = await harness.measure('article JSON', server, plain);
   figures.push(idle, await onNginx('article JSON', plain, idle));
   const since = performance.now();
-  const busy = await measure('article JSON while publishing 2/s', server, plain, publishing(server.base, key));
+  const busy = await harness.measure('article JSON while publishing 2/s', server, plain, { meanwhile: publishing(server.base, key) });
   busy.vsIdle = busy.requestsPerSec! / idle.requestsPerSec!;
   busy.p99VsIdle = busy.p99Ms! / idle.p99Ms!;
   // The request thread's event-loop delay over the seconds in which builds ran.
@@ -284,13 +218,13 @@ try {
   busy.loopP99Ms = during.length ? Math.max(...during.map((r) => r.p99Ms)) : null;
   busy.loopMaxMs = during.length ? Math.max(...during.map((r) => r.maxMs)) : null;
   figures.push(busy);
-  const html = await measure('article JSON include=html', server, articlePaths('?include=html'));
+  const html = await harness.measure('article JSON include=html', server, articlePaths('?include=html'));
   html.vsPlain = html.requestsPerSec! / idle.requestsPerSec!;
   figures.push(html);
-  const seven = await measure('list ?limit=7', server, limited);
+  const seven = await harness.measure('list ?limit=7', server, limited);
   figures.push(seven, await onNginx('list ?limit=7 (the same bytes as files)', copies, seven));
   if (cursorPages.length > 0) {
-    const pages = await measure('list cursor page', server, cursorPages);
+    const pages = await harness.measure('list cursor page', server, cursorPages);
     figures.push(pages, await onNginx('list cursor page', cursorPages, pages));
   } else figures.push({ name: `reads list cursor page: server (${corpus})`, wallMs: 0, cpuMs: 0, peakRssMb: 0, unavailable: 'no list has a second page (write more --articles)' });
   process.stdout.write(`${JSON.stringify(figures)}\n`);
