@@ -176,7 +176,11 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
     if (!includeHtml) return rebuilding(c);
     // Kept while the article's summary is the state's (a new version replaces it).
     const [channelSlug, articleSlug] = [c.req.param('channel'), article.slug];
-    const read = await kept(c, [article], (now) => [findArticle(now, channelSlug, articleSlug)].filter((a) => a !== null), async () => {
+    const sourcesIn = (now: PublicState) => {
+      const current = findArticle(now, channelSlug, articleSlug);
+      return current ? [current] : null;
+    };
+    const read = await kept(c, [article], sourcesIn, async () => {
       const full = await deps.loadArticle(article.id);
       if (!full) throw new PressroomError('ARTICLE_NOT_FOUND');
       return articleDocument(full, q.lang, true);
