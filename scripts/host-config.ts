@@ -1,11 +1,12 @@
 /**
- * `npm run host-config -- nginx|netlify|cloudflare|r2|varnish`: the configuration that
+ * `npm run host-config -- nginx|netlify|cloudflare|r2|cloudfront|varnish`: the configuration that
  * serves the static output (`dist/`) on a static host, printed to stdout or
  * written into a folder. See docs/HOSTING.md.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { renderCloudflareWorker, renderR2WranglerConfig } from '../server/hosting/cloudflare-config.ts';
+import { renderCloudFrontFunction, renderCloudFrontSettings } from '../server/hosting/cloudfront-config.ts';
 import { listSite, renderNetlifyHeaders, renderNetlifyRedirects } from '../server/hosting/netlify-config.ts';
 import { renderNginxConfig } from '../server/hosting/nginx-config.ts';
 import { renderVarnishConfig } from '../server/hosting/varnish-config.ts';
@@ -14,9 +15,9 @@ import { describeError } from '../server/describe-error.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
 
 const PROGRAM = 'npm run host-config --';
-const HOSTS = ['nginx', 'netlify', 'cloudflare', 'r2', 'varnish'] as const;
+const HOSTS = ['nginx', 'netlify', 'cloudflare', 'r2', 'cloudfront', 'varnish'] as const;
 
-const HELP = `Usage: ${PROGRAM} nginx|netlify|cloudflare|r2|varnish [--out DIR] [--root DIR] [--listen ADDR] [--server-name NAME] [--backend ADDR] [--purge-from NETS]
+const HELP = `Usage: ${PROGRAM} nginx|netlify|cloudflare|r2|cloudfront|varnish [--out DIR] [--root DIR] [--listen ADDR] [--server-name NAME] [--backend ADDR] [--purge-from NETS]
 
 Prints the configuration that serves the static output on a host, or writes
 it into DIR (--out):
@@ -35,6 +36,11 @@ it into DIR (--out):
   r2          worker.js and wrangler.toml: the same worker in front of the R2
               bucket the site is deployed to (PRESSROOM_DEPLOY_S3_BUCKET and
               _PREFIX), bound as BUCKET; npx wrangler deploy in --out DIR.
+  cloudfront  index.mjs and distribution.json: the Lambda@Edge function
+              (viewer request, Node.js) that maps addresses onto the keys of
+              the S3 bucket the site is deployed to (PRESSROOM_DEPLOY_S3_PREFIX),
+              and the distribution settings it needs (cache policy, security
+              headers, 404 error responses).
   varnish     pressroom.vcl: Varnish (with varnish-modules' xkey) in front of
               the bundled server at --backend (default 127.0.0.1:4321),
               purged by the service (PRESSROOM_PURGE_VARNISH_URL) from the
@@ -58,7 +64,7 @@ if (wantsHelp(argv)) {
 const { positionals, values } = parseScriptArgs(
   PROGRAM,
   {
-    usage: 'nginx|netlify|cloudflare|r2|varnish [--out DIR] [--root DIR] [--listen ADDR] [--server-name NAME] [--backend ADDR] [--purge-from NETS]',
+    usage: 'nginx|netlify|cloudflare|r2|cloudfront|varnish [--out DIR] [--root DIR] [--listen ADDR] [--server-name NAME] [--backend ADDR] [--purge-from NETS]',
     options: {
       out: { kind: 'value', placeholder: 'DIR', description: 'Write the files into DIR instead of printing them.' },
       root: { kind: 'value', placeholder: 'DIR', description: 'The output folder (default ./dist).' },
@@ -93,6 +99,13 @@ try {
     files = {
       'worker.js': await renderCloudflareWorker({ tagPrefix, bucketPrefix: config.deployBucket.prefix }),
       'wrangler.toml': renderR2WranglerConfig(config.deployBucket.bucket),
+    };
+  } else if (host === 'cloudfront') {
+    const config = loadConfig(process.env, process.cwd());
+    const bucketPrefix = config.deployBucket?.prefix ?? '';
+    files = {
+      'index.mjs': await renderCloudFrontFunction({ bucketPrefix }),
+      'distribution.json': `${JSON.stringify(renderCloudFrontSettings({ bucketPrefix }), null, 2)}\n`,
     };
   } else if (host === 'varnish') {
     const purgers = values['purge-from']?.split(',').map((p) => p.trim()).filter(Boolean);

@@ -4,32 +4,28 @@
  * read a query string, so without it `?lang=` and `?cursor=` would be
  * ignored and the default language or page 1 answered: the worst kind of
  * wrong answer. The worker maps every request onto its file with the same
- * code as the bundled server (`fileForRequest`, `resolveOutputRequest`),
+ * code as the bundled server (`fileForRequest`, `resolveOutputRequest`, through
+ * `edge-request.ts`, which the CloudFront Function shares),
  * fetches it from the site's assets (Pages' ETag and 304s included) and
  * sends the bundled server's headers; what no file answers is an explicit
  * 404 or 422 with the API's JSON error body.
  * @module
  */
-import { resolveOutputRequest, type OutputAnswer } from '../serving/output-request.ts';
 import { contentTypeOf } from '../serving/content-types.ts';
-import { isLanguageCode, LANGUAGE_MAX_LENGTH } from '../domain/language.ts';
-import { fileForRequest } from '../serving/static-files.ts';
+import { decideEdgeRequest, type EdgeConstants } from '../serving/edge-request.ts';
 import { isApiPath, notFoundPageFiles, wantsNotFoundPage } from '../serving/not-found-page.ts';
 import { HTML_SECURITY_HEADERS } from '../serving/security-headers.ts';
 import { ERROR_CACHE_CONTROL } from '../serving/cache-policy.ts';
 import { cacheTagHeaders, tagsOfFile } from '../serving/cache-tags.ts';
 
 /** Values fixed when the worker is generated (`define`), so the worker bundles no validation library. */
-declare const PRESSROOM: {
-  readonly errors: Readonly<Record<'invalidCursor' | 'emptyCursor' | 'invalidLimit' | 'limitNotOnHost' | 'includeNotOnHost' | 'repeated' | 'notALanguage' | 'langTooLong' | 'repeatedOnArticle', string>>;
+declare const PRESSROOM: EdgeConstants & {
   readonly notFound: string;
   readonly shortCache: string;
   readonly immutableCache: string;
   readonly tagPrefix: string;
   /** The deploy prefix of the bucket's keys (`PRESSROOM_DEPLOY_S3_PREFIX`), for a Worker in front of R2. */
   readonly bucketPrefix: string;
-  readonly defaultLimit: string;
-  readonly validLimit: string;
 };
 
 /** The parts of an R2 bucket binding the worker uses (`@cloudflare/workers-types`' R2Bucket, narrowed). */
@@ -52,10 +48,6 @@ interface Env {
   readonly ASSETS?: { fetch(request: Request): Promise<Response> };
   readonly BUCKET?: R2Like;
 }
-
-const API = '/api/public/v1';
-const LIST = /^\/api\/public\/v1\/channels(?:\/[^/]+\/articles)?$/;
-const ARTICLE_JSON = /^\/api\/public\/v1\/channels\/[^/]+\/articles\/[^/]+$/;
 
 function errorResponse(status: number, body: string, extra: Record<string, string> = {}): Response {
   return new Response(body, { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': ERROR_CACHE_CONTROL, 'x-content-type-options': 'nosniff', ...extra } });
@@ -123,11 +115,10 @@ async function notFound(env: Env, request: Request, path: string): Promise<Respo
   return errorResponse(404, PRESSROOM.notFound, { vary: 'Accept' });
 }
 
-/** A list page that is not a file: 422 when the list exists (the cursor names none of its pages), 404 when it does not. */
-async function noPage(env: Env, request: Request, path: string, lang: string | null): Promise<Response> {
-  const first = fileForRequest(path, lang);
-  if ('file' in first) {
-    const res = await asset(env, new Request(request.url, { headers: {} }), first.file);
+/** A list page that is not a file: 422 when the list (its first page's file) exists (the cursor names none of its pages), 404 when it does not. */
+async function noPage(env: Env, request: Request, list: string | null): Promise<Response> {
+  if (list !== null) {
+    const res = await asset(env, new Request(request.url, { headers: {} }), list);
     await res.body?.cancel();
     if (res.status === 200) return errorResponse(422, PRESSROOM.errors.invalidCursor);
   }
@@ -138,41 +129,15 @@ export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname;
-    const query = url.search.slice(1);
-    const params = url.searchParams;
-    const api = path === API || path.startsWith(`${API}/`);
-    const lang = params.has('lang') ? params.get('lang') : null;
-    let answer: OutputAnswer | null;
-    let cursor: string | null = null;
-    if (api && LIST.test(path)) {
-      // The checks the bundled server makes before it reads a list, with its bodies; a size the files do not hold is said so.
-      if (/(?:^|&)cursor=(?:&|$)/.test(query)) return errorResponse(422, PRESSROOM.errors.emptyCursor);
-      if (/(?:^|&)(lang|limit|cursor)=[^&]*&(?:.*&)?\1=/.test(query)) return errorResponse(422, PRESSROOM.errors.repeated);
-      const limit = params.get('limit');
-      if (limit !== null && !new RegExp(PRESSROOM.defaultLimit).test(limit)) {
-        return errorResponse(422, new RegExp(PRESSROOM.validLimit).test(limit) ? PRESSROOM.errors.limitNotOnHost : PRESSROOM.errors.invalidLimit);
-      }
-      cursor = params.get('cursor');
-    }
-    const articleJson = api && ARTICLE_JSON.test(path) && !path.endsWith('.md');
-    // Lists and an article's JSON document 422 for a `lang` that is no language code (the others answer 404).
-    if ((articleJson || (api && LIST.test(path))) && lang !== null && !isLanguageCode(lang)) {
-      return errorResponse(422, lang.length > LANGUAGE_MAX_LENGTH ? PRESSROOM.errors.langTooLong : PRESSROOM.errors.notALanguage);
-    }
-    if (articleJson && /(?:^|&)(lang|include)=[^&]*&(?:.*&)?\1=/.test(query)) return errorResponse(422, PRESSROOM.errors.repeatedOnArticle);
-    if (articleJson && /(?:^|&)include=/.test(query)) return errorResponse(422, PRESSROOM.errors.includeNotOnHost);
-    if (cursor !== null) {
-      const mapped = fileForRequest(path, lang, cursor);
-      if (!('file' in mapped)) return noPage(env, request, path, lang);
-      answer = { file: mapped.file, headers: {} };
-    } else {
-      answer = resolveOutputRequest(path, lang, request.headers.get('accept') ?? undefined);
-    }
-    if (!answer) return notFound(env, request, path);
+    const decision = decideEdgeRequest(path, { values: (name) => url.searchParams.getAll(name) }, request.headers.get('accept') ?? undefined, PRESSROOM);
+    if (decision.kind === 'error') return errorResponse(decision.status, decision.body);
+    if (decision.kind === 'not-found') return notFound(env, request, path);
+    if (decision.kind === 'no-page') return noPage(env, request, decision.list);
+    const { answer, list } = decision;
     const res = await asset(env, request, answer.file);
     if (isMissing(res)) {
       await res.body?.cancel();
-      return cursor !== null ? noPage(env, request, path, lang) : notFound(env, request, path);
+      return list !== null ? noPage(env, request, list) : notFound(env, request, path);
     }
     const headers = new Headers(res.headers);
     if (res.status === 200) headers.set('content-type', contentTypeOf(answer.file));

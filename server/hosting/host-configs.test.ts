@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contentTypeOf } from '../serving/content-types.ts';
 import { renderCloudflareWorker } from './cloudflare-config.ts';
+import { renderCloudFrontFunction, renderCloudFrontSettings } from './cloudfront-config.ts';
 import { HOST_ERRORS } from '../serving/host-errors.ts';
 import { listSite, renderNetlifyHeaders, renderNetlifyRedirects, type SiteListing } from './netlify-config.ts';
 import { renderNginxConfig } from './nginx-config.ts';
@@ -192,5 +193,30 @@ describe('the edge configurations', () => {
     expect(() => renderR2WranglerConfig('Not A Bucket')).toThrow(/bucket name/);
     const worker = await renderCloudflareWorker({ bucketPrefix: 'site/' });
     expect(worker).toContain('bucketPrefix: "site/"');
+  });
+});
+
+describe('CloudFront (Lambda@Edge in front of S3)', () => {
+  it('bundles the function into one module with no imports, with the deploy prefix and the hosts\' bodies', async () => {
+    const code = await renderCloudFrontFunction({ bucketPrefix: 'site/' });
+    expect(code).not.toMatch(/^import /m);
+    expect(code).toMatch(/^export \{[^}]*\bhandler\b/m);
+    expect(code).toContain('"site/"');
+    expect(code).toContain('This static host serves pages of the default size only');
+  });
+
+  it('keys the cache on the path alone, sends the security headers and answers a missing key with the 404 page, uncached', () => {
+    const settings = renderCloudFrontSettings({ bucketPrefix: 'site/' }) as {
+      CachePolicy: { ParametersInCacheKeyAndForwardedToOrigin: Record<string, { QueryStringBehavior?: string; HeaderBehavior?: string; CookieBehavior?: string }> };
+      ResponseHeadersPolicy: { SecurityHeadersConfig: { ContentSecurityPolicy: { ContentSecurityPolicy: string } } };
+      CustomErrorResponses: { Items: Array<{ ErrorCode: number; ResponsePagePath: string; ResponseCode: string; ErrorCachingMinTTL: number }> };
+    };
+    const key = settings.CachePolicy.ParametersInCacheKeyAndForwardedToOrigin;
+    expect([key.QueryStringsConfig!.QueryStringBehavior, key.HeadersConfig!.HeaderBehavior, key.CookiesConfig!.CookieBehavior]).toEqual(['none', 'none', 'none']);
+    expect(settings.ResponseHeadersPolicy.SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy).toBe(CONTENT_SECURITY_POLICY);
+    expect(settings.CustomErrorResponses.Items).toEqual([
+      { ErrorCode: 403, ResponsePagePath: '/site/404.html', ResponseCode: '404', ErrorCachingMinTTL: 0 },
+      { ErrorCode: 404, ResponsePagePath: '/site/404.html', ResponseCode: '404', ErrorCachingMinTTL: 0 },
+    ]);
   });
 });

@@ -12,21 +12,13 @@ import { Miniflare } from 'miniflare';
 import { renderCloudflareWorker } from '../../server/hosting/cloudflare-config.ts';
 import { cacheControlOfFile } from '../../server/serving/cache-policy.ts';
 import { contentTypeOf } from '../../server/serving/content-types.ts';
-import { TEMP_FILE_NAME, UNMANAGED_OUTPUT_FILES } from '../../server/serving/static-files.ts';
 import { freePort } from './free-port.ts';
+import { outputFiles } from './output-files.ts';
 
 /** A running worker. */
 export interface R2WorkerHost {
   readonly url: string;
   stop(): Promise<void>;
-}
-
-function files(dir: string, prefix = '', into: string[] = []): string[] {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (entry.isDirectory()) files(path.join(dir, entry.name), `${prefix}${entry.name}/`, into);
-    else if (entry.isFile() && !TEMP_FILE_NAME.test(entry.name) && !UNMANAGED_OUTPUT_FILES.includes(`${prefix}${entry.name}`)) into.push(`${prefix}${entry.name}`);
-  }
-  return into;
 }
 
 /** Fills a bucket with `dist` and serves it through the worker. */
@@ -42,7 +34,7 @@ export async function startR2Worker(dist: string): Promise<R2WorkerHost> {
   });
   const url = (await mf.ready).toString().replace(/\/$/, '');
   const bucket = (await mf.getR2Bucket('BUCKET')) as unknown as { put(key: string, value: Uint8Array, options: { httpMetadata: Record<string, string> }): Promise<unknown> };
-  for (const file of files(dist)) {
+  for (const file of outputFiles(dist)) {
     await bucket.put(file, new Uint8Array(fs.readFileSync(path.join(dist, file))), { httpMetadata: { contentType: contentTypeOf(file), cacheControl: cacheControlOfFile(file, 60) } });
   }
   return { url, stop: () => mf.dispose() };

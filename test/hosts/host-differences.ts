@@ -6,9 +6,10 @@
  * @module
  */
 import { acceptsHtml } from '../../server/serving/not-found-page.ts';
+import { fileForRequest } from '../../server/serving/static-files.ts';
 
 /** The hosts the suite runs. */
-export type HostName = 'nginx' | 'cloudflare' | 'netlify' | 'r2';
+export type HostName = 'nginx' | 'cloudflare' | 'netlify' | 'r2' | 'cloudfront';
 
 /** One intended difference. */
 export interface HostDifference {
@@ -29,14 +30,14 @@ const LIMIT_OTHER = /[?&]limit=(?!0?20(&|$))/;
 export const HOST_DIFFERENCES: readonly HostDifference[] = [
   {
     id: 'page-size',
-    hosts: ['nginx', 'cloudflare', 'r2'],
+    hosts: ['nginx', 'cloudflare', 'r2', 'cloudfront'],
     matches: (a) => LIMIT_OTHER.test(a) && !/limit=abc/.test(a),
     status: () => 422,
     text: '`?limit=` other than 20 on a list: the files hold pages of 20, so the host answers 422 naming `limit` (the bundled server answers the page).',
   },
   {
     id: 'include-html',
-    hosts: ['nginx', 'cloudflare', 'r2'],
+    hosts: ['nginx', 'cloudflare', 'r2', 'cloudfront'],
     matches: (a) => /[?&]include=/.test(a),
     status: () => 422,
     text: '`?include=html` on an article: the files hold no `content_html`, so the host answers 422 naming `include`.',
@@ -50,7 +51,7 @@ export const HOST_DIFFERENCES: readonly HostDifference[] = [
   },
   {
     id: 'repeated-parameter',
-    hosts: ['nginx', 'cloudflare', 'r2'],
+    hosts: ['nginx', 'cloudflare', 'r2', 'cloudfront'],
     matches: (a) => a.startsWith('/api/') && /lang=ar&lang=en/.test(a),
     status: () => 422,
     text: 'A parameter given twice on a list or an article\'s JSON (`?lang=ar&lang=en`): 422 as from the bundled server, with a general message where the server names the parameter and the count.',
@@ -99,7 +100,7 @@ export const HOST_DIFFERENCES: readonly HostDifference[] = [
   },
   {
     id: 'unknown-list-language',
-    hosts: ['nginx', 'cloudflare', 'netlify', 'r2'],
+    hosts: ['nginx', 'cloudflare', 'netlify', 'r2', 'cloudfront'],
     matches: (a) => a.endsWith('/channels?lang=xx'),
     status: () => 404,
     text: 'The channel list in a language no channel has: the bundled server answers an empty list, a host 404 (there is no file for it).',
@@ -118,6 +119,28 @@ export const HOST_DIFFERENCES: readonly HostDifference[] = [
     status: () => 404,
     text: "A 404 for a program (`Accept` without `text/html`, or any address under `/api/`): Netlify's rules cannot read `Accept` or send a JSON body, so it sends the 404 page of the address's channel and language, where the bundled server sends the JSON error body.",
   },
+  {
+    id: 'cloudfront-cursor-404',
+    hosts: ['cloudfront'],
+    matches: (a, _h, server) => server === 422 && /[?&]cursor=[A-Za-z0-9_-]{22}(&|$)/.test(a),
+    status: () => 404,
+    text: "A cursor of the right form that names no page of the list: S3 has no such key, so CloudFront answers 404 (the bundled server 422); a cursor of the wrong form gets the server's 422 from the function.",
+  },
+  {
+    id: 'cloudfront-404-page',
+    hosts: ['cloudfront'],
+    matches: (a, h, server) => server === 404 && (acceptsHtml(h.accept) || !/^\/api\/public\/v1\/channels(\/|\?|$)/.test(a) || 'file' in fileForRequest(a.split('?')[0]!, null)),
+    status: () => 404,
+    text: "A 404: where a key is missing, S3 answers 403 or 404 and the distribution's error response sends the site's root 404 page (`/404.html`, English), to programs too; a browser gets that page for every 404. The function's own 404s (a read-API address that names no file) have the JSON body.",
+  },
+  {
+    id: 'cloudfront-no-link',
+    hosts: ['cloudfront'],
+    matches: (a, _h, server) => server === 200 && !a.startsWith('/api/') && /^\/[^/?]+\/(?:[^/?]+\/)?[^/?.]+(?:\?|$)/.test(a),
+    status: () => 200,
+    sameBody: true,
+    text: "An article page has no `Link` header (a viewer-request function cannot add response headers, and S3 stores none): the page's `<link rel=\"alternate\">` names the same Markdown and JSON, and `Accept: text/markdown` still gets the Markdown.",
+  },
 ];
 
 /** The intended difference covering a request to `host`, if any. */
@@ -127,6 +150,6 @@ export function differenceFor(host: HostName, address: string, headers: Readonly
 
 /** The list as `docs/HOSTING.md` shows it. */
 export function differencesMarkdown(): string {
-  const names: Record<HostName, string> = { nginx: 'nginx', cloudflare: 'Cloudflare Pages', netlify: 'Netlify', r2: 'a Worker in front of R2' };
+  const names: Record<HostName, string> = { nginx: 'nginx', cloudflare: 'Cloudflare Pages', netlify: 'Netlify', r2: 'a Worker in front of R2', cloudfront: 'CloudFront in front of S3' };
   return HOST_DIFFERENCES.map((d) => `- **${d.hosts.map((h) => names[h]).join(', ')}**: ${d.text}`).join('\n');
 }

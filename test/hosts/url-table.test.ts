@@ -3,7 +3,9 @@
  * kind, every language form, a cursor page, invalid and repeated parameters,
  * missing resources, conditional requests, `Accept` negotiation, traversal
  * attempts — asked of the bundled server, a real nginx, Cloudflare Pages
- * (`wrangler pages dev`) and Netlify (`@netlify/dev`) over one built `dist/`.
+ * (`wrangler pages dev`), Netlify (`@netlify/dev`), the Cloudflare worker in
+ * front of R2 (Miniflare) and the Lambda@Edge function in front of S3
+ * (s3rver, CloudFront's plumbing as documented) over one built `dist/`.
  * Every answer must be the bundled server's (status; body bytes on 200 and
  * 422; content type), except the intended differences listed here, which
  * the test prints and `docs/HOSTING.md` repeats word for word.
@@ -17,6 +19,7 @@ import { rawClient, type RawResponse } from '../helpers/raw-http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { startWrangler, type WranglerHost } from '../helpers/wrangler-host.ts';
 import { startR2Worker, type R2WorkerHost } from '../helpers/r2-worker-host.ts';
+import { startCloudFront, type CloudFrontHost } from '../helpers/cloudfront-host.ts';
 import { HOST_DIFFERENCES, differenceFor, differencesMarkdown, type HostName } from './host-differences.ts';
 import { PROJECT_ROOT } from '../../server/paths.ts';
 
@@ -31,6 +34,7 @@ let nginx: NginxHost | null = null;
 let wrangler: WranglerHost | null = null;
 let r2: R2WorkerHost | null = null;
 let netlify: NetlifyHost | null = null;
+let cloudfront: CloudFrontHost | null = null;
 let cursor = '';
 
 /** The table: address, and request headers where they matter. `{cursor}` is the first page's next_cursor. */
@@ -169,10 +173,11 @@ beforeAll(async () => {
   wrangler = await startWrangler(t.config.outputDir);
   netlify = await startNetlify(t.config.outputDir);
   r2 = await startR2Worker(t.config.outputDir);
+  cloudfront = await startCloudFront(t.config.outputDir);
 }, 300_000);
 
 afterAll(async () => {
-  await Promise.all([nginx?.stop(), wrangler?.stop(), netlify?.stop(), r2?.stop()]);
+  await Promise.all([nginx?.stop(), wrangler?.stop(), netlify?.stop(), r2?.stop(), cloudfront?.stop()]);
   await t?.stop();
 });
 
@@ -195,6 +200,7 @@ const hosts: Array<[HostName, () => string | null]> = [
   ['cloudflare', () => wrangler?.url ?? null],
   ['r2', () => r2?.url ?? null],
   ['netlify', () => netlify?.url ?? null],
+  ['cloudfront', () => cloudfront?.url ?? null],
 ];
 
 describe.each(hosts)('the URL table on %s', (host, urlOf) => {
@@ -221,8 +227,8 @@ describe.each(hosts)('the URL table on %s', (host, urlOf) => {
         else if (got.body !== expected.body) mismatches.push(`${label}: other body (${got.body.slice(0, 80)}…)`);
         else if ((got.status === 200 || got.status === 404) && got.type !== expected.type) mismatches.push(`${label}: type ${got.type}, the server ${expected.type}`);
         else if (got.status === 200 && got.link !== expected.link) mismatches.push(`${label}: Link ${got.link || 'none'}, the server ${expected.link || 'none'}`);
-        // Cache tags name the file answered (serving/cache-tags.ts); Netlify's rules carry the site's tag alone.
-        else if (got.status === 200 && got.tags !== (host === 'netlify' ? 'pressroom' : expected.tags)) mismatches.push(`${label}: Cache-Tag ${got.tags || 'none'}, the server ${expected.tags}`);
+        // Cache tags name the file answered (serving/cache-tags.ts); Netlify's rules carry the site's tag alone; CloudFront has none (it is invalidated by path).
+        else if (got.status === 200 && got.tags !== (host === 'netlify' ? 'pressroom' : host === 'cloudfront' ? '' : expected.tags)) mismatches.push(`${label}: Cache-Tag ${got.tags || 'none'}, the server ${expected.tags}`);
       }
     } finally {
       server.close();

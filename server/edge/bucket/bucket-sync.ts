@@ -28,13 +28,18 @@ import { contentTypeOf } from '../../serving/content-types.ts';
 import { TEMP_FILE_NAME, UNMANAGED_OUTPUT_FOLDERS } from '../../serving/static-files.ts';
 import type { Db } from '../../store/database.ts';
 import { adoptBucket, forgetBucketObjects, listBucketKeys, ownersOfPaths, readBucketObjects, recordBucketObject } from '../../store/bucket-object.repository.ts';
-import type { Bucket } from './s3-bucket.ts';
+import type { Bucket, ObjectHeaders } from './s3-bucket.ts';
 import { EdgeFailure } from '../purger.ts';
 import type { SearchFiles } from '../edge-delivery.ts';
 import type { Logger } from '../../logger.ts';
 
 /** The search index's folder (`UNMANAGED_OUTPUT_FOLDERS`). */
 const SEARCH_FOLDER = 'pagefind';
+
+/** What the object of output file `file` is stored with: the type, cache policy and tags the hosts send with it. */
+export function objectHeadersOf(file: string, maxAgeSeconds: number, tagPrefix: string): ObjectHeaders {
+  return { contentType: contentTypeOf(file), cacheControl: cacheControlOfFile(file, maxAgeSeconds), cacheTag: cacheTagHeaders(tagsOfFile(tagPrefix, file))['Cache-Tag']! };
+}
 
 /** Uploads in flight at once. */
 const CONCURRENCY = 8;
@@ -143,7 +148,7 @@ export async function applySync(deps: BucketSyncDeps, plan: SyncPlan, progress?:
         const body = stat?.isFile() ? readOrNull(file) : null;
         // Gone since the plan: the next sync deletes it.
         if (body && stat) {
-          const headers = { contentType: contentTypeOf(p), cacheControl: cacheControlOfFile(p, deps.maxAgeSeconds), cacheTag: cacheTagHeaders(tagsOfFile(deps.tagPrefix, p))['Cache-Tag']! };
+          const headers = objectHeadersOf(p, deps.maxAgeSeconds, deps.tagPrefix);
           await deps.bucket.put(p, body, headers);
           await recordBucketObject(deps.db, {
             key: p,
