@@ -4,6 +4,8 @@
  * @module
  */
 import fs from 'node:fs';
+import path from 'node:path';
+import { staticFiles } from './serving/static-files.ts';
 import http from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import YAML from 'yaml';
@@ -163,8 +165,23 @@ export async function startService(
   const loopWatch = watchEventLoop(log.child('loop'), config.eventLoopReportSeconds);
   if (staticSite) {
     const first = !(await hasAnyFile(db));
-    const report = first ? await staticSite.builder.fullBuild() : await staticSite.builder.applyEvents();
-    log.info(first ? 'static site built' : 'static site up to date', { dir: config.outputDir, written: report.written, removed: report.removed, ms: report.ms });
+    // An output folder deleted (or emptied) while the server was stopped is rebuilt before anything is served.
+    const lost = !first && !fs.existsSync(path.join(config.outputDir, staticFiles.home()));
+    if (lost) log.warn('the output folder has no site (deleted or emptied while stopped): rebuilding it from the store', { dir: config.outputDir });
+    const report = first || lost ? await staticSite.builder.fullBuild() : await staticSite.builder.applyEvents();
+    log.info(first ? 'static site built' : lost ? 'static site rebuilt' : 'static site up to date', { dir: config.outputDir, written: report.written, removed: report.removed, ms: report.ms });
+    // Then, while serving, the folder is compared with the manifest file by file (size and mtime, a hash where
+    // they changed): files missing, edited or left by a crash are repaired by a full build.
+    if (!first && !lost) {
+      void staticSite.builder.repairOutput().then(
+        (repaired) => {
+          if (!repaired) return log.debug('output folder checked: as recorded', { dir: config.outputDir });
+          const { check, report: build } = repaired;
+          log.warn('output folder repaired: files were missing, changed or unrecorded', { missing: check.missing.length - check.damaged.length, changed: check.damaged.length, unrecorded: check.unrecorded.length, written: build.written, removed: build.removed, ms: build.ms, example: check.damaged[0] ?? check.missing[0] ?? check.unrecorded[0] });
+        },
+        (error: unknown) => log.error('output folder check failed', { error: describeError(error) }),
+      );
+    }
     await hostFiles?.ensure();
     // The search shards build in the background; pages work without them meanwhile.
     if (first || !staticSite.search.hasIndex()) staticSite.search.rebuildAll();

@@ -25,6 +25,7 @@ function countingBuilder(reports: Array<Partial<BuildReport> | Error>): SiteBuil
     heldState: () => null,
     onFilesPlaced: () => undefined,
     release: async () => undefined,
+    repairOutput: async () => null,
   };
   return builder;
 }

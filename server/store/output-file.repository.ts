@@ -30,18 +30,27 @@ export async function filesAt(db: Executor, paths: readonly string[]): Promise<M
 /** Rows read at a time by `eachRecordedFile`. */
 const SLICE_ROWS = 50_000;
 
+/** A recorded file with the stamp its hash was last confirmed with (`size`, `mtimeMs`: null until confirmed). */
+export interface RecordedStamp {
+  readonly path: string;
+  readonly owner: string;
+  readonly hash: string;
+  readonly size: number | null;
+  readonly mtimeMs: number | null;
+}
+
 /**
- * Visits every recorded file's path and owner, a slice at a time in path
- * order, so the rows of a large site (1.2 million files at 100,000
- * articles) are never all held at once.
+ * Visits every recorded file, a slice at a time in path order, so the rows
+ * of a large site (1.2 million files at 100,000 articles) are never all
+ * held at once.
  */
-export async function eachRecordedFile(db: Executor, visit: (path: string, owner: string) => void): Promise<void> {
+export async function eachRecordedFile(db: Executor, visit: (file: RecordedStamp) => void): Promise<void> {
   let after: string | null = null;
   for (;;) {
-    let query = db.selectFrom('output_files').select(['path', 'owner']).orderBy('path').limit(SLICE_ROWS);
+    let query = db.selectFrom('output_files').select(['path', 'owner', 'hash', 'size', 'mtime_ms']).orderBy('path').limit(SLICE_ROWS);
     if (after !== null) query = query.where('path', '>', after);
     const rows = await query.execute();
-    for (const r of rows) visit(r.path, r.owner);
+    for (const r of rows) visit({ path: r.path, owner: r.owner, hash: r.hash, size: r.size, mtimeMs: r.mtime_ms });
     if (rows.length < SLICE_ROWS) return;
     after = rows[rows.length - 1]!.path;
   }
@@ -72,11 +81,22 @@ export async function recordFiles(db: Executor, files: ReadonlyArray<{ path: str
   for (let i = 0; i < files.length; i += 400) {
     await db
       .insertInto('output_files')
-      .values(files.slice(i, i + 400).map((f) => ({ ...f, updated_at: now })))
+      // A new hash is not confirmed on disk yet: its stamp is learnt by the next check of the folder.
+      .values(files.slice(i, i + 400).map((f) => ({ ...f, size: null, mtime_ms: null, updated_at: now })))
       .onConflict((oc) =>
-        oc.column('path').doUpdateSet((eb) => ({ owner: eb.ref('excluded.owner'), hash: eb.ref('excluded.hash'), updated_at: eb.ref('excluded.updated_at') })),
+        oc.column('path').doUpdateSet((eb) => ({ owner: eb.ref('excluded.owner'), hash: eb.ref('excluded.hash'), size: null, mtime_ms: null, updated_at: eb.ref('excluded.updated_at') })),
       )
       .execute();
+  }
+}
+
+/**
+ * Remembers the stamps files had when a check confirmed their hashes; a row whose hash changed since (a build
+ * recorded a new file meanwhile) is left alone.
+ */
+export async function confirmStamps(db: Executor, stamps: ReadonlyArray<{ path: string; hash: string; size: number; mtimeMs: number }>): Promise<void> {
+  for (const s of stamps) {
+    await db.updateTable('output_files').set({ size: s.size, mtime_ms: s.mtimeMs }).where('path', '=', s.path).where('hash', '=', s.hash).execute();
   }
 }
 

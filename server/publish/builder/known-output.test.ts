@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type Db } from '../../store/database.ts';
 import { recordFiles, recordsAtLeast } from '../../store/output-file.repository.ts';
 import { checkOutputInWorker } from '../workers/output-check.ts';
-import { checkOutput, knownOutput } from './known-output.ts';
+import { hashContent } from '../../output/output-writer.ts';
+import { checkOutput, knownOutput, needsRepair } from './known-output.ts';
 
 let dir: string;
 let outputDir: string;
@@ -27,11 +28,11 @@ beforeEach(async () => {
   await recordFiles(
     db,
     [
-      { path: 'a/one.md', owner: 'article:1', hash: 'h1' },
-      { path: 'a/one.json', owner: 'article:1', hash: 'h2' },
-      { path: 'b/two.md', owner: 'article:2', hash: 'h3' },
-      { path: 'b/two.json', owner: 'article:2', hash: 'h4' },
-      { path: 'index.html', owner: 'site', hash: 'h5' },
+      { path: 'a/one.md', owner: 'article:1', hash: hashContent('a/one.md') },
+      { path: 'a/one.json', owner: 'article:1', hash: hashContent('a/one.json') },
+      { path: 'b/two.md', owner: 'article:2', hash: hashContent('b/two.md') },
+      { path: 'b/two.json', owner: 'article:2', hash: hashContent('b/two.json') },
+      { path: 'index.html', owner: 'site', hash: hashContent('index.html') },
     ],
     '2026-11-27T00:00:00.000Z',
   );
@@ -49,6 +50,8 @@ describe('checkOutput', () => {
     expect(check.missing).toEqual(['b/two.md']);
     expect(check.incomplete).toEqual(['article:2']);
     expect(check.unrecorded).toEqual(['stray/left.html']);
+    expect(check.damaged).toEqual([]);
+    expect(needsRepair(check)).toBe(true);
     const known = knownOutput(check);
     expect([known.inPlace('a/one.md'), known.inPlace('b/two.md')]).toEqual([true, false]);
   });
@@ -59,17 +62,40 @@ describe('checkOutput', () => {
 
   it('finds nothing to match in a missing folder and an empty manifest (a cold build)', async () => {
     await db.deleteFrom('output_files').execute();
-    expect(await checkOutput(db, path.join(dir, 'nowhere'))).toEqual({ owners: [], missing: [], incomplete: [], unrecorded: [] });
+    const check = await checkOutput(db, path.join(dir, 'nowhere'));
+    expect(check).toEqual({ owners: [], missing: [], incomplete: [], unrecorded: [], damaged: [], hashed: 0 });
+    expect(needsRepair(check)).toBe(false);
   });
 
   it('gives the same answer from a worker thread, with its own store connection', async () => {
-    expect(await checkOutputInWorker({ databaseFile, outputDir })).toEqual(await checkOutput(db, outputDir));
+    // The first check confirms the stamps (it hashes the four files in place); the second trusts them.
+    const inWorker = await checkOutputInWorker({ databaseFile, outputDir });
+    expect(inWorker.hashed).toBe(4);
+    expect(await checkOutput(db, outputDir)).toEqual({ ...inWorker, hashed: 0 });
   });
 
   it("fails with the thread's error when the check cannot run", async () => {
     const notADatabase = path.join(dir, 'not-a-database.db');
     fs.writeFileSync(notADatabase, 'this is not SQLite '.repeat(100));
     await expect(checkOutputInWorker({ databaseFile: notADatabase, outputDir })).rejects.toThrow(/Output check failed: .*not a database/);
+  });
+
+  it('trusts a file by its confirmed size and mtime, hashes it again when they change, and removes one whose bytes are not the recorded ones', async () => {
+    expect((await checkOutput(db, outputDir)).hashed).toBe(4);
+    expect((await checkOutput(db, outputDir)).hashed).toBe(0);
+    // Touched, same bytes: hashed, confirmed, kept.
+    const later = new Date(Date.now() + 60_000);
+    fs.utimesSync(path.join(outputDir, 'a/one.md'), later, later);
+    const touched = await checkOutput(db, outputDir);
+    expect([touched.hashed, touched.damaged]).toEqual([1, []]);
+    expect(fs.existsSync(path.join(outputDir, 'a/one.md'))).toBe(true);
+    // Edited by hand, even to the same size: other bytes than recorded, so removed and its owner incomplete.
+    fs.writeFileSync(path.join(outputDir, 'a/one.json'), 'A/ONE.JSON');
+    const edited = await checkOutput(db, outputDir);
+    expect(edited.damaged).toEqual(['a/one.json']);
+    expect([...edited.missing].sort()).toEqual(['a/one.json', 'b/two.md']);
+    expect([...edited.incomplete].sort()).toEqual(['article:1', 'article:2']);
+    expect(fs.existsSync(path.join(outputDir, 'a/one.json'))).toBe(false);
   });
 
   it('reads a manifest larger than one slice', async () => {

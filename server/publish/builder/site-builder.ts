@@ -33,6 +33,9 @@ import type { BuildContext, SiteBuilderDeps } from './build-context.ts';
 import { emptyReport, type BuildReport } from './build-report.ts';
 import { BuilderState } from './builder-state.ts';
 import { runFullBuild } from './full-build.ts';
+import { startOutputCheck } from './early-render.ts';
+import { needsRepair, type OutputCheck } from './known-output.ts';
+import { describeError } from '../../describe-error.ts';
 import { runIncrementalBuild } from './incremental-build.ts';
 import { ensureAnchors } from './list-owners.ts';
 import { createManifestBatch } from './manifest-batch.ts';
@@ -46,6 +49,13 @@ export { POOL_MIN_ARTICLES } from './full-build.ts';
 export interface SiteBuilder {
   /** Rebuilds everything from the store; removes every file nothing produces. */
   fullBuild(): Promise<BuildReport>;
+  /**
+   * Checks the output folder against the manifest (recorded files missing, files whose bytes are not the
+   * recorded ones, files nobody recorded: `known-output.ts`) and, when it finds any, repairs the folder with a
+   * full build, in the same turn of the builder's queue (no build writes while it looks). Resolves with what
+   * it found and the build, or null when the folder was as recorded.
+   */
+  repairOutput(): Promise<{ check: OutputCheck; report: BuildReport } | null>;
   /** Applies the pending publication events; resolves with what changed (empty when none were pending). */
   applyEvents(): Promise<BuildReport>;
   /**
@@ -95,6 +105,13 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
 
   return {
     fullBuild: () => queue.run(() => runFullBuild(ctx)),
+    repairOutput: () =>
+      queue.run(async () => {
+        await ctx.ready;
+        const run = await startOutputCheck(ctx, (what, error) => deps.log.warn(what, { error: describeError(error) }));
+        const check = await run.checking;
+        return needsRepair(check) ? { check, report: await runFullBuild(ctx) } : null;
+      }),
     newestEvent: () => lastEventId(deps.db),
     applyEvents: () => queue.run(() => runIncrementalBuild(ctx)),
     async publicState() {

@@ -21,6 +21,7 @@ import * as contentlessSearchIndex from './0014-contentless-search-index.ts';
 import * as bodyProse from './0015-body-prose.ts';
 import * as edgeDeliveries from './0016-edge-deliveries.ts';
 import * as bucketObjects from './0017-bucket-objects.ts';
+import * as outputFileStamps from './0018-output-file-stamps.ts';
 
 /** Every migration by name, applied in name order. */
 export const migrations: Record<string, Migration> = {
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '0015-body-prose': bodyProse,
   '0016-edge-deliveries': edgeDeliveries,
   '0017-bucket-objects': bucketObjects,
+  '0018-output-file-stamps': outputFileStamps,
 };
