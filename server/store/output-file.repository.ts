@@ -77,14 +77,14 @@ export async function recordsAtLeast(db: Executor, count: number): Promise<boole
 }
 
 /** Records written files, a few hundred rows per statement (one statement per file cost most of a cold build's manifest time). */
-export async function recordFiles(db: Executor, files: ReadonlyArray<{ path: string; owner: string; hash: string }>, now: string): Promise<void> {
+export async function recordFiles(db: Executor, files: ReadonlyArray<{ path: string; owner: string; hash: string; size?: number | null; mtimeMs?: number | null }>, now: string): Promise<void> {
   for (let i = 0; i < files.length; i += 400) {
     await db
       .insertInto('output_files')
-      // A new hash is not confirmed on disk yet: its stamp is learnt by the next check of the folder.
-      .values(files.slice(i, i + 400).map((f) => ({ ...f, size: null, mtime_ms: null, updated_at: now })))
+      // Without the stamp the file had when written, the next check of the folder hashes it and learns it.
+      .values(files.slice(i, i + 400).map((f) => ({ path: f.path, owner: f.owner, hash: f.hash, size: f.size ?? null, mtime_ms: f.mtimeMs ?? null, updated_at: now })))
       .onConflict((oc) =>
-        oc.column('path').doUpdateSet((eb) => ({ owner: eb.ref('excluded.owner'), hash: eb.ref('excluded.hash'), size: null, mtime_ms: null, updated_at: eb.ref('excluded.updated_at') })),
+        oc.column('path').doUpdateSet((eb) => ({ owner: eb.ref('excluded.owner'), hash: eb.ref('excluded.hash'), size: eb.ref('excluded.size'), mtime_ms: eb.ref('excluded.mtime_ms'), updated_at: eb.ref('excluded.updated_at') })),
       )
       .execute();
   }

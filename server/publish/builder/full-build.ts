@@ -63,7 +63,7 @@ export async function runFullBuild(ctx: BuildContext): Promise<BuildReport> {
   await ctx.ready;
   const highWater = await lastEventId(ctx.deps.db);
   const warn: Warn = (what, error) => ctx.deps.log.warn(what, { error: describeError(error) });
-  const run: FullRun = { ctx, report, batch: createManifestBatch(ctx.deps.db, ctx.deps.clock, ctx.output), started, warn };
+  const run: FullRun = { ctx, report, batch: createManifestBatch(ctx.deps.db, ctx.deps.clock, ctx.output, ctx.deps.outputDir), started, warn };
   const output = await startOutputCheck(ctx, warn);
   const early = await startEarlyRun(ctx, output, report, run.batch, warn);
   let plan: OwnerPlan;

@@ -29,7 +29,7 @@ export async function runIncrementalBuild(ctx: BuildContext): Promise<BuildRepor
   const started = performance.now();
   const report = emptyReport();
   report.full = reread;
-  const batch = createManifestBatch(deps.db, deps.clock, ctx.output);
+  const batch = createManifestBatch(deps.db, deps.clock, ctx.output, deps.outputDir);
   // A builder that reads the public state afresh here has nothing to compare with: its pages are planned whole.
   const fresh = state.index === null;
   await ensureIndex(ctx, report, batch);

@@ -14,6 +14,8 @@ import type { Db } from '../../store/database.ts';
 import { forgetBuildOwners, writeBuildOwners, type BuildOwnerState } from '../../store/build-owner.repository.ts';
 import * as manifest from '../../store/output-file.repository.ts';
 import type { OutputQueue } from '../../output/output-queue.ts';
+import { resolveOutputPath } from '../../output/output-writer.ts';
+import fs from 'node:fs';
 
 /** What applying owners did, added to the build's report. */
 export interface ApplyCounts {
@@ -43,8 +45,20 @@ export interface ManifestBatch {
   readonly pending: number;
 }
 
-/** Creates a batch over the output folder (through `files`, the builder's output queue) and the store. */
-export function createManifestBatch(db: Db, clock: Clock, files: OutputQueue): ManifestBatch {
+/**
+ * The size and mtime of a recorded file as the build leaves it (its bytes are the recorded hash: written now, or
+ * found equal), so the next check of the folder trusts it without hashing it again; null when it is not there.
+ */
+function stampOf(outputDir: string, relative: string): { size: number; mtimeMs: number } | { size: null; mtimeMs: null } {
+  const stat = fs.statSync(resolveOutputPath(outputDir, relative), { throwIfNoEntry: false });
+  return stat ? { size: stat.size, mtimeMs: Math.trunc(stat.mtimeMs) } : { size: null, mtimeMs: null };
+}
+
+/**
+ * Creates a batch over the output folder (through `files`, the builder's output queue) and the store.
+ * `outputDir`: where the files are, to record their stamps with their hashes (without it, the next check learns them).
+ */
+export function createManifestBatch(db: Db, clock: Clock, files: OutputQueue, outputDir?: string): ManifestBatch {
   let records: Array<{ path: string; owner: string; hash: string }> = [];
   let gone: string[] = [];
   let states = new Map<string, BuildOwnerState | null>();
@@ -79,8 +93,9 @@ export function createManifestBatch(db: Db, clock: Clock, files: OutputQueue): M
       records = [];
       gone = [];
       states = new Map();
+      const stamped = outputDir === undefined ? r : r.map((f) => ({ ...f, ...stampOf(outputDir, f.path) }));
       await db.transaction().execute(async (trx) => {
-        await manifest.recordFiles(trx, r, isoNow(clock));
+        await manifest.recordFiles(trx, stamped, isoNow(clock));
         await manifest.forgetFiles(trx, g);
         const kept = [...s].filter((e): e is [string, BuildOwnerState] => e[1] !== null);
         await writeBuildOwners(trx, kept.map(([owner, state]) => ({ owner, ...state })));

@@ -18,6 +18,7 @@ import { createLogger } from '../../logger.ts';
 import { createRenderers } from '../../render/renderers.ts';
 import { readBuildOwners } from '../../store/build-owner.repository.ts';
 import { checkOutputInWorker } from '../workers/output-check.ts';
+import { checkOutput } from './known-output.ts';
 import type { SiteBuilderDeps } from './build-context.ts';
 
 let f: BuilderFixture;
@@ -124,6 +125,35 @@ describe('full build', () => {
     expect(f.read('news/index.html')).toContain('<li>First</li>');
     expect(report.changedPaths).toEqual(['news/index.html']);
     expect((await builder.fullBuild()).written).toBe(0);
+  });
+});
+
+describe('the output folder against the manifest', () => {
+  it('records each file with the stamp it was written with, so a check after a build hashes nothing', async () => {
+    await f.publish('first', 'First');
+    const builder = f.makeBuilder();
+    await builder.fullBuild();
+    expect((await checkOutput(f.db, f.outputDir)).hashed).toBe(0);
+    await f.publish('second', 'Second');
+    await builder.applyEvents();
+    expect((await checkOutput(f.db, f.outputDir)).hashed).toBe(0);
+  });
+
+  it('repairs a file edited by hand, one deleted and one nobody recorded, and finds nothing the next time', async () => {
+    await f.publish('first', 'First');
+    const builder = f.makeBuilder();
+    await builder.fullBuild();
+    const page = f.read('news/index.html');
+    fs.writeFileSync(path.join(f.outputDir, 'news/index.html'), 'defaced');
+    fs.rmSync(path.join(f.outputDir, f.md('first')));
+    fs.writeFileSync(path.join(f.outputDir, 'stray.html'), 'left by a crash');
+    const repaired = await builder.repairOutput();
+    expect(repaired?.check.damaged).toEqual(['news/index.html']);
+    expect(repaired?.check.unrecorded).toEqual(['stray.html']);
+    expect(f.read('news/index.html')).toBe(page);
+    expect(f.read(f.md('first'))).toContain('First');
+    expect(f.exists('stray.html')).toBe(false);
+    expect(await builder.repairOutput()).toBeNull();
   });
 });
 

@@ -118,7 +118,7 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
       if (ctx.state.complete) return ctx.state.publicState();
       // Read between builds, so no build drops the state while it is read.
       return queue.run(async () => {
-        const batch = createManifestBatch(deps.db, deps.clock, output);
+        const batch = createManifestBatch(deps.db, deps.clock, output, deps.outputDir);
         await ensureIndex(ctx, emptyReport(), batch);
         await batch.flush();
         ctx.state.channels ??= await deps.model.channels();
