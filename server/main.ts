@@ -139,6 +139,10 @@ export async function startService(
     log.info('content imported', { dir: config.contentDir, ...report.counts });
   }
   const media = createMediaKit(config);
+  // Uploaded images live in the data folder; the output's media/ is made equal to it (after a deleted dist/, say).
+  const mediaCopy = await media.storage.publishAll();
+  if (mediaCopy.adopted > 0) log.info('media moved into the data folder', { dir: media.storage.root, files: mediaCopy.adopted });
+  if (mediaCopy.placed + mediaCopy.removed > 0) log.info('media copied into the output folder', { placed: mediaCopy.placed, removed: mediaCopy.removed });
   // Saved bodies are parsed and rendered on threads of their own, under a time limit (issue 18).
   // Its threads start once the server listens (or at the first body), so booting them does not delay the first answer.
   const bodies = config.bodyWorkers > 0 ? createBodyPool({ threads: config.bodyWorkers, timeLimitMs: config.bodyTimeLimitMs, lazy: true }) : null;
@@ -275,9 +279,13 @@ export async function startService(
   // state (its first sync reads every public article), and the body threads boot.
   if (publicApi && options.syncSearchIndex !== false) void publicApi.search.syncAll();
   // Temporary files a killed build or upload left behind are never served (`TEMP_FILE_NAME`); they go now.
-  const housekeeping = removeStaleTempFiles(config.outputDir).then(
-    (stale) => void (stale.length > 0 && log.info('stale temporary files removed', { dir: config.outputDir, count: stale.length })),
-    (error: unknown) => log.warn('stale temporary files not removed', { dir: config.outputDir, error: describeError(error) }),
+  const housekeeping = Promise.all(
+    [config.outputDir, media.storage.root].map((dir) =>
+      removeStaleTempFiles(dir).then(
+        (stale) => void (stale.length > 0 && log.info('stale temporary files removed', { dir, count: stale.length })),
+        (error: unknown) => log.warn('stale temporary files not removed', { dir, error: describeError(error) }),
+      ),
+    ),
   );
   bodies?.warm();
   const address = server.address();

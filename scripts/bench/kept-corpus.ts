@@ -12,8 +12,9 @@ import { PROJECT_ROOT } from '../../server/paths.ts';
 import { CORPUS_CHANNELS, CORPUS_FILE, type CorpusShape } from './corpus.ts';
 
 /**
- * Puts the corpus of `shape` in `{dir}/data` (and the uploaded images in `{dir}/dist/media`): a copy of `kept`
- * (`{kept}/data` and `{kept}/dist/media`, as `corpus.ts --data {kept}/data` writes them) after checking that it
+ * Puts the corpus of `shape` in `{dir}/data` (the uploaded images in `data/media`): a copy of `kept`
+ * (`{kept}/data`, as `corpus.ts --data {kept}/data` writes it; a corpus kept before media moved into the data
+ * folder has them in `{kept}/dist/media`, copied too, and the service adopts them) after checking that it
  * holds the corpus asked for, or, without `kept`, a new one. The copy is built and changed; the kept corpus is not.
  */
 export function prepareCorpus(options: { dir: string; kept: string | null; shape: Omit<CorpusShape, 'channels'> & { channels?: number }; progress: (message: string) => void }): void {

@@ -7,15 +7,18 @@ import path from 'node:path';
 import type { Config } from '../config.ts';
 import { MAX_IMAGE_PIXELS, type MediaKit } from '../domain/media/media-kit.ts';
 import { createSharpProcessor } from './image-processor.ts';
-import { createMediaStorage } from './media-storage.ts';
+import { createMediaStorage, type PublishedMediaStorage } from './media-storage.ts';
+
+/** The kit, with the storage's start-up work (`publishAll`). */
+export type ServiceMediaKit = MediaKit & { readonly storage: PublishedMediaStorage };
 
 /**
- * Builds the kit: files under `{outputDir}/media`, sharp for images.
+ * Builds the kit: files under `{dataDir}/media`, copied into `{outputDir}/media` for the hosts; sharp for images.
  * @example const media = createMediaKit(config);
  */
-export function createMediaKit(config: Pick<Config, 'outputDir' | 'maxImageBytes' | 'draftMediaMaxAgeMs'>): MediaKit {
+export function createMediaKit(config: Pick<Config, 'dataDir' | 'outputDir' | 'maxImageBytes' | 'draftMediaMaxAgeMs'>): ServiceMediaKit {
   return {
-    storage: createMediaStorage(path.join(config.outputDir, 'media')),
+    storage: createMediaStorage(path.join(config.dataDir, 'media'), path.join(config.outputDir, 'media')),
     processor: createSharpProcessor({ maxPixels: MAX_IMAGE_PIXELS }),
     limits: { maxImageBytes: config.maxImageBytes, maxPixels: MAX_IMAGE_PIXELS, draftMaxAgeMs: config.draftMediaMaxAgeMs },
   };

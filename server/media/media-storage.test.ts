@@ -84,3 +84,49 @@ describe('resolveExisting', () => {
     expect(await storage.resolveExisting('news/alias.webp')).toBe(fs.realpathSync(path.join(dir, 'media/news/a.webp')));
   });
 });
+
+describe('the output folder\'s copy (media live in the data folder)', () => {
+  let kept: string;
+  let shown: string;
+  let published: ReturnType<typeof createMediaStorage>;
+  beforeEach(() => {
+    kept = path.join(dir, 'data', 'media');
+    shown = path.join(dir, 'dist', 'media');
+    published = createMediaStorage(kept, shown);
+  });
+
+  it('places each written or copied file in the output too (the same file), and removes it with the original', async () => {
+    await published.write('news/_drafts/a.webp', bytes('a'));
+    expect(await published.copy('news/_drafts/a.webp', 'news/2026/a.webp')).toBe(true);
+    for (const name of ['news/_drafts/a.webp', 'news/2026/a.webp']) {
+      expect(fs.readFileSync(path.join(shown, name), 'utf8')).toBe('a');
+      expect(fs.statSync(path.join(shown, name)).ino).toBe(fs.statSync(path.join(kept, name)).ino);
+    }
+    await published.remove('news/2026/a.webp');
+    expect([fs.existsSync(path.join(kept, 'news/2026/a.webp')), fs.existsSync(path.join(shown, 'news/2026/a.webp'))]).toEqual([false, false]);
+    const old = new Date(Date.now() - 3_600_000);
+    fs.utimesSync(path.join(kept, 'news/_drafts/a.webp'), old, old);
+    expect(await published.sweep('news/_drafts', Date.now(), async () => false)).toBe(1);
+    expect(fs.existsSync(path.join(shown, 'news/_drafts/a.webp'))).toBe(false);
+  });
+
+  it('makes the output\'s copy equal to the data folder at start: a deleted output folder gets its media back, a stray file goes', async () => {
+    await published.write('news/2026/a.webp', bytes('a'));
+    await published.write('news/2026/b.webp', bytes('b'));
+    fs.rmSync(path.join(dir, 'dist'), { recursive: true });
+    fs.mkdirSync(path.join(shown, 'news'), { recursive: true });
+    fs.writeFileSync(path.join(shown, 'news/stray.webp'), 'nobody uploaded this');
+    expect(await published.publishAll()).toEqual({ adopted: 0, placed: 2, removed: 1 });
+    expect(fs.readFileSync(path.join(shown, 'news/2026/b.webp'), 'utf8')).toBe('b');
+    expect(fs.existsSync(path.join(shown, 'news/stray.webp'))).toBe(false);
+    expect(await published.publishAll()).toEqual({ adopted: 0, placed: 0, removed: 0 });
+  });
+
+  it('adopts the media of a site from before they moved: the output\'s files become the originals', async () => {
+    fs.mkdirSync(path.join(shown, 'news/2026'), { recursive: true });
+    fs.writeFileSync(path.join(shown, 'news/2026/old.webp'), 'old');
+    expect(await published.publishAll()).toEqual({ adopted: 1, placed: 0, removed: 0 });
+    expect(fs.readFileSync(path.join(kept, 'news/2026/old.webp'), 'utf8')).toBe('old');
+    expect(await published.resolveExisting('news/2026/old.webp')).toBe(fs.realpathSync(path.join(kept, 'news/2026/old.webp')));
+  });
+});

@@ -5,11 +5,13 @@
  * between. A deleted folder is rebuilt before the first answer; files
  * edited by hand or deleted are found by comparing the folder with the
  * manifest (size and mtime, a hash where they changed) and written again
- * while the service answers; `npm run build` repairs them too.
+ * while the service answers; `npm run build` repairs them too. Uploaded
+ * images live in the data folder and come back with the output.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { npmRun, serviceEnv, startServerProcess, type ServerProcess } from '../helpers/service-process.ts';
 import { pollUntil } from '../helpers/poll.ts';
@@ -23,6 +25,7 @@ let dir: string;
 let env: NodeJS.ProcessEnv;
 let server: ServerProcess | null = null;
 const original: Record<string, string> = {};
+let image = '';
 
 async function get(url: string): Promise<{ status: number; body: string }> {
   const res = await fetch(url);
@@ -33,7 +36,14 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-output-repair-'));
   env = serviceEnv(dir, { PRESSROOM_LOG_LEVEL: 'warn' });
   server = await startServerProcess(env);
-  for (const address of [PAGE, DOC]) {
+  // An uploaded image: kept in the data folder, copied into the output's media/ (nothing else could make it again).
+  const key = fs.readFileSync(path.join(dir, 'data', 'dev-api-key.txt'), 'utf8').trim();
+  const form = new FormData();
+  form.set('image', new Blob([new Uint8Array(await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366cc' } }).png().toBuffer())]), 'photo.png');
+  const uploaded = await fetch(`${server.url}/api/v1/channels/pressroom-journal/media`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+  expect(uploaded.status).toBe(201);
+  image = new URL(((await uploaded.json()) as { url: string }).url).pathname;
+  for (const address of [PAGE, DOC, image]) {
     const answer = await get(`${server.url}${address}`);
     expect(answer.status, address).toBe(200);
     original[address] = answer.body;
@@ -48,11 +58,14 @@ afterAll(async () => {
 });
 
 describe('a start', () => {
-  it('rebuilds an output folder deleted while it was stopped before it answers', async () => {
+  it('rebuilds an output folder deleted while it was stopped before it answers, uploaded images included', async () => {
     fs.rmSync(path.join(dir, 'dist'), { recursive: true, force: true });
     server = await startServerProcess(env);
     try {
-      for (const address of [PAGE, DOC]) expect(await get(`${server.url}${address}`), address).toEqual({ status: 200, body: original[address] });
+      for (const address of [PAGE, DOC, image]) expect(await get(`${server.url}${address}`), address).toEqual({ status: 200, body: original[address] });
+      // The static hosts and the bucket read the output folder: the image is there again.
+      expect(fs.existsSync(path.join(dir, 'dist', image))).toBe(true);
+      expect(fs.existsSync(path.join(dir, 'data', image))).toBe(true);
       expect(server.stderr()).toContain('the output folder has no site');
     } finally {
       await server.stop();
