@@ -3,6 +3,7 @@
  * from the configuration and its dependencies; `main.ts` listens.
  * @module
  */
+import path from 'node:path';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { except } from 'hono/combine';
@@ -112,9 +113,11 @@ export function createApp(config: Config, deps: AppDeps): Hono {
     if (c.req.method !== 'GET' && c.res.status < 400) deps.jobs.wake();
   });
   api.route('/channels', channelRoutes(deps));
+  // One set of upload routes (and with it one gate of uploads per account) for both paths.
+  const uploads = mediaRoutes(deps, { dir: path.join(config.dataDir, 'uploads') });
   // New integrations use /channels; /projects is the legacy path for pages and media.
   for (const base of ['/channels/:channel/pages', '/projects/:channel/pages']) api.route(base, pageRoutes(deps));
-  for (const base of ['/channels/:channel/media', '/projects/:channel/media']) api.route(base, mediaRoutes(deps));
+  for (const base of ['/channels/:channel/media', '/projects/:channel/media']) api.route(base, uploads);
   app.route('/api/v1', api);
   if (deps.publicApi) app.route('/api/public/v1', publicApiRoutes(deps.publicApi));
   // Everything else is the static output, as a static host would serve it.

@@ -116,6 +116,10 @@ export const ERROR_CATALOGUE = {
     status: 422,
     message: 'The uploaded file could not be read as an image: it is corrupt, cut off or not an image at all. Check the file and send a JPEG, PNG, WebP, GIF, AVIF or TIFF image.',
   },
+  IMAGE_TOO_COMPLEX: {
+    status: 422,
+    message: 'The image is a progressive JPEG of more scans than the service decodes (100; an ordinary one has about 10): decoding it would take a decoder for seconds or minutes. Save it again as a baseline JPEG or as PNG and send it again.',
+  },
   IMAGE_FORMAT_UNSUPPORTED: {
     status: 422,
     message: 'The image is in a format the service does not accept for upload (for example SVG or PDF). Send a JPEG, PNG, WebP, GIF, AVIF or TIFF image instead.',
@@ -129,6 +133,10 @@ export const ERROR_CATALOGUE = {
   RATE_LIMITED: {
     status: 429,
     message: 'Too many requests from this address. Wait the number of seconds in the Retry-After header, then try again.',
+  },
+  TOO_MANY_UPLOADS: {
+    status: 429,
+    message: 'This account already has as many uploads on their way as it may have at once. Wait the number of seconds in the Retry-After header, then send this one again; send uploads one or two at a time.',
   },
   // 500
   INTERNAL: {

@@ -31,6 +31,8 @@ export function createErrorHandler(log: Logger, notFoundPage?: NotFoundPage) {
         if (page) return page;
       }
       if (err.status === 401) c.header('WWW-Authenticate', 'Bearer realm="pressroom"');
+      // A refusal that says when to come back (429 TOO_MANY_UPLOADS): the header clients and proxies read.
+      if (typeof err.details?.retry_after_seconds === 'number') c.header('Retry-After', String(err.details.retry_after_seconds));
       return c.json(errorBody(err.code, err.message, err.details), err.status as ContentfulStatusCode);
     }
     if (err instanceof HTTPException && err.status < 500) {

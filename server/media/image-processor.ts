@@ -5,7 +5,9 @@
  *
  * Every output is WebP with EXIF orientation applied and all metadata
  * stripped. The pixel limit is checked from the header before any pixel is
- * decoded, so a small file that expands to gigapixels costs nothing. Every
+ * decoded, so a small file that expands to gigapixels costs nothing; so is
+ * a JPEG's number of scans (`jpeg-scans.ts`), the one input whose decode
+ * time no pixel limit bounds. Every
  * step then follows `planImage`: the kept window is cut out of the source
  * before it is scaled, so no intermediate is larger than the source or the
  * output, whatever the aspect ratio.
@@ -16,6 +18,8 @@ import { planImage, type ImagePlan, type Size } from '../domain/media/focus-crop
 import { watermarkOverlay } from '../domain/media/watermark.ts';
 import { ACCEPTED_INPUT_FORMATS, ImageInputError, type ImageProcessor, type ProcessedImage, type ProcessOptions, type ImageShape } from '../domain/media/image-port.ts';
 import { InternalError } from '../internal-error.ts';
+import { createFairGate } from '../fair-gate.ts';
+import { countJpegScans, MAX_JPEG_SCANS } from './jpeg-scans.ts';
 
 /** Settings of the sharp processor. */
 export interface SharpProcessorOptions {
@@ -30,22 +34,6 @@ export interface SharpProcessorOptions {
 const coversSource = (window: ImagePlan['window'], source: Size) =>
   window.left === 0 && window.top === 0 && window.width === source.width && window.height === source.height;
 
-/** A counting semaphore: at most `limit` tasks run at once, the rest wait in order. */
-function limiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  return async (task) => {
-    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    active++;
-    try {
-      return await task();
-    } finally {
-      active--;
-      waiting.shift()?.();
-    }
-  };
-}
-
 /**
  * Creates the processor over sharp.
  * @example const images = createSharpProcessor({ maxPixels: 24_000_000 });
@@ -54,7 +42,8 @@ export function createSharpProcessor(options: SharpProcessorOptions): ImageProce
   // Every upload is a different image: libvips' operation cache only holds memory.
   sharp.cache(false);
   const quality = options.quality ?? 82;
-  const run = limiter(options.maxConcurrent ?? 2);
+  // Decodes at once, shared between the accounts waiting in turn: one account's burst waits behind itself.
+  const gate = createFairGate({ slots: options.maxConcurrent ?? 2, perKey: 1, queuedPerKey: Infinity, retryAfterSeconds: 0 });
 
   async function probe(input: Uint8Array) {
     let meta: sharp.Metadata;
@@ -68,6 +57,11 @@ export function createSharpProcessor(options: SharpProcessorOptions): ImageProce
     if (!ACCEPTED_INPUT_FORMATS.includes(format)) throw new ImageInputError('unsupported_format', `format ${format} is not accepted`, { format });
     if (width * height > options.maxPixels) {
       throw new ImageInputError('too_many_pixels', `${width}×${height} exceeds ${options.maxPixels} pixels`, { format, width, height });
+    }
+    // libjpeg walks every block once per scan, and nothing can stop it midway: thousands of scans are refused unread.
+    if (format === 'jpeg') {
+      const scans = countJpegScans(input);
+      if (scans > MAX_JPEG_SCANS) throw new ImageInputError('too_complex', `more than ${MAX_JPEG_SCANS} scans`, { format, width, height, scans });
     }
     // Orientations 5–8 turn the picture a quarter: its displayed width is the stored height.
     const turned = (meta.orientation ?? 1) >= 5;
@@ -104,7 +98,7 @@ export function createSharpProcessor(options: SharpProcessorOptions): ImageProce
   }
 
   return {
-    process: (input, opts) => run(() => render(input, opts)),
-    pngRendition: (stored) => run(() => sharp(stored, { limitInputPixels: options.maxPixels }).png({ compressionLevel: 9 }).toBuffer()),
+    process: (input, opts) => gate.run(opts.queueKey ?? '', async () => render(typeof input === 'function' ? await input() : input, opts)),
+    pngRendition: (stored) => gate.run('', () => sharp(stored, { limitInputPixels: options.maxPixels }).png({ compressionLevel: 9 }).toBuffer()),
   };
 }

@@ -9,14 +9,14 @@ import type { ImageShape } from './focus-crop.ts';
 export type { ImageShape } from './focus-crop.ts';
 
 /** Why an input was refused. */
-export type ImageInputProblem = 'unreadable' | 'unsupported_format' | 'too_many_pixels';
+export type ImageInputProblem = 'unreadable' | 'unsupported_format' | 'too_many_pixels' | 'too_complex';
 
 /** An input the processor refuses; the service maps it to an API error. */
 export class ImageInputError extends Error {
   constructor(
     readonly problem: ImageInputProblem,
     message: string,
-    readonly info: { format?: string; width?: number; height?: number } = {},
+    readonly info: { format?: string; width?: number; height?: number; scans?: number } = {},
   ) {
     super(message);
     this.name = 'ImageInputError';
@@ -28,7 +28,12 @@ export interface ProcessOptions {
   readonly shape: ImageShape;
   /** Text of the watermark, or null for none. */
   readonly watermark: string | null;
+  /** Whose work this is (the account): the processor shares its slots between them in turn. */
+  readonly queueKey?: string;
 }
+
+/** The bytes of an input, or how to read them: a reader is called only once a slot is free, so waiting uploads hold no memory. */
+export type ImageSource = Uint8Array | (() => Promise<Uint8Array>);
 
 /** A stored-ready image. */
 export interface ProcessedImage {
@@ -45,7 +50,7 @@ export interface ProcessedImage {
 /** Turns uploaded bytes into a stored image. */
 export interface ImageProcessor {
   /** @throws ImageInputError when the input is not a readable, accepted image within the pixel limit. */
-  process(input: Uint8Array, options: ProcessOptions): Promise<ProcessedImage>;
+  process(input: ImageSource, options: ProcessOptions): Promise<ProcessedImage>;
   /**
    * A PNG copy of an image this processor made (same pixels): RSS 2.0 allows a channel `<image>` only as GIF,
    * JPEG or PNG. PNG rather than JPEG because an avatar may be transparent.

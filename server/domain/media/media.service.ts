@@ -25,7 +25,7 @@ import type { MediaFields } from './media.schema.ts';
 import { toImageView, type ImageView } from './media-view.ts';
 import { readUploadInput, type UploadInput } from './upload-input.ts';
 import { WATERMARK_TYPE_CHANNEL_NAME, WATERMARK_TYPE_NONE } from './watermark.ts';
-import { ImageInputError, type ImageShape, type ProcessedImage } from './image-port.ts';
+import { ImageInputError, type ImageShape, type ImageSource, type ProcessedImage } from './image-port.ts';
 
 /** What the media service needs. */
 export interface MediaDeps {
@@ -66,9 +66,9 @@ async function watermarkText(db: Executor, access: ChannelAccess, fields: MediaF
   return titles.find((t) => t.language === access.channel.default_language)?.title ?? access.channel.slug;
 }
 
-async function processImage(deps: MediaDeps, bytes: Uint8Array, shape: ImageShape, watermark: string | null): Promise<ProcessedImage> {
+async function processImage(deps: MediaDeps, image: ImageSource, shape: ImageShape, watermark: string | null, queueKey: string): Promise<ProcessedImage> {
   try {
-    return await deps.media.processor.process(bytes, { shape, watermark });
+    return await deps.media.processor.process(image, { shape, watermark, queueKey });
   } catch (error) {
     if (!(error instanceof ImageInputError)) throw error;
     const { width, height, format } = error.info;
@@ -77,6 +77,12 @@ async function processImage(deps: MediaDeps, bytes: Uint8Array, shape: ImageShap
       throw new PressroomError(
         'IMAGE_TOO_MANY_PIXELS',
         `The image is ${size}; the service decodes at most ${deps.media.limits.maxPixels / 1_000_000} megapixels. Resize it (for example to 6000 × 4000 or smaller) and send it again.`,
+      );
+    }
+    if (error.problem === 'too_complex') {
+      throw new PressroomError(
+        'IMAGE_TOO_COMPLEX',
+        'The image is a progressive JPEG of more than 100 scans, the most the service decodes (an ordinary progressive JPEG has about 10; each scan makes the decoder walk the whole picture again). Save it again as a baseline JPEG or as PNG (any image editor\'s "Save as") and send it again.',
       );
     }
     if (error.problem === 'unsupported_format') {
@@ -137,7 +143,7 @@ export async function uploadMedia(deps: MediaDeps, principal: Principal, channel
     throw new PressroomError('ARTICLE_NOT_FOUND', message, { fields: { page_slug: message } });
   }
 
-  const processed = await processImage(deps, await image.bytes(), shapeFor(fields), await watermarkText(deps.db, access, fields));
+  const processed = await processImage(deps, () => image.bytes(), shapeFor(fields), await watermarkText(deps.db, access, fields), String(principal.accountId));
   const hash = contentHash(processed.data);
   const fileName = fileNameFor(access.channel.slug, fields, article?.slug ?? null, hash.short);
   // The file is in place before its row commits, so no URL the API hands out ever 404s.

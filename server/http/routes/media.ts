@@ -1,17 +1,18 @@
 /**
  * Publishing API: POST /channels/{channel}/media (and the legacy /projects/…
- * path). Reads the multipart body with Hono's parser behind a body limit sized
- * for one image, hands the parts to the media service and maps the result.
+ * path). Takes a slot of the account's uploads, streams the multipart body
+ * to temporary files under a limit sized for one image
+ * (`multipart-upload.ts`), hands the parts to the media service and maps
+ * the result.
  * @module
  */
-import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { Hono } from 'hono';
 import { PressroomError } from '../../domain/errors.ts';
 import { uploadMedia, type MediaDeps } from '../../domain/media/media.service.ts';
-import type { UploadedFile, UploadInput } from '../../domain/media/upload-input.ts';
+import { createFairGate, GateFullError } from '../../fair-gate.ts';
 import { SCHEMA_VERSION } from '../../read-model/wire.ts';
 import type { AuthEnv } from '../middleware/auth.ts';
-import { describeError } from '../../describe-error.ts';
+import { bodyStream, receiveUpload } from '../multipart-upload.ts';
 
 /** Room for the text fields and multipart framing on top of the largest image. */
 export const MEDIA_FIELD_SLACK_BYTES = 64 * 1024;
@@ -29,51 +30,52 @@ function tooLarge(maxImageBytes: number): PressroomError {
   );
 }
 
-/** Reads a multipart/form-data body into text fields and files. */
-async function readMultipart(c: Context): Promise<UploadInput> {
-  const type = c.req.header('content-type') ?? '';
-  if (!/^multipart\/form-data\b/i.test(type)) {
-    throw new PressroomError(
-      'UNSUPPORTED_MEDIA_TYPE',
-      `An upload must be multipart/form-data, but Content-Type is ${type ? `"${type}"` : 'missing'}. Send the image as a form with the file field "image".`,
-    );
-  }
-  let body: Record<string, string | File | Array<string | File>>;
-  try {
-    body = await c.req.parseBody({ all: true });
-  } catch (error) {
-    if (PressroomError.is(error)) throw error;
-    throw new PressroomError(
-      'BAD_REQUEST',
-      `The multipart body could not be read (${describeError(error)}). Check the boundary in Content-Type and the part headers, or let your HTTP client build the form.`,
-    );
-  }
-  const fields: Record<string, string[]> = {};
-  const files: Record<string, UploadedFile[]> = {};
-  for (const [name, value] of Object.entries(body)) {
-    for (const part of Array.isArray(value) ? value : [value]) {
-      if (typeof part === 'string') (fields[name] ??= []).push(part);
-      else (files[name] ??= []).push({ size: part.size, bytes: async () => new Uint8Array(await part.arrayBuffer()) });
-    }
-  }
-  return { fields, files };
+/**
+ * Uploads on their way at once per account (received, or being made into an image), and waiting: one key
+ * cannot hold the others up (issue 40). Past them: 429 `TOO_MANY_UPLOADS`, before the body is read.
+ */
+export const UPLOADS_PER_ACCOUNT = { running: 2, queued: 2, slots: 32, retryAfterSeconds: 5 } as const;
+
+/** Where uploads are received and how many may be. */
+export interface UploadRouteOptions {
+  /** Folder of the uploads' temporary files (`{dataDir}/uploads`). */
+  readonly dir: string;
 }
 
 /** Routes under …/{channel}/media; the channel slug is the `channel` path parameter. */
-export function mediaRoutes(deps: MediaDeps): Hono<AuthEnv> {
+export function mediaRoutes(deps: MediaDeps, options: UploadRouteOptions): Hono<AuthEnv> {
   const { maxImageBytes } = deps.media.limits;
-  return new Hono<AuthEnv>().post(
-    '/',
-    bodyLimit({
-      maxSize: maxImageBytes + MEDIA_FIELD_SLACK_BYTES,
-      onError: () => {
-        throw tooLarge(maxImageBytes);
-      },
-    }),
-    async (c) => {
-      const input = await readMultipart(c);
-      const view = await uploadMedia(deps, c.get('principal'), c.req.param('channel') ?? '', input);
-      return c.json({ schema_version: SCHEMA_VERSION, ...view }, 201);
-    },
-  );
+  const limits = { maxBodyBytes: maxImageBytes + MEDIA_FIELD_SLACK_BYTES, maxParts: 32, maxFieldBytes: 16 * 1024 };
+  const gate = createFairGate({ slots: UPLOADS_PER_ACCOUNT.slots, perKey: UPLOADS_PER_ACCOUNT.running, queuedPerKey: UPLOADS_PER_ACCOUNT.queued, retryAfterSeconds: UPLOADS_PER_ACCOUNT.retryAfterSeconds });
+  return new Hono<AuthEnv>().post('/', async (c) => {
+    const type = c.req.header('content-type') ?? '';
+    if (!/^multipart\/form-data\b/i.test(type)) {
+      throw new PressroomError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        `An upload must be multipart/form-data, but Content-Type is ${type ? `"${type}"` : 'missing'}. Send the image as a form with the file field "image".`,
+      );
+    }
+    // A declared length over the limit is refused before anything is read.
+    const declared = Number(c.req.header('content-length'));
+    if (Number.isFinite(declared) && declared > limits.maxBodyBytes) throw tooLarge(maxImageBytes);
+    const principal = c.get('principal');
+    try {
+      return await gate.run(String(principal.accountId), async () => {
+        const upload = await receiveUpload(bodyStream(c.req.raw.body), type, options.dir, limits, () => tooLarge(maxImageBytes));
+        try {
+          const view = await uploadMedia(deps, principal, c.req.param('channel') ?? '', upload.input);
+          return c.json({ schema_version: SCHEMA_VERSION, ...view }, 201);
+        } finally {
+          await upload.discard();
+        }
+      });
+    } catch (error) {
+      if (!(error instanceof GateFullError)) throw error;
+      throw new PressroomError(
+        'TOO_MANY_UPLOADS',
+        `This account already has ${UPLOADS_PER_ACCOUNT.running} uploads on their way and ${UPLOADS_PER_ACCOUNT.queued} waiting, the most it may have at once. Wait ${error.retryAfterSeconds} s (the Retry-After header) and send this one again; send uploads one or two at a time.`,
+        { retry_after_seconds: error.retryAfterSeconds },
+      );
+    }
+  });
 }
