@@ -14,6 +14,8 @@
  * true when a slug or the public URL changes.
  * @module
  */
+// micromark's event edits in linear time (issue 40): before any Markdown is parsed.
+import './micromark-linear-edits.ts';
 import type { Nodes, Root } from 'mdast';
 import { parse, postprocess, preprocess } from 'micromark';
 import { gfm } from 'micromark-extension-gfm';

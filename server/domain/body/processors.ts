@@ -6,6 +6,8 @@
  * @module
  */
 
+// micromark's event edits in linear time (issue 40): before any Markdown is parsed.
+import './micromark-linear-edits.ts';
 import type { Root as HastRoot } from 'hast';
 import type { Root as MdastRoot } from 'mdast';
 import rehypeParse from 'rehype-parse';
