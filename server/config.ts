@@ -52,7 +52,7 @@ const envSchema = z.object({
   PRESSROOM_TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   PRESSROOM_BUILD_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   PRESSROOM_SEARCH_PROCESSES: z.coerce.number().int().min(1).max(64).optional(),
-  PRESSROOM_BODY_WORKERS: z.coerce.number().int().min(0).max(64).default(1),
+  PRESSROOM_BODY_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   PRESSROOM_BODY_TIME_LIMIT_MS: z.coerce.number().int().min(10).max(600_000).default(10_000),
   PRESSROOM_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(400).default(25),
   PRESSROOM_EVENT_LOOP_REPORT_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
@@ -244,7 +244,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     trustProxyHops: e.PRESSROOM_TRUST_PROXY_HOPS,
     buildWorkers,
     searchProcesses: e.PRESSROOM_SEARCH_PROCESSES ?? buildWorkers + 1,
-    bodyWorkers: e.PRESSROOM_BODY_WORKERS,
+    // At least two, so one account's body never holds every thread (issue 40); at most four idle ones by default.
+    bodyWorkers: e.PRESSROOM_BODY_WORKERS ?? Math.min(4, Math.max(2, os.availableParallelism())),
     bodyTimeLimitMs: e.PRESSROOM_BODY_TIME_LIMIT_MS,
     heapGrowthPercent: e.PRESSROOM_HEAP_GROWTH_PERCENT,
     eventLoopReportSeconds: e.PRESSROOM_EVENT_LOOP_REPORT_SECONDS,

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BodyRejectedError, processBody, renderMarkdownBody } from '../domain/body/index.ts';
-import { createBodyPool, type BodyPool } from './body-pool.ts';
+import { PressroomError } from '../domain/errors.ts';
+import { BODIES_QUEUED_PER_OWNER, BODIES_RETRY_AFTER_SECONDS, createBodyPool, type BodyPool } from './body-pool.ts';
 
 // Within every limit (each per-body total near its maximum, 1 MB) but seconds of parsing: the time limit has to stop it.
 const SLOW_HEAD = `${'word *x* and [y](http://x.example/) '.repeat(10).trim()}\n\n`.repeat(500) + `${'*x* '.repeat(10)}\n\n`.repeat(499) + '> quote\n\n'.repeat(499);
@@ -52,7 +53,7 @@ describe('createBodyPool', () => {
   it('terminates a thread over the time limit, refuses that body, and recovers with a new thread', async () => {
     pool = createBodyPool({ threads: 1, timeLimitMs: 50 });
     const slow = pool.process(SLOW).catch((e: unknown) => e);
-    // Queued behind the slow body: its own time limit starts only when a thread takes it.
+    // Queued behind the slow body: its own time limit starts only when a thread takes it, and counts its thread's CPU time.
     const next = pool.process({ title: 'T', contentMarkdown: 'after' });
     const refused = await slow;
     expect(refused).toBeInstanceOf(BodyRejectedError);
@@ -67,6 +68,27 @@ describe('createBodyPool', () => {
     const bodies = await Promise.all(Array.from({ length: 6 }, (_, i) => pool!.process({ title: 'T', contentMarkdown: `body ${i}` })));
     expect(bodies.map((b) => b.html)).toEqual(Array.from({ length: 6 }, (_, i) => `<p>body ${i}</p>`));
   });
+
+  it('shares the threads between owners in turn: another owner\'s body does not wait behind one owner\'s many', async () => {
+    pool = createBodyPool({ threads: 2, timeLimitMs: 60_000 });
+    const finished: string[] = [];
+    const slow = Array.from({ length: 4 }, (_, i) => pool!.process(SLOW, 'a').then(() => finished.push(`a${i}`), () => finished.push(`a${i}`)));
+    const other = pool.process({ title: 'T', contentMarkdown: 'mine' }, 'b').then(() => finished.push('b'));
+    await Promise.all([...slow, other]);
+    // One owner runs on at most half the threads: "b" took the other one at once.
+    expect(finished[0]).toBe('b');
+  }, 120_000);
+
+  it('refuses an owner with 200 bodies waiting at once, with 429 ACCOUNT_BUSY and when to come back, and no other owner', async () => {
+    pool = createBodyPool({ threads: 2, timeLimitMs: 60_000, lazy: true });
+    // Submitted before the threads are up: every one waits.
+    const waiting = Array.from({ length: BODIES_QUEUED_PER_OWNER }, (_, i) => pool!.process({ title: 'T', contentMarkdown: `body ${i}` }, 'a'));
+    const refused = await pool.process({ title: 'T', contentMarkdown: 'one more' }, 'a').catch((e: unknown) => e);
+    expect(PressroomError.is(refused) && refused.code).toBe('ACCOUNT_BUSY');
+    expect((refused as PressroomError).details).toEqual({ retry_after_seconds: BODIES_RETRY_AFTER_SECONDS });
+    expect((await pool.process({ title: 'T', contentMarkdown: 'other' }, 'b')).html).toBe('<p>other</p>');
+    expect((await Promise.all(waiting)).length).toBe(BODIES_QUEUED_PER_OWNER);
+  }, 120_000);
 
   it('refuses new work once closed', async () => {
     pool = createBodyPool({ threads: 1, timeLimitMs: 30_000 });

@@ -7,9 +7,18 @@
  * The pool hands each body (`processBody`) to an idle thread; a body still
  * running after the time limit has its thread terminated (the only way to
  * stop synchronous work) and is refused with a `BodyRejectedError` naming
- * the limit, and a fresh thread takes the terminated one's place. Jobs wait
- * in order while every thread is busy; the time limit counts from when a
- * thread starts the job, so a queue never makes a fine body fail.
+ * the limit, and a fresh thread takes the terminated one's place. The limit
+ * is CPU time the thread spent on the job (Linux, `thread-cpu.ts`; wall-clock
+ * time on the thread elsewhere), so neither a queue nor a busy machine makes
+ * a fine body fail; a job is stopped in any case after four times the limit
+ * in wall-clock time.
+ *
+ * Jobs wait by owner (the account whose write it is; `moderation` for the
+ * moderation job, `render` for the refresh at start), taken in turn
+ * (`fair-gate.ts`): an owner runs at most half the threads at once (at
+ * least one) and may have {@link BODIES_QUEUED_PER_OWNER} bodies waiting,
+ * past which its write is refused at once with 429 `ACCOUNT_BUSY` (issue
+ * 40: one account's 20 slow bodies made another account's draft wait 234 s).
  *
  * The same threads evaluate the moderation rules on submissions
  * (`moderate`): the policy parses every public field's Markdown, which costs
@@ -23,6 +32,9 @@
  * @module
  */
 import { Worker } from 'node:worker_threads';
+import { PressroomError } from '../domain/errors.ts';
+import { createFairQueue, GateFullError } from '../fair-gate.ts';
+import { threadCpuMs } from './thread-cpu.ts';
 import { BodyRejectedError, processBody, renderMarkdownBody, type BodyJob, type BodyProcessor, type ProcessedBody, type RenderedBody } from '../domain/body/index.ts';
 import type { ModerationDecision, ModerationRules, ModerationSubject } from '../domain/moderation/moderation-policy.ts';
 import { moderateInPlace } from './moderation-task.ts';
@@ -62,7 +74,7 @@ export interface BodyPool extends BodyProcessor {
    * the decision is `manual` with the reason (`moderation_timeout: …`,
    * `moderation_failed: …`). Rejects only once the pool is closed.
    */
-  moderate(rules: ModerationRules, subject: ModerationSubject): Promise<ModerationDecision>;
+  moderate(rules: ModerationRules, subject: ModerationSubject, owner?: string): Promise<ModerationDecision>;
   /**
    * Renders a stored body (`renderMarkdownBody`) on a thread: the refresh at
    * start (`refresh-renderings.ts`) renders many at once. A body a thread
@@ -76,9 +88,18 @@ export interface BodyPool extends BodyProcessor {
   warm(): void;
 }
 
+/** Bodies one owner may have waiting: two writes of the most translations a request holds (100). */
+export const BODIES_QUEUED_PER_OWNER = 200;
+/** What a refused write is told to wait. */
+export const BODIES_RETRY_AFTER_SECONDS = 5;
+/** The wall-clock time after which a job is stopped whatever its CPU time, as a multiple of the limit. */
+const WALL_CAP = 4;
+
 interface Job {
   readonly id: number;
   readonly task: PoolTask;
+  /** Whose work it is (`BodyProcessor.process`'s owner). */
+  readonly owner: string;
   settle(reply: BodyReply): void;
   /** The thread took longer than the time limit ('timeMs'), or failed ('unprocessable', with what happened). */
   fail(limit: 'timeMs' | 'unprocessable', detail: string): void;
@@ -90,6 +111,11 @@ interface Slot {
   ready: boolean;
   current: Job | null;
   timer: NodeJS.Timeout | null;
+  /** The thread's kernel id (Linux), told by the thread when it is ready: its CPU clock. */
+  tid: number | null;
+  /** Its CPU time (ms) when the current job started, and that job's wall-clock start. */
+  cpuAtStart: number | null;
+  startedAt: number;
 }
 
 const BOOT = new URL('../worker-boot.mjs', import.meta.url);
@@ -97,7 +123,7 @@ const ENTRY = new URL('./body-worker.ts', import.meta.url).href;
 
 /** Starts a pool of `options.threads` body threads. */
 export function createBodyPool(options: BodyPoolOptions): BodyPool {
-  const queue: Job[] = [];
+  const queue = createFairQueue<Job>({ perKey: Math.max(1, Math.floor(options.threads / 2)), queuedPerKey: BODIES_QUEUED_PER_OWNER, retryAfterSeconds: BODIES_RETRY_AFTER_SECONDS });
   const slots = new Set<Slot>();
   let nextId = 0;
   let started = 0;
@@ -107,14 +133,31 @@ export function createBodyPool(options: BodyPoolOptions): BodyPool {
 
   const dispatch = () => {
     for (const slot of slots) {
-      if (queue.length === 0) return;
+      if (queue.size === 0) return;
       if (!slot.ready || slot.current) continue;
-      const job = queue.shift()!;
+      const next = queue.take();
+      if (!next) return; // every owner with work waiting runs as many as it may
+      const job = next.item;
       slot.current = job;
       slot.worker.ref();
-      slot.timer = setTimeout(() => timeOut(slot), options.timeLimitMs);
+      slot.cpuAtStart = slot.tid === null ? null : threadCpuMs(slot.tid);
+      slot.startedAt = performance.now();
+      slot.timer = setTimeout(() => checkTime(slot), options.timeLimitMs);
       slot.worker.postMessage({ id: job.id, task: job.task });
     }
+  };
+
+  /**
+   * At the time limit in wall-clock time: stopped if the thread has spent the limit in CPU time on the job (or
+   * its CPU time cannot be read), or after {@link WALL_CAP} times the limit; otherwise looked at again once
+   * the rest of the limit could have been spent.
+   */
+  const checkTime = (slot: Slot) => {
+    const now = slot.tid === null || slot.cpuAtStart === null ? null : threadCpuMs(slot.tid);
+    const spent = now === null ? null : now - slot.cpuAtStart!;
+    const wall = performance.now() - slot.startedAt;
+    if (spent === null || spent >= options.timeLimitMs || wall >= WALL_CAP * options.timeLimitMs) return timeOut(slot);
+    slot.timer = setTimeout(() => checkTime(slot), Math.min(Math.max(10, options.timeLimitMs - spent), WALL_CAP * options.timeLimitMs - wall));
   };
 
   const finish = (slot: Slot): Job | null => {
@@ -123,6 +166,7 @@ export function createBodyPool(options: BodyPoolOptions): BodyPool {
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
     slot.worker.unref();
+    if (job) queue.ended(job.owner);
     return job;
   };
 
@@ -135,19 +179,20 @@ export function createBodyPool(options: BodyPoolOptions): BodyPool {
     const job = finish(slot);
     replace(slot);
     void slot.worker.terminate();
-    job?.fail('timeMs', `took longer than the time limit of ${options.timeLimitMs} ms (limit timeMs), so it was stopped`);
+    job?.fail('timeMs', `took longer than the time limit of ${options.timeLimitMs} ms of processing (limit timeMs), so it was stopped`);
     dispatch();
   };
 
   const start = () => {
     started++;
     const worker = new Worker(BOOT, { workerData: { entry: ENTRY } });
-    const slot: Slot = { worker, ready: false, current: null, timer: null };
+    const slot: Slot = { worker, ready: false, current: null, timer: null, tid: null, cpuAtStart: null, startedAt: 0 };
     slots.add(slot);
     worker.unref();
-    worker.on('message', (reply: BodyReply | { ready: true } | { error: string }) => {
+    worker.on('message', (reply: BodyReply | { ready: true; tid: number | null } | { error: string }) => {
       if ('ready' in reply) {
         slot.ready = true;
+        slot.tid = reply.tid ?? null;
         return dispatch();
       }
       if (!('id' in reply)) {
@@ -178,7 +223,7 @@ export function createBodyPool(options: BodyPoolOptions): BodyPool {
 
   const drainInPlace = () => {
     if (slots.size > 0) return;
-    for (const job of queue.splice(0)) runInPlace(job);
+    for (const job of queue.drain()) runInPlace(job);
   };
 
   const runInPlace = (job: Job) => {
@@ -191,12 +236,23 @@ export function createBodyPool(options: BodyPoolOptions): BodyPool {
     }
   };
 
-  const submit = (task: PoolTask, handlers: Omit<Job, 'id' | 'task'>) => {
-    const entry: Job = { id: ++nextId, task, ...handlers };
+  const submit = (task: PoolTask, owner: string, handlers: Omit<Job, 'id' | 'task' | 'owner'>) => {
+    const entry: Job = { id: ++nextId, task, owner, ...handlers };
     if (closed) return entry.reject(new Error('The body pool is closed.'));
     if (broken) return runInPlace(entry);
     warm();
-    queue.push(entry);
+    try {
+      queue.push(owner, entry);
+    } catch (error) {
+      if (!(error instanceof GateFullError)) throw error;
+      return entry.reject(
+        new PressroomError(
+          'ACCOUNT_BUSY',
+          `This account already has ${BODIES_QUEUED_PER_OWNER} article bodies waiting to be prepared, the most it may have at once. Wait ${error.retryAfterSeconds} s (the Retry-After header) and send the request again; send writes one after another rather than many at once.`,
+          { retry_after_seconds: error.retryAfterSeconds },
+        ),
+      );
+    }
     dispatch();
   };
 
@@ -211,10 +267,11 @@ export function createBodyPool(options: BodyPoolOptions): BodyPool {
       return started;
     },
     warm,
-    process(job) {
+    process(job, owner = '') {
       return new Promise<ProcessedBody>((resolve, reject) =>
         submit(
           { kind: 'body', job },
+          owner,
           {
             settle: (reply) => {
               if (!reply.ok) reject(new BodyRejectedError(reply.message, reply.limit));
@@ -241,6 +298,7 @@ export function createBodyPool(options: BodyPoolOptions): BodyPool {
       return new Promise<RenderedBody>((resolve, reject) =>
         submit(
           { kind: 'render', markdown },
+          'render',
           {
             settle: (reply) => (reply.ok && 'rendered' in reply ? resolve(reply.rendered) : resolve(here())),
             fail: () => resolve(here()),
@@ -249,12 +307,13 @@ export function createBodyPool(options: BodyPoolOptions): BodyPool {
         ),
       );
     },
-    moderate(rules, subject) {
+    moderate(rules, subject, owner = 'moderation') {
       // A person decides whatever the rules could not: nothing is published unmoderated.
       const manual = (reason: string): ModerationDecision => ({ outcome: 'manual', reason });
       return new Promise<ModerationDecision>((resolve, reject) =>
         submit(
           { kind: 'moderate', rules, subject },
+          owner,
           {
             settle: (reply) => {
               if (!reply.ok) resolve(manual(`moderation_failed: evaluating the rules ${reply.message}; a person decides`));
@@ -275,7 +334,7 @@ export function createBodyPool(options: BodyPoolOptions): BodyPool {
     },
     async close() {
       closed = true;
-      for (const job of queue.splice(0)) job.reject(new Error('The body pool is closed.'));
+      for (const job of queue.drain()) job.reject(new Error('The body pool is closed.'));
       const all = [...slots];
       slots.clear();
       for (const slot of all) finish(slot)?.reject(new Error('The body pool is closed.'));

@@ -10,6 +10,7 @@ import { BodyRejectedError, processBody, renderMarkdownBody } from '../domain/bo
 import type { BodyReply, PoolTask } from './body-pool.ts';
 import { moderateInPlace } from './moderation-task.ts';
 import { describeError } from '../describe-error.ts';
+import { currentThreadId } from './thread-cpu.ts';
 
 const port = parentPort!;
 
@@ -37,4 +38,5 @@ port.on('message', (message: { id: number; task: PoolTask }) => {
   }
   port.postMessage(reply);
 });
-port.postMessage({ ready: true });
+// Its kernel id: the pool reads this thread's CPU time by it for the time limit (thread-cpu.ts).
+port.postMessage({ ready: true, tid: currentThreadId() });

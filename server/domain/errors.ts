@@ -138,6 +138,10 @@ export const ERROR_CATALOGUE = {
     status: 429,
     message: 'This account already has as many uploads on their way as it may have at once. Wait the number of seconds in the Retry-After header, then send this one again; send uploads one or two at a time.',
   },
+  ACCOUNT_BUSY: {
+    status: 429,
+    message: 'This account already has as many article bodies waiting to be prepared as it may have at once. Wait the number of seconds in the Retry-After header, then send the request again; send writes one after another.',
+  },
   // 500
   INTERNAL: {
     status: 500,

@@ -99,18 +99,21 @@ export interface PreparedContents {
 /**
  * Prepares and renders the bodies of a write through `bodies` (the body
  * pool, off the request thread), before any transaction is opened: a body
- * can take seconds, and the database must not wait on it.
+ * can take seconds, and the database must not wait on it. `owner` (the
+ * writing account) shares the threads fairly with other accounts.
  * @throws PressroomError VALIDATION_FAILED naming every refused body field, with the limit and how to fix it.
+ * @throws PressroomError ACCOUNT_BUSY when the owner has as many bodies waiting as it may.
  */
 export async function prepareContents(
   bodies: BodyProcessor | undefined,
   requests: readonly ContentRequest[],
+  owner?: string,
 ): Promise<PreparedContents> {
   if (!bodies) {
     const warnings: WriteWarning[] = [];
     return { contents: requests.map((r) => prepare(r.item, r.language, r.fieldPrefix, warnings)), warnings, rewritten: [] };
   }
-  const settled = await Promise.allSettled(requests.map((r) => bodies.process(jobOf(r.item, r.rewrites))));
+  const settled = await Promise.allSettled(requests.map((r) => bodies.process(jobOf(r.item, r.rewrites), owner)));
   const refused: Record<string, string> = {};
   for (const [i, result] of settled.entries()) {
     if (result.status === 'fulfilled') continue;

@@ -158,7 +158,7 @@ export async function upsertArticle(
   // A new byline shows on the published pages at once, so it cannot wait for the moderation job.
   if (input.author) assertPublicFieldsAllowed(deps.moderation, [{ name: 'author.name', value: input.author.name }]);
   const rewrites = await plannedDraftRewrites(deps.db, deps.media, { channel: precheck.channel, articleSlug: input.slug }, input.translations.map(bodyText));
-  const prepared = await prepareContents(deps.bodies, contentRequests(input, rewrites));
+  const prepared = await prepareContents(deps.bodies, contentRequests(input, rewrites), String(principal.accountId));
   return deps.db.transaction().execute(async (trx) => {
     const access = await channelAccess(trx, principal, channelSlug);
     requireArticleWrite(access);
@@ -230,7 +230,7 @@ export async function putTranslation(
   const target = await findArticle(deps.db, precheck.channel.id, channelSlug, ref);
   // Before the transaction, which must not wait on a body (see upsertArticle).
   const rewrites = await plannedDraftRewrites(deps.db, deps.media, { channel: precheck.channel, articleSlug: target.slug }, [bodyText(input)]);
-  const prepared = await prepareContents(deps.bodies, [{ item: input, language, fieldPrefix: '', rewrites }]);
+  const prepared = await prepareContents(deps.bodies, [{ item: input, language, fieldPrefix: '', rewrites }], String(principal.accountId));
   return deps.db.transaction().execute(async (trx) => {
     const access = await channelAccess(trx, principal, channelSlug);
     requireArticleWrite(access);

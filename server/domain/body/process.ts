@@ -56,7 +56,11 @@ export function processBody(job: BodyJob): ProcessedBody {
  * tools. @throws BodyRejectedError for a body refused for what it is.
  */
 export interface BodyProcessor {
-  process(job: BodyJob): Promise<ProcessedBody>;
+  /**
+   * @param owner whose write it is (the account): the threads are shared between owners in turn.
+   * @throws PressroomError ACCOUNT_BUSY when the owner has as many bodies waiting as it may.
+   */
+  process(job: BodyJob, owner?: string): Promise<ProcessedBody>;
 }
 
 /** Processes bodies in the calling thread (tools, tests, the content/ importer). */
