@@ -54,6 +54,7 @@ const envSchema = z.object({
   PRESSROOM_SEARCH_PROCESSES: z.coerce.number().int().min(1).max(64).optional(),
   PRESSROOM_BODY_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   PRESSROOM_BODY_TIME_LIMIT_MS: z.coerce.number().int().min(10).max(600_000).default(10_000),
+  PRESSROOM_BODY_QUEUE_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(200),
   PRESSROOM_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(400).default(25),
   PRESSROOM_EVENT_LOOP_REPORT_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   PRESSROOM_CACHE_TAG_PREFIX: z.string().regex(TAG_PREFIX_PATTERN, 'must be 1 to 40 letters, digits, - or _').default(DEFAULT_TAG_PREFIX),
@@ -147,6 +148,8 @@ export interface Config {
   readonly bodyWorkers: number;
   /** Longest a body may take on a body thread before the save is refused with 422. */
   readonly bodyTimeLimitMs: number;
+  /** Bodies one account may have waiting for the body threads; one more is 429 ACCOUNT_BUSY. */
+  readonly bodyQueuePerAccount: number;
   /**
    * How far V8 lets the JavaScript heap grow past what a collection left live before it collects again, in
    * percent (`--heap-growing-percent`); 0 keeps V8's own rule. Applied by the processes that build
@@ -247,6 +250,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     // At least two, so one account's body never holds every thread (issue 40); at most four idle ones by default.
     bodyWorkers: e.PRESSROOM_BODY_WORKERS ?? Math.min(4, Math.max(2, os.availableParallelism())),
     bodyTimeLimitMs: e.PRESSROOM_BODY_TIME_LIMIT_MS,
+    bodyQueuePerAccount: e.PRESSROOM_BODY_QUEUE_PER_ACCOUNT,
     heapGrowthPercent: e.PRESSROOM_HEAP_GROWTH_PERCENT,
     eventLoopReportSeconds: e.PRESSROOM_EVENT_LOOP_REPORT_SECONDS,
     staticHost: e.PRESSROOM_STATIC_HOST,

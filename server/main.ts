@@ -145,7 +145,7 @@ export async function startService(
   if (mediaCopy.placed + mediaCopy.removed > 0) log.info('media copied into the output folder', { placed: mediaCopy.placed, removed: mediaCopy.removed });
   // Saved bodies are parsed and rendered on threads of their own, under a time limit (issue 18).
   // Its threads start once the server listens (or at the first body), so booting them does not delay the first answer.
-  const bodies = config.bodyWorkers > 0 ? createBodyPool({ threads: config.bodyWorkers, timeLimitMs: config.bodyTimeLimitMs, lazy: true }) : null;
+  const bodies = config.bodyWorkers > 0 ? createBodyPool({ threads: config.bodyWorkers, timeLimitMs: config.bodyTimeLimitMs, lazy: true, queuedPerOwner: config.bodyQueuePerAccount }) : null;
   // The moderation job judges submissions on the same threads, under the same limit; requests judge short texts in place.
   const policy = bodies ? createThreadedRulePolicy(rules, bodies) : createRulePolicy(rules);
   // Set once the static side exists: jobs that change what is public ask for a build at once.

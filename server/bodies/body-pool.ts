@@ -64,6 +64,8 @@ export interface BodyPoolOptions {
    * and compiles the body modules) does not delay its first answer.
    */
   readonly lazy?: boolean;
+  /** Bodies one owner may have waiting (default {@link BODIES_QUEUED_PER_OWNER}); one more is refused with 429 ACCOUNT_BUSY. */
+  readonly queuedPerOwner?: number;
 }
 
 /** A body processor backed by threads; `close()` stops them. */
@@ -88,7 +90,7 @@ export interface BodyPool extends BodyProcessor {
   warm(): void;
 }
 
-/** Bodies one owner may have waiting: two writes of the most translations a request holds (100). */
+/** Bodies one owner may have waiting by default (`PRESSROOM_BODY_QUEUE_PER_ACCOUNT`): two writes of the most translations a request holds (100). */
 export const BODIES_QUEUED_PER_OWNER = 200;
 /** What a refused write is told to wait. */
 export const BODIES_RETRY_AFTER_SECONDS = 5;
@@ -123,7 +125,8 @@ const ENTRY = new URL('./body-worker.ts', import.meta.url).href;
 
 /** Starts a pool of `options.threads` body threads. */
 export function createBodyPool(options: BodyPoolOptions): BodyPool {
-  const queue = createFairQueue<Job>({ perKey: Math.max(1, Math.floor(options.threads / 2)), queuedPerKey: BODIES_QUEUED_PER_OWNER, retryAfterSeconds: BODIES_RETRY_AFTER_SECONDS });
+  const queuedPerOwner = options.queuedPerOwner ?? BODIES_QUEUED_PER_OWNER;
+  const queue = createFairQueue<Job>({ perKey: Math.max(1, Math.floor(options.threads / 2)), queuedPerKey: queuedPerOwner, retryAfterSeconds: BODIES_RETRY_AFTER_SECONDS });
   const slots = new Set<Slot>();
   let nextId = 0;
   let started = 0;
@@ -248,7 +251,7 @@ export function createBodyPool(options: BodyPoolOptions): BodyPool {
       return entry.reject(
         new PressroomError(
           'ACCOUNT_BUSY',
-          `This account already has ${BODIES_QUEUED_PER_OWNER} article bodies waiting to be prepared, the most it may have at once. Wait ${error.retryAfterSeconds} s (the Retry-After header) and send the request again; send writes one after another rather than many at once.`,
+          `This account already has ${queuedPerOwner} article bodies waiting to be prepared, the most it may have at once. Wait ${error.retryAfterSeconds} s (the Retry-After header) and send the request again; send writes one after another rather than many at once.`,
           { retry_after_seconds: error.retryAfterSeconds },
         ),
       );

@@ -160,6 +160,21 @@ describe('article images', () => {
   });
 });
 
+describe('uploads per account', () => {
+  it('takes 2 on their way and 2 waiting; more at once are 429 TOO_MANY_UPLOADS with Retry-After, on both paths', async () => {
+    const big = await solid(6000, 4000, '#884422').png().toBuffer(); // 24 MP to decode: each upload holds its slot a while
+    for (const base of ['channels', 'projects']) {
+      const answers = await Promise.all(Array.from({ length: 8 }, () => upload('pics', big, {}, { base })));
+      const refused = answers.filter((a) => a.status === 429);
+      expect(refused.length, answers.map((a) => a.status).join()).toBeGreaterThan(0);
+      expect(refused.every((a) => a.json.error.code === 'TOO_MANY_UPLOADS' && a.json.error.details.retry_after_seconds === 5)).toBe(true);
+      expect(answers.filter((a) => a.status === 201).length).toBeGreaterThanOrEqual(4);
+      // Refused before anything was read or stored: the account can upload again at once.
+      expect((await upload('pics', big, {}, { base })).status).toBe(201);
+    }
+  }, 120_000);
+});
+
 describe('watermark', () => {
   const white = () => solid(1200, 800, '#ffffff').png().toBuffer();
   const corner = { left: 900, top: 700, width: 280, height: 90 };

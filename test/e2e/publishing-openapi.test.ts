@@ -814,6 +814,38 @@ describe('413 PAYLOAD_TOO_LARGE (PRESSROOM_MAX_BODY_MB=0.01)', () => {
   });
 });
 
+describe('429 ACCOUNT_BUSY (PRESSROOM_BODY_QUEUE_PER_ACCOUNT=1)', () => {
+  let busy: TestService;
+  let key = '';
+  // Seconds of parsing on a body thread: the account's next bodies wait, and one past the queue is refused.
+  const slow = ('- '.repeat(24) + 'x\n').repeat(400);
+  beforeAll(async () => {
+    busy = await startTestService({ PRESSROOM_BODY_WORKERS: '2', PRESSROOM_BODY_QUEUE_PER_ACCOUNT: '1' });
+    key = await busy.key('busy', 'pro');
+    expect((await call(busy, 'POST', CHANNELS, {}, { key, body: { slug: 'busy', ...channelBody('Busy') } })).status).toBe(201);
+  });
+  afterAll(async () => busy?.stop());
+
+  it('answers the writes that prepare bodies, with Retry-After, once the account has its bodies waiting', async () => {
+    for (const base of BASES) {
+      const p = pagePaths(base);
+      const params = { channel_slug: 'busy', page_slug_or_id: `held-${base}`, language: 'fr' };
+      expect((await call(busy, 'POST', p.pages, params, { key, body: articleBody(`held-${base}`) })).status).toBe(201);
+      const writes = await Promise.all([
+        ...Array.from({ length: 3 }, (_, i) => call(busy, 'POST', p.pages, params, { key, body: { ...articleBody(`many-${base}-${i}`), translations: [{ language: 'en', title: 'Many', content_markdown: slow }] } })),
+        ...Array.from({ length: 3 }, () => call(busy, 'PUT', p.translation, params, { key, body: { title: 'Titre', content_markdown: slow } })),
+      ]);
+      const refused = writes.filter((w) => w.status === 429);
+      expect(refused.length, writes.map((w) => w.status).join()).toBeGreaterThan(0);
+      for (const w of refused) {
+        expectError(w, 429, 'ACCOUNT_BUSY');
+        expect(w.headers.get('retry-after')).toBe('5');
+      }
+      expect(writes.filter((w) => w.status !== 429 && w.status >= 300)).toEqual([]);
+    }
+  }, 180_000);
+});
+
 describe('500 INTERNAL when the service fails', () => {
   let broken: TestService;
   let key = '';
