@@ -304,6 +304,8 @@ describe('channels', () => {
   it('a channel past the owner\'s plan limit is read-only: newest first', async () => {
     for (const slug of ['olga-1', 'olga-2', 'olga-3', 'olga-4']) {
       expect((await call(t, 'POST', CHANNELS, {}, { key: keys.olga, body: channelBody(slug, { slug }) })).status).toBe(201);
+      // Published before the downgrade: its owner must still be able to take it down (issue 40).
+      if (slug === 'olga-4') expect((await call(t, 'POST', pagePaths('channels').pages, { channel_slug: slug }, { key: keys.olga, body: { ...articleBody('shown'), status: 'published' } })).status).toBe(201);
     }
     await t.key('olga', 'free'); // downgrade: the limit drops to 3
     const list = await call(t, 'GET', CHANNELS, {}, { key: keys.olga });
@@ -741,11 +743,25 @@ describe('errors of every operation', () => {
     }
   });
 
-  it('403 CHANNEL_READ_ONLY for writes on a channel past the owner\'s limit', async () => {
+  it('403 CHANNEL_READ_ONLY for writes on a channel past the owner\'s limit, except those that take things down', async () => {
     expect((await call(t, 'GET', CHANNEL, { channel_slug: 'olga-4' }, { key: keys.olga })).json.read_only).toBe(true);
-    for (const op of operations('olga-4', 'anything').filter((o) => o.channelScoped && o.write)) {
-      expectError(await call(t, op.method, op.path, op.params, { key: keys.olga, body: op.body }), 403, 'CHANNEL_READ_ONLY');
+    for (const op of operations('olga-4', 'shown').filter((o) => o.channelScoped && o.write)) {
+      // Publishing (not unpublishing) is a write the channel refuses.
+      const body = op.path.endsWith('/status') ? { status: 'published', publish_translations: true } : op.body;
+      const res = await call(t, op.method, op.path, op.params, { key: keys.olga, body });
+      expectError(res, 403, 'CHANNEL_READ_ONLY');
+      expect(res.json.error.message).toContain('Taking articles down still works');
     }
+    // Taking down: hidden from the homepage, unpublished, archived, on the current and the legacy path.
+    for (const base of BASES) {
+      const p = pagePaths(base);
+      const params = { channel_slug: 'olga-4', page_slug_or_id: 'shown' };
+      expect((await call(t, 'PATCH', p.settings, params, { key: keys.olga, body: { homepage_mode: 'hide' } })).json.homepage_mode).toBe('hide');
+      expectError(await call(t, 'PATCH', p.status, params, { key: keys.olga, body: { status: 'published', homepage_mode: 'hide' } }), 403, 'CHANNEL_READ_ONLY');
+      expectError(await call(t, 'PATCH', p.status, params, { key: keys.olga, body: { status: 'draft', homepage_mode: 'allow' } }), 403, 'CHANNEL_READ_ONLY');
+      expect((await call(t, 'PATCH', p.status, params, { key: keys.olga, body: { status: 'draft' } })).json.status).toBe('draft');
+    }
+    expect((await call(t, 'PATCH', pagePaths('channels').status, { channel_slug: 'olga-4', page_slug_or_id: 'shown' }, { key: keys.olga, body: { status: 'archived' } })).json.status).toBe('archived');
   });
 
   it('404 CHANNEL_NOT_FOUND and ARTICLE_NOT_FOUND', async () => {

@@ -76,9 +76,13 @@ export async function channelAccess(db: Executor, principal: Principal, slug: st
   };
 }
 
-/** @throws PressroomError when the caller may not write articles in the channel. */
-export function requireArticleWrite(access: ChannelAccess): void {
-  requireWritable(access);
+/**
+ * @throws PressroomError when the caller may not write articles in the channel. `withdrawing`: the write only
+ * takes things down (unpublish, archive, hide from the homepage), which a read-only channel still allows, so
+ * its owner can withdraw what it shows (issue 40).
+ */
+export function requireArticleWrite(access: ChannelAccess, options: { withdrawing?: boolean } = {}): void {
+  if (!options.withdrawing) requireWritable(access);
   if (!access.canWriteArticles) {
     throw new PressroomError(
       'CHANNEL_PERMISSION_DENIED',
@@ -102,7 +106,7 @@ function requireWritable(access: ChannelAccess): void {
   if (access.readOnly) {
     throw new PressroomError(
       'CHANNEL_READ_ONLY',
-      `The channel "${access.channel.slug}" is read-only: its owner has more channels than the plan allows (${access.ownerPlan.channelLimit}). Upgrade the owner's plan to write again.`,
+      `The channel "${access.channel.slug}" is read-only: its owner has more channels than the plan allows (${access.ownerPlan.channelLimit}). Upgrade the owner's plan to write again. Taking articles down still works: status "draft" or "archived", and homepage_mode "hide".`,
     );
   }
 }

@@ -287,10 +287,14 @@ describe('access', () => {
     await upsertArticle(deps, ana, 'four', one('a'));
     await changePlan(t, { account: 'ana', plan: 'free' });
     const free = await authenticate(t, (await createKey(t, { account: 'ana' })).key);
+    // Taking things down still works (issue 40): unpublishing and hiding from the homepage.
+    const takesDown = new Set(['changeStatus', 'changeSettings']);
     for (const [name, call] of operations('four')) {
-      if (writes.has(name)) await expectError(call(free), 'CHANNEL_READ_ONLY', /"four" is read-only.*\(3\)\. Upgrade/);
+      if (writes.has(name) && !takesDown.has(name)) await expectError(call(free), 'CHANNEL_READ_ONLY', /"four" is read-only.*\(3\)\. Upgrade.*Taking articles down still works/);
       else await expect(call(free)).resolves.toBeDefined();
     }
+    await expectError(changeStatus(deps, free, 'four', 'a', statusChangeSchema.parse({ status: 'published' })), 'CHANNEL_READ_ONLY', /read-only/);
+    await expectError(changeSettings(deps, free, 'four', 'a', settingsChangeSchema.parse({ homepage_mode: 'allow' })), 'CHANNEL_READ_ONLY', /read-only/);
     await expect(upsertArticle(deps, free, 'news', one('still-writable'))).resolves.toMatchObject({ created: true });
   });
 });

@@ -251,7 +251,7 @@ export async function changeStatus(
   requireApiPublishing(principal);
   return deps.db.transaction().execute(async (trx) => {
     const access = await channelAccess(trx, principal, channelSlug);
-    requireArticleWrite(access);
+    requireArticleWrite(access, { withdrawing: true });
     let article = await findArticle(trx, access.channel.id, channelSlug, ref);
     const now = isoNow(deps.clock);
     const translations = await articles.listTranslations(trx, [article.id]);
@@ -261,6 +261,9 @@ export async function changeStatus(
       });
     }
     const request = resolveStatusRequest(input.status, input.scheduled_at, now, access.ownerPlan.scheduling);
+    // A read-only channel may still take things down, nothing else.
+    const withdraws = (request.kind === 'draft' || request.kind === 'archive' || request.kind === 'none') && (input.homepage_mode === undefined || input.homepage_mode === 'hide');
+    if (!withdraws) requireArticleWrite(access);
     const event = eventFor(request)!;
     const everyLanguage = request.kind === 'archive' || input.publish_translations === true;
     const plan: LanguagePlan = new Map();
@@ -288,7 +291,8 @@ export async function changeSettings(
   requireApiPublishing(principal);
   return deps.db.transaction().execute(async (trx) => {
     const access = await channelAccess(trx, principal, channelSlug);
-    requireArticleWrite(access);
+    // Hiding from the homepage takes something down: a read-only channel allows it.
+    requireArticleWrite(access, { withdrawing: input.homepage_mode === 'hide' });
     const article = await findArticle(trx, access.channel.id, channelSlug, ref);
     await takeOverFromContent(trx, article);
     await setHomepageMode(trx, isoNow(deps.clock), article, input.homepage_mode);
