@@ -153,4 +153,26 @@ describe('search parts in a channel', () => {
     rest.filter((id) => ids.indexOf(id) < 40).forEach((id) => expect(holds(partOf(now, id), `word${ids.indexOf(id)}x`), `article ${id}`).toBe(true));
     expect(bundles()).toEqual([...now.keys()].map((p) => `en.${p}`).sort());
   });
+  it('keeps the work it was asked for until it is done, so a keeper after a crash does what the last one left', async () => {
+    const pendingFile = path.join(dir, 'data', 'search-pending.json');
+    const real = createSearchIndexer({ outputDir: path.join(dir, 'dist'), log: createLogger('silent') });
+    // The first keeper never finishes a rebuild: the process "dies" with the work requested.
+    const stuck = createSiteSearch({ ...real, rebuildShards: () => new Promise(() => undefined) }, createPublicModel({ db, urls }), path.join(dir, 'dist'), createLogger('silent'), PART, pendingFile);
+    const id = await publish('after-crash', 'crashword');
+    stuck.rebuildFor({ changedPaths: ['news/en/after-crash.html'], articleIds: [id] });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(JSON.parse(fs.readFileSync(pendingFile, 'utf8'))).toMatchObject({ articleIds: [id], pairs: [{ channel: 'news', language: 'en' }] });
+    const part = partOf(partsOf(await publicIds(), PART), id);
+    expect(fs.existsSync(bundleDir(part)) && holds(part, 'crashword')).toBe(false);
+    // The next process's keeper starts with that work: a start whose own build changed nothing still does it.
+    const next = createSiteSearch(real, createPublicModel({ db, urls }), path.join(dir, 'dist'), createLogger('silent'), PART, pendingFile);
+    try {
+      next.rebuildFor({ changedPaths: [], articleIds: [] });
+      await next.idle();
+      expect(holds(part, 'crashword')).toBe(true);
+      expect(fs.existsSync(pendingFile)).toBe(false);
+    } finally {
+      await next.close();
+    }
+  });
 });

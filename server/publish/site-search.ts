@@ -72,13 +72,53 @@ interface Pending {
 const nothing = (): Pending => ({ everything: false, pairs: new Map(), goneChannels: new Set(), articleIds: new Set() });
 const isEmpty = (p: Pending) => !p.everything && p.pairs.size === 0 && p.goneChannels.size === 0;
 
+/** The work file's name in the data folder: search work requested and not done yet (`createSiteSearch`). */
+export const SEARCH_PENDING_FILE = 'search-pending.json';
+
+/** The work file as written: what `Pending` holds, in JSON. */
+interface PendingFile {
+  everything: boolean;
+  pairs: ShardPair[];
+  goneChannels: string[];
+  articleIds: number[];
+}
+
+/** Reads the work a process left undone (none when the file is missing or unreadable: then nothing was left). */
+function readPending(file: string | undefined): Pending {
+  if (!file) return nothing();
+  try {
+    const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as PendingFile;
+    return { everything: saved.everything === true, pairs: new Map(saved.pairs.map((p) => [`${p.channel}/${p.language}`, p])), goneChannels: new Set(saved.goneChannels), articleIds: new Set(saved.articleIds) };
+  } catch {
+    return nothing();
+  }
+}
+
+/** Writes (or, for no work, removes) the work file, atomically: a crash leaves the old file or the new one. */
+function writePending(file: string | undefined, work: Pending): void {
+  if (!file) return;
+  if (isEmpty(work)) return void fs.rmSync(file, { force: true });
+  const saved: PendingFile = { everything: work.everything, pairs: [...work.pairs.values()], goneChannels: [...work.goneChannels], articleIds: [...work.articleIds] };
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, JSON.stringify(saved));
+  fs.renameSync(temp, file);
+}
+
 /**
  * Creates the keeper. `partSize`: articles per part on average
- * (`SEARCH_PART_SIZE`; tests use a small one).
+ * (`SEARCH_PART_SIZE`; tests use a small one). `pendingFile`: where the work
+ * not done yet is kept (in the data folder), so a crash mid-rebuild, or
+ * before one, does not leave shards behind the output for good (issue 40:
+ * after a crash two shards differed from a fresh build): a new keeper
+ * starts with that work, done at its first request.
  */
-export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, outputDir: string, log: Logger, partSize = SEARCH_PART_SIZE): SiteSearch {
-  let pending = nothing();
+export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, outputDir: string, log: Logger, partSize = SEARCH_PART_SIZE, pendingFile?: string): SiteSearch {
+  let pending = readPending(pendingFile);
+  if (!isEmpty(pending)) log.info('search work left by the last run resumes', { everything: pending.everything, shards: pending.pairs.size, articles: pending.articleIds.size });
   let closed = false;
+  /** Every piece of work requested and not done yet (pending, running, to retry): what the work file holds. */
+  let outstanding = pending;
 
   /** The shards to rebuild for `work`, each with the ids of its part (empty: the shard goes). */
   async function plan(work: Pending): Promise<Array<{ shard: Shard; ids: readonly number[] }>> {
@@ -176,6 +216,9 @@ export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, out
       pending = nothing();
       try {
         const change = await once(work);
+        // Done: what is still owed is what was asked for meanwhile, and what failed before.
+        outstanding = merge(pending, retry);
+        writePending(pendingFile, outstanding);
         for (const listener of indexed) listener(change);
       } catch (error) {
         log.error('search index build failed', { error: describeError(error, { stack: true }) });
@@ -189,6 +232,11 @@ export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, out
     if (closed) return;
     pending = merge(merge(pending, retry), work);
     retry = nothing();
+    // Kept before it is done: a process that dies now leaves it for the next one.
+    if (!isEmpty(work)) {
+      outstanding = merge(outstanding, work);
+      writePending(pendingFile, outstanding);
+    }
     if (!isEmpty(pending)) runner.kick();
   }
 

@@ -23,7 +23,7 @@ import { createBodyCache } from '../read-model/body-cache.ts';
 import { createBuildQueue, type BuildQueue } from './build-queue.ts';
 import { createPublicModel } from '../read-model/public-model.ts';
 import { createSearchIndexer } from './search-index.ts';
-import { createSiteSearch, type SiteSearch } from './site-search.ts';
+import { createSiteSearch, SEARCH_PENDING_FILE, type SiteSearch } from './site-search.ts';
 import { renderCodeFingerprint } from './builder/owner-inputs.ts';
 import { createSyncOutputQueue, createThreadOutputQueue } from '../output/output-queue.ts';
 import { checkOutputInWorker } from './workers/output-check.ts';
@@ -103,7 +103,14 @@ export async function createStaticSite(deps: {
     checkOutput: deps.config.buildWorkers > 0 ? () => checkOutputInWorker({ databaseFile: deps.config.databaseFile, outputDir: deps.config.outputDir }) : undefined,
   });
   const queue = createBuildQueue(builder, deps.log);
-  const search = createSiteSearch(createSearchIndexer({ outputDir: deps.config.outputDir, log: deps.log, lanes: deps.config.searchProcesses }), model, deps.config.outputDir, deps.log);
+  const search = createSiteSearch(
+    createSearchIndexer({ outputDir: deps.config.outputDir, log: deps.log, lanes: deps.config.searchProcesses }),
+    model,
+    deps.config.outputDir,
+    deps.log,
+    undefined,
+    path.join(deps.config.dataDir, SEARCH_PENDING_FILE),
+  );
   queue.onBuilt((report) => search.rebuildFor(report));
   return {
     builder,
