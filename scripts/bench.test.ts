@@ -122,6 +122,10 @@ it('times the hostile bodies in place and the slowest read while the server save
   const saved = row('bodies.json', 'body save (422) + concurrent GET, slowest: ">"').runs[0];
   expect(saved.wallMs).toBeGreaterThan(0);
   expect(saved.p99Ms).toBeGreaterThan(0);
+  // Issue 40's rows: growth of the shapes that were quadratic, the bursts of one key holder.
+  expect(b.stdout).toMatch(/\| body growth: one-line headings, 20 → 40 lines: /);
+  expect(b.stdout).toMatch(/\| burst: another account's tiny draft \(201\) while one account saves 2 × /);
+  expect(b.stdout).toMatch(/\| uploads: 4 parallel 9\.\d MB from one key \(\d+ stored, \d+ refused 429\)/);
 }, 120_000);
 
 it('loops publish → read and withdraw → 404 with the build on, and no read disagrees with the API', async () => {

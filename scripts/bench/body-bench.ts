@@ -3,7 +3,10 @@
  * processed in place (time to a stored body or to its refusal), then saved
  * through a real server over loopback while another client reads
  * GET /api/v1/channels every few milliseconds, whose slowest answer is the
- * p99 column (the max, in fact: a stall is what matters).
+ * p99 column (the max, in fact: a stall is what matters). Then issue 40's
+ * rows: the growth of the shapes that were quadratic, another account's
+ * draft beside one account's burst of slow bodies, and 120 parallel 9.4 MB
+ * uploads from one key beside a reader.
  *
  * `--scale P` runs the inputs at P percent of their size (the smoke test
  * uses 1). Run directly: `npx tsx scripts/bench/body-bench.ts --scale 100`.
@@ -20,6 +23,9 @@ import { BodyRejectedError, processBody, type BodyJob } from '../../server/domai
 import { createLogger } from '../../server/logger.ts';
 import { startService } from '../../server/main.ts';
 import type { BenchFigure } from './run-measurement.ts';
+import { GROWTH_SHAPES, NESTED_MARKERS_51KB, noisePng, uploadImage } from '../../test/support/burst-inputs.ts';
+
+import { npmRun, serviceEnv, startServerProcess } from '../../test/helpers/service-process.ts';
 
 /** The inputs, at `scale` (0–1] of the sizes in issue 18. */
 export function hostileBodies(scale: number): Array<{ name: string; job: BodyJob }> {
@@ -50,6 +56,103 @@ function outcome(job: BodyJob): string {
     if (error instanceof BodyRejectedError) return `refused: ${error.limit}`;
     throw error;
   }
+}
+
+/** Times `markdown` prepared and rendered in place: the least of three runs (ms). */
+function leastOf3(markdown: string): number {
+  let least = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now();
+    outcome({ title: 'T', contentMarkdown: markdown });
+    least = Math.min(least, performance.now() - started);
+  }
+  return least;
+}
+
+/** Issue 40's growth check as time: each shape at n and 2n lines (the tests count work instead). */
+function growthFigures(scale: number): BenchFigure[] {
+  const lines = Math.max(20, Math.round(400 * scale));
+  return Object.entries(GROWTH_SHAPES).map(([name, shape]) => {
+    const once = leastOf3(shape(lines));
+    const twice = leastOf3(shape(2 * lines));
+    return { name: `body growth: ${name}, ${lines} → ${2 * lines} lines: ${Math.round(once)} → ${Math.round(twice)} ms, ×${(twice / once).toFixed(2)} (target ≤ 2.5)`, wallMs: Math.round(twice), cpuMs: 0, peakRssMb: Math.round(process.memoryUsage.rss() / 2 ** 20) };
+  });
+}
+
+/** The server's resident memory (MB), from /proc. */
+function residentMb(pid: number): number {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Math.round(Number(kb) / 1024);
+}
+
+/**
+ * Issue 40's bursts against the real service in a process of its own, as the probe ran them: 20 parallel
+ * writes of 51 KB of nested list markers from one account and another account's tiny draft sent 1 s later
+ * (its answer time is the figure); 120 parallel 9.4 MB uploads from one key while a reader asks
+ * GET /api/v1/channels (the slowest read is p99; the server's resident memory, peak and after).
+ */
+async function keyHolderBursts(scale: number): Promise<BenchFigure[]> {
+  const figures: BenchFigure[] = [];
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-burst-bench-'));
+  const env = serviceEnv(dir, { PRESSROOM_LOG_LEVEL: 'error', PRESSROOM_IMPORT_CONTENT: 'false', PRESSROOM_RATE_LIMIT_CONTENT: '1000000' });
+  const server = await startServerProcess(env);
+  try {
+    const key = fs.readFileSync(path.join(dir, 'data', 'dev-api-key.txt'), 'utf8').trim();
+    const made = await npmRun('admin', ['key', 'create', '--account', 'other'], env);
+    if (made.code !== 0) throw new Error(`admin key create failed: ${made.stderr}`);
+    const otherKey = made.stdout.trim();
+    const call = (k: string, p: string, body: unknown) => fetch(`${server.url}${p}`, { method: 'POST', headers: { authorization: `Bearer ${k}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    for (const [k, slug] of [[key, 'mine'], [otherKey, 'other']] as const) await (await call(k, '/api/v1/channels', { slug, default_language: 'en', translations: [{ language: 'en', title: slug }] })).text();
+
+    const writes = Math.max(2, Math.round(20 * scale));
+    // 51 KB of nested list markers at full scale (`NESTED_MARKERS_51KB`).
+    const nested = GROWTH_SHAPES['nested list markers']!(Math.max(40, Math.round((NESTED_MARKERS_51KB.length / 50) * scale)));
+    const burstStarted = performance.now();
+    const burst = Array.from({ length: writes }, (_, i) => call(key, '/api/v1/channels/mine/pages', { slug: `nested-${i}`, default_language: 'en', translations: [{ language: 'en', title: 'T', content_markdown: nested }] }).then((r) => r.text()));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const draftStarted = performance.now();
+    const draft = await call(otherKey, '/api/v1/channels/other/pages', { slug: 'tiny', default_language: 'en', translations: [{ language: 'en', title: 'Tiny', content_markdown: 'A tiny draft.' }] });
+    await draft.text();
+    const draftMs = performance.now() - draftStarted;
+    await Promise.all(burst);
+    figures.push({ name: `burst: another account's tiny draft (${draft.status}) while one account saves ${writes} × ${Math.round(nested.length / 1000)} KB of nested list markers (target ≤ 2 s; 234 s before)`, wallMs: Math.round(draftMs), cpuMs: 0, peakRssMb: residentMb(server.pid) });
+    figures.push({ name: `burst: the ${writes} slow writes of one account, all answered`, wallMs: Math.round(performance.now() - burstStarted), cpuMs: 0, peakRssMb: residentMb(server.pid) });
+
+    const image = await noisePng();
+    const uploads = Math.max(4, Math.round(120 * scale));
+    let reading = true;
+    const reads: number[] = [];
+    const reader = (async () => {
+      while (reading) {
+        const t0 = performance.now();
+        await (await fetch(`${server.url}/api/public/v1/channels`)).text();
+        reads.push(performance.now() - t0);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })();
+    let peak = residentMb(server.pid);
+    const sampler = setInterval(() => (peak = Math.max(peak, residentMb(server.pid))), 20);
+    const started = performance.now();
+    const answers = await Promise.all(Array.from({ length: uploads }, () => uploadImage(server.url, key, 'mine', image)));
+    const ms = performance.now() - started;
+    clearInterval(sampler);
+    reading = false;
+    await reader;
+    const count = (status: number) => answers.filter((a) => a.status === status).length;
+    reads.sort((a, b) => a - b);
+    const p99 = reads[Math.min(reads.length - 1, Math.floor(reads.length * 0.99))] ?? 0;
+    figures.push({
+      name: `uploads: ${uploads} parallel ${(image.length / 2 ** 20).toFixed(1)} MB from one key (${count(201)} stored, ${count(429)} refused 429); concurrent reads p99 (target ≤ 250 ms), slowest of ${reads.length} ${Math.round(reads.at(-1) ?? 0)} ms; server memory after ${residentMb(server.pid)} MB (target < 1 GB)`,
+      wallMs: Math.round(ms),
+      cpuMs: 0,
+      peakRssMb: peak,
+      p99Ms: Math.round(p99 * 100) / 100,
+    });
+  } finally {
+    await server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return figures;
 }
 
 /** Every input in place, then through the server with concurrent reads. */
@@ -93,10 +196,12 @@ export async function benchBodies(scale: number): Promise<BenchFigure[]> {
       const saved = await save;
       figures.push({ name: `body save (${saved.status}) + concurrent GET, slowest: ${name}`, wallMs: Math.round(saved.ms * 10) / 10, cpuMs: 0, peakRssMb: Math.round(process.memoryUsage.rss() / 2 ** 20), p99Ms: Math.round(slowest * 100) / 100 });
     }
+    figures.push(...growthFigures(scale));
   } finally {
     await service.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
+  figures.push(...(await keyHolderBursts(scale)));
   return figures;
 }
 

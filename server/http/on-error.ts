@@ -33,6 +33,9 @@ export function createErrorHandler(log: Logger, notFoundPage?: NotFoundPage) {
       if (err.status === 401) c.header('WWW-Authenticate', 'Bearer realm="pressroom"');
       // A refusal that says when to come back (429 TOO_MANY_UPLOADS): the header clients and proxies read.
       if (typeof err.details?.retry_after_seconds === 'number') c.header('Retry-After', String(err.details.retry_after_seconds));
+      // A body refused before it was read (an upload over the account's share, a body over its limit): the
+      // connection closes once the answer is sent, rather than read (and drop) what the client still sends.
+      if (err.code === 'TOO_MANY_UPLOADS' || err.code === 'IMAGE_TOO_LARGE' || err.code === 'PAYLOAD_TOO_LARGE') c.header('Connection', 'close');
       return c.json(errorBody(err.code, err.message, err.details), err.status as ContentfulStatusCode);
     }
     if (err instanceof HTTPException && err.status < 500) {

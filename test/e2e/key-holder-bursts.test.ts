@@ -12,15 +12,14 @@
  * Latencies are the benchmark's (`npm run bench -- --only bodies`), not
  * asserted here.
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { npmRun, serviceEnv, startServerProcess, type ServerProcess } from '../helpers/service-process.ts';
 import { manyScansJpeg } from '../support/many-scans-jpeg.ts';
+import { NESTED_MARKERS_51KB, noisePng, uploadImage } from '../support/burst-inputs.ts';
 
 let dir: string;
 let server: ServerProcess;
@@ -28,25 +27,7 @@ let ownerKey: string;
 let otherKey: string;
 let noise: Buffer;
 
-/** One multipart upload of `image` sent with node:http (the same buffers for every request: the client copies nothing). */
-function upload(key: string, channel: string, image: Buffer): Promise<{ status: number; retryAfter: string | undefined; body: string; at: number }> {
-  const boundary = 'pressroom-burst-boundary';
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="noise.png"\r\nContent-Type: image/png\r\n\r\n`);
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const url = new URL(`${server.url}/api/v1/channels/${channel}/media`);
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent: false, headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + image.length + tail.length } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined, body: Buffer.concat(chunks).toString(), at: performance.now() }));
-    });
-    // A refused upload is answered before its body is read: the rest of the write may fail, which is fine.
-    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
-    req.write(head);
-    req.write(image);
-    req.end(tail);
-  });
-}
+const upload = (key: string, channel: string, image: Buffer) => uploadImage(server.url, key, channel, image);
 
 /** The server's resident memory, in bytes. */
 function residentBytes(pid: number): number {
@@ -64,10 +45,7 @@ beforeAll(async () => {
   otherKey = made.stdout.trim();
   const channel = await fetch(`${server.url}/api/v1/channels`, { method: 'POST', headers: { authorization: `Bearer ${otherKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ slug: 'other-desk', default_language: 'en', translations: [{ language: 'en', title: 'Other desk' }] }) });
   expect(channel.status).toBe(201);
-  // Noise does not compress: a 1770 × 1770 PNG of it is about 9.4 MB, under the 10 MB limit.
-  const side = 1770;
-  const raw = randomBytes(side * side * 3);
-  noise = await sharp(raw, { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
+  noise = await noisePng();
   expect(noise.length).toBeGreaterThan(9_000_000);
   expect(noise.length).toBeLessThan(10 * 1024 * 1024);
 }, 180_000);
@@ -129,7 +107,7 @@ async function write(key: string, channel: string, slug: string, markdown: strin
 describe('a burst of slow bodies from one account', () => {
   it("leaves the body threads to another account's draft", async () => {
     // 51 KB of nested list markers, inside every structural limit: 7.9 s each before the threads were shared.
-    const nested = ('- '.repeat(24) + 'x\n').repeat(1040);
+    const nested = NESTED_MARKERS_51KB;
     expect(nested.length).toBeGreaterThan(50_000);
     const burst = Array.from({ length: 20 }, (_, i) => write(ownerKey, 'pressroom-journal', `nested-${i}`, nested));
     await new Promise((resolve) => setTimeout(resolve, 1_000));

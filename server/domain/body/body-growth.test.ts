@@ -9,14 +9,7 @@ import { EditMap } from 'micromark-util-edit-map';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LINEAR_EDITS, linearConsume, originalConsume } from './micromark-linear-edits.ts';
 import { processBody } from './process.ts';
-
-/** The probe's shapes, `n` lines each. */
-export const GROWTH_SHAPES: Record<string, (n: number) => string> = {
-  'nested list markers': (n) => ('- '.repeat(24) + 'x\n').repeat(n),
-  'mixed nested lists': (n) => ('* '.repeat(16) + '1. '.repeat(8) + 'x\n').repeat(n),
-  'lists of growing depth': (n) => Array.from({ length: n }, (_, i) => '- '.repeat(1 + (i % 30)) + 'x\n').join(''),
-  'one-line headings': (n) => '# h\n'.repeat(n),
-};
+import { GROWTH_SHAPES } from '../../../test/support/burst-inputs.ts';
 
 let moved = 0;
 /** `consume` as patched, counting the events it moves. */
