@@ -20,6 +20,9 @@ export interface Principal {
   readonly keyId: number;
 }
 
+/** How precisely a key's last use is kept (`admin key list` shows it): written at most once a minute. */
+export const KEY_USE_RESOLUTION_MS = 60_000;
+
 /**
  * Resolves an API key to its account.
  * @throws PressroomError AUTH_MISSING when no key was sent, AUTH_INVALID when it is unknown or revoked.
@@ -30,7 +33,10 @@ export async function authenticate(deps: { db: Db; clock: Clock }, rawKey: strin
   const found = await accounts.findActiveKeyByHash(deps.db, hash);
   // The lookup is by hash; comparing again in constant time keeps timing free of key content.
   if (!found || !hashesEqual(found.key.key_hash, hash)) throw new PressroomError('AUTH_INVALID');
-  await accounts.touchApiKey(deps.db, found.key.id, isoNow(deps.clock));
+  // The last use is kept to the minute: a write per request made every burst of requests a burst of writes.
+  const now = isoNow(deps.clock);
+  const last = found.key.last_used_at === null ? Number.NEGATIVE_INFINITY : Date.parse(found.key.last_used_at);
+  if (!(Date.parse(now) - last < KEY_USE_RESOLUTION_MS)) await accounts.touchApiKey(deps.db, found.key.id, now);
   return {
     accountId: found.account.id,
     accountName: found.account.name,
