@@ -84,7 +84,7 @@ it('prints a table and writes the results file, for the media and the build benc
   expect(r.machine.cpus).toBeGreaterThan(0);
   expect(r.machine.node).toBe(process.version);
   expect(r.results[0]).toMatchObject({ name: 'media', runs: [expect.objectContaining({ wallMs: expect.any(Number), peakRssMb: expect.any(Number) })] });
-}, 120_000);
+}, 300_000);
 
 it.skipIf(!runHttp)('measures the bundled server against nginx with wrk, and search (or marks it n/a)', async () => {
   const h = (await http)!;
@@ -100,7 +100,7 @@ it.skipIf(!runHttp)('measures the bundled server against nginx with wrk, and sea
     expect(h.stdout).toMatch(/\| \d+(\.\d+)?× \|/);
   }
   expect(h.stdout).toMatch(/\| http search: server \(20×2, c8\) \| .*(\d|n\/a \(endpoint unavailable\))/);
-}, 120_000);
+}, 300_000);
 
 it.skipIf(!runHttp)('measures the read API at the corpus size: starts, idle and busy reads, include=html, lists against nginx', async () => {
   const r = (await reads)!;
@@ -125,15 +125,15 @@ it('times the hostile bodies in place and the slowest read while the server save
   // Issue 40's rows: growth of the shapes that were quadratic, the bursts of one key holder.
   expect(b.stdout).toMatch(/\| body growth: one-line headings, 20 → 40 lines: /);
   expect(b.stdout).toMatch(/\| burst: another account's tiny draft \(201\) while one account saves 2 × /);
-  expect(b.stdout).toMatch(/\| uploads: 4 parallel 9\.\d MB from one key \(\d+ stored, \d+ refused 429\)/);
-}, 120_000);
+  expect(b.stdout).toMatch(/\| uploads: 4 parallel \d+\.\d\d MB from one key \(\d+ stored, \d+ refused 429\)/);
+}, 300_000);
 
 it('loops publish → read and withdraw → 404 with the build on, and no read disagrees with the API', async () => {
   const r = await readYourWrites;
   expect(r.status, r.stderr).toBe(0);
   expect(r.stdout).toMatch(/\| read-your-writes: write → published reported p95 \(3 loops\) \| \d/);
   expect(row('ryw.json', 'read-your-writes: 0 reads disagreed').runs[0].failures).toBe(0);
-}, 120_000);
+}, 300_000);
 
 it('publishes behind Varnish and a bucket, and nothing is stale once reported', async () => {
   const r = await edge;

@@ -23,9 +23,8 @@ export const GROWTH_SHAPES: Readonly<Record<string, (n: number) => string>> = {
 /** 51 KB of nested list markers, inside every structural limit: 7.9 s to save before issue 40. */
 export const NESTED_MARKERS_51KB = GROWTH_SHAPES['nested list markers']!(1040);
 
-/** A PNG of noise of about 9.4 MB (1770 × 1770), under the 10 MB upload limit. */
-export function noisePng(): Promise<Buffer> {
-  const side = 1770;
+/** A PNG of noise of about 9.4 MB (1770 × 1770, under the 10 MB upload limit), or `side` × `side`. */
+export function noisePng(side = 1770): Promise<Buffer> {
   return sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
 }
 
