@@ -71,6 +71,8 @@ export async function checkOutput(db: Db, outputDir: string): Promise<OutputChec
   const damaged: string[] = [];
   let confirmed: Array<{ path: string; hash: string; size: number; mtimeMs: number }> = [];
   let hashed = 0;
+  /** Files whose bytes were not their row's when it was read: looked at again once the walk is over. */
+  const suspects: string[] = [];
   const pending: Array<Promise<void>> = [];
   await manifest.eachRecordedFile(db, (file) => {
     owners.add(file.owner);
@@ -99,15 +101,36 @@ export async function checkOutput(db: Db, outputDir: string): Promise<OutputChec
       }
       return;
     }
-    if (bytes) {
-      fs.rmSync(full, { force: true });
-      damaged.push(file.path);
+    if (bytes) suspects.push(file.path);
+    else {
+      missing.push(file.path);
+      incomplete.add(file.owner);
     }
-    missing.push(file.path);
-    incomplete.add(file.owner);
   });
   pending.push(db.transaction().execute((tx) => manifest.confirmStamps(tx, confirmed)));
   await Promise.all(pending);
+  // A file that differed from the row read a while ago may have been written since by another process's build
+  // (`npm run build` beside the server): it is removed only if it still differs from its row as recorded now.
+  const current = await manifest.filesAt(db, suspects);
+  for (const file of suspects) {
+    const full = path.join(outputDir, file);
+    const row = current.get(file);
+    let bytes: Buffer | null = null;
+    try {
+      bytes = fs.readFileSync(full);
+    } catch {
+      // gone meanwhile
+    }
+    if (row && bytes && hashContent(bytes) === row.hash) continue;
+    if (bytes && row) {
+      fs.rmSync(full, { force: true });
+      damaged.push(file);
+    }
+    if (row) {
+      missing.push(file);
+      incomplete.add(row.owner);
+    }
+  }
   return { owners: [...owners], missing, incomplete: [...incomplete], unrecorded: [...onDisk], damaged, hashed };
 }
 
