@@ -280,7 +280,8 @@ export async function startService(
   if (publicApi && options.syncSearchIndex !== false) void publicApi.search.syncAll();
   // Temporary files a killed build or upload left behind are never served (`TEMP_FILE_NAME`); they go now.
   const housekeeping = Promise.all(
-    [config.outputDir, media.storage.root].map((dir) =>
+    // Uploads' temporaries too: a killed upload leaves one in data/uploads (http/multipart-upload.ts).
+    [config.outputDir, media.storage.root, path.join(config.dataDir, 'uploads')].map((dir) =>
       removeStaleTempFiles(dir).then(
         (stale) => void (stale.length > 0 && log.info('stale temporary files removed', { dir, count: stale.length })),
         (error: unknown) => log.warn('stale temporary files not removed', { dir, error: describeError(error) }),
