@@ -48,7 +48,14 @@ export function uploadImage(base: string, key: string, channel: string, image: B
       res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined, body: Buffer.concat(chunks).toString(), at: performance.now() }));
     });
     // A refused upload is answered before its body is read: the rest of the write may fail, which is fine.
+    // Under load the kernel may reset the connection (the server closes it with the body unread) before the
+    // answer is read: that is an explicit failure the client sees, reported as status 0, never a hang.
+    let answered = false;
+    req.on('response', () => (answered = true));
     req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+    req.on('close', () => {
+      if (!answered) resolve({ status: 0, retryAfter: undefined, body: 'the connection was reset before an answer was read', at: performance.now() });
+    });
     req.write(head);
     req.write(image);
     req.end(tail);
