@@ -143,7 +143,7 @@ async function keyHolderBursts(scale: number): Promise<BenchFigure[]> {
     reads.sort((a, b) => a - b);
     const p99 = reads[Math.min(reads.length - 1, Math.floor(reads.length * 0.99))] ?? 0;
     figures.push({
-      name: `uploads: ${uploads} parallel ${(image.length / 2 ** 20).toFixed(2)} MB from one key (${count(201)} stored, ${count(429)} refused 429, ${count(0)} reset unanswered); concurrent reads p99 (target ≤ 250 ms), slowest of ${reads.length} ${Math.round(reads.at(-1) ?? 0)} ms; server memory after ${residentMb(server.pid)} MB (target < 1 GB)`,
+      name: `uploads: ${uploads} parallel ${(image.length / 2 ** 20).toFixed(2)} MB from one key (${count(201)} stored, ${count(429)} refused 429), ${count(0)} reset before their answer; concurrent reads p99 (target ≤ 250 ms), slowest of ${reads.length} ${Math.round(reads.at(-1) ?? 0)} ms; server memory after ${residentMb(server.pid)} MB (target < 1 GB)`,
       wallMs: Math.round(ms),
       cpuMs: 0,
       peakRssMb: peak,
