@@ -25,6 +25,7 @@ import { publicApiRoutes, type PublicApiDeps } from './http/routes/public-api.ts
 import { notFoundPageFrom, siteFileRoutes } from './http/routes/site-files.ts';
 import { createOutputFileCache, type OutputFileCache } from './http/output-file-cache.ts';
 import { isMediaUploadPath, mediaRoutes } from './http/routes/media.ts';
+import { createThreadUploadParser, type UploadParser } from './http/upload-parser.ts';
 import { pageRoutes } from './http/routes/pages.ts';
 import type { OutputWatch } from './domain/article/reported-status.ts';
 import type { Logger } from './logger.ts';
@@ -55,6 +56,8 @@ export interface AppDeps {
   readonly media: MediaKit;
   /** Prepares and renders saved bodies (the body pool); in the request thread when absent. */
   readonly bodies?: BodyProcessor;
+  /** Parses uploads (a worker thread in the server); when absent, a thread of this app's own. */
+  readonly uploadParser?: UploadParser;
   /** The public content API's read side; absent when the static build is off. */
   readonly publicApi?: PublicApiDeps;
   /** The output folder's files as served (kept fresh by the build queue); with the static build. */
@@ -114,7 +117,7 @@ export function createApp(config: Config, deps: AppDeps): Hono {
   });
   api.route('/channels', channelRoutes(deps));
   // One set of upload routes (and with it one gate of uploads per account) for both paths.
-  const uploads = mediaRoutes(deps, { dir: path.join(config.dataDir, 'uploads') });
+  const uploads = mediaRoutes(deps, { dir: path.join(config.dataDir, 'uploads'), parser: deps.uploadParser ?? createThreadUploadParser() });
   // New integrations use /channels; /projects is the legacy path for pages and media.
   for (const base of ['/channels/:channel/pages', '/projects/:channel/pages']) api.route(base, pageRoutes(deps));
   for (const base of ['/channels/:channel/media', '/projects/:channel/media']) api.route(base, uploads);

@@ -33,6 +33,8 @@ export const INTERNAL_CODES = {
   RENDER_FAILED: 'A file could not be rendered',
   /** A host configuration was asked for with values it cannot hold. */
   HOST_CONFIG_INVALID: 'A host configuration cannot be made',
+  /** The upload parser thread stopped or could not start. */
+  UPLOAD_PARSER_FAILED: 'The upload parser thread failed',
 } as const;
 
 /** A permanent internal failure code. */

@@ -11,6 +11,7 @@ import { getRequestListener } from '@hono/node-server';
 import YAML from 'yaml';
 import { createApp } from './app.ts';
 import { createBodyPool } from './bodies/body-pool.ts';
+import { createThreadUploadParser } from './http/upload-parser.ts';
 import { createThreadedRulePolicy } from './bodies/threaded-moderation.ts';
 import { ensureLocalAccount, loadCursorCodec, refreshBodyRenderings } from './bootstrap.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -205,6 +206,8 @@ export async function startService(
   // publishing API never reports a change the cache would still hide (docs/LIFECYCLE.md, "Read your writes").
   if (staticSite && outputFiles) staticSite.builder.onFilesPlaced((paths) => outputFiles.invalidate(paths));
   const publicApi = staticSite && outputFiles ? await createPublicReadSide({ db, urls, cursors, config, staticSite, files: outputFiles, log }) : null;
+  // Uploads are parsed on a thread of their own, started by the first one (http/upload-parser.ts).
+  const uploadParser = createThreadUploadParser();
   const app = createApp(config, {
     db,
     clock,
@@ -216,6 +219,7 @@ export async function startService(
     moderation: policy,
     media,
     ...(bodies ? { bodies } : {}),
+    uploadParser,
     ...(publicApi ? { publicApi: publicApi.deps } : {}),
     ...(outputFiles ? { outputFiles } : {}),
     ...(staticSite ? { output: outputWatch(staticSite, edge, clock) } : {}),
@@ -312,6 +316,7 @@ export async function startService(
       await staticSite?.close();
       await publicApi?.search.idle();
       await bodies?.close();
+      await uploadParser.close();
       loopWatch.stop();
       guard.stop();
       if (guard.state()) {

@@ -6,6 +6,7 @@
  * causes, answered with a generic 500 that reveals nothing.
  * @module
  */
+import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -15,6 +16,7 @@ import { DATABASE_BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from '../store/busy
 import { errorBody } from '../serving/error-body.ts';
 import { describeError } from '../describe-error.ts';
 import { InternalError } from '../internal-error.ts';
+import { lingerOnClose } from './lingering-close.ts';
 
 /**
  * The 404 page a GET gets instead of the JSON body (`serving/not-found-page.ts`: outside `/api/`, when
@@ -34,8 +36,13 @@ export function createErrorHandler(log: Logger, notFoundPage?: NotFoundPage) {
       // A refusal that says when to come back (429 TOO_MANY_UPLOADS): the header clients and proxies read.
       if (typeof err.details?.retry_after_seconds === 'number') c.header('Retry-After', String(err.details.retry_after_seconds));
       // A body refused before it was read (an upload over the account's share, a body over its limit): the
-      // connection closes once the answer is sent, rather than read (and drop) what the client still sends.
-      if (err.code === 'TOO_MANY_UPLOADS' || err.code === 'IMAGE_TOO_LARGE' || err.code === 'PAYLOAD_TOO_LARGE') c.header('Connection', 'close');
+      // connection closes once the answer is sent, rather than read (and drop) a whole body; the close
+      // lingers, so the client reads the answer before the connection ends (lingering-close.ts).
+      if (err.code === 'TOO_MANY_UPLOADS' || err.code === 'IMAGE_TOO_LARGE' || err.code === 'PAYLOAD_TOO_LARGE') {
+        c.header('Connection', 'close');
+        const socket = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket;
+        if (socket) lingerOnClose(socket);
+      }
       return c.json(errorBody(err.code, err.message, err.details), err.status as ContentfulStatusCode);
     }
     if (err instanceof HTTPException && err.status < 500) {

@@ -48,8 +48,8 @@ export function uploadImage(base: string, key: string, channel: string, image: B
       res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined, body: Buffer.concat(chunks).toString(), at: performance.now() }));
     });
     // A refused upload is answered before its body is read: the rest of the write may fail, which is fine.
-    // Under load the kernel may reset the connection (the server closes it with the body unread) before the
-    // answer is read: that is an explicit failure the client sees, reported as status 0, never a hang.
+    // Should the connection be reset before the answer is read (a server that closes with the body unread
+    // and no lingering close), that is reported as status 0, never a hang.
     let answered = false;
     req.on('response', () => (answered = true));
     req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));

@@ -1,9 +1,9 @@
 /**
  * Publishing API: POST /channels/{channel}/media (and the legacy /projects/…
- * path). Takes a slot of the account's uploads, streams the multipart body
- * to temporary files under a limit sized for one image
- * (`multipart-upload.ts`), hands the parts to the media service and maps
- * the result.
+ * path). Takes a slot of the account's uploads, streams the body to a
+ * temporary file under a limit sized for one image and has it parsed off
+ * the request thread (`multipart-upload.ts`), hands the parts to the media
+ * service and maps the result.
  * @module
  */
 import { Hono } from 'hono';
@@ -13,6 +13,7 @@ import { createFairGate, GateFullError } from '../../fair-gate.ts';
 import { SCHEMA_VERSION } from '../../read-model/wire.ts';
 import type { AuthEnv } from '../middleware/auth.ts';
 import { bodyStream, receiveUpload } from '../multipart-upload.ts';
+import type { UploadParser } from '../upload-parser.ts';
 
 /** Room for the text fields and multipart framing on top of the largest image. */
 export const MEDIA_FIELD_SLACK_BYTES = 64 * 1024;
@@ -40,6 +41,8 @@ export const UPLOADS_PER_ACCOUNT = { running: 2, queued: 2, slots: 32, retryAfte
 export interface UploadRouteOptions {
   /** Folder of the uploads' temporary files (`{dataDir}/uploads`). */
   readonly dir: string;
+  /** Parses the bodies written there (off the request thread in the server). */
+  readonly parser: UploadParser;
 }
 
 /** Routes under …/{channel}/media; the channel slug is the `channel` path parameter. */
@@ -61,7 +64,7 @@ export function mediaRoutes(deps: MediaDeps, options: UploadRouteOptions): Hono<
     const principal = c.get('principal');
     try {
       return await gate.run(String(principal.accountId), async () => {
-        const upload = await receiveUpload(bodyStream(c.req.raw.body), type, options.dir, limits, () => tooLarge(maxImageBytes));
+        const upload = await receiveUpload(bodyStream(c.req.raw.body), type, options.dir, limits, () => tooLarge(maxImageBytes), options.parser);
         try {
           const view = await uploadMedia(deps, principal, c.req.param('channel') ?? '', upload.input);
           return c.json({ schema_version: SCHEMA_VERSION, ...view }, 201);
