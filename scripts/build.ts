@@ -20,13 +20,15 @@ import { parseScriptArgs, wantsHelp } from './lib/cli.ts';
 import { keepHostFiles } from '../server/hosting/host-files.ts';
 import { createConfiguredEdge } from '../server/edge/create-edge.ts';
 import { readEdgeBacklog } from '../server/store/edge-delivery.repository.ts';
+import { createSearchKeeper } from '../server/public-api/search-keeper.ts';
+import { createPublicModel } from '../server/read-model/public-model.ts';
 
 const HELP = `Usage: npm run build
 
 Builds the whole static site into the output folder (PRESSROOM_OUTPUT_DIR,
 default dist/) from the database (PRESSROOM_DATA_DIR) and content/: every
 published page, JSON document, Markdown file, feed, the sitemap, robots.txt,
-llms.txt and the search index. Files whose bytes did not change are not rewritten; files of
+llms.txt, the search index and the read API's search index. Files whose bytes did not change are not rewritten; files of
 unpublished content are removed. Progress is logged to stderr. Exits 1 when
 the search index failed (the pages are built; run it again once fixed).
 With a bucket or a CDN configured (PRESSROOM_DEPLOY_S3_*, PRESSROOM_PURGE_*),
@@ -69,6 +71,17 @@ try {
   const report = counts(await site.builder.fullBuild());
   // PRESSROOM_STATIC_HOST: the host's own files (Netlify's rules, Cloudflare's worker) go with the output.
   await hostFiles.ensure();
+  // The read API's search index (SQLite FTS5) is brought in step with what was just built, while the builder
+  // still holds the public state: the first start after this build answers /search at once instead of
+  // filling the index first (issue 36). A failure is logged; the server fills the index at start then.
+  const apiSearch = await createSearchKeeper({
+    db,
+    state: () => site.builder.publicState(),
+    loadTexts: (ids) => createPublicModel({ db, urls }).texts({ ids }),
+    lastEventId: () => site.builder.newestEvent(),
+    log: log.child('search'),
+  });
+  await apiSearch.syncAll();
   // Nothing builds after this: what the builder remembers (about a gigabyte at 100,000 articles) need not stay
   // in memory through the search index, which reads its texts from the store.
   await site.builder.release();
