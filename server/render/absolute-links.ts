@@ -30,6 +30,7 @@ import { toHtml } from 'hast-util-to-html';
 import { findLinkTargets, isRelativeTarget, type LinkTarget } from '../domain/body/link-targets.ts';
 import { markdownLinkDestination } from '../domain/body/markdown-escape.ts';
 import { eachElement } from '../domain/body/tree-walk.ts';
+import { rewriteSerializedLinks } from './serialized-html-links.ts';
 
 export { isRelativeTarget };
 
@@ -84,6 +85,15 @@ const MAY_HAVE_RELATIVE_ATTRIBUTE = /\s(?:href|src)="(?![a-zA-Z][a-zA-Z0-9+.-]*:
  * (the page's root-relative form).
  */
 export function absoluteHtmlLinks(html: string, base: string, shown: (absolute: string) => string = (absolute) => absolute): string {
+  if (!MAY_HAVE_RELATIVE_ATTRIBUTE.test(html)) return html;
+  // A body as the renderer wrote it is scanned, not parsed (`serialized-html-links.ts`); anything else is parsed.
+  const scanned = rewriteSerializedLinks(html, (value) => (isRelativeTarget(value) ? shown(resolveTarget(value, base)) : null));
+  if (scanned !== null) return scanned;
+  return parsedAbsoluteHtmlLinks(html, base, shown);
+}
+
+/** `absoluteHtmlLinks` by parsing `html` and serialising it again: for HTML the scan does not read, and the tests. */
+export function parsedAbsoluteHtmlLinks(html: string, base: string, shown: (absolute: string) => string = (absolute) => absolute): string {
   if (!MAY_HAVE_RELATIVE_ATTRIBUTE.test(html)) return html;
   const tree = fromHtml(html, { fragment: true }) as Root;
   eachElement(tree, (element) => {
