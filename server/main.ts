@@ -366,6 +366,7 @@ async function createPublicReadSide(deps: {
       urls: deps.urls,
       state,
       loadArticle: async (id) => (await model.articles({ ids: [id] }))[0] ?? null,
+      loadTranslationBody: (id, shown) => model.translationBody(id, shown),
       answers,
       searchReady: search.ready,
       searchVersion: search.version,

@@ -18,6 +18,7 @@ import { migrateToLatest, openDatabase, type Db } from '../store/database.ts';
 import { readPublishedArticleRows, readPublishedRows } from '../store/public-read.repository.ts';
 import { createPublicUrls } from '../urls/public-urls.ts';
 import { createPublicModel } from './public-model.ts';
+import { renderArticleJson, renderArticleJsonOf } from '../render/article-json.ts';
 
 const urls = createPublicUrls('http://pressroom.test', 'http://pressroom.test/dashboard');
 const BODY = '## Heading\n\nSome *text* with [a link](https://example.com) and `code`.\n';
@@ -220,5 +221,27 @@ describe('the identity rule (identity-memo.ts)', () => {
     expect(() => {
       (article!.translations[0] as { title: string }).title = 'changed';
     }).toThrow(TypeError);
+  });
+});
+
+describe("one translation's body read alone (include=html)", () => {
+  it('gives the translation of the whole article, and the same Article JSON byte for byte', async () => {
+    const model = createPublicModel({ db, urls });
+    const [head] = await model.heads({});
+    const [full] = await model.articles({});
+    const shown = head!.summary.translations[0]!;
+    const alone = await model.translationBody(head!.summary.id, shown);
+    expect(alone).toEqual(full!.translations[0]);
+    expect(renderArticleJsonOf(head!.summary, alone!, { includeHtml: true })).toBe(renderArticleJson(full!, 'en', { includeHtml: true }));
+  });
+
+  it('is null once the store holds another version than the one shown, or none', async () => {
+    const model = createPublicModel({ db, urls });
+    const [head] = await model.heads({});
+    const shown = head!.summary.translations[0]!;
+    // A head made before the last decision: the store has moved on (a change not built yet).
+    expect(await model.translationBody(head!.summary.id, { ...shown, updatedAt: '2000-01-01T00:00:00.000Z' })).toBeNull();
+    expect(await model.translationBody(head!.summary.id, { ...shown, language: 'fr' })).toBeNull();
+    expect(await model.translationBody(9_999_999, shown)).toBeNull();
   });
 });

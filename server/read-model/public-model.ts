@@ -25,7 +25,7 @@ import { textDirection } from '../domain/language.ts';
 import type { PublicUrls } from '../urls/public-urls.ts';
 import { freezeModel } from './identity-memo.ts';
 import { byPublication } from './selection.ts';
-import type { AnyPublicArticle, PublicArticle, PublicArticleSummary, PublicChannel, PublicTranslation, PublicTranslationSummary } from './view-models.ts';
+import type { AnyPublicArticle, PublicArticle, PublicArticleSummary, PublicChannel, PublicTranslation, PublicTranslationHead, PublicTranslationSummary } from './view-models.ts';
 import type { PublicImage } from './view-models.ts';
 import { firstAttachedImage, IMAGE_SLICE_CHARS, imageSlice, ownBodyImages } from '../domain/body/article-image.ts';
 import { listArticleImageFiles, listMediaFileNames } from '../store/media.repository.ts';
@@ -33,6 +33,7 @@ import { listChannelTranslations } from '../store/channel.repository.ts';
 import {
   readActiveChannelRows,
   readPublishedArticleRows,
+  readPublishedBody,
   readPublishedLanguages,
   readPublishedRows,
   type BodyRead,
@@ -68,6 +69,12 @@ export interface PublicModel {
    * text, a third of a body's bytes, and renders nothing for current rows.
    */
   texts(filter: ArticleFilter): Promise<PublicArticleText[]>;
+  /**
+   * The translation `shown` (a head of the public state) with its body, read alone: one row, when the published
+   * revision is still the one `shown` was made from (its `updatedAt`); null when the store has moved on (a
+   * change not built yet) or has none, and the caller loads the whole article.
+   */
+  translationBody(articleId: number, shown: PublicTranslationHead): Promise<PublicTranslation | null>;
 }
 
 /** A public article with each translation's plain text (see `PublicModel.texts`). */
@@ -315,6 +322,14 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
     }));
   }
 
+  async function translationBody(articleId: number, shown: PublicTranslationHead): Promise<PublicTranslation | null> {
+    const row = await readPublishedBody(db, articleId, shown.language);
+    if (!row || (row.decided_at ?? row.created_at) !== shown.updatedAt) return null;
+    const body = currentRendering(row, (markdown) => cache.get(row.content_hash, markdown, renderMarkdownBody));
+    const { textStart: _none, ...head } = shown as PublicTranslationHead & { textStart?: string };
+    return { ...head, markdown: row.content_markdown, html: body.html, text: body.text, prose: body.prose, linkTargets: body.links };
+  }
+
   // Under test every model handed out is frozen: the identity rule (`identity-memo.ts`) says built models never change.
   return {
     channels: async () => freezeModel(await loadChannels()),
@@ -328,5 +343,6 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
       return freezeModel(loaded.map((x, i) => ({ article: articles[i]!, head: x.head })));
     },
     texts: async (filter) => freezeModel(await texts(filter)),
+    translationBody: async (articleId, shown) => freezeModel(await translationBody(articleId, shown)),
   };
 }

@@ -21,7 +21,7 @@
 import { SCHEMA_VERSION } from '../read-model/wire.ts';
 import { channelVersion, requireTranslation } from '../read-model/selection.ts';
 import { publicBodyOf, publicHtmlOf } from './public-body.ts';
-import type { PublicArticle, PublicTranslation } from '../read-model/view-models.ts';
+import type { AnyPublicArticle, PublicArticle, PublicTranslation, PublicTranslationHead } from '../read-model/view-models.ts';
 
 /** How the Article JSON is rendered. */
 export interface ArticleJsonOptions {
@@ -44,7 +44,7 @@ export interface TranslationLink {
  * because the JSON document is the API resource; both are kept so clients of
  * either name work.
  */
-export function translationLink(translation: PublicTranslation): TranslationLink {
+export function translationLink(translation: PublicTranslationHead): TranslationLink {
   return {
     language: translation.language,
     title: translation.title,
@@ -60,7 +60,15 @@ export function translationLink(translation: PublicTranslation): TranslationLink
  * @throws RangeError when that translation is not published (the caller answers 404, rule 1).
  */
 export function renderArticleJson(article: PublicArticle, language: string, options: ArticleJsonOptions = {}): string {
-  const translation = requireTranslation(article, language);
+  return renderArticleJsonOf(article, requireTranslation(article, language), options);
+}
+
+/**
+ * The same document from an article's heads and the one translation shown, with its body: what the read API
+ * renders for `include=html` from the body it reads alone (the other translations are only linked).
+ */
+export function renderArticleJsonOf(article: AnyPublicArticle, translation: PublicTranslation, options: ArticleJsonOptions = {}): string {
+  const language = translation.language;
   const channel = channelVersion(article.channel, language);
   const body = {
     schema_version: SCHEMA_VERSION,

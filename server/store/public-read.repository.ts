@@ -118,6 +118,33 @@ export async function readPublishedRows(
     .execute() as Promise<PublishedRow[]>;
 }
 
+/** The body of one translation's published revision, and when that revision was made and decided. */
+export type PublishedBodyRow = Pick<RevisionRow, 'content_markdown' | 'content_html' | 'content_text' | 'body_version' | 'link_targets' | 'content_prose' | 'content_hash' | 'decided_at' | 'created_at'>;
+
+/**
+ * The published revision's body of the translation in `language` of an article, or undefined when it has
+ * none: one row read, for an answer that shows one translation's body (`include=html`).
+ */
+export async function readPublishedBody(db: Executor, articleId: number, language: string): Promise<PublishedBodyRow | undefined> {
+  return db
+    .selectFrom('article_translations')
+    .innerJoin('revisions', 'revisions.id', 'article_translations.published_revision_id')
+    .select([
+      'revisions.decided_at',
+      'revisions.created_at',
+      'revisions.content_hash',
+      'revisions.body_version',
+      'revisions.link_targets',
+      'revisions.content_prose',
+      'revisions.content_text',
+      'revisions.content_html',
+      'revisions.content_markdown',
+    ])
+    .where('article_translations.article_id', '=', articleId)
+    .where('article_translations.language', '=', language)
+    .executeTakeFirst();
+}
+
 /**
  * The languages of the given articles that have a published revision, and
  * nothing else: what `readPublishedRows` finds, without reading a revision's

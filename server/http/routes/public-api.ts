@@ -14,7 +14,8 @@ import type { AnswerCache, Recheck } from '../../public-api/answer-cache.ts';
 import { memoByIdentity } from '../../read-model/identity-memo.ts';
 import { isDefaultForm, parsePublicQuery } from '../../public-api/public-query.ts';
 import { searchArticles } from '../../public-api/public-search.ts';
-import type { PublicArticle } from '../../read-model/view-models.ts';
+import type { PublicArticle, PublicTranslation, PublicTranslationHead } from '../../read-model/view-models.ts';
+import { renderArticleJsonOf } from '../../render/article-json.ts';
 import { channelTranslationIn, translationIn } from '../../read-model/selection.ts';
 import type { Db } from '../../store/database.ts';
 import type { PublicUrls } from '../../urls/public-urls.ts';
@@ -40,6 +41,8 @@ export interface PublicApiDeps {
   readonly state: () => Promise<PublicState>;
   /** One public article with its bodies (for `include=html`), or null. */
   readonly loadArticle: (id: number) => Promise<PublicArticle | null>;
+  /** One translation of the state with its body, read alone while the store still holds that version (`PublicModel.translationBody`). */
+  readonly loadTranslationBody?: (articleId: number, shown: PublicTranslationHead) => Promise<PublicTranslation | null>;
   /** Whether the search index may be queried. */
   readonly searchReady: () => boolean;
   /** Changes whenever the search index or the public state may have changed (see SearchKeeper.version). */
@@ -181,6 +184,11 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
       return current ? [current] : null;
     };
     const read = await kept(c, [article], sourcesIn, async () => {
+      // The shown translation's body alone (one row) while the store holds the version the state shows; else
+      // the whole article, as the store has it now.
+      const shown = translationIn(article, language)!;
+      const body = await deps.loadTranslationBody?.(article.id, shown);
+      if (body) return { body: renderArticleJsonOf(article, body, { includeHtml: true }), lastModified: body.updatedAt };
       const full = await deps.loadArticle(article.id);
       if (!full) throw new PressroomError('ARTICLE_NOT_FOUND');
       return articleDocument(full, q.lang, true);
