@@ -74,10 +74,11 @@ try {
   // The read API's search index (SQLite FTS5) is brought in step with what was just built, while the builder
   // still holds the public state: the first start after this build answers /search at once instead of
   // filling the index first (issue 36). A failure is logged; the server fills the index at start then.
+  const model = createPublicModel({ db, urls });
   const apiSearch = await createSearchKeeper({
     db,
     state: () => site.builder.publicState(),
-    loadTexts: (ids) => createPublicModel({ db, urls }).texts({ ids }),
+    loadTexts: (ids) => model.texts({ ids }),
     lastEventId: () => site.builder.newestEvent(),
     log: log.child('search'),
   });

@@ -25,7 +25,7 @@ import { textDirection } from '../domain/language.ts';
 import type { PublicUrls } from '../urls/public-urls.ts';
 import { freezeModel } from './identity-memo.ts';
 import { byPublication } from './selection.ts';
-import type { AnyPublicArticle, PublicArticle, PublicArticleSummary, PublicChannel, PublicTranslation, PublicTranslationHead, PublicTranslationSummary } from './view-models.ts';
+import type { AnyPublicArticle, PublicArticle, PublicArticleSummary, PublicChannel, PublicTranslation, PublicTranslationSummary } from './view-models.ts';
 import type { PublicImage } from './view-models.ts';
 import { firstAttachedImage, IMAGE_SLICE_CHARS, imageSlice, ownBodyImages } from '../domain/body/article-image.ts';
 import { listArticleImageFiles, listMediaFileNames } from '../store/media.repository.ts';
@@ -74,7 +74,7 @@ export interface PublicModel {
    * revision is still the one `shown` was made from (its `updatedAt`); null when the store has moved on (a
    * change not built yet) or has none, and the caller loads the whole article.
    */
-  translationBody(articleId: number, shown: PublicTranslationHead): Promise<PublicTranslation | null>;
+  translationBody(articleId: number, shown: PublicTranslationSummary): Promise<PublicTranslation | null>;
 }
 
 /** A public article with each translation's plain text (see `PublicModel.texts`). */
@@ -322,11 +322,11 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
     }));
   }
 
-  async function translationBody(articleId: number, shown: PublicTranslationHead): Promise<PublicTranslation | null> {
+  async function translationBody(articleId: number, shown: PublicTranslationSummary): Promise<PublicTranslation | null> {
     const row = await readPublishedBody(db, articleId, shown.language);
     if (!row || (row.decided_at ?? row.created_at) !== shown.updatedAt) return null;
     const body = currentRendering(row, (markdown) => cache.get(row.content_hash, markdown, renderMarkdownBody));
-    const { textStart: _none, ...head } = shown as PublicTranslationHead & { textStart?: string };
+    const { textStart: _none, ...head } = shown;
     return { ...head, markdown: row.content_markdown, html: body.html, text: body.text, prose: body.prose, linkTargets: body.links };
   }
 

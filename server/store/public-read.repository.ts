@@ -65,6 +65,11 @@ export async function listPublishedArticleIds(db: Executor): Promise<Array<{ id:
   return db.selectFrom('articles').select(['id', 'channel_id']).where('status', '!=', 'archived').where('published_at', 'is not', null).orderBy('channel_id').orderBy('id').execute();
 }
 
+/** Each translation joined with its published revision (a translation without one is not there): the one home of that rule. */
+function publishedRevisions(db: Executor) {
+  return db.selectFrom('article_translations').innerJoin('revisions', 'revisions.id', 'article_translations.published_revision_id');
+}
+
 /**
  * The published revision of every translation of the given articles. Bodies
  * are most of the bytes, so only what `bodies` asks for is read; a stored
@@ -83,9 +88,7 @@ export async function readPublishedRows(
   const current = sql<boolean>`revisions.body_version = ${bodyVersion} AND revisions.content_text IS NOT NULL AND revisions.content_html IS NOT NULL`;
   // `content_prose` is not checked: it comes after the bodies in the row (migration 0015), so checking it would
   // walk every body's overflow pages on a heads read; a rendering of `bodyVersion` always keeps it (`keptColumns`).
-  return db
-    .selectFrom('article_translations')
-    .innerJoin('revisions', 'revisions.id', 'article_translations.published_revision_id')
+  return publishedRevisions(db)
     .select([
       'revisions.id as revision_id',
       'article_translations.article_id',
@@ -126,9 +129,7 @@ export type PublishedBodyRow = Pick<RevisionRow, 'content_markdown' | 'content_h
  * none: one row read, for an answer that shows one translation's body (`include=html`).
  */
 export async function readPublishedBody(db: Executor, articleId: number, language: string): Promise<PublishedBodyRow | undefined> {
-  return db
-    .selectFrom('article_translations')
-    .innerJoin('revisions', 'revisions.id', 'article_translations.published_revision_id')
+  return publishedRevisions(db)
     .select([
       'revisions.decided_at',
       'revisions.created_at',
@@ -153,9 +154,7 @@ export async function readPublishedBody(db: Executor, articleId: number, languag
 export async function readPublishedLanguages(db: Executor, articleIds: readonly number[]): Promise<Array<{ article_id: number; language: string }>> {
   if (articleIds.length === 0) return [];
   return inSlices(articleIds, (slice) =>
-    db
-      .selectFrom('article_translations')
-      .innerJoin('revisions', 'revisions.id', 'article_translations.published_revision_id')
+    publishedRevisions(db)
       .select(['article_translations.article_id', 'article_translations.language'])
       .where('article_translations.article_id', 'in', slice)
       .execute(),

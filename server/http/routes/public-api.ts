@@ -14,7 +14,7 @@ import type { AnswerCache, Recheck } from '../../public-api/answer-cache.ts';
 import { memoByIdentity } from '../../read-model/identity-memo.ts';
 import { isDefaultForm, parsePublicQuery } from '../../public-api/public-query.ts';
 import { searchArticles } from '../../public-api/public-search.ts';
-import type { PublicArticle, PublicTranslation, PublicTranslationHead } from '../../read-model/view-models.ts';
+import type { PublicArticle, PublicTranslation, PublicTranslationSummary } from '../../read-model/view-models.ts';
 import { renderArticleJsonOf } from '../../render/article-json.ts';
 import { channelTranslationIn, translationIn } from '../../read-model/selection.ts';
 import type { Db } from '../../store/database.ts';
@@ -42,7 +42,7 @@ export interface PublicApiDeps {
   /** One public article with its bodies (for `include=html`), or null. */
   readonly loadArticle: (id: number) => Promise<PublicArticle | null>;
   /** One translation of the state with its body, read alone while the store still holds that version (`PublicModel.translationBody`). */
-  readonly loadTranslationBody?: (articleId: number, shown: PublicTranslationHead) => Promise<PublicTranslation | null>;
+  readonly loadTranslationBody?: (articleId: number, shown: PublicTranslationSummary) => Promise<PublicTranslation | null>;
   /** Whether the search index may be queried. */
   readonly searchReady: () => boolean;
   /** Changes whenever the search index or the public state may have changed (see SearchKeeper.version). */
