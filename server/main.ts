@@ -367,6 +367,7 @@ async function createPublicReadSide(deps: {
       state,
       loadArticle: async (id) => (await model.articles({ ids: [id] }))[0] ?? null,
       loadTranslationBody: (id, shown) => model.translationBody(id, shown),
+      loadTranslationHtml: (id, shown) => model.translationHtml(id, shown),
       answers,
       searchReady: search.ready,
       searchVersion: search.version,

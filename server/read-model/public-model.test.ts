@@ -244,4 +244,15 @@ describe("one translation's body read alone (include=html)", () => {
     expect(await model.translationBody(head!.summary.id, { ...shown, language: 'fr' })).toBeNull();
     expect(await model.translationBody(9_999_999, shown)).toBeNull();
   });
+
+  it('reads the stored rendering alone: the whole article\'s HTML, and null as translationBody is', async () => {
+    const model = createPublicModel({ db, urls });
+    const [head] = await model.heads({});
+    const [full] = await model.articles({});
+    const shown = head!.summary.translations[0]!;
+    expect(await model.translationHtml(head!.summary.id, shown)).toBe(full!.translations[0]!.html);
+    expect(await model.translationHtml(head!.summary.id, { ...shown, updatedAt: '2000-01-01T00:00:00.000Z' })).toBeNull();
+    expect(await model.translationHtml(head!.summary.id, { ...shown, language: 'fr' })).toBeNull();
+    expect(await model.translationHtml(9_999_999, shown)).toBeNull();
+  });
 });

@@ -34,6 +34,7 @@ import {
   readActiveChannelRows,
   readPublishedArticleRows,
   readPublishedBody,
+  readPublishedHtml,
   readPublishedLanguages,
   readPublishedRows,
   type BodyRead,
@@ -75,6 +76,11 @@ export interface PublicModel {
    * change not built yet) or has none, and the caller loads the whole article.
    */
   translationBody(articleId: number, shown: PublicTranslationSummary): Promise<PublicTranslation | null>;
+  /**
+   * The rendered body (as stored, before links are made absolute) of the translation `shown`, read alone when the
+   * published revision is still the one `shown` was made from; null otherwise, as `translationBody`.
+   */
+  translationHtml(articleId: number, shown: PublicTranslationSummary): Promise<string | null>;
 }
 
 /** A public article with each translation's plain text (see `PublicModel.texts`). */
@@ -330,6 +336,12 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
     return { ...head, markdown: row.content_markdown, html: body.html, text: body.text, prose: body.prose, linkTargets: body.links };
   }
 
+  async function translationHtml(articleId: number, shown: PublicTranslationSummary): Promise<string | null> {
+    const row = await readPublishedHtml(db, articleId, shown.language, BODY_RENDER_VERSION);
+    if (!row || (row.decided_at ?? row.created_at) !== shown.updatedAt) return null;
+    return row.content_html ?? cache.get(row.content_hash, row.content_markdown ?? '', renderMarkdownBody).html;
+  }
+
   // Under test every model handed out is frozen: the identity rule (`identity-memo.ts`) says built models never change.
   return {
     channels: async () => freezeModel(await loadChannels()),
@@ -344,5 +356,6 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
     },
     texts: async (filter) => freezeModel(await texts(filter)),
     translationBody: async (articleId, shown) => freezeModel(await translationBody(articleId, shown)),
+    translationHtml,
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderArticleJson } from './article-json.ts';
+import { renderArticleJson, withContentHtml } from './article-json.ts';
+import { publicHtmlOf } from './public-body.ts';
 import { buildArticle, standardFixtures } from '../../test/support/view-models.ts';
 
 const { channel, bilingual, englishOnly } = standardFixtures();
@@ -156,5 +157,47 @@ describe('renderArticleJson with a body stored before the safe-Markdown rule', (
     const json = JSON.parse(renderArticleJson(article, 'en'));
     expect(json.content_markdown).not.toMatch(/iframe|data:|<meta/);
     expect(json.content_markdown).toContain('x');
+  });
+});
+
+describe('withContentHtml (include=html from the built document)', () => {
+  // Bodies whose text looks like the document's own members: only structure may be matched.
+  const tricky = buildArticle(channel, {
+    id: 79,
+    slug: 'tricky',
+    defaultLanguage: 'en',
+    translations: [
+      {
+        language: 'en',
+        title: '"available_translations": [] and "content_html": x',
+        markdown: 'A line\n\n  "available_translations": [\n\n,\n  "content_html": "no"\n\n[rel](../other) and "updated_at": "2026-01-01T00:00:00.000Z",\n',
+        publishedAt: '2026-02-01T09:00:00.000Z',
+      },
+    ],
+  });
+  const cases = [
+    [bilingual, 'en'],
+    [bilingual, 'ar'],
+    [englishOnly, 'en'],
+    [tricky, 'en'],
+  ] as const;
+
+  it.each(cases)('gives the bytes of rendering with includeHtml (article %#)', (article, language) => {
+    const shown = article.translations.find((t) => t.language === language)!;
+    const document = renderArticleJson(article, language);
+    expect(withContentHtml(document, { id: article.id, ...shown }, publicHtmlOf(shown))).toBe(renderArticleJson(article, language, { includeHtml: true }));
+  });
+
+  it('is null for a document of another version, article, language or address, or one that has the member already', () => {
+    const shown = bilingual.translations[0]!;
+    const document = renderArticleJson(bilingual, 'en');
+    const version = { id: bilingual.id, ...shown };
+    const html = publicHtmlOf(shown);
+    expect(withContentHtml(document, { ...version, updatedAt: '2000-01-01T00:00:00.000Z' }, html)).toBeNull();
+    expect(withContentHtml(document, { ...version, id: 11 }, html)).toBeNull();
+    expect(withContentHtml(document, { ...version, language: 'ar' }, html)).toBeNull();
+    expect(withContentHtml(document, { ...version, htmlUrl: `${shown.htmlUrl}-moved` }, html)).toBeNull();
+    expect(withContentHtml(renderArticleJson(bilingual, 'en', { includeHtml: true }), version, html)).toBeNull();
+    expect(withContentHtml(JSON.stringify(JSON.parse(document)), version, html)).toBeNull();
   });
 });

@@ -100,3 +100,40 @@ export function renderArticleJsonOf(article: AnyPublicArticle, translation: Publ
   };
   return `${JSON.stringify(body, null, 2)}\n`;
 }
+
+/** What identifies the version of one translation's document: the same id, language, address and date, the same bytes. */
+export interface ArticleJsonVersion {
+  readonly id: number;
+  readonly language: string;
+  readonly htmlUrl: string;
+  readonly updatedAt: string;
+}
+
+// `JSON.stringify(…, null, 2)` escapes every line break inside a string, so a raw line break followed by two
+// spaces and a quote starts a member of the top-level object and nothing else.
+const member = (name: string, value: unknown) => `\n  ${JSON.stringify(name)}: ${JSON.stringify(value)},\n`;
+const AFTER_MARKDOWN = ',\n  "available_translations": ';
+const MARKDOWN_MEMBER = '\n  "content_markdown": ';
+
+/**
+ * The Article JSON with `content_html`, from the document without it (the static file of the same
+ * translation): `contentHtml` is inserted where `renderArticleJsonOf` puts it, after `content_markdown`, so the
+ * bytes are those of rendering it whole with `includeHtml`, without serialising the body again. Null when
+ * `document` is not of `version` (another article, language, address or date: a build came in between) or not
+ * in that form; the caller then renders the document whole.
+ */
+export function withContentHtml(document: string, version: ArticleJsonVersion, contentHtml: string): string | null {
+  // Every member that names the version comes before the body: only that head is searched.
+  const bodyAt = document.indexOf(MARKDOWN_MEMBER);
+  if (bodyAt < 0) return null;
+  const head = document.slice(0, bodyAt + 1);
+  const matches =
+    head.includes(member('id', version.id)) &&
+    head.includes(member('language', version.language)) &&
+    head.includes(member('canonical_url', version.htmlUrl)) &&
+    head.includes(member('updated_at', version.updatedAt));
+  const at = matches ? document.indexOf(AFTER_MARKDOWN, bodyAt) : -1;
+  // The member after the Markdown is the translations' list (no `content_html` in between).
+  if (at < 0 || document.indexOf('\n  "', bodyAt + MARKDOWN_MEMBER.length) !== at + 1) return null;
+  return `${document.slice(0, at)},\n  "content_html": ${JSON.stringify(contentHtml)}${document.slice(at)}`;
+}

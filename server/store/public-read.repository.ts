@@ -146,6 +146,36 @@ export async function readPublishedBody(db: Executor, articleId: number, languag
     .executeTakeFirst();
 }
 
+/** The rendered body of one translation's published revision (null when not of the current renderer: then its Markdown), and when that revision was made and decided. */
+export interface PublishedHtmlRow {
+  readonly content_html: string | null;
+  /** The Markdown, read only when the kept rendering is not current (it must be rendered again). */
+  readonly content_markdown: string | null;
+  readonly content_hash: string;
+  readonly decided_at: string | null;
+  readonly created_at: string;
+}
+
+/**
+ * The kept rendering of the published revision of the translation in `language`, or undefined when it has
+ * none: the one column an answer needs that adds the rendered body to a document already built
+ * (`include=html`). The rendering counts only when of `bodyVersion`; otherwise the Markdown is read instead.
+ */
+export async function readPublishedHtml(db: Executor, articleId: number, language: string, bodyVersion: string): Promise<PublishedHtmlRow | undefined> {
+  const current = sql<boolean>`revisions.body_version = ${bodyVersion} AND revisions.content_html IS NOT NULL`;
+  return publishedRevisions(db)
+    .select([
+      'revisions.decided_at',
+      'revisions.created_at',
+      'revisions.content_hash',
+      sql<string | null>`CASE WHEN ${current} THEN revisions.content_html END`.as('content_html'),
+      sql<string | null>`CASE WHEN ${current} THEN NULL ELSE revisions.content_markdown END`.as('content_markdown'),
+    ])
+    .where('article_translations.article_id', '=', articleId)
+    .where('article_translations.language', '=', language)
+    .executeTakeFirst();
+}
+
 /**
  * The languages of the given articles that have a published revision, and
  * nothing else: what `readPublishedRows` finds, without reading a revision's

@@ -15,7 +15,8 @@ import { memoByIdentity } from '../../read-model/identity-memo.ts';
 import { isDefaultForm, parsePublicQuery } from '../../public-api/public-query.ts';
 import { searchArticles } from '../../public-api/public-search.ts';
 import type { PublicArticle, PublicTranslation, PublicTranslationSummary } from '../../read-model/view-models.ts';
-import { renderArticleJsonOf } from '../../render/article-json.ts';
+import { renderArticleJsonOf, withContentHtml } from '../../render/article-json.ts';
+import { publicHtmlOf } from '../../render/public-body.ts';
 import { channelTranslationIn, translationIn } from '../../read-model/selection.ts';
 import type { Db } from '../../store/database.ts';
 import type { PublicUrls } from '../../urls/public-urls.ts';
@@ -43,6 +44,11 @@ export interface PublicApiDeps {
   readonly loadArticle: (id: number) => Promise<PublicArticle | null>;
   /** One translation of the state with its body, read alone while the store still holds that version (`PublicModel.translationBody`). */
   readonly loadTranslationBody?: (articleId: number, shown: PublicTranslationSummary) => Promise<PublicTranslation | null>;
+  /**
+   * One translation's stored rendering, read alone while the store still holds the version the state shows
+   * (`PublicModel.translationHtml`): with the plain document's file, the whole `include=html` answer.
+   */
+  readonly loadTranslationHtml?: (articleId: number, shown: PublicTranslationSummary) => Promise<string | null>;
   /** Whether the search index may be queried. */
   readonly searchReady: () => boolean;
   /** Changes whenever the search index or the public state may have changed (see SearchKeeper.version). */
@@ -97,14 +103,17 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
    * The answer kept for this address while its sources are current, or the one `make` renders (then kept, with
    * where its sources are in a later state, so the fast path may serve it too).
    */
-  const kept = async (c: Context, sources: readonly object[] | null, recheck: Recheck, make: () => ReadAnswer | Promise<ReadAnswer>): Promise<ReadAnswer> => {
+  async function kept(c: Context, sources: readonly object[] | null, recheck: Recheck, make: () => ReadAnswer | Promise<ReadAnswer>): Promise<ReadAnswer>;
+  async function kept(c: Context, sources: readonly object[] | null, recheck: Recheck, make: () => Promise<ReadAnswer | null>): Promise<ReadAnswer | null>;
+  async function kept(c: Context, sources: readonly object[] | null, recheck: Recheck, make: () => ReadAnswer | null | Promise<ReadAnswer | null>): Promise<ReadAnswer | null> {
     const key = answerKey(c.req.path, c.req.url);
     const hit = sources ? answers.get(key, sources) : undefined;
     if (hit) return hit;
     const read = await make();
-    if (sources) answers.set(key, sources, read, recheck);
+    // A null (no answer from these sources) is not kept.
+    if (sources && read) answers.set(key, sources, read, recheck);
     return read;
-  };
+  }
 
   /** Sends a rendered answer with validators. */
   const answer = (c: Context, read: ReadAnswer): Promise<Response> => respondConditionally(c, readAnswerBody(read, deps.cache, c.req.path));
@@ -177,8 +186,27 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
       throw translationMissing(`The article "${article.slug}"`, language, article.translations.map((t) => t.language));
     }
     if (!includeHtml) return rebuilding(c);
-    // Kept while the article's summary is the state's (a new version replaces it).
+    const shown = translationIn(article, language)!;
     const [channelSlug, articleSlug] = [c.req.param('channel'), article.slug];
+    // The stored rendering added to the built document of the same version (the plain form's file), while both
+    // are current: kept while the article's summary is the state's and the file the one read.
+    const mapped = fileForRequest(new URL(c.req.url).pathname, q.lang ?? null, null);
+    const built = 'file' in mapped && deps.loadTranslationHtml ? await deps.files.get(mapped.file) : null;
+    if (built && 'file' in mapped) {
+      const recheck = (now: PublicState) => {
+        const current = findArticle(now, channelSlug, articleSlug);
+        const file = deps.files.peek(mapped.file);
+        return current && file ? [current, file] : null;
+      };
+      const read = await kept(c, [article, built], recheck, async () => {
+        const html = await deps.loadTranslationHtml!(article.id, shown);
+        const body = html === null ? null : withContentHtml(new TextDecoder().decode(built.bytes), { id: article.id, ...shown }, publicHtmlOf({ html, htmlUrl: shown.htmlUrl }));
+        return body === null ? null : { body, lastModified: shown.updatedAt };
+      });
+      // Null: the file or the store is not of the state's version (a build in between); rendered whole below.
+      if (read) return answer(c, read);
+    }
+    // Kept while the article's summary is the state's (a new version replaces it).
     const sourcesIn = (now: PublicState) => {
       const current = findArticle(now, channelSlug, articleSlug);
       return current ? [current] : null;
@@ -186,7 +214,6 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
     const read = await kept(c, [article], sourcesIn, async () => {
       // The shown translation's body alone (one row) while the store holds the version the state shows; else
       // the whole article, as the store has it now.
-      const shown = translationIn(article, language)!;
       const body = await deps.loadTranslationBody?.(article.id, shown);
       if (body) return { body: renderArticleJsonOf(article, body, { includeHtml: true }), lastModified: body.updatedAt };
       const full = await deps.loadArticle(article.id);
