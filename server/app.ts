@@ -47,7 +47,8 @@ export interface AppDeps {
   readonly cursors: CursorCodec;
   readonly log: Logger;
   /** The publishing API's OpenAPI document, served at /api/v1/openapi.json. */
-  readonly publishingOpenApi: unknown;
+  /** Loads the publishing API's OpenAPI document (at its first request). */
+  readonly publishingOpenApi: () => unknown;
   /** The job worker, woken after writes so moderation starts at once. */
   readonly jobs: { wake(): void };
   /** The moderation policy: the worker's judge of revisions, and the request's judge of texts public at once. */

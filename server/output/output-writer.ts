@@ -168,27 +168,33 @@ export const TEMP_NAME = /\.(?:[0-9a-f]{12}|\d+-\d+-[0-9a-f]{8}-[0-9a-z]+)\.tmp$
  * Deletes temporary files a killed writer left in the output folder (media and
  * search shards included), so they are never served or deployed. Only files
  * older than `minAgeMs` go: a build in another process may be writing one now.
- * The folder is read one directory at a time without blocking (a site of
- * 10,000 articles has ~120,000 files, too many to walk before answering), so
- * the service runs it once it answers; no server serves a temporary name
- * meanwhile (`TEMP_FILE_NAME`).
+ * The folder is read one directory at a time, with the entries' types from
+ * the directory itself: `readdir({ recursive })` stats every entry on the
+ * request thread (3.6 s of it at 10,000 × 2, ~90,000 files, delaying the
+ * first answers after a start), so the service runs this once it answers
+ * and no server serves a temporary name meanwhile (`TEMP_FILE_NAME`).
  * @returns the relative paths deleted.
  */
 export async function removeStaleTempFiles(outputDir: string, minAgeMs = 60_000, now = Date.now()): Promise<string[]> {
-  let names: string[];
-  try {
-    names = await fs.promises.readdir(outputDir, { recursive: true, encoding: 'utf8' });
-  } catch {
-    return []; // no output yet
-  }
   const removed: string[] = [];
-  for (const name of names) {
-    if (!TEMP_NAME.test(name)) continue;
-    const file = path.join(outputDir, name);
-    const stat = await fs.promises.lstat(file).catch(() => null);
-    if (!stat?.isFile() || now - stat.mtimeMs < minAgeMs) continue;
-    await fs.promises.rm(file, { force: true });
-    removed.push(name.split(path.sep).join('/'));
+  const dirs = [''];
+  for (let relative = dirs.pop(); relative !== undefined; relative = dirs.pop()) {
+    let entries: fs.Dirent[];
+    try {
+      entries = await fs.promises.readdir(path.join(outputDir, relative), { withFileTypes: true });
+    } catch {
+      continue; // no output yet, or removed meanwhile
+    }
+    for (const entry of entries) {
+      const name = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      if (entry.isDirectory()) dirs.push(name);
+      if (!entry.isFile() || !TEMP_NAME.test(entry.name)) continue;
+      const file = path.join(outputDir, name);
+      const stat = await fs.promises.lstat(file).catch(() => null);
+      if (!stat?.isFile() || now - stat.mtimeMs < minAgeMs) continue;
+      await fs.promises.rm(file, { force: true });
+      removed.push(name);
+    }
   }
   return removed;
 }

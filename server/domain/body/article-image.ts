@@ -46,9 +46,13 @@ const parser = unified().use(rehypeParse, { fragment: true });
  */
 export function ownBodyImages(html: string | null, channel: string, article: string): BodyImage[] {
   if (!html) return [];
+  const tags = imageTags(html);
+  if (tags === '') return [];
   const prefix = `/media/${channel}/${article}/`;
   const images: BodyImage[] = [];
-  visit(parser.parse(html) as Root, 'element', (node: Element) => {
+  // Only the `<img>` tags are parsed (their attributes decoded as the parser does): parsing the whole slice cost
+  // 0.4 s of a 10,000 × 2 start, at every public state load.
+  visit(parser.parse(tags) as Root, 'element', (node: Element) => {
     if (node.tagName !== 'img') return;
     const src = typeof node.properties.src === 'string' ? node.properties.src : '';
     // Relative (`/media/…`) or absolute on any host: the path names the file (the draft rewrite keeps the host too).
@@ -64,6 +68,25 @@ export function ownBodyImages(html: string | null, channel: string, article: str
     }
   });
   return images;
+}
+
+/** A whole tag, its quoted attribute values included (`>` and `<` may stand in them unescaped). */
+const TAG = /<\/?[a-zA-Z](?:[^>"']|"[^"]*"|'[^']*')*>/y;
+
+/**
+ * The `<img>` tags of a slice of serialised, sanitised HTML, in order and joined. Text there has no raw `<`
+ * (escaped), so every `<` opens a tag; each tag is taken whole, so an `<img` inside another tag's attribute
+ * value is never one. The scan stops at a tag cut by the slice's end.
+ */
+export function imageTags(html: string): string {
+  let found = '';
+  for (let at = html.indexOf('<'); at >= 0; at = html.indexOf('<', TAG.lastIndex)) {
+    TAG.lastIndex = at;
+    const tag = TAG.exec(html);
+    if (!tag) break;
+    if (/^<img[\s/>]/i.test(tag[0])) found += tag[0];
+  }
+  return found;
 }
 
 /** What the image rule needs of a stored file (`listArticleImageFiles`). */

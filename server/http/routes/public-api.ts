@@ -56,7 +56,8 @@ export interface PublicApiDeps {
   /** Answers rendered on demand, kept while their sources are current (shared with the fast path). */
   readonly answers: AnswerCache;
   /** The OpenAPI document of this API. */
-  readonly openApi: unknown;
+  /** Loads the OpenAPI document (at its first request). */
+  readonly openApi: () => unknown;
   readonly limits: { readonly content: number; readonly search: number; readonly trustProxyHops: number };
 }
 
