@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isDatabaseBusy } from './busy-error.ts';
 import { openDatabase, type Db } from './database.ts';
 import { SQLite } from './sqlite-binding.ts';
+import { withStatementCache } from './immediate-dialect.ts';
 
 let dir: string;
 let db: Db;
@@ -68,5 +69,42 @@ describe('isDatabaseBusy', () => {
     [null, false],
   ])('%o → %s', (error, expected) => {
     expect(isDatabaseBusy(error)).toBe(expected);
+  });
+});
+
+describe('statements prepared once per connection (issue 36: kysely prepared every query again)', () => {
+  it('hands out the same statement for the same SQL, and a fresh one while it is being iterated', () => {
+    const connection = new SQLite(':memory:');
+    const cached = withStatementCache(connection);
+    const first = cached.prepare('select 1 as n');
+    expect(cached.prepare('select 1 as n')).toBe(first);
+    const streamed = cached.prepare('select value from json_each(?)');
+    const seen: number[] = [];
+    for (const row of streamed.iterate('[1,2]') as Iterable<{ value: number }>) {
+      // The same SQL asked for during the iteration: another statement, which runs.
+      const inner = cached.prepare('select value from json_each(?)');
+      expect(inner).not.toBe(streamed);
+      seen.push(row.value, ...inner.all('[9]').map((r) => (r as { value: number }).value));
+    }
+    expect(seen).toEqual([1, 9, 2, 9]);
+    connection.close();
+  });
+
+  it('keeps a bounded number of SQL texts', () => {
+    const connection = new SQLite(':memory:');
+    const cached = withStatementCache(connection);
+    const oldest = cached.prepare('select 0');
+    for (let i = 1; i <= 600; i++) cached.prepare(`select ${i}`);
+    expect(cached.prepare('select 0')).not.toBe(oldest);
+    expect(cached.prepare('select 600')).toBe(cached.prepare('select 600'));
+    connection.close();
+  });
+
+  it('serves kysely queries, streamed and not, through one connection', async () => {
+    const streamed: number[] = [];
+    for await (const row of db.selectFrom('counter' as never).select(sql<number>`n`.as('n')).stream()) streamed.push((row as { n: number }).n);
+    const again = await sql<{ n: number }>`select n from counter`.execute(db);
+    expect(streamed).toEqual([0]);
+    expect(again.rows).toEqual([{ n: 0 }]);
   });
 });
