@@ -58,7 +58,8 @@ export async function createStaticSite(deps: {
   edge?: { kick(): void };
 }): Promise<StaticSite> {
   const { buildDir } = await ensureSiteBuild(deps.projectRoot, { log: (line: string) => deps.log.info(line) });
-  const html = await createAstroRenderer(buildDir);
+  // Loaded by the first render: a start with nothing to build answers without waiting for it.
+  const html = await createAstroRenderer(buildDir, { loadOnFirstRender: true });
   const site: SiteInfo = Object.freeze({ baseUrl: deps.config.publicUrl, name: deps.config.siteName, contentSignal: deps.config.contentSignal, socialCards: deps.config.socialCards });
   // Bodies are stored rendered with their revisions; the few this model must render (rows of another renderer,
   // refreshed at start) are kept in a small cache.

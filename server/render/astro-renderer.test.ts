@@ -502,6 +502,13 @@ describe('renderer', () => {
     expect(mean).toBeGreaterThan(0);
   });
 
+  it('loads the compiled pages at the first render when asked to, rendering the same bytes', async () => {
+    const { buildDir } = await ensureSiteBuild(projectRoot);
+    const lazy = await createAstroRenderer(buildDir, { loadOnFirstRender: true });
+    const article = bilingualArticle();
+    expect(Buffer.from(await lazy.article(article, 'ar', SITE)).equals(Buffer.from(await bytesRenderer.article(article, 'ar', SITE)))).toBe(true);
+  });
+
   it('explains what to do when the build is missing', async () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-no-build-'));
     try {

@@ -65,6 +65,13 @@ export interface AstroRendererOptions {
    * Default 1000.
    */
   readonly recycleAfter?: number;
+  /**
+   * Loads the compiled pages and Astro's container at the first render, not
+   * at creation: the service's start does not wait ~0.45 s for a renderer a
+   * start with nothing to build never uses (issue 36, "search from the first
+   * second"). A page missing from the build is then reported by that render.
+   */
+  readonly loadOnFirstRender?: boolean;
 }
 
 /** Thrown when the build folder holds no complete build, or lacks a page. */
@@ -99,16 +106,22 @@ export async function createAstroRenderer(buildDir: string, options: AstroRender
     );
   }
   const serverDir = path.join(dir, 'server');
-  const components = {} as Record<PageName, PageComponent>;
-  for (const name of PAGES) components[name] = await loadPage(serverDir, name, stamp.hash);
-
-  const { experimental_AstroContainer: Container } = await import('astro/container');
+  const load = async () => {
+    const components = {} as Record<PageName, PageComponent>;
+    for (const name of PAGES) components[name] = await loadPage(serverDir, name, stamp.hash);
+    const { experimental_AstroContainer: Container } = await import('astro/container');
+    return { components, Container };
+  };
+  let loaded: ReturnType<typeof load> | null = options.loadOnFirstRender ? null : load();
+  if (loaded) await loaded;
   const recycleAfter = Math.max(1, options.recycleAfter ?? 1000);
-  let container: Promise<AstroContainer> = Container.create();
+  let container: Promise<AstroContainer> | null = null;
   let uses = 0;
 
   const render = async (name: PageName, input: PageInput): Promise<Uint8Array> => {
-    if (++uses > recycleAfter) {
+    loaded ??= load();
+    const { components, Container } = await loaded;
+    if (!container || ++uses > recycleAfter) {
       uses = 1;
       container = Container.create();
     }
