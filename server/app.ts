@@ -46,9 +46,8 @@ export interface AppDeps {
   readonly urls: PublicUrls;
   readonly cursors: CursorCodec;
   readonly log: Logger;
-  /** The publishing API's OpenAPI document, served at /api/v1/openapi.json. */
-  /** Loads the publishing API's OpenAPI document (at its first request). */
-  readonly publishingOpenApi: () => unknown;
+  /** The publishing API's OpenAPI document as JSON text (`openapi-json.ts`), served at /api/v1/openapi.json; read at its first request. */
+  readonly publishingOpenApi: () => string;
   /** The job worker, woken after writes so moderation starts at once. */
   readonly jobs: { wake(): void };
   /** The moderation policy: the worker's judge of revisions, and the request's judge of texts public at once. */

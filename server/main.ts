@@ -8,7 +8,6 @@ import path from 'node:path';
 import { staticFiles } from './serving/static-files.ts';
 import http from 'node:http';
 import { getRequestListener } from '@hono/node-server';
-import YAML from 'yaml';
 import { createApp } from './app.ts';
 import { createBodyPool } from './bodies/body-pool.ts';
 import { createThreadUploadParser } from './http/upload-parser.ts';
@@ -44,6 +43,7 @@ import { hasAnyFile } from './store/output-file.repository.ts';
 import { createPublicUrls } from './urls/public-urls.ts';
 import { createMediaKit } from './media/create-media-kit.ts';
 import { OPENAPI_FILES, PROJECT_ROOT } from './paths.ts';
+import { openApiJson } from './openapi-json.ts';
 import { describeError } from './describe-error.ts';
 import type { EdgeDelivery } from './edge/edge-delivery.ts';
 import { createConfiguredEdge } from './edge/create-edge.ts';
@@ -52,10 +52,6 @@ import { readEdgeBacklog } from './store/edge-delivery.repository.ts';
 import type { OutputWatch } from './domain/article/reported-status.ts';
 
 /** Reads an OpenAPI document from docs/. */
-function loadOpenApi(file: string): unknown {
-  return YAML.parse(fs.readFileSync(file, 'utf8'));
-}
-
 /** A running service. */
 export interface RunningService {
   readonly url: string;
@@ -217,7 +213,7 @@ export async function startService(
     urls,
     cursors,
     log,
-    publishingOpenApi: () => loadOpenApi(OPENAPI_FILES.publishing),
+    publishingOpenApi: () => openApiJson(OPENAPI_FILES.publishing),
     jobs: worker,
     moderation: policy,
     media,
@@ -373,7 +369,7 @@ async function createPublicReadSide(deps: {
       answers,
       searchReady: search.ready,
       searchVersion: search.version,
-      openApi: () => loadOpenApi(OPENAPI_FILES.public),
+      openApi: () => openApiJson(OPENAPI_FILES.public),
       limits: { content: config.rateLimitContent, search: config.rateLimitSearch, trustProxyHops: config.trustProxyHops },
     },
   };

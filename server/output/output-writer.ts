@@ -170,7 +170,7 @@ export const TEMP_NAME = /\.(?:[0-9a-f]{12}|\d+-\d+-[0-9a-f]{8}-[0-9a-z]+)\.tmp$
  * older than `minAgeMs` go: a build in another process may be writing one now.
  * The folder is read one directory at a time, with the entries' types from
  * the directory itself: `readdir({ recursive })` stats every entry on the
- * request thread (3.6 s of it at 10,000 × 2, ~90,000 files, delaying the
+ * request thread (3.6 s of it at 10,000 × 2, ~160,000 files, delaying the
  * first answers after a start), so the service runs this once it answers
  * and no server serves a temporary name meanwhile (`TEMP_FILE_NAME`).
  * @returns the relative paths deleted.

@@ -18,7 +18,7 @@ import type { SiteInfo } from '../read-model/view-models.ts';
 import type { Db } from '../store/database.ts';
 import type { PublicUrls } from '../urls/public-urls.ts';
 import { staticFiles } from '../serving/static-files.ts';
-import YAML from 'yaml';
+import { openApiJson } from '../openapi-json.ts';
 import { createBodyCache } from '../read-model/body-cache.ts';
 import { createBuildQueue, type BuildQueue } from './build-queue.ts';
 import { createPublicModel } from '../read-model/public-model.ts';
@@ -79,8 +79,8 @@ export async function createStaticSite(deps: {
     assets: async () => [
       ...(await html.clientAssets()).map((a) => ({ path: a.path, render: () => fs.readFileSync(a.file) })),
       // Both APIs' documents go with the output, so every host serves them (as the bundled server sends them: compact JSON).
-      { path: staticFiles.publicOpenApi(), render: () => openApiJson(deps.projectRoot, 'public-content-api.yaml') },
-      { path: staticFiles.publishingOpenApi(), render: () => openApiJson(deps.projectRoot, 'publishing-api.yaml') },
+      { path: staticFiles.publicOpenApi(), render: () => openApiJson(path.join(deps.projectRoot, 'docs/openapi/public-content-api.yaml')) },
+      { path: staticFiles.publishingOpenApi(), render: () => openApiJson(path.join(deps.projectRoot, 'docs/openapi/publishing-api.yaml')) },
     ],
     renderFingerprint: `${renderCodeFingerprint()}:${html.buildHash}`,
     output,
@@ -122,24 +122,5 @@ export async function createStaticSite(deps: {
       await output.close();
     },
   };
-}
-
-const openApiCache = new Map<string, { stamp: string; json: string }>();
-
-/**
- * An OpenAPI document of `docs/openapi/` as JSON. Parsed again only when the
- * file changed: every build renders the site's small files, and parsing the
- * YAML was a large share of a publish's time (docs/PERFORMANCE-HISTORY.md,
- * issue 17's second session).
- */
-function openApiJson(projectRoot: string, name: string): string {
-  const file = path.join(projectRoot, 'docs/openapi', name);
-  const stat = fs.statSync(file);
-  const stamp = `${stat.mtimeMs}:${stat.size}`;
-  const cached = openApiCache.get(file);
-  if (cached?.stamp === stamp) return cached.json;
-  const json = JSON.stringify(YAML.parse(fs.readFileSync(file, 'utf8')));
-  openApiCache.set(file, { stamp, json });
-  return json;
 }
 

@@ -119,7 +119,11 @@ export async function createAstroRenderer(buildDir: string, options: AstroRender
   let uses = 0;
 
   const render = async (name: PageName, input: PageInput): Promise<Uint8Array> => {
-    loaded ??= load();
+    // A failed load is tried again by the next render (a page being compiled meanwhile, say), never kept.
+    loaded ??= load().catch((error: unknown) => {
+      loaded = null;
+      throw error;
+    });
     const { components, Container } = await loaded;
     if (!container || ++uses > recycleAfter) {
       uses = 1;

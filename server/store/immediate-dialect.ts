@@ -18,7 +18,7 @@
  * Read-only transactions would take the write lock too; the project has none
  * (reads are single statements, consistent under WAL).
  *
- * And each statement is prepared once per connection (`StatementCache`):
+ * And each statement is prepared once per connection (`withStatementCache`):
  * kysely's driver prepares the SQL of every query again, which was a fifth of
  * the store's time in the read API's on-demand answers (issue 36).
  * @module

@@ -15,7 +15,7 @@ app.get('/missing', () => {
 });
 app.get('/kept', (c) => c.json({ error: 1 }, 503, { 'Cache-Control': 'max-age=5', 'Content-Type': 'application/problem+json; charset=utf-8' }));
 app.get('/page', (c) => c.html('<p>x</p>', 404));
-app.get('/openapi.json', openApiDocument(() => ({ openapi: '3.1.0', info: { title: 'T', version: '1' } }), 60));
+app.get('/openapi.json', openApiDocument(() => JSON.stringify({ openapi: '3.1.0', info: { title: 'T', version: '1' } }), 60));
 
 describe('JSON answers (issue 34: errors and the OpenAPI document had no charset, Cache-Control or ETag)', () => {
   it('names the charset on every JSON answer, with nosniff', async () => {

@@ -6,18 +6,18 @@
  * @module
  */
 import type { Context } from 'hono';
-import { etagOf, respondConditionally } from '../conditional-get.ts';
+import { etagOf, respondConditionally, type ConditionalBody } from '../conditional-get.ts';
 
 /**
- * A handler answering the document `load` returns, cacheable for `maxAgeSeconds`. Loaded (and its YAML parsed)
+ * A handler answering the JSON text `load` returns, cacheable for `maxAgeSeconds`. Loaded (and its YAML parsed)
  * at the first request, not at the start: parsing both documents cost ~0.35 s of every start (issue 36).
  */
-export function openApiDocument(load: () => unknown, maxAgeSeconds: number): (c: Context) => Promise<Response> {
+export function openApiDocument(load: () => string, maxAgeSeconds: number): (c: Context) => Promise<Response> {
   const started = new Date(Math.floor(Date.now() / 1000) * 1000);
-  let body: Parameters<typeof respondConditionally>[1] | null = null;
+  let body: ConditionalBody | null = null;
   return (c) => {
     if (!body) {
-      const bytes = new TextEncoder().encode(JSON.stringify(load()));
+      const bytes = new TextEncoder().encode(load());
       body = { bytes, contentType: 'application/json; charset=utf-8', cacheControl: `public, max-age=${maxAgeSeconds}, must-revalidate`, etag: etagOf(bytes), lastModified: started };
     }
     return respondConditionally(c, body);

@@ -55,9 +55,8 @@ export interface PublicApiDeps {
   readonly searchVersion: () => number;
   /** Answers rendered on demand, kept while their sources are current (shared with the fast path). */
   readonly answers: AnswerCache;
-  /** The OpenAPI document of this API. */
-  /** Loads the OpenAPI document (at its first request). */
-  readonly openApi: () => unknown;
+  /** The OpenAPI document of this API as JSON text (`openapi-json.ts`); read at its first request. */
+  readonly openApi: () => string;
   readonly limits: { readonly content: number; readonly search: number; readonly trustProxyHops: number };
 }
 
