@@ -300,6 +300,29 @@ function removeStaleStaging(stagingRoot: string): void {
   }
 }
 
+/** Every shard whose bundle is complete on disk (`pagefind-entry.json` present) under `outputDir`, in key order. */
+export function shardsOnDisk(outputDir: string): Shard[] {
+  const root = path.join(outputDir, SEARCH_FOLDER);
+  const shards: Shard[] = [];
+  const dirs = (dir: string) => {
+    try {
+      return fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith('_') && !e.name.startsWith('.'));
+    } catch {
+      return [];
+    }
+  };
+  for (const channel of dirs(root)) {
+    for (const folder of dirs(path.join(root, channel.name))) {
+      if (!fs.existsSync(path.join(root, channel.name, folder.name, 'pagefind-entry.json'))) continue;
+      const dot = folder.name.lastIndexOf('.');
+      const language = dot < 0 ? folder.name : folder.name.slice(0, dot);
+      const part = dot < 0 ? -1 : Number(folder.name.slice(dot + 1));
+      if (LANG_SEGMENT.test(language) && Number.isSafeInteger(part)) shards.push({ channel: channel.name, language, part });
+    }
+  }
+  return shards.sort((a, b) => (shardKey(a) < shardKey(b) ? -1 : shardKey(a) > shardKey(b) ? 1 : 0));
+}
+
 /**
  * Creates the indexer over `{outputDir}/pagefind/`. `lanes`: Pagefind
  * processes indexing at once (default 2; a publish's rebuild touches one or
@@ -318,26 +341,7 @@ export function createSearchIndexer(deps: { outputDir: string; log: Logger; lane
   const queue = createSerialQueue();
   const serial = <T>(work: () => Promise<T>): Promise<T> => queue.run(work);
 
-  function existingShards(): Shard[] {
-    const shards: Shard[] = [];
-    const dirs = (dir: string) => {
-      try {
-        return fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith('_') && !e.name.startsWith('.'));
-      } catch {
-        return [];
-      }
-    };
-    for (const channel of dirs(root)) {
-      for (const folder of dirs(path.join(root, channel.name))) {
-        if (!fs.existsSync(path.join(root, channel.name, folder.name, 'pagefind-entry.json'))) continue;
-        const dot = folder.name.lastIndexOf('.');
-        const language = dot < 0 ? folder.name : folder.name.slice(0, dot);
-        const part = dot < 0 ? -1 : Number(folder.name.slice(dot + 1));
-        if (LANG_SEGMENT.test(language) && Number.isSafeInteger(part)) shards.push({ channel: channel.name, language, part });
-      }
-    }
-    return shards.sort((a, b) => (shardKey(a) < shardKey(b) ? -1 : shardKey(a) > shardKey(b) ? 1 : 0));
-  }
+  const existingShards = () => shardsOnDisk(deps.outputDir);
 
   /** Writes `shards.json` from what is on disk, so it never lists a missing bundle. */
   function writeListing(): void {

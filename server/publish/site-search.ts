@@ -18,7 +18,7 @@ import type { Logger } from '../logger.ts';
 import type { PublicArticleText, PublicModel } from '../read-model/public-model.ts';
 import { createCoalescingRunner } from '../serial-work.ts';
 import type { BuildReport } from './builder/build-report.ts';
-import { SEARCH_FOLDER, searchRecords, shardFolder, type SearchIndexer, type Shard, type ShardPair } from './search-index.ts';
+import { SEARCH_FOLDER, searchRecords, shardFolder, shardsOnDisk, type SearchIndexer, type Shard, type ShardPair } from './search-index.ts';
 import { partOf, partsOf, SEARCH_PART_SIZE } from './search-parts.ts';
 import { describeError } from '../describe-error.ts';
 
@@ -251,7 +251,7 @@ export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, out
         articleIds: new Set(report.articleIds),
       });
     },
-    hasIndex: () => fs.existsSync(path.join(outputDir, SEARCH_FOLDER, 'shards.json')) && indexer.existingShards().every((s) => s.part >= 0),
+    hasIndex: () => hasSearchIndex(outputDir),
     idle: () => runner.idle(),
     busy: () => runner.busy,
     onIndexed(listener) {
@@ -264,6 +264,14 @@ export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, out
       await indexer.close();
     },
   };
+}
+
+/**
+ * Whether `outputDir` holds a current search index: `pagefind/shards.json`,
+ * and no bundle of the layout before parts (which a full rebuild replaces).
+ */
+export function hasSearchIndex(outputDir: string): boolean {
+  return fs.existsSync(path.join(outputDir, SEARCH_FOLDER, 'shards.json')) && shardsOnDisk(outputDir).every((s) => s.part >= 0);
 }
 
 function merge(a: Pending, b: Pending): Pending {

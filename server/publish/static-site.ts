@@ -24,6 +24,7 @@ import { createBuildQueue, type BuildQueue } from './build-queue.ts';
 import { createPublicModel } from '../read-model/public-model.ts';
 import { createSearchIndexer } from './search-index.ts';
 import { createSiteSearch, SEARCH_PENDING_FILE, type SiteSearch } from './site-search.ts';
+import { createThreadSiteSearch } from './site-search-thread.ts';
 import { renderCodeFingerprint } from './builder/owner-inputs.ts';
 import { createSyncOutputQueue, createThreadOutputQueue } from '../output/output-queue.ts';
 import { checkOutputInWorker } from './workers/output-check.ts';
@@ -104,14 +105,15 @@ export async function createStaticSite(deps: {
     checkOutput: deps.config.buildWorkers > 0 ? () => checkOutputInWorker({ databaseFile: deps.config.databaseFile, outputDir: deps.config.outputDir }) : undefined,
   });
   const queue = createBuildQueue(builder, deps.log);
-  const search = createSiteSearch(
-    createSearchIndexer({ outputDir: deps.config.outputDir, log: deps.log, lanes: deps.config.searchProcesses }),
-    model,
-    deps.config.outputDir,
-    deps.log,
-    undefined,
-    path.join(deps.config.dataDir, SEARCH_PENDING_FILE),
-  );
+  const pendingFile = path.join(deps.config.dataDir, SEARCH_PENDING_FILE);
+  // With worker threads allowed, the search keeper runs on a thread of its own, below the request thread's priority.
+  const search =
+    deps.config.buildWorkers > 0
+      ? createThreadSiteSearch(
+          { databaseFile: deps.config.databaseFile, publicUrl: deps.config.publicUrl, dashboardUrl: deps.config.dashboardUrl, outputDir: deps.config.outputDir, lanes: deps.config.searchProcesses, pendingFile },
+          deps.log,
+        )
+      : createSiteSearch(createSearchIndexer({ outputDir: deps.config.outputDir, log: deps.log, lanes: deps.config.searchProcesses }), model, deps.config.outputDir, deps.log, undefined, pendingFile);
   queue.onBuilt((report) => search.rebuildFor(report));
   return {
     builder,

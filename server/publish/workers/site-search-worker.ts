@@ -1,0 +1,71 @@
+/**
+ * Entry point of the search keeper's thread (`site-search-thread.ts`):
+ * opens the store, builds the public model and the keeper
+ * (`createSiteSearch`) from `workerData`, runs each request on it and
+ * reports when the keeper is idle after it, every rebuild's change, and its
+ * log lines.
+ *
+ * The thread runs below the request thread's priority (Linux keeps a nice
+ * value per thread): on a machine whose cores are all busy, the scheduler
+ * then gives a reader's request the core before a shard's records.
+ * @module
+ */
+import os from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import { describeError } from '../../describe-error.ts';
+import type { Logger } from '../../logger.ts';
+import { createBodyCache } from '../../read-model/body-cache.ts';
+import { createPublicModel } from '../../read-model/public-model.ts';
+import { openDatabase } from '../../store/database.ts';
+import { createPublicUrls } from '../../urls/public-urls.ts';
+import { createSearchIndexer, PAGEFIND_NICENESS } from '../search-index.ts';
+import { createSiteSearch } from '../site-search.ts';
+import type { SiteSearchReport, SiteSearchRequest, SiteSearchWorkerData } from '../site-search-thread.ts';
+
+
+const data = workerData as SiteSearchWorkerData;
+const port = parentPort!;
+const report = (message: SiteSearchReport) => port.postMessage(message);
+
+/** A logger whose lines are written by the thread that started this one. */
+function forwardingLogger(namespace: readonly string[] = []): Logger {
+  const emit = (level: 'debug' | 'info' | 'warn' | 'error') => (message: string, fields?: Record<string, unknown>) => {
+    try {
+      report({ log: { namespace, level, message, ...(fields ? { fields } : {}) } });
+    } catch {
+      // A field that cannot be copied to the other thread (a function, a socket): its text instead.
+      report({ log: { namespace, level, message, fields: JSON.parse(JSON.stringify(fields ?? {})) as Record<string, unknown> } });
+    }
+  };
+  return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error'), child: (ns) => forwardingLogger([...namespace, ns]) };
+}
+
+try {
+  try {
+    os.setPriority(PAGEFIND_NICENESS);
+  } catch {
+    // Not allowed here (a container without the capability to change it): the thread runs at the usual priority.
+  }
+  const log = forwardingLogger();
+  const db = openDatabase(data.databaseFile);
+  // Texts come from the stored renderings; no cache (it would hold every body the index reads).
+  const model = createPublicModel({ db, urls: createPublicUrls(data.publicUrl, data.dashboardUrl), cache: createBodyCache(0) });
+  const search = createSiteSearch(createSearchIndexer({ outputDir: data.outputDir, log, lanes: data.lanes }), model, data.outputDir, log, data.partSize, data.pendingFile);
+  search.onIndexed((change) => report({ indexed: change }));
+  port.on('message', (request: SiteSearchRequest) => {
+    if (request.op === 'close') {
+      void search
+        .close()
+        .catch((error: unknown) => log.error('stopping the search keeper failed', { error: describeError(error) }))
+        .then(() => db.destroy())
+        .finally(() => report({ closed: true }));
+      return;
+    }
+    if (request.op === 'all') search.rebuildAll();
+    else search.rebuildFor({ changedPaths: [...request.changedPaths], articleIds: [...request.articleIds] });
+    void search.idle().then(() => report({ settled: request.seq, failed: search.failed() }));
+  });
+  report({ ready: true });
+} catch (error) {
+  report({ bootError: describeError(error, { stack: true }) });
+}
