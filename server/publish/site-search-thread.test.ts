@@ -94,6 +94,25 @@ describe('the search keeper on its own thread', () => {
     expect(last !== 'all' && last?.folders.every((f) => f.startsWith('pagefind/news/en.'))).toBe(true);
   });
 
+  it('keeps a script alive until it is closed, even when its last work settles while closing', async () => {
+    // With the thread unreferenced while close() waited, a script ended with exit code 13 (an await left pending).
+    const out = path.join(dir, 'child');
+    const script = [
+      `import { createThreadSiteSearch } from ${JSON.stringify(new URL('./site-search-thread.ts', import.meta.url).href)};`,
+      `import { createLogger } from ${JSON.stringify(new URL('../logger.ts', import.meta.url).href)};`,
+      `const search = createThreadSiteSearch(${JSON.stringify({ databaseFile: path.join(dir, 'pressroom.db'), publicUrl: 'http://pressroom.test', dashboardUrl: 'http://pressroom.test/dashboard', outputDir: path.join(out, 'dist'), lanes: 1, pendingFile: path.join(out, 'search-pending.json'), partSize: 4 })}, createLogger('error', 'child', () => {}));`,
+      `search.rebuildAll();`,
+      `await search.close();`,
+      `console.log('closed');`,
+    ].join('\n');
+    fs.mkdirSync(out, { recursive: true });
+    const file = path.join(out, 'script.mts');
+    fs.writeFileSync(file, script);
+    const { spawnSync } = await import('node:child_process');
+    const run = spawnSync(process.execPath, ['--import', 'tsx', file], { cwd: process.cwd(), encoding: 'utf8', timeout: 120_000 });
+    expect({ status: run.status, out: run.stdout.trim() }, run.stderr).toEqual({ status: 0, out: 'closed' });
+  }, 150_000);
+
   it('runs below the priority of the thread that started it', () => {
     const niceness = (task: string) => Number(fs.readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
     // Linux keeps a nice value per thread: getpriority() here is this thread's.

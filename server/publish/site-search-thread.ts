@@ -78,7 +78,9 @@ export function createThreadSiteSearch(data: SiteSearchWorkerData, log: Logger):
     idleWaiters = [];
     for (const resolve of waiters) resolve();
     // Idle, it must not keep the process alive; with work sent, it must (`npm run build` awaits `idle()`).
-    worker?.unref();
+    // While closing it must too: close() awaits the thread's last report, and work that settles meanwhile
+    // would otherwise leave that await with nothing holding the loop (the process ends with exit code 13).
+    if (!closing) worker?.unref();
   };
   const lost = (w: Worker, why: string) => {
     if (worker !== w) return;
