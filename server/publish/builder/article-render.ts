@@ -15,6 +15,7 @@ import { hashContent, linkOrWrite, outputBytes, writeAtomically, writeIfChanged 
 import type { ArticleHead, PublicModel } from '../../read-model/public-model.ts';
 import { planArticle, type PlannedFile } from './site-plan.ts';
 import type { Renderers } from '../../render/renderers.ts';
+import type { ReaderTurns } from './reader-turns.ts';
 
 /** What rendering one article owner did. */
 export interface RenderedArticle {
@@ -35,6 +36,8 @@ export interface ArticleRenderContext {
   readonly outputDir: string;
   /** Where the files go; without it, each is written at once in this thread (the render workers). */
   readonly files?: OutputQueue;
+  /** Asked before each render on the request thread, so readers are answered between files (none in the render workers). */
+  readonly turns?: ReaderTurns;
 }
 
 /**
@@ -64,6 +67,7 @@ export async function renderArticles(
       let bytes = made.get(file.render);
       const copy = bytes !== undefined;
       if (!bytes) {
+        await ctx.turns?.between();
         const content = outputBytes(await file.render());
         made.set(file.render, (bytes = { content, hash: hashContent(content), path: file.path }));
       }

@@ -16,6 +16,7 @@ import type { ArticleRenderContext } from './article-render.ts';
 import type { BuilderState } from './builder-state.ts';
 import type { OutputCheck } from './known-output.ts';
 import type { PlannedFile } from './site-plan.ts';
+import type { ReaderTurns } from './reader-turns.ts';
 
 /** What the builder needs. */
 export interface SiteBuilderDeps {
@@ -78,4 +79,6 @@ export interface BuildContext {
   readonly ready: Promise<void>;
   /** Told the paths each build wrote or removed, once its files are in place (`SiteBuilder.onFilesPlaced`). */
   readonly placedListeners: Array<(paths: readonly string[]) => void>;
+  /** Asked between two files this thread renders, so readers' requests are answered meanwhile (`reader-turns.ts`). */
+  readonly turns: ReaderTurns;
 }

@@ -29,6 +29,7 @@ import { BuilderState } from './builder-state.ts';
 import { checkOutput, knownOutput } from './known-output.ts';
 import { applyListOwners, applyOwner, NARROW_PAGES_MAX } from './list-owners.ts';
 import { createManifestBatch, type ManifestBatch } from './manifest-batch.ts';
+import { createReaderTurns } from './reader-turns.ts';
 import { channelOwner, pagesOwner, SITE_OWNER, type PlannedFile } from './site-plan.ts';
 
 const cursors = createCursorCodec('list-owners-test-secret-0123456789');
@@ -70,6 +71,7 @@ function makeContext(renderers: Renderers = createRenderers(f.html, STAND_IN_CAR
     articles: { model, renderers, site: f.site, outputDir: f.outputDir, files: output },
     ready: ensureBuildOwners(f.db),
     placedListeners: [],
+    turns: createReaderTurns(),
   };
 }
 

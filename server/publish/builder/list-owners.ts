@@ -75,6 +75,7 @@ export async function applyOwner(ctx: BuildContext, owner: string, planned: read
       produced.push({ path: file.path, hash: same, written: false });
       continue;
     }
+    await ctx.turns.between();
     const content = await file.render();
     // Hashed as rendered: bytes are made only for a file to write (a warm build at 100,000 articles renders
     // 300,000 cursor pages to learn that none changed).

@@ -40,6 +40,7 @@ import { runIncrementalBuild } from './incremental-build.ts';
 import { ensureAnchors } from './list-owners.ts';
 import { createManifestBatch } from './manifest-batch.ts';
 import { renderCodeFingerprint } from './owner-inputs.ts';
+import { createReaderTurns } from './reader-turns.ts';
 
 export type { BuildReport } from './build-report.ts';
 export type { SiteBuilderDeps } from './build-context.ts';
@@ -92,14 +93,17 @@ export interface SiteBuilder {
 /** Creates the builder. Builds never overlap: each waits for the previous one. */
 export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
   const output = deps.output ?? createSyncOutputQueue(deps.outputDir);
+  // The builder runs on the request thread: it lets readers in between files (issue 36).
+  const turns = createReaderTurns();
   const ctx: BuildContext = {
     deps,
     state: new BuilderState(),
     output,
     fingerprint: deps.renderFingerprint ?? renderCodeFingerprint(),
-    articles: { model: deps.model, renderers: deps.renderers, site: deps.site, outputDir: deps.outputDir, files: output },
+    articles: { model: deps.model, renderers: deps.renderers, site: deps.site, outputDir: deps.outputDir, files: output, turns },
     ready: ensureBuildOwners(deps.db),
     placedListeners: [],
+    turns,
   };
   const queue = createSerialQueue();
 
