@@ -73,6 +73,35 @@ describe('output file cache', () => {
     }
   });
 
+  it('follows the folder itself when it is a link that is pointed elsewhere (a deploy that swaps releases)', async () => {
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-release-'));
+    const current = path.join(os.tmpdir(), `pressroom-current-${path.basename(dir)}`);
+    try {
+      fs.mkdirSync(path.join(other, 'a'));
+      fs.writeFileSync(path.join(other, 'a/one.json'), '{"v":"next"}');
+      fs.symlinkSync(dir, current);
+      const cache = createOutputFileCache(current, { now });
+      expect(text((await cache.get('a/one.json'))?.bytes)).toBe('{"v":1}');
+      fs.rmSync(current);
+      fs.symlinkSync(other, current);
+      clock += 5000;
+      // The folder's real path was kept; a file now outside it makes the cache look the folder up again.
+      expect(text((await cache.get('a/one.json'))?.bytes)).toBe('{"v":"next"}');
+    } finally {
+      fs.rmSync(current, { force: true });
+      fs.rmSync(other, { recursive: true, force: true });
+    }
+  });
+
+  it('reads a file of several megabytes whole, with the ETag of its bytes', async () => {
+    const big = Buffer.alloc(3 * 1024 * 1024 + 17, 'x');
+    fs.writeFileSync(path.join(dir, 'a/big.json'), big);
+    const cache = createOutputFileCache(dir, { now, maxFileBytes: 8 * 1024 * 1024 });
+    const file = await cache.get('a/big.json');
+    expect(Buffer.from(file!.bytes).equals(big)).toBe(true);
+    expect(file!.etag).toBe((await import('./conditional-get.ts')).etagOf(new Uint8Array(big)));
+  });
+
   it('evicts the least recently used entries beyond maxBytes and skips large files', async () => {
     fs.writeFileSync(path.join(dir, 'a/two.json'), 'x'.repeat(10));
     fs.writeFileSync(path.join(dir, 'a/big.json'), 'x'.repeat(100));

@@ -39,12 +39,32 @@ export function resolveOutputPath(outputDir: string, relative: string): string {
  * never serves a file from elsewhere (`path.resolve` alone does not see links).
  */
 export async function realFileInside(root: string, file: string): Promise<string | null> {
-  try {
-    const [realRoot, real] = await Promise.all([fs.promises.realpath(root), fs.promises.realpath(file)]);
-    return real.startsWith(realRoot + path.sep) ? real : null;
-  } catch {
-    return null; // missing, or a dangling link
-  }
+  return confinedTo(root)(file);
+}
+
+/**
+ * `realFileInside` for one `root`, asked many times (every file the server
+ * reads from disk): the root's real path is looked up once and kept, and
+ * looked up again only when a file seems outside it (the folder itself
+ * moved, or became a link to another), so each answer costs one `realpath`.
+ */
+export function confinedTo(root: string): (file: string) => Promise<string | null> {
+  let realRoot: Promise<string> | null = null;
+  const rootNow = () => (realRoot ??= fs.promises.realpath(root).catch((error: unknown) => {
+    realRoot = null;
+    throw error;
+  }));
+  const inside = (real: string, base: string) => real.startsWith(base + path.sep);
+  return async (file) => {
+    try {
+      const [base, real] = await Promise.all([rootNow(), fs.promises.realpath(file)]);
+      if (inside(real, base)) return real;
+      realRoot = null;
+      return inside(real, await rootNow()) ? real : null;
+    } catch {
+      return null; // missing, or a dangling link
+    }
+  };
 }
 
 /**
