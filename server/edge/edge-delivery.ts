@@ -25,7 +25,7 @@ import { createCoalescingRunner } from '../serial-work.ts';
 import { searchTag, tagsToPurge } from '../serving/cache-tags.ts';
 import type { Db } from '../store/database.ts';
 import { changesOnTheirWay, completeEdgeDeliveries, listEdgeDeliveries, readEdgeBacklog, recordEdgeFailure, type EdgeBacklog } from '../store/edge-delivery.repository.ts';
-import { MODERATION_JOB, SCHEDULE_JOB } from '../domain/article/article-events.ts';
+import { CHANGING_JOBS } from '../domain/article/article-events.ts';
 import { EdgeFailure, type Purger, type PurgeRequest } from './purger.ts';
 
 /** Tags above which a delivery purges everything instead (about 100 Cloudflare requests). */
@@ -43,9 +43,6 @@ export const SEARCH_DELAY_MS = 2_000;
  * round (one purge request) rather than one round each.
  */
 export const GATHER_MS = 400;
-
-/** The jobs that change what is public when they run (`jobs/handlers.ts`). */
-const CHANGING_JOBS = [MODERATION_JOB, SCHEDULE_JOB];
 
 /** Deliveries taken in one round at most. */
 const ROUND_LIMIT = 500;

@@ -77,4 +77,25 @@ describe('build queue', () => {
     await queue.idle();
     expect(heard).toHaveLength(1);
   });
+
+  it('waits while a change is under way, then builds once for both (a publish moderated in two jobs)', async () => {
+    const builder = countingBuilder([{ written: 2 }]);
+    // The second translation's job runs for three more polls, then its change is announced with the first's.
+    let polls = 0;
+    const queue = createBuildQueue(builder, createLogger('silent'), { underWay: async () => ++polls <= 3, maxMs: 60_000, pollMs: 1 });
+    queue.kick();
+    await queue.idle();
+    expect(polls).toBe(4);
+    expect(builder.calls).toBe(1);
+  });
+
+  it('builds after its longest wait even while changes stay under way (a job that runs long)', async () => {
+    const builder = countingBuilder([{ written: 1 }]);
+    let polls = 0;
+    const queue = createBuildQueue(builder, createLogger('silent'), { underWay: async () => (polls++, true), maxMs: 20, pollMs: 1 });
+    queue.kick();
+    await queue.idle();
+    expect(builder.calls).toBe(1);
+    expect(polls).toBeGreaterThan(0);
+  });
 });

@@ -3,6 +3,15 @@
  * like; one incremental build runs at a time, and one more runs after it when
  * anything asked in the meantime. Changes are therefore applied in batches by
  * one serial builder.
+ *
+ * A build may first wait a little for changes already under way
+ * (`BuildGather`): a publish in two languages is moderated by one job per
+ * translation, one after the other, and each job asks for a build as it
+ * ends. Built at once, the first job's change is one build and the second's
+ * another a few tens of milliseconds later, each rendering the channel's
+ * lists and the site's files again on the request thread. Waiting while such
+ * a job runs (or is due) makes them one build: the publish is reported
+ * published no later, and the lists are rendered once.
  * @module
  */
 import type { Logger } from '../logger.ts';
@@ -32,12 +41,32 @@ export interface BuildQueue {
   stop(): Promise<void>;
 }
 
-/** Creates the queue over a builder. */
-export function createBuildQueue(builder: SiteBuilder, log: Logger): BuildQueue {
+/** How long a build waits at most for changes under way (`BuildGather`), in ms. */
+export const BUILD_GATHER_MS = 150;
+
+/** What a build waits for before it starts. */
+export interface BuildGather {
+  /** Whether a change is under way that will ask for a build when it is done (a moderation or schedule job running or due). */
+  underWay(): Promise<boolean>;
+  /** The longest wait, in ms (default `BUILD_GATHER_MS`). */
+  readonly maxMs?: number;
+  /** How often `underWay` is asked while waiting, in ms (default 5). */
+  readonly pollMs?: number;
+}
+
+/** Creates the queue over a builder; with `gather`, each build first waits (briefly) for changes under way. */
+export function createBuildQueue(builder: SiteBuilder, log: Logger, gather?: BuildGather): BuildQueue {
   let timer: NodeJS.Timeout | undefined;
+  let stopping = false;
   const listeners: Array<(report: BuildReport) => void> = [];
+  const waitForChangesUnderWay = async () => {
+    if (!gather) return;
+    const deadline = performance.now() + (gather.maxMs ?? BUILD_GATHER_MS);
+    while (!stopping && performance.now() < deadline && (await gather.underWay())) await new Promise((resolve) => setTimeout(resolve, gather.pollMs ?? 5));
+  };
   const runner = createCoalescingRunner(
     async () => {
+      await waitForChangesUnderWay();
       const report = await builder.applyEvents();
       if (report.full || report.written + report.removed > 0) for (const l of listeners) l(report);
     },
@@ -66,6 +95,7 @@ export function createBuildQueue(builder: SiteBuilder, log: Logger): BuildQueue 
       listeners.push(listener);
     },
     async stop() {
+      stopping = true;
       if (timer) clearInterval(timer);
       await runner.stop();
     },

@@ -6,7 +6,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Clock } from '../clock.ts';
+import { isoNow, type Clock } from '../clock.ts';
+import { CHANGING_JOBS } from '../domain/article/article-events.ts';
+import { hasJobUnderWay } from '../store/job.repository.ts';
 import type { Config } from '../config.ts';
 import type { CursorCodec } from '../domain/cursor.ts';
 import type { Logger } from '../logger.ts';
@@ -104,7 +106,8 @@ export async function createStaticSite(deps: {
     ...(deps.edge ? { edge: deps.edge } : {}),
     checkOutput: deps.config.buildWorkers > 0 ? () => checkOutputInWorker({ databaseFile: deps.config.databaseFile, outputDir: deps.config.outputDir }) : undefined,
   });
-  const queue = createBuildQueue(builder, deps.log);
+  // A build waits (at most BUILD_GATHER_MS) while a moderation or schedule job is under way: one build per publish, not one per translation.
+  const queue = createBuildQueue(builder, deps.log, { underWay: () => hasJobUnderWay(deps.db, CHANGING_JOBS, isoNow(deps.clock)) });
   const pendingFile = path.join(deps.config.dataDir, SEARCH_PENDING_FILE);
   // With worker threads allowed, the search keeper runs on a thread of its own, below the request thread's priority.
   const search =

@@ -9,6 +9,7 @@
  */
 import type { Executor } from './database.ts';
 import { recordBuiltTranslations } from './built-translation.repository.ts';
+import { hasJobUnderWay } from './job.repository.ts';
 import { markEventsProcessed } from './publication-event.repository.ts';
 
 /** A build's news for the edge. */
@@ -119,13 +120,5 @@ export async function readEdgeBacklog(db: Executor): Promise<EdgeBacklog> {
  */
 export async function changesOnTheirWay(db: Executor, jobKinds: readonly string[], now: string): Promise<boolean> {
   const unbuilt = await db.selectFrom('publication_events').select('id').where('built_at', 'is', null).limit(1).executeTakeFirst();
-  if (unbuilt) return true;
-  const job = await db
-    .selectFrom('jobs')
-    .select('id')
-    .where('kind', 'in', [...jobKinds])
-    .where((eb) => eb.or([eb.and([eb('state', '=', 'pending'), eb('run_at', '<=', now)]), eb('state', '=', 'running')]))
-    .limit(1)
-    .executeTakeFirst();
-  return job !== undefined;
+  return unbuilt !== undefined || hasJobUnderWay(db, jobKinds, now);
 }

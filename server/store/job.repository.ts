@@ -47,3 +47,15 @@ export async function hasPendingJob(db: Executor, kind: string, payload: unknown
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** Whether a job of one of `kinds` is running, or pending and due at `now`. */
+export async function hasJobUnderWay(db: Executor, kinds: readonly string[], now: string): Promise<boolean> {
+  const job = await db
+    .selectFrom('jobs')
+    .select('id')
+    .where('kind', 'in', [...kinds])
+    .where((eb) => eb.or([eb.and([eb('state', '=', 'pending'), eb('run_at', '<=', now)]), eb('state', '=', 'running')]))
+    .limit(1)
+    .executeTakeFirst();
+  return job !== undefined;
+}

@@ -21,6 +21,8 @@ import { imageSlice } from '../body/article-image.ts';
 export const MODERATION_JOB = 'moderate_revision';
 /** Job kind that publishes a scheduled article when its time comes. */
 export const SCHEDULE_JOB = 'publish_scheduled';
+/** The jobs that change what is public when they run: each announces its change and asks for a build. */
+export const CHANGING_JOBS: readonly string[] = [MODERATION_JOB, SCHEDULE_JOB];
 
 /** How submissions are moderated: queued for the moderation worker, or trusted (content/ files). */
 export type ModerationMode = 'queue' | 'trusted';
