@@ -82,7 +82,7 @@ describe('build queue', () => {
     const builder = countingBuilder([{ written: 2 }]);
     // The second translation's job runs for three more polls, then its change is announced with the first's.
     let polls = 0;
-    const queue = createBuildQueue(builder, createLogger('silent'), { underWay: async () => ++polls <= 3, maxMs: 60_000, pollMs: 1 });
+    const queue = createBuildQueue(builder, createLogger('silent'), { hasWork: async () => true, underWay: async () => ++polls <= 3, maxMs: 60_000, pollMs: 1 });
     queue.kick();
     await queue.idle();
     expect(polls).toBe(4);
@@ -92,10 +92,23 @@ describe('build queue', () => {
   it('builds after its longest wait even while changes stay under way (a job that runs long)', async () => {
     const builder = countingBuilder([{ written: 1 }]);
     let polls = 0;
-    const queue = createBuildQueue(builder, createLogger('silent'), { underWay: async () => (polls++, true), maxMs: 20, pollMs: 1 });
+    const queue = createBuildQueue(builder, createLogger('silent'), { hasWork: async () => true, underWay: async () => (polls++, true), maxMs: 20, pollMs: 1 });
     queue.kick();
     await queue.idle();
     expect(builder.calls).toBe(1);
     expect(polls).toBeGreaterThan(0);
+  });
+
+  it('does not wait when there is nothing to build, so polls with a job due and never run still let the queue idle', async () => {
+    const builder = countingBuilder([]);
+    let asked = 0;
+    const queue = createBuildQueue(builder, createLogger('silent'), { hasWork: async () => false, underWay: async () => (asked++, true), maxMs: 60_000 });
+    queue.start(1);
+    await queue.idle();
+    queue.kick();
+    await queue.idle();
+    await queue.stop();
+    expect(asked).toBe(0);
+    expect(builder.calls).toBeGreaterThan(0);
   });
 });

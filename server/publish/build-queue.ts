@@ -46,6 +46,12 @@ export const BUILD_GATHER_MS = 150;
 
 /** What a build waits for before it starts. */
 export interface BuildGather {
+  /**
+   * Whether the build has work (events not built yet). Without any it does not wait: the queue's poll asks for
+   * a build every few hundred milliseconds, and a job due but not run (no worker in this process) would
+   * otherwise make every one of them wait, and the queue never idle.
+   */
+  hasWork(): Promise<boolean>;
   /** Whether a change is under way that will ask for a build when it is done (a moderation or schedule job running or due). */
   underWay(): Promise<boolean>;
   /** The longest wait, in ms (default `BUILD_GATHER_MS`). */
@@ -60,7 +66,7 @@ export function createBuildQueue(builder: SiteBuilder, log: Logger, gather?: Bui
   let stopping = false;
   const listeners: Array<(report: BuildReport) => void> = [];
   const waitForChangesUnderWay = async () => {
-    if (!gather) return;
+    if (!gather || !(await gather.hasWork())) return;
     const deadline = performance.now() + (gather.maxMs ?? BUILD_GATHER_MS);
     while (!stopping && performance.now() < deadline && (await gather.underWay())) await new Promise((resolve) => setTimeout(resolve, gather.pollMs ?? 5));
   };

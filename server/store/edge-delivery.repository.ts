@@ -10,6 +10,7 @@
 import type { Executor } from './database.ts';
 import { recordBuiltTranslations } from './built-translation.repository.ts';
 import { hasJobUnderWay } from './job.repository.ts';
+import { hasUnbuiltEvent } from './publication-event.repository.ts';
 import { markEventsProcessed } from './publication-event.repository.ts';
 
 /** A build's news for the edge. */
@@ -119,6 +120,5 @@ export async function readEdgeBacklog(db: Executor): Promise<EdgeBacklog> {
  * public) running or due at `now`. The edge's gathering round waits on it.
  */
 export async function changesOnTheirWay(db: Executor, jobKinds: readonly string[], now: string): Promise<boolean> {
-  const unbuilt = await db.selectFrom('publication_events').select('id').where('built_at', 'is', null).limit(1).executeTakeFirst();
-  return unbuilt !== undefined || hasJobUnderWay(db, jobKinds, now);
+  return (await hasUnbuiltEvent(db)) || hasJobUnderWay(db, jobKinds, now);
 }

@@ -67,6 +67,11 @@ export async function listUnbuiltEvents(db: Executor, limit = 1000): Promise<Pub
   return rows.map(decode);
 }
 
+/** Whether any event is not built yet (a build has work). */
+export async function hasUnbuiltEvent(db: Executor): Promise<boolean> {
+  return (await db.selectFrom('publication_events').select('id').where('built_at', 'is', null).limit(1).executeTakeFirst()) !== undefined;
+}
+
 /** Marks events up to `lastId` built: their files are in the output (with an edge, not yet acknowledged there). */
 export async function markEventsBuilt(db: Executor, lastId: number, now: string): Promise<void> {
   await db.updateTable('publication_events').set({ built_at: now }).where('built_at', 'is', null).where('id', '<=', lastId).execute();
