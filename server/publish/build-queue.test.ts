@@ -22,6 +22,7 @@ function countingBuilder(reports: Array<Partial<BuildReport> | Error>): SiteBuil
       throw new Error('not used');
     },
     newestEvent: async () => 0,
+    hasUnbuiltEvents: async () => false,
     heldState: () => null,
     onFilesPlaced: () => undefined,
     release: async () => undefined,

@@ -9,7 +9,6 @@ import path from 'node:path';
 import { isoNow, type Clock } from '../clock.ts';
 import { CHANGING_JOBS } from '../domain/article/article-events.ts';
 import { hasJobUnderWay } from '../store/job.repository.ts';
-import { hasUnbuiltEvent } from '../store/publication-event.repository.ts';
 import type { Config } from '../config.ts';
 import type { CursorCodec } from '../domain/cursor.ts';
 import type { Logger } from '../logger.ts';
@@ -108,7 +107,7 @@ export async function createStaticSite(deps: {
     checkOutput: deps.config.buildWorkers > 0 ? () => checkOutputInWorker({ databaseFile: deps.config.databaseFile, outputDir: deps.config.outputDir }) : undefined,
   });
   // A build waits (at most BUILD_GATHER_MS) while a moderation or schedule job is under way: one build per publish, not one per translation.
-  const queue = createBuildQueue(builder, deps.log, { hasWork: () => hasUnbuiltEvent(deps.db), underWay: () => hasJobUnderWay(deps.db, CHANGING_JOBS, isoNow(deps.clock)) });
+  const queue = createBuildQueue(builder, deps.log, { hasWork: () => builder.hasUnbuiltEvents(), underWay: () => hasJobUnderWay(deps.db, CHANGING_JOBS, isoNow(deps.clock)) });
   const pendingFile = path.join(deps.config.dataDir, SEARCH_PENDING_FILE);
   // With worker threads allowed, the search keeper runs on a thread of its own, below the request thread's priority.
   const search =

@@ -27,7 +27,7 @@ import { createSerialQueue } from '../../serial-work.ts';
 import { createSyncOutputQueue } from '../../output/output-queue.ts';
 import type { PublicState } from '../../read-model/public-state.ts';
 import { ensureBuildOwners } from '../../store/build-owner.repository.ts';
-import { lastEventId } from '../../store/publication-event.repository.ts';
+import { hasUnbuiltEvent, lastEventId } from '../../store/publication-event.repository.ts';
 import { ensureIndex } from './article-owners.ts';
 import type { BuildContext, SiteBuilderDeps } from './build-context.ts';
 import { emptyReport, type BuildReport } from './build-report.ts';
@@ -72,6 +72,8 @@ export interface SiteBuilder {
    * shows every change up to it (`PublicState.through`).
    */
   newestEvent(): Promise<number>;
+  /** Whether publication events wait to be built (the next `applyEvents` has work). */
+  hasUnbuiltEvents(): Promise<boolean>;
   /**
    * Subscribes to the paths a build wrote or removed, told once all of that
    * build's files are in place and before the build is recorded as shown
@@ -117,6 +119,7 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
         return needsRepair(check) ? { check, report: await runFullBuild(ctx) } : null;
       }),
     newestEvent: () => lastEventId(deps.db),
+    hasUnbuiltEvents: () => hasUnbuiltEvent(deps.db),
     applyEvents: () => queue.run(() => runIncrementalBuild(ctx)),
     async publicState() {
       if (ctx.state.complete) return ctx.state.publicState();
