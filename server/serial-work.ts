@@ -85,3 +85,12 @@ export function createCoalescingRunner(work: () => Promise<void>, onError: (erro
     },
   };
 }
+
+/**
+ * Waits while `busy()` says so, asking every `pollMs`, for at most `maxMs` or until `stopped()`: how a
+ * build and an edge round wait for changes already under way, so they go out together.
+ */
+export async function waitWhile(busy: () => Promise<boolean>, o: { readonly maxMs: number; readonly pollMs?: number; readonly stopped?: () => boolean }): Promise<void> {
+  const deadline = performance.now() + o.maxMs;
+  while (!o.stopped?.() && performance.now() < deadline && (await busy())) await new Promise((resolve) => setTimeout(resolve, o.pollMs ?? 5));
+}

@@ -21,7 +21,7 @@ import type { Clock } from '../clock.ts';
 import { isoNow } from '../clock.ts';
 import { describeError } from '../describe-error.ts';
 import type { Logger } from '../logger.ts';
-import { createCoalescingRunner } from '../serial-work.ts';
+import { createCoalescingRunner, waitWhile } from '../serial-work.ts';
 import { searchTag, tagsToPurge } from '../serving/cache-tags.ts';
 import type { Db } from '../store/database.ts';
 import { changesOnTheirWay, completeEdgeDeliveries, listEdgeDeliveries, readEdgeBacklog, recordEdgeFailure, type EdgeBacklog } from '../store/edge-delivery.repository.ts';
@@ -212,10 +212,7 @@ export function createEdgeDelivery(deps: {
 
   /** Waits (at most `GATHER_MS`) while changes are on their way, so they go out in this round. */
   async function gather(): Promise<void> {
-    const deadline = performance.now() + (deps.gatherMs ?? GATHER_MS);
-    while (!stopped && performance.now() < deadline && (await changesOnTheirWay(db, CHANGING_JOBS, isoNow(clock)))) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    await waitWhile(() => changesOnTheirWay(db, CHANGING_JOBS, isoNow(clock)), { maxMs: deps.gatherMs ?? GATHER_MS, stopped: () => stopped });
   }
 
   const runner = createCoalescingRunner(round, (error) => log.error('edge delivery failed', { error: describeError(error, { stack: true }) }));

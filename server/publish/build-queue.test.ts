@@ -104,7 +104,7 @@ describe('build queue', () => {
     const builder = countingBuilder([]);
     let asked = 0;
     const queue = createBuildQueue(builder, createLogger('silent'), { hasWork: async () => false, underWay: async () => (asked++, true), maxMs: 60_000 });
-    queue.start(1);
+    queue.start(20);
     await queue.idle();
     queue.kick();
     await queue.idle();

@@ -15,7 +15,7 @@
  * @module
  */
 import type { Logger } from '../logger.ts';
-import { createCoalescingRunner } from '../serial-work.ts';
+import { createCoalescingRunner, waitWhile } from '../serial-work.ts';
 import type { BuildReport, SiteBuilder } from './builder/site-builder.ts';
 import { describeError } from '../describe-error.ts';
 
@@ -67,8 +67,7 @@ export function createBuildQueue(builder: SiteBuilder, log: Logger, gather?: Bui
   const listeners: Array<(report: BuildReport) => void> = [];
   const waitForChangesUnderWay = async () => {
     if (!gather || !(await gather.hasWork())) return;
-    const deadline = performance.now() + (gather.maxMs ?? BUILD_GATHER_MS);
-    while (!stopping && performance.now() < deadline && (await gather.underWay())) await new Promise((resolve) => setTimeout(resolve, gather.pollMs ?? 5));
+    await waitWhile(() => gather.underWay(), { maxMs: gather.maxMs ?? BUILD_GATHER_MS, pollMs: gather.pollMs, stopped: () => stopping });
   };
   const runner = createCoalescingRunner(
     async () => {

@@ -24,7 +24,7 @@ export const BUILD_SLICE_MS = 5;
 export interface ReaderTurns {
   /** Resolves at once while the build's slice lasts; after it, once the event loop has answered what waits. */
   between(): Promise<void>;
-  /** Turns given so far (the bench and tests). */
+  /** Turns given so far (tests). */
   readonly given: number;
 }
 
