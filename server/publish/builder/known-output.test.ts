@@ -6,12 +6,14 @@ import { migrateToLatest, openDatabase, type Db } from '../../store/database.ts'
 import { recordFiles, recordsAtLeast } from '../../store/output-file.repository.ts';
 import { checkOutputInWorker } from '../workers/output-check.ts';
 import { hashContent } from '../../output/output-writer.ts';
-import { checkOutput, knownOutput, needsRepair } from './known-output.ts';
+import { checkOutput, FRESH_FILE_MS, knownOutput, needsRepair } from './known-output.ts';
 
 let dir: string;
 let outputDir: string;
 let databaseFile: string;
 let db: Db;
+/** Before the files' own writes, so a later write always moves a file's mtime (whatever the clock's tick). */
+const anHourAgo = new Date(Date.now() - 3_600_000);
 
 beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-known-output-'));
@@ -22,6 +24,7 @@ beforeEach(async () => {
   const put = (p: string) => {
     fs.mkdirSync(path.dirname(path.join(outputDir, p)), { recursive: true });
     fs.writeFileSync(path.join(outputDir, p), p);
+    fs.utimesSync(path.join(outputDir, p), anHourAgo, anHourAgo);
   };
   // article:1 complete, article:2 lost a file, site complete; a stray file; media is not the builder's.
   for (const p of ['a/one.md', 'a/one.json', 'index.html', 'stray/left.html', 'media/photo.webp', 'b/two.json']) put(p);
@@ -84,8 +87,8 @@ describe('checkOutput', () => {
     expect((await checkOutput(db, outputDir)).hashed).toBe(4);
     expect((await checkOutput(db, outputDir)).hashed).toBe(0);
     // Touched, same bytes: hashed, confirmed, kept.
-    const later = new Date(Date.now() + 60_000);
-    fs.utimesSync(path.join(outputDir, 'a/one.md'), later, later);
+    const halfAnHourAgo = new Date(Date.now() - 1_800_000);
+    fs.utimesSync(path.join(outputDir, 'a/one.md'), halfAnHourAgo, halfAnHourAgo);
     const touched = await checkOutput(db, outputDir);
     expect([touched.hashed, touched.damaged]).toEqual([1, []]);
     expect(fs.existsSync(path.join(outputDir, 'a/one.md'))).toBe(true);
@@ -96,6 +99,24 @@ describe('checkOutput', () => {
     expect([...edited.missing].sort()).toEqual(['a/one.json', 'b/two.md']);
     expect([...edited.incomplete].sort()).toEqual(['article:1', 'article:2']);
     expect(fs.existsSync(path.join(outputDir, 'a/one.json'))).toBe(false);
+  });
+
+  it('does not trust the stamp of a fresh file: a same-size edit within its mtime tick is still found', async () => {
+    const full = path.join(outputDir, 'a/one.json');
+    fs.writeFileSync(full, 'a/one.json');
+    const fresh = fs.statSync(full).mtime;
+    expect(Date.now() - fresh.getTime()).toBeLessThan(FRESH_FILE_MS);
+    expect((await checkOutput(db, outputDir)).hashed).toBe(4);
+    // Rewritten in the same tick of the filesystem's clock: the same size and the same mtime as the stamp seen.
+    fs.writeFileSync(full, 'A/ONE.JSON');
+    fs.utimesSync(full, fresh, fresh);
+    const edited = await checkOutput(db, outputDir);
+    expect([edited.hashed, edited.damaged]).toEqual([1, ['a/one.json']]);
+    // Old enough, the same bytes confirm their stamp and are trusted from then on.
+    fs.writeFileSync(full, 'a/one.json');
+    fs.utimesSync(full, anHourAgo, anHourAgo);
+    expect((await checkOutput(db, outputDir)).hashed).toBe(1);
+    expect((await checkOutput(db, outputDir)).hashed).toBe(0);
   });
 
   it('reads a manifest larger than one slice', async () => {

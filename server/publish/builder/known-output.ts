@@ -53,11 +53,20 @@ export interface KnownOutput {
 const CONFIRM_BATCH = 2_000;
 
 /**
+ * How old a file's mtime must be before the check remembers it as the stamp of the bytes it hashed. A file
+ * rewritten within the filesystem's timestamp granularity (a tick of the kernel's clock; 1 s on HFS+, 2 s on FAT)
+ * keeps its mtime, so a stamp taken of a fresh file could trust a later same-size edit ("racy git"): such a file is
+ * hashed again at the next check instead.
+ */
+export const FRESH_FILE_MS = 2_000;
+
+/**
  * Lists the managed output folder, then reads the manifest a slice at a
  * time and matches the two: the listing shrinks to the files nobody
  * recorded as the manifest is read. A recorded file in the folder is
  * trusted when its size and mtime are the ones its hash was last confirmed
- * with; otherwise it is hashed: the same bytes confirm the new stamp,
+ * with; otherwise it is hashed: the same bytes confirm the new stamp
+ * (unless the file is fresh, `FRESH_FILE_MS`),
  * other bytes mean the file is not what the site says, and it is removed
  * (a missing file is what every build knows how to repair: its owner
  * renders it again). Not for a folder a build is writing into: the builder
@@ -93,6 +102,7 @@ export async function checkOutput(db: Db, outputDir: string): Promise<OutputChec
       // gone since the listing: missing
     }
     if (stat && bytes && hashContent(bytes) === file.hash) {
+      if (Date.now() - mtimeMs < FRESH_FILE_MS) return;
       confirmed.push({ path: file.path, hash: file.hash, size: stat.size, mtimeMs });
       if (confirmed.length >= CONFIRM_BATCH) {
         const batch = confirmed;
