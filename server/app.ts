@@ -27,6 +27,9 @@ import { createOutputFileCache, type OutputFileCache } from './http/output-file-
 import { isMediaUploadPath, mediaRoutes } from './http/routes/media.ts';
 import { createThreadUploadParser, type UploadParser } from './http/upload-parser.ts';
 import { pageRoutes } from './http/routes/pages.ts';
+import { dashboardRoutes } from './http/dashboard/dashboard-routes.ts';
+import { DASHBOARD_PATH } from './http/dashboard/dashboard-layout.ts';
+import type { LoginThrottle } from './domain/account/login-throttle.ts';
 import type { OutputWatch } from './domain/article/reported-status.ts';
 import type { Logger } from './logger.ts';
 import type { MediaKit } from './domain/media/media-kit.ts';
@@ -66,6 +69,8 @@ export interface AppDeps {
   readonly output?: OutputWatch;
   /** The watch on the database's files (`database-guard.ts`); the publishing API answers 503 once they are detached. */
   readonly database?: DatabaseWatch;
+  /** The dashboard's sign-in throttle (tests share one); the dashboard's own when absent. */
+  readonly loginThrottle?: LoginThrottle;
 }
 
 /**
@@ -123,6 +128,9 @@ export function createApp(config: Config, deps: AppDeps): Hono {
   for (const base of ['/channels/:channel/media', '/projects/:channel/media']) api.route(base, uploads);
   app.route('/api/v1', api);
   if (deps.publicApi) app.route('/api/public/v1', publicApiRoutes(deps.publicApi));
+  // The editors' dashboard: signed in with a session cookie, never with an API key.
+  if (deps.database) app.use(`${DASHBOARD_PATH}/*`, refuseWhenDatabaseDetached(deps.database));
+  app.route(DASHBOARD_PATH, dashboardRoutes({ ...deps, dashboardUrl: config.dashboardUrl, trustProxyHops: config.trustProxyHops }));
   // Everything else is the static output, as a static host would serve it.
   if (outputFiles) app.route('/', siteFileRoutes(outputFiles, { maxAgeSeconds: config.cacheMaxAgeSeconds, tagPrefix: config.cacheTagPrefix }));
   return app;

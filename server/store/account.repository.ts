@@ -119,3 +119,23 @@ export async function listApiKeys(db: Executor): Promise<Array<ApiKeyRow & { acc
     .orderBy('api_keys.id')
     .execute();
 }
+
+/** The account's keys, newest first (its settings page). */
+export async function listAccountKeys(db: Executor, accountId: number): Promise<ApiKeyRow[]> {
+  return db.selectFrom('api_keys').selectAll().where('account_id', '=', accountId).orderBy('id', 'desc').execute();
+}
+
+/**
+ * Revokes one of the account's keys by id (a key of another account is left alone).
+ * @returns whether a key was revoked (false when it is not the account's, or was revoked already).
+ */
+export async function revokeAccountKey(db: Executor, accountId: number, keyId: number, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: at })
+    .where('id', '=', keyId)
+    .where('account_id', '=', accountId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

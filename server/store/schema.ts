@@ -12,6 +12,7 @@ import type { PublicationEventTable } from './publication-event.table.ts';
 import type { InstanceSettingTable } from './instance-setting.table.ts';
 import type { OutputFileTable } from './output-file.table.ts';
 import type { SearchDocumentTable, SearchFtsTable } from './search-document.table.ts';
+import type { AccountPasswordTable, SessionTable } from './session.table.ts';
 
 /** Table name → row type. */
 export interface Database {
@@ -34,4 +35,6 @@ export interface Database {
   list_anchors: ListAnchorTable;
   edge_deliveries: EdgeDeliveryTable;
   bucket_objects: BucketObjectTable;
+  account_passwords: AccountPasswordTable;
+  sessions: SessionTable;
 }

@@ -101,3 +101,52 @@ export async function createApiKey(
     return { key: generated.key, prefix: generated.prefix, account, accountCreated: created };
   });
 }
+
+/** A key as its owner's settings list it (never the key itself). */
+export interface OwnKeyView {
+  readonly id: number;
+  readonly prefix: string;
+  readonly label: string | null;
+  readonly createdAt: string;
+  readonly lastUsedAt: string | null;
+  readonly revokedAt: string | null;
+}
+
+/** The caller's own keys, newest first. */
+export async function listOwnKeys(deps: { db: Db }, principal: Principal): Promise<OwnKeyView[]> {
+  return (await accounts.listAccountKeys(deps.db, principal.accountId)).map((k) => ({
+    id: k.id,
+    prefix: k.prefix,
+    label: k.label,
+    createdAt: k.created_at,
+    lastUsedAt: k.last_used_at,
+    revokedAt: k.revoked_at,
+  }));
+}
+
+/** The longest key label. */
+export const KEY_LABEL_MAX = 100;
+
+/**
+ * Creates a key for the caller's own account.
+ * @returns the key in clear (shown once) and its prefix.
+ * @throws PressroomError VALIDATION_FAILED for a label over {@link KEY_LABEL_MAX} characters.
+ */
+export async function createOwnKey(deps: { db: Db; clock: Clock }, principal: Principal, label: string): Promise<{ key: string; prefix: string }> {
+  const trimmed = label.trim();
+  if ([...trimmed].length > KEY_LABEL_MAX) {
+    throw new PressroomError('VALIDATION_FAILED', `A key's label has at most ${KEY_LABEL_MAX} characters. Shorten it: it only says where the key is used.`);
+  }
+  const created = await createApiKey(deps, { accountName: principal.accountName, label: trimmed || undefined });
+  return { key: created.key, prefix: created.prefix };
+}
+
+/**
+ * Revokes one of the caller's own keys.
+ * @throws PressroomError NOT_FOUND when the caller has no such key that is still valid.
+ */
+export async function revokeOwnKey(deps: { db: Db; clock: Clock }, principal: Principal, keyId: number): Promise<void> {
+  if (!(await accounts.revokeAccountKey(deps.db, principal.accountId, keyId, isoNow(deps.clock)))) {
+    throw new PressroomError('NOT_FOUND', 'You have no valid key with this id: it was revoked already, or it is not yours. Reload the settings page to see your keys.');
+  }
+}

@@ -22,6 +22,7 @@ import * as bodyProse from './0015-body-prose.ts';
 import * as edgeDeliveries from './0016-edge-deliveries.ts';
 import * as bucketObjects from './0017-bucket-objects.ts';
 import * as outputFileStamps from './0018-output-file-stamps.ts';
+import * as dashboardSignIn from './0019-dashboard-sign-in.ts';
 
 /** Every migration by name, applied in name order. */
 export const migrations: Record<string, Migration> = {
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '0016-edge-deliveries': edgeDeliveries,
   '0017-bucket-objects': bucketObjects,
   '0018-output-file-stamps': outputFileStamps,
+  '0019-dashboard-sign-in': dashboardSignIn,
 };

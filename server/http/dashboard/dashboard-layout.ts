@@ -1,0 +1,91 @@
+/**
+ * The dashboard's page frame and its security headers. Pages are rendered
+ * on the server with Hono's `html` template (every interpolated value is
+ * escaped) and carry no script: the CSP allows only the dashboard's own
+ * style sheet, so an injected `<script>` or inline handler never runs.
+ * @module
+ */
+import type { Context } from 'hono';
+import { html, raw } from 'hono/html';
+import type { HtmlEscapedString } from 'hono/utils/html';
+
+/** Where the dashboard lives on the bundled server (the path of `edit_url`'s default base). */
+export const DASHBOARD_PATH = '/dashboard';
+
+/** The style sheet's address: its content hash in the name, so it can be cached for good. */
+export type StylesheetHref = string;
+
+/** Markup: what `html` makes. */
+export type Markup = HtmlEscapedString | Promise<HtmlEscapedString>;
+
+/** The dashboard's CSP: its own style sheet and images, forms only to itself, never framed, no script at all. */
+export const DASHBOARD_CSP =
+  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/** Sets the headers every dashboard answer carries: the CSP, no caching (pages are per person), no framing. */
+export function dashboardHeaders(c: Context): void {
+  c.header('Content-Security-Policy', DASHBOARD_CSP);
+  c.header('Cache-Control', 'no-store');
+  c.header('X-Content-Type-Options', 'nosniff');
+  c.header('Referrer-Policy', 'same-origin');
+  c.header('X-Frame-Options', 'DENY');
+}
+
+/** What the frame shows around a page's content. */
+export interface FrameOptions {
+  readonly title: string;
+  readonly stylesheet: StylesheetHref;
+  /** The signed-in account, for the header (absent on the sign-in page). */
+  readonly accountName?: string;
+  /** A line at the top saying what just happened ("Key revoked."). */
+  readonly notice?: string;
+}
+
+/** A whole page. */
+export function frame(options: FrameOptions, content: Markup): Markup {
+  return html`<!doctype html>
+<html lang="en" dir="ltr">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<meta name="robots" content="noindex, nofollow">
+<title>${options.title} · Pressroom dashboard</title>
+<link rel="stylesheet" href="${options.stylesheet}">
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="bar">
+<a class="brand" href="${DASHBOARD_PATH}">Pressroom</a>
+${
+  options.accountName === undefined
+    ? ''
+    : html`<nav aria-label="Dashboard">
+<ul>
+<li><a href="${DASHBOARD_PATH}">Channels</a></li>
+<li><a href="${DASHBOARD_PATH}/account">Account</a></li>
+</ul>
+</nav>
+<form method="post" action="${DASHBOARD_PATH}/logout" class="signout"><span class="who">${options.accountName}</span> <button type="submit">Sign out</button></form>`
+}
+</header>
+<main id="main">
+${options.notice ? html`<p class="notice" role="status">${options.notice}</p>` : ''}
+${content}
+</main>
+</body>
+</html>`;
+}
+
+/** Text for times: "2026-12-04 10:20 UTC", or a dash. */
+export function when(iso: string | null): Markup {
+  if (!iso) return html`<span aria-label="never">–</span>`;
+  return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
+}
+
+/** A yes/no cell. */
+export function yesNo(value: boolean): string {
+  return value ? 'yes' : 'no';
+}
+
+export { html, raw };

@@ -1,0 +1,338 @@
+/**
+ * The editor dashboard under `/dashboard` (issue 37): sign-in, the channels
+ * the account may use, its articles and each translation's state, and the
+ * account's settings (plan, API keys). Routes are thin: every read and
+ * write goes through the same domain services as the publishing API, with
+ * the session's account as the caller.
+ * @module
+ */
+import fs from 'node:fs';
+import { createHash } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Clock } from '../../clock.ts';
+import { createOwnKey, listOwnKeys, revokeOwnKey } from '../../domain/account/account.service.ts';
+import { createLoginThrottle, type LoginThrottle } from '../../domain/account/login-throttle.ts';
+import { planFeatures } from '../../domain/account/plans.ts';
+import { signIn, signOut, signOutEverywhere } from '../../domain/account/session.service.ts';
+import { getArticle, listArticles, type ArticleDeps } from '../../domain/article/article.service.ts';
+import { articleListQuerySchema } from '../../domain/article/article.schema.ts';
+import { listChannels, type ChannelDeps } from '../../domain/channel/channel.service.ts';
+import { PressroomError } from '../../domain/errors.ts';
+import { parseInput } from '../../domain/validation.ts';
+import { clientAddress } from '../middleware/rate-limit.ts';
+import { dashboardHeaders, DASHBOARD_PATH, frame, html, type Markup, when, yesNo } from './dashboard-layout.ts';
+import {
+  clearSessionCookie,
+  foreignOrigin,
+  requireSession,
+  safeNext,
+  sessionToken,
+  setSessionCookie,
+  type DashboardEnv,
+} from './dashboard-session.ts';
+import { sessionPrincipal } from '../../domain/account/session.service.ts';
+
+/** What the dashboard needs: the domain's dependencies and where it is published. */
+export interface DashboardDeps extends ArticleDeps, ChannelDeps {
+  readonly clock: Clock;
+  /** The dashboard's public address (`PRESSROOM_DASHBOARD_URL`): forms posted from its origin are accepted. */
+  readonly dashboardUrl: string;
+  /** Proxies in front of the server, to find the client's address for the sign-in throttle. */
+  readonly trustProxyHops: number;
+  /** The sign-in throttle; one of the dashboard's own when absent. */
+  readonly loginThrottle?: LoginThrottle;
+}
+
+/** The largest form the dashboard reads. */
+const FORM_LIMIT_BYTES = 64 * 1024;
+
+/** The states the article list filters by (those the publishing API lists by). */
+const LIST_STATES = ['draft', 'moderation_review', 'scheduled', 'published', 'archived'] as const;
+
+const STYLESHEET = fs.readFileSync(new URL('./dashboard.css', import.meta.url), 'utf8');
+const STYLESHEET_HREF = `${DASHBOARD_PATH}/assets/dashboard-${createHash('sha256').update(STYLESHEET).digest('hex').slice(0, 12)}.css`;
+
+/** A page answer with the dashboard's headers. */
+function pageAnswer(c: Context, markup: Markup, status: 200 | 401 | 403 | 404 | 422 | 429 = 200): Response | Promise<Response> {
+  dashboardHeaders(c);
+  return c.html(markup, status);
+}
+
+/** A form field as text ('' when absent or a file). */
+function field(form: Record<string, unknown>, name: string): string {
+  const value = form[name];
+  return typeof value === 'string' ? value : '';
+}
+
+/** The sign-in page, with what went wrong if anything. */
+function signInPage(options: { next: string; accountName?: string; error?: string; notice?: string }): Markup {
+  return frame(
+    { title: 'Sign in', stylesheet: STYLESHEET_HREF, notice: options.notice },
+    html`<h1>Sign in</h1>
+${options.error ? html`<p class="error" role="alert" id="sign-in-error">${options.error}</p>` : ''}
+<form method="post" action="${DASHBOARD_PATH}/login" class="stack"${options.error ? html` aria-describedby="sign-in-error"` : ''}>
+<input type="hidden" name="next" value="${options.next}">
+<label for="account">Account name <input type="text" id="account" name="account" autocomplete="username" required maxlength="64" value="${options.accountName ?? ''}"></label>
+<label for="password">Password <input type="password" id="password" name="password" autocomplete="current-password" required></label>
+<button type="submit">Sign in</button>
+</form>
+<p class="muted">No password yet? An administrator sets one with <code>npm run admin -- account password --account NAME</code>.</p>`,
+  );
+}
+
+/** An error page in the dashboard's frame. */
+function problemPage(title: string, message: string, accountName?: string): Markup {
+  return frame({ title, stylesheet: STYLESHEET_HREF, accountName }, html`<h1>${title}</h1><p class="error" role="alert">${message}</p><p><a href="${DASHBOARD_PATH}">Back to your channels</a></p>`);
+}
+
+/** The 404 page: the same for what does not exist and what the account may not see. */
+function notFoundPage(c: Context, accountName?: string): Response | Promise<Response> {
+  return pageAnswer(
+    c,
+    problemPage('Not found', 'Nothing here is yours to open: the address is wrong, or the channel or article belongs to an account you are not signed in as. Check the address, or sign in with another account.', accountName),
+    404,
+  );
+}
+
+/** Creates the dashboard's routes, mounted at {@link DASHBOARD_PATH}. */
+export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
+  const throttle = deps.loginThrottle ?? createLoginThrottle(deps.clock);
+  const app = new Hono<DashboardEnv>();
+  const signedInName = (c: Context<DashboardEnv>) => c.get('session')?.accountName;
+
+  app.onError((err, c) => {
+    if (PressroomError.is(err)) {
+      if (err.status === 404 || err.code === 'CHANNEL_ACCESS_DENIED') return notFoundPage(c, signedInName(c));
+      const status = err.status === 403 || err.status === 422 ? err.status : null;
+      if (status) return pageAnswer(c, problemPage(status === 403 ? 'Not allowed' : 'Check the form', err.message, signedInName(c)), status);
+    }
+    throw err;
+  });
+
+  app.get('/assets/:file', (c) => {
+    if (`${DASHBOARD_PATH}/assets/${c.req.param('file')}` !== STYLESHEET_HREF) return notFoundPage(c);
+    c.header('Content-Type', 'text/css; charset=utf-8');
+    c.header('Cache-Control', 'public, max-age=31536000, immutable');
+    c.header('X-Content-Type-Options', 'nosniff');
+    return c.body(STYLESHEET);
+  });
+
+  // Every unsafe request, signed in or not (sign-in too: a foreign page must not sign the browser in either).
+  app.use('*', bodyLimit({ maxSize: FORM_LIMIT_BYTES, onError: (c) => pageAnswer(c, problemPage('Form too large', `A dashboard form is at most ${FORM_LIMIT_BYTES / 1024} KB. Send less text.`), 422) }));
+  app.use('*', async (c, next) => {
+    const refused = foreignOrigin(c, deps.dashboardUrl);
+    if (refused) return pageAnswer(c, problemPage('Refused: not sent from the dashboard', refused), 403);
+    await next();
+  });
+
+  app.get('/login', async (c) => {
+    const next = safeNext(c.req.query('next'));
+    if (await sessionPrincipal(deps, sessionToken(c))) return c.redirect(next, 303);
+    const notice = c.req.query('signed_out') === 'everywhere' ? 'You are signed out on every device.' : c.req.query('signed_out') !== undefined ? 'You are signed out.' : undefined;
+    return pageAnswer(c, signInPage({ next, notice }));
+  });
+
+  app.post('/login', async (c) => {
+    const form = await c.req.parseBody();
+    const accountName = field(form, 'account').trim();
+    const password = field(form, 'password');
+    const next = safeNext(field(form, 'next'));
+    const client = clientAddress(c, deps.trustProxyHops);
+    const wait = throttle.waitSeconds(accountName, client);
+    if (wait > 0) {
+      c.header('Retry-After', String(wait));
+      return pageAnswer(c, signInPage({ next, accountName, error: `Too many failed sign-ins. Wait ${wait} seconds, then try again; if you forgot the password, an administrator can set a new one.` }), 429);
+    }
+    const result = await signIn(deps, accountName, password);
+    if (!result.ok) {
+      throttle.failed(accountName, client);
+      return pageAnswer(c, signInPage({ next, accountName, error: 'The account name or the password is wrong. Check both (the password is case-sensitive) and try again.' }), 401);
+    }
+    throttle.succeeded(accountName);
+    // A session the browser held before is ended: the new token replaces it (no fixation).
+    const before = await sessionPrincipal(deps, sessionToken(c));
+    if (before) await signOut(deps, before);
+    setSessionCookie(c, result.token);
+    dashboardHeaders(c);
+    return c.redirect(next, 303);
+  });
+
+  const signedIn = requireSession(deps, (c) => {
+    dashboardHeaders(c);
+    clearSessionCookie(c);
+    return c.html(signInPage({ next: DASHBOARD_PATH, error: 'You are signed out (the session ended or was never made). Sign in again, then repeat what you were doing.' }), 401);
+  });
+  app.use('*', signedIn);
+
+  app.post('/logout', async (c) => {
+    await signOut(deps, c.get('session'));
+    clearSessionCookie(c);
+    return c.redirect(`${DASHBOARD_PATH}/login?signed_out`, 303);
+  });
+
+  app.post('/logout-everywhere', async (c) => {
+    await signOutEverywhere(deps, c.get('session'));
+    clearSessionCookie(c);
+    return c.redirect(`${DASHBOARD_PATH}/login?signed_out=everywhere`, 303);
+  });
+
+  app.get('/', async (c) => {
+    const session = c.get('session');
+    const channels = planFeatures(session.plan).apiPublishing ? await listChannels(deps, session) : [];
+    return pageAnswer(
+      c,
+      frame(
+        { title: 'Channels', stylesheet: STYLESHEET_HREF, accountName: session.accountName },
+        html`<h1>Your channels</h1>
+${
+  channels.length === 0
+    ? html`<p>You have no channels yet. Create one through the publishing API (<code>POST /api/v1/channels</code>), or ask a channel's owner to invite you.</p>`
+    : html`<div class="table-wrap"><table>
+<caption class="muted">Channels you own or were invited to, with what you may do in each</caption>
+<thead><tr><th scope="col">Channel</th><th scope="col">Role</th><th scope="col">Write articles</th><th scope="col">Manage channel</th><th scope="col">State</th></tr></thead>
+<tbody>
+${channels.map(
+  (ch) => html`<tr><td><a href="${DASHBOARD_PATH}/channels/${encodeURIComponent(ch.slug)}">${ch.title}</a> <span class="muted">${ch.slug}</span></td><td>${ch.role}</td><td>${yesNo(ch.can_write_articles)}</td><td>${yesNo(ch.can_manage_channel)}</td><td>${ch.read_only ? 'read-only: past the plan\u2019s channel limit' : ch.status}</td></tr>`,
+)}
+</tbody></table></div>`
+}`,
+      ),
+    );
+  });
+
+  app.get('/account', async (c) => accountPage(c));
+
+  /** The account page, with a key just created shown once. */
+  const accountPage = async (c: Context<DashboardEnv>, created?: { key: string; prefix: string }, notice?: string) => {
+    const session = c.get('session');
+    const plan = planFeatures(session.plan);
+    const keys = await listOwnKeys(deps, session);
+    return pageAnswer(
+      c,
+      frame(
+        { title: 'Account', stylesheet: STYLESHEET_HREF, accountName: session.accountName, notice },
+        html`<h1>Account ${session.accountName}</h1>
+<h2>Plan</h2>
+<dl>
+<dt>Plan</dt><dd>${plan.label} (<code>${session.plan}</code>)</dd>
+<dt>Publishing API</dt><dd>${plan.apiPublishing ? 'included' : 'not included: keys of this account are refused'}</dd>
+<dt>Scheduled publishing</dt><dd>${plan.scheduling ? 'included' : 'not included'}</dd>
+<dt>Channels you may own</dt><dd>${plan.channelLimit}</dd>
+</dl>
+<h2>API keys</h2>
+${
+  created
+    ? html`<div class="notice" role="status"><p>Your new key, <strong>shown only this once</strong>. Copy it now and keep it secret; only its hash is stored, so it cannot be shown again.</p><p class="secret" id="new-key">${created.key}</p></div>`
+    : ''
+}
+<form method="post" action="${DASHBOARD_PATH}/account/keys" class="stack">
+<label for="label">Label (where the key will be used) <input type="text" id="label" name="label" maxlength="100"></label>
+<button type="submit">Create a key</button>
+</form>
+${
+  keys.length === 0
+    ? html`<p>No keys yet.</p>`
+    : html`<div class="table-wrap"><table>
+<caption class="muted">Keys are listed by their first characters; a revoked key is refused at once</caption>
+<thead><tr><th scope="col">Key</th><th scope="col">Label</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">State</th></tr></thead>
+<tbody>
+${keys.map(
+  (k) => html`<tr><td><code>${k.prefix}…</code></td><td>${k.label ?? ''}</td><td>${when(k.createdAt)}</td><td>${when(k.lastUsedAt)}</td><td>${
+    k.revokedAt
+      ? html`revoked ${when(k.revokedAt)}`
+      : html`<form method="post" action="${DASHBOARD_PATH}/account/keys/${k.id}/revoke" class="inline"><button type="submit" class="quiet" aria-label="Revoke the key ${k.prefix}">Revoke</button></form>`
+  }</td></tr>`,
+)}
+</tbody></table></div>`
+}
+<h2>Sessions</h2>
+<form method="post" action="${DASHBOARD_PATH}/logout-everywhere"><button type="submit">Sign out everywhere</button></form>
+<p class="muted">Ends every session of this account, on every device, this one included.</p>`,
+      ),
+    );
+  };
+
+  app.post('/account/keys', async (c) => {
+    const form = await c.req.parseBody();
+    const created = await createOwnKey(deps, c.get('session'), field(form, 'label'));
+    return accountPage(c, created);
+  });
+
+  app.post('/account/keys/:id/revoke', async (c) => {
+    const id = Number(c.req.param('id'));
+    if (!Number.isSafeInteger(id)) return notFoundPage(c, signedInName(c));
+    await revokeOwnKey(deps, c.get('session'), id);
+    return accountPage(c, undefined, 'The key is revoked: the publishing API refuses it from now on.');
+  });
+
+  app.get('/channels/:channel', async (c) => {
+    const session = c.get('session');
+    const slug = c.req.param('channel');
+    const status = c.req.query('status');
+    const query = parseInput(articleListQuerySchema, { limit: '100', ...(status ? { status } : {}) }, 'query');
+    const list = await listArticles(deps, session, slug, query);
+    const filter = (state: string | undefined, label: string) =>
+      html`<li><a href="${DASHBOARD_PATH}/channels/${encodeURIComponent(slug)}${state ? `?status=${state}` : ''}"${state === query.status ? html` aria-current="page"` : ''}>${label}</a></li>`;
+    return pageAnswer(
+      c,
+      frame(
+        { title: `Articles of ${slug}`, stylesheet: STYLESHEET_HREF, accountName: session.accountName },
+        html`<h1>Articles of ${slug}</h1>
+<nav aria-label="Filter by state"><ul class="filters">${filter(undefined, 'all')}${LIST_STATES.map((s) => filter(s, s.replace('_', ' ')))}</ul></nav>
+${
+  list.pages.length === 0
+    ? html`<p>No articles${query.status ? html` in the state ${query.status}` : ''}.</p>`
+    : html`<div class="table-wrap"><table>
+<caption class="muted">Newest first${list.pagination.has_more ? ', the first 100' : ''}</caption>
+<thead><tr><th scope="col">Title</th><th scope="col">State</th><th scope="col">Moderation</th><th scope="col">Languages</th><th scope="col">Updated</th></tr></thead>
+<tbody>
+${list.pages.map(
+  (p) => html`<tr><td><a href="${DASHBOARD_PATH}/channels/${encodeURIComponent(slug)}/pages/${p.id}">${p.title}</a></td><td>${p.status}${p.scheduled_at ? html` (${when(p.scheduled_at)})` : ''}</td><td>${p.moderation}</td><td>${p.languages.join(', ')}</td><td>${when(p.updated_at)}</td></tr>`,
+)}
+</tbody></table></div>`
+}`,
+      ),
+    );
+  });
+
+  // The address `edit_url` names.
+  app.get('/channels/:channel/pages/:id', async (c) => {
+    const session = c.get('session');
+    const slug = c.req.param('channel');
+    const id = c.req.param('id');
+    if (!/^[1-9]\d{0,15}$/.test(id)) return notFoundPage(c, session.accountName);
+    const view = await getArticle(deps, session, slug, id);
+    const primary = view.translations.find((t) => t.language === view.default_language) ?? view.translations[0];
+    return pageAnswer(
+      c,
+      frame(
+        { title: primary?.title ?? view.slug, stylesheet: STYLESHEET_HREF, accountName: session.accountName },
+        html`<p><a href="${DASHBOARD_PATH}/channels/${encodeURIComponent(slug)}">Articles of ${slug}</a></p>
+<h1>${primary?.title ?? view.slug}</h1>
+<dl>
+<dt>State</dt><dd>${view.status}${view.scheduled_paused ? html` (paused: ${view.scheduled_pause_reason})` : ''}</dd>
+<dt>Moderation</dt><dd>${view.moderation}</dd>
+<dt>Scheduled</dt><dd>${when(view.scheduled_at)}</dd>
+<dt>Published</dt><dd>${when(view.published_at)}</dd>
+<dt>Homepage</dt><dd>${view.homepage_mode}</dd>
+<dt>Public address</dt><dd><a href="${view.url}">${view.url}</a></dd>
+</dl>
+<h2>Translations</h2>
+<div class="table-wrap"><table>
+<thead><tr><th scope="col">Language</th><th scope="col">Title</th><th scope="col">State</th><th scope="col">Moderation</th><th scope="col">Revision waiting</th></tr></thead>
+<tbody>
+${view.translations.map(
+  (t) => html`<tr><td lang="${t.language}">${t.language}${t.language === view.default_language ? ' (primary)' : ''}</td><td lang="${t.language}" dir="auto">${t.title}</td><td>${t.status}</td><td>${t.moderation}</td><td>${
+    t.pending_revision ? html`revision ${t.pending_revision.number}: ${t.pending_revision.moderation}${t.pending_revision.reason ? html` (${t.pending_revision.reason})` : ''}` : 'none'
+  }</td></tr>`,
+)}
+</tbody></table></div>
+<p class="muted">The editor is not in the dashboard yet: change this article through the publishing API, <code>PUT /api/v1/channels/${slug}/pages/${view.id}/translations/{language}</code>.</p>`,
+      ),
+    );
+  });
+
+  app.all('*', (c) => notFoundPage(c, signedInName(c)));
+  return app;
+}
