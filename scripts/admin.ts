@@ -7,6 +7,7 @@ import { systemClock } from '../server/clock.ts';
 import { loadConfig } from '../server/config.ts';
 import { runAdmin } from '../server/admin/run-admin.ts';
 import { migrateToLatest, openDatabase } from '../server/store/database.ts';
+import { readSecret } from './lib/read-secret.ts';
 
 const result = await runAdmin(process.argv.slice(2), async () => {
   const config = loadConfig(process.env, process.cwd());
@@ -16,7 +17,7 @@ const result = await runAdmin(process.argv.slice(2), async () => {
     // On stderr, so stdout stays the command's result (a key must be capturable alone).
     const notes = applied.length > 0 ? [`Database ${config.databaseFile}: applied migrations ${applied.join(', ')}.`] : [];
     const progress = (line: string) => void process.stderr.write(`${line}\n`);
-    return { deps: { db, clock: systemClock, progress }, notes, close: () => db.destroy() };
+    return { deps: { db, clock: systemClock, progress, readSecret }, notes, close: () => db.destroy() };
   } catch (error) {
     await db.destroy();
     throw error;

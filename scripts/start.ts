@@ -9,8 +9,9 @@ import { wantsHelp } from './lib/cli.ts';
 
 const HELP = `Usage: npm start
 
-Runs Pressroom: migrates the SQLite database, creates a local account and a
-development API key on first run, imports content/, and starts the server.
+Runs Pressroom: migrates the SQLite database, creates a local account with a
+development API key and a dashboard password on first run, imports content/,
+and starts the server.
 
 Settings are environment variables (see README.md, "Configuration"), e.g.
   PORT=8080 HOST=0.0.0.0 PRESSROOM_PUBLIC_URL=https://news.example npm start
@@ -30,6 +31,15 @@ try {
     lines.push(`Development API key (shown once, saved to ${service.devKeyFile}):`, `  ${service.newDevKey}`);
   } else {
     lines.push(`Development API key: see ${service.devKeyFile}`);
+  }
+  const signIn = service.localSignIn;
+  lines.push(`Dashboard: ${service.url}/dashboard`);
+  if (signIn.newPassword) {
+    lines.push(`  sign in as "local" with this password (shown once, saved to ${signIn.passwordFile}):`, `  ${signIn.newPassword}`);
+  } else if (signIn.canSignIn) {
+    lines.push(`  sign in as "local"; its first password is in ${signIn.passwordFile} (a new one: npm run admin -- account password --account local)`);
+  } else {
+    lines.push('  set a password to sign in as "local" first: npm run admin -- account password --account local');
   }
   process.stdout.write(`${lines.join('\n')}\n`);
   const shutdown = async (signal: string) => {

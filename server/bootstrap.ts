@@ -10,6 +10,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Clock } from './clock.ts';
 import { createApiKey } from './domain/account/account.service.ts';
+import { generatePassword, hasPassword, setPassword } from './domain/account/session.service.ts';
 import { createCursorCodec, type CursorCodec } from './domain/cursor.ts';
 import type { Db } from './store/database.ts';
 import type { Logger } from './logger.ts';
@@ -25,28 +26,53 @@ export const LOCAL_ACCOUNT = 'local';
 /** File in the data folder holding the development key. */
 export const DEV_KEY_FILE = 'dev-api-key.txt';
 
+/** File in the data folder holding the local account's first dashboard password. */
+export const DEV_PASSWORD_FILE = 'dev-password.txt';
+
 /** The cursor codec, signed with the instance secret (created on first use). */
 export async function loadCursorCodec(db: Db): Promise<CursorCodec> {
   return createCursorCodec(await getOrCreateSetting(db, 'cursor_secret', () => randomBytes(32).toString('base64url')));
 }
 
+/** The local account, and what a first run made for it (to print once). */
+export interface LocalAccount {
+  readonly accountId: number;
+  /** The development API key, on the first run only. */
+  readonly newKey: string | null;
+  readonly keyFile: string;
+  /** The dashboard password, on the first run only. */
+  readonly newPassword: string | null;
+  readonly passwordFile: string;
+  /** Whether the account can sign in to the dashboard (a data folder older than the dashboard has no password yet). */
+  readonly canSignIn: boolean;
+}
+
+/** Writes a secret to a file only its owner reads, whole or not at all. */
+function writeSecretFile(file: string, secret: string): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, `${secret}\n`, { mode: 0o600 });
+  fs.renameSync(temp, file);
+}
+
 /**
  * Ensures the local account exists. On first run creates it (plan `pro`, so
- * scheduling works locally) with a key, saves the key to `<dataDir>/dev-api-key.txt`
- * with owner-only permissions, and returns it so the caller can print it once.
+ * scheduling works locally) with a key and a dashboard password, saves them to
+ * `<dataDir>/dev-api-key.txt` and `<dataDir>/dev-password.txt` with
+ * owner-only permissions, and returns them so the caller can print them once.
  */
-export async function ensureLocalAccount(
-  deps: { db: Db; clock: Clock },
-  dataDir: string,
-): Promise<{ accountId: number; newKey: string | null; keyFile: string }> {
+export async function ensureLocalAccount(deps: { db: Db; clock: Clock }, dataDir: string): Promise<LocalAccount> {
   const keyFile = path.join(dataDir, DEV_KEY_FILE);
+  const passwordFile = path.join(dataDir, DEV_PASSWORD_FILE);
   const existing = await findAccountByName(deps.db, LOCAL_ACCOUNT);
-  if (existing) return { accountId: existing.id, newKey: null, keyFile };
+  if (existing) {
+    return { accountId: existing.id, newKey: null, keyFile, newPassword: null, passwordFile, canSignIn: await hasPassword(deps, existing.id) };
+  }
   const created = await createApiKey(deps, { accountName: LOCAL_ACCOUNT, plan: 'pro', label: 'development key (npm start)' });
-  const temp = `${keyFile}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, `${created.key}\n`, { mode: 0o600 });
-  fs.renameSync(temp, keyFile);
-  return { accountId: created.account.id, newKey: created.key, keyFile };
+  writeSecretFile(keyFile, created.key);
+  const password = generatePassword();
+  await setPassword(deps, LOCAL_ACCOUNT, password);
+  writeSecretFile(passwordFile, password);
+  return { accountId: created.account.id, newKey: created.key, keyFile, newPassword: password, passwordFile, canSignIn: true };
 }
 
 /**

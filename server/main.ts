@@ -59,6 +59,8 @@ export interface RunningService {
   /** Present on the first run only: the development key, to print once. */
   readonly newDevKey: string | null;
   readonly devKeyFile: string;
+  /** The local account's sign-in to the dashboard: its password on the first run only, the file it was saved to, whether it has one. */
+  readonly localSignIn: { readonly newPassword: string | null; readonly passwordFile: string; readonly canSignIn: boolean };
   /** The job worker (moderation, schedules). */
   readonly worker: Worker;
   /** Signs list cursors; the static lists and the public API share it. */
@@ -299,6 +301,7 @@ export async function startService(
     db,
     newDevKey: local.newKey,
     devKeyFile: local.keyFile,
+    localSignIn: { newPassword: local.newPassword, passwordFile: local.passwordFile, canSignIn: local.canSignIn },
     worker,
     cursors,
     staticSite,

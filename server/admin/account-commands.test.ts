@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findAccountByName, updateAccount } from '../store/account.repository.ts';
-import { changePlan, listAccounts } from './account-commands.ts';
+import { changePlan, listAccounts, setAccountPassword } from './account-commands.ts';
+import { signIn } from '../domain/account/session.service.ts';
 import { createKey } from './key-commands.ts';
 import { createTestChannel, openTestDeps, type TestDeps } from '../../test/support/admin-deps.ts';
 
@@ -51,5 +52,29 @@ describe('changePlan', () => {
       code: 'NOT_FOUND',
       message: expect.stringContaining('key create --account zoe'),
     });
+  });
+});
+
+describe('setAccountPassword', () => {
+  it('sets a password read as a secret, never from the command line, and ends the sessions', async () => {
+    await createKey(t, { account: 'ana' });
+    const first = await setAccountPassword({ ...t, readSecret: async () => 'a long enough password' }, { account: 'ana', generate: false });
+    expect(first.stdout).toBe('');
+    expect(first.stderr).toContain('Set the password of "ana".');
+    expect((await signIn(t, 'ana', 'a long enough password')).ok).toBe(true);
+    const generated = await setAccountPassword(t, { account: 'ana', generate: true });
+    const password = generated.stdout.trim();
+    expect(password).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    expect(generated.stderr).toContain('ended its 1 session');
+    expect((await signIn(t, 'ana', 'a long enough password')).ok).toBe(false);
+    expect((await signIn(t, 'ana', password)).ok).toBe(true);
+  });
+
+  it('says what to do without a password to read, with a short one, or for an unknown account', async () => {
+    await createKey(t, { account: 'ana' });
+    await expect(setAccountPassword(t, { account: 'ana', generate: false })).rejects.toThrow(/pipe it in/);
+    await expect(setAccountPassword({ ...t, readSecret: async () => '' }, { account: 'ana', generate: false })).rejects.toThrow(/No password was given/);
+    await expect(setAccountPassword({ ...t, readSecret: async () => 'short' }, { account: 'ana', generate: false })).rejects.toThrow(/12 to 1000 characters; this one has 5/);
+    await expect(setAccountPassword(t, { account: 'nobody', generate: true })).rejects.toThrow(/No account is named "nobody"/);
   });
 });

@@ -10,6 +10,8 @@ import { ownedChannelIds } from '../store/channel.repository.ts';
 import { output, requireAccount, type AdminDeps, type CommandOutput } from './admin-common.ts';
 import { formatTable, formatTime, plural } from './table.ts';
 import { pauseSchedulesIfPlanDisallows } from '../domain/article/schedule.service.ts';
+import { generatePassword, setPassword } from '../domain/account/session.service.ts';
+import { UsageError } from './args.ts';
 
 /**
  * Every account with its plan, channels owned and review flag. A count past
@@ -60,4 +62,26 @@ export async function changePlan(deps: AdminDeps, input: { account: string; plan
     if (!features.apiPublishing) notes.push(`Note: plan ${input.plan} has no API publishing; the keys of "${account.name}" are refused by the publishing API.`);
     return { ...output([`Changed the plan of "${account.name}" from ${account.plan} to ${input.plan}.`], notes), changed: true };
   });
+}
+
+/**
+ * Sets the password an account signs in to the dashboard with, and ends its sessions. With `generate`, a
+ * random one is made and printed (stdout, alone); otherwise it is read with `readSecret` (typed unseen, or
+ * piped in), never taken from the command line.
+ */
+export async function setAccountPassword(deps: AdminDeps, input: { account: string; generate: boolean }): Promise<CommandOutput> {
+  await requireAccount(deps.db, input.account);
+  let password: string;
+  if (input.generate) password = generatePassword();
+  else {
+    if (!deps.readSecret) throw new UsageError('No password to read: pipe it in (printf \'%s\\n\' "$PASSWORD" | npm run admin -- account password --account NAME), or use --generate.');
+    password = await deps.readSecret(`New password for "${input.account}" (not shown): `);
+    if (password === '') throw new UsageError('No password was given. Type one (at least 12 characters) or pipe it in; --generate makes one.');
+  }
+  const { sessionsEnded } = await setPassword(deps, input.account, password);
+  const notes = [
+    `Set the password of "${input.account}"${sessionsEnded > 0 ? `; ended its ${plural(sessionsEnded, 'session')}` : ''}.`,
+    'Sign in at /dashboard/login on the server (PRESSROOM_DASHBOARD_URL when it is served elsewhere).',
+  ];
+  return output(input.generate ? [password] : [], notes);
 }

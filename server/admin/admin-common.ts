@@ -17,6 +17,11 @@ export interface AdminDeps {
   readonly clock: Clock;
   /** Lines about long work, shown as it goes (stderr); the command's output comes at the end. */
   readonly progress?: (line: string) => void;
+  /**
+   * Reads a secret the person types (not echoed) or pipes in, such as a password: never from the command line,
+   * where the shell's history and the process list would keep it. Absent where nothing can be read.
+   */
+  readonly readSecret?: (prompt: string) => Promise<string>;
 }
 
 /**

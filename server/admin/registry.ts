@@ -5,7 +5,7 @@
  */
 import { PLAN_IDS } from '../domain/account/plans.ts';
 import type { CommandSyntax, ParsedArgs } from './args.ts';
-import { changePlan, listAccounts } from './account-commands.ts';
+import { changePlan, listAccounts, setAccountPassword } from './account-commands.ts';
 import { parsePlan, type AdminDeps, type CommandOutput } from './admin-common.ts';
 import { inviteEditor, listChannels } from './channel-commands.ts';
 import { createKey, listKeys, revokeKey } from './key-commands.ts';
@@ -90,6 +90,22 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
     positionals: [],
     details: "Channels follow their owner's plan: its features and channel limit apply at once.",
     run: (deps, a) => changePlan(deps, { account: a.values.account!, plan: parsePlan(a.values.plan!) }),
+  },
+  {
+    name: 'account password',
+    usage: 'account password --account NAME [--generate]',
+    summary: 'Set the password an account signs in to the dashboard with.',
+    options: {
+      account: { kind: 'value', placeholder: 'NAME', required: true, description: 'An existing account.' },
+      generate: { kind: 'toggle', description: 'Make a random password and print it (stdout, alone) instead of reading one.' },
+    },
+    positionals: [],
+    details:
+      'Without --generate the password is read from the terminal (not shown) or\n' +
+      "from stdin: printf '%s\\n' \"$PASSWORD\" | npm run --silent admin -- account password --account ana\n" +
+      'It is never taken from the command line. 12 to 1,000 characters. Setting it\n' +
+      'ends every dashboard session of the account; API keys keep working.',
+    run: (deps, a) => setAccountPassword(deps, { account: a.values.account!, generate: a.flags.generate ?? false }),
   },
   {
     name: 'channel invite',

@@ -64,6 +64,11 @@ export async function setPassword(deps: { db: Db; clock: Clock }, accountName: s
   });
 }
 
+/** A new random password (144 bits in 24 characters), for a first run or `account password --generate`. */
+export function generatePassword(): string {
+  return randomBytes(18).toString('base64url');
+}
+
 /** What a sign-in gave: a new session's token for the cookie, or no session. */
 export type SignInResult = { readonly ok: true; readonly token: string; readonly principal: SessionPrincipal } | { readonly ok: false };
 
