@@ -9,6 +9,7 @@
  * @module
  */
 import { InternalError } from '../internal-error.ts';
+import { DASHBOARD_PATH } from '../urls/public-urls.ts';
 
 /** Options of the generated VCL. */
 export interface VarnishConfigOptions {
@@ -65,8 +66,8 @@ sub vcl_recv {
   if (req.method != "GET" && req.method != "HEAD") {
     return (pass);
   }
-  # The publishing API and anything with credentials is the service's own, never cached.
-  if (req.url ~ "^/api/v1(/|\\?|$)" || req.http.Authorization) {
+  # The publishing API, the dashboard and anything with credentials are the service's own, never cached.
+  if (req.url ~ "^/api/v1(/|\\?|$)" || req.url ~ "^${DASHBOARD_PATH}(/|\\?|$)" || req.http.Authorization) {
     return (pass);
   }
   unset req.http.Cookie;

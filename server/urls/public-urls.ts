@@ -19,6 +19,9 @@
 /** Path prefix of the public read API. */
 export const PUBLIC_API_PREFIX = '/api/public/v1';
 
+/** Where the bundled server serves the editors' dashboard (the default base of `edit_url`); never cached by an edge. */
+export const DASHBOARD_PATH = '/dashboard';
+
 /** Builds absolute public URLs. */
 export interface PublicUrls {
   /** The service homepage. */

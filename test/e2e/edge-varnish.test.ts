@@ -12,6 +12,7 @@ import { freePort } from '../helpers/free-port.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { startVarnish, VARNISH_MISSING, type VarnishHost } from '../helpers/varnish-host.ts';
+import { setPassword } from '../../server/domain/account/session.service.ts';
 
 const CHANNEL = 'edge';
 const ROUNDS = 42;
@@ -192,5 +193,27 @@ describe.skipIf(VARNISH_MISSING !== null)('Varnish in front of the bundled serve
     expect(through.headers.get('xkey')).toBeNull();
     const refused = await fetch(`${varnish!.url}/`, { method: 'PURGE' });
     expect(refused.status).toBe(400);
+  });
+
+  it('passes the dashboard through with its cookie, never from the cache', async () => {
+    await setPassword({ db: t.service.db, clock: t.clock }, 'edge', 'a long enough password');
+    const login = await fetch(`${varnish!.url}/dashboard/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: varnish!.url, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'account=edge&password=a+long+enough+password',
+    });
+    expect(login.status).toBe(303);
+    const token = /__Host-pressroom_session=([^;]+)/.exec(login.headers.getSetCookie().join('\n'))?.[1];
+    expect(token).toBeDefined();
+    for (let i = 0; i < 2; i++) {
+      const home = await fetch(`${varnish!.url}/dashboard`, { headers: { cookie: `__Host-pressroom_session=${token}` }, redirect: 'manual' });
+      expect(home.status).toBe(200);
+      expect(await home.text()).toContain(`/dashboard/channels/${CHANNEL}`);
+      expect(home.headers.get('x-varnish') ?? '').not.toContain(' ');
+    }
+    const signedOut = await fetch(`${varnish!.url}/dashboard`, { redirect: 'manual' });
+    await signedOut.body?.cancel();
+    expect(signedOut.status).toBe(303);
   });
 });

@@ -8,9 +8,9 @@
 import type { Context } from 'hono';
 import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
+import { DASHBOARD_PATH } from '../../urls/public-urls.ts';
 
-/** Where the dashboard lives on the bundled server (the path of `edit_url`'s default base). */
-export const DASHBOARD_PATH = '/dashboard';
+export { DASHBOARD_PATH };
 
 /** The style sheet's address: its content hash in the name, so it can be cached for good. */
 export type StylesheetHref = string;
