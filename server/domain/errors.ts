@@ -43,7 +43,7 @@ export const ERROR_CATALOGUE = {
   AUTH_INVALID: {
     status: 401,
     message:
-      'The API key is not valid: it is unknown or was revoked. Create a new key with "npm run admin -- key create".',
+      'The API key is not valid: it is unknown or was revoked. Create a new key in the dashboard (/dashboard/account) or with "npm run admin -- key create".',
   },
   // 403
   PLAN_NO_API_PUBLISHING: {
