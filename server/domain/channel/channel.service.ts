@@ -9,6 +9,7 @@ import type { Db, Executor } from '../../store/database.ts';
 import * as channels from '../../store/channel.repository.ts';
 import { listMediaFileNames } from '../../store/media.repository.ts';
 import { findAccountById } from '../../store/account.repository.ts';
+import { listMembersWithAccounts } from '../../store/channel-member.repository.ts';
 import type { ChannelRow } from '../../store/channel.table.ts';
 import { announcePublicChange } from '../public-change.ts';
 import type { PublicUrls } from '../../urls/public-urls.ts';
@@ -258,4 +259,32 @@ export async function applyChannelUpdate(trx: Executor, clock: Clock, channel: C
     updated_at: isoNow(clock),
   });
   await announcePublicChange(trx, { kind: 'channel', channelId: channel.id }, isoNow(clock));
+}
+
+/** A member of a channel as its managers see it. */
+export interface ChannelMemberView {
+  readonly account: string;
+  readonly role: 'owner' | 'editor';
+  readonly canWriteArticles: boolean;
+  readonly canManageChannel: boolean;
+  readonly since: string;
+}
+
+/**
+ * The channel's owner and invited editors, for those who may manage it.
+ * @throws PressroomError CHANNEL_PERMISSION_DENIED for a member without can_manage_channel.
+ */
+export async function listChannelMembers(deps: ChannelDeps, principal: Principal, slug: string): Promise<ChannelMemberView[]> {
+  requireApiPublishing(principal);
+  const access = await channelAccess(deps.db, principal, slug);
+  if (!access.canManageChannel) {
+    throw new PressroomError('CHANNEL_PERMISSION_DENIED', `Only those who may manage the channel "${slug}" see its editors. Ask its owner for the can_manage_channel permission.`);
+  }
+  return (await listMembersWithAccounts(deps.db, [access.channel.id])).map((m) => ({
+    account: m.account_name,
+    role: m.role,
+    canWriteArticles: m.can_write_articles === 1,
+    canManageChannel: m.can_manage_channel === 1,
+    since: m.created_at,
+  }));
 }

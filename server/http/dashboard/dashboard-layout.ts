@@ -50,6 +50,7 @@ export function frame(options: FrameOptions, content: Markup): Markup {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <meta name="robots" content="noindex, nofollow">
+<link rel="icon" href="data:,">
 <title>${options.title} · Pressroom dashboard</title>
 <link rel="stylesheet" href="${options.stylesheet}">
 </head>

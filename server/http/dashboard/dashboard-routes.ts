@@ -6,8 +6,6 @@
  * the session's account as the caller.
  * @module
  */
-import fs from 'node:fs';
-import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Clock } from '../../clock.ts';
@@ -17,11 +15,13 @@ import { planFeatures } from '../../domain/account/plans.ts';
 import { signIn, signOut, signOutEverywhere } from '../../domain/account/session.service.ts';
 import { getArticle, listArticles, type ArticleDeps } from '../../domain/article/article.service.ts';
 import { articleListQuerySchema } from '../../domain/article/article.schema.ts';
-import { listChannels, type ChannelDeps } from '../../domain/channel/channel.service.ts';
+import { getChannel, listChannels, type ChannelDeps } from '../../domain/channel/channel.service.ts';
 import { PressroomError } from '../../domain/errors.ts';
 import { parseInput } from '../../domain/validation.ts';
 import { clientAddress } from '../middleware/rate-limit.ts';
 import { dashboardHeaders, DASHBOARD_PATH, frame, html, type Markup, when, yesNo } from './dashboard-layout.ts';
+import { field, notFoundPage, pageAnswer, problemPage, STYLESHEET, STYLESHEET_HREF } from './dashboard-page.ts';
+import { channelSettingsRoutes } from './channel-settings.ts';
 import {
   clearSessionCookie,
   foreignOrigin,
@@ -50,21 +50,6 @@ const FORM_LIMIT_BYTES = 64 * 1024;
 /** The states the article list filters by (those the publishing API lists by). */
 const LIST_STATES = ['draft', 'moderation_review', 'scheduled', 'published', 'archived'] as const;
 
-const STYLESHEET = fs.readFileSync(new URL('./dashboard.css', import.meta.url), 'utf8');
-const STYLESHEET_HREF = `${DASHBOARD_PATH}/assets/dashboard-${createHash('sha256').update(STYLESHEET).digest('hex').slice(0, 12)}.css`;
-
-/** A page answer with the dashboard's headers. */
-function pageAnswer(c: Context, markup: Markup, status: 200 | 401 | 403 | 404 | 422 | 429 = 200): Response | Promise<Response> {
-  dashboardHeaders(c);
-  return c.html(markup, status);
-}
-
-/** A form field as text ('' when absent or a file). */
-function field(form: Record<string, unknown>, name: string): string {
-  const value = form[name];
-  return typeof value === 'string' ? value : '';
-}
-
 /** The sign-in page, with what went wrong if anything. */
 function signInPage(options: { next: string; accountName?: string; error?: string; notice?: string }): Markup {
   return frame(
@@ -78,20 +63,6 @@ ${options.error ? html`<p class="error" role="alert" id="sign-in-error">${option
 <button type="submit">Sign in</button>
 </form>
 <p class="muted">No password yet? An administrator sets one with <code>npm run admin -- account password --account NAME</code>.</p>`,
-  );
-}
-
-/** An error page in the dashboard's frame. */
-function problemPage(title: string, message: string, accountName?: string): Markup {
-  return frame({ title, stylesheet: STYLESHEET_HREF, accountName }, html`<h1>${title}</h1><p class="error" role="alert">${message}</p><p><a href="${DASHBOARD_PATH}">Back to your channels</a></p>`);
-}
-
-/** The 404 page: the same for what does not exist and what the account may not see. */
-function notFoundPage(c: Context, accountName?: string): Response | Promise<Response> {
-  return pageAnswer(
-    c,
-    problemPage('Not found', 'Nothing here is yours to open: the address is wrong, or the channel or article belongs to an account you are not signed in as. Check the address, or sign in with another account.', accountName),
-    404,
   );
 }
 
@@ -272,6 +243,7 @@ ${keys.map(
     const status = c.req.query('status');
     const query = parseInput(articleListQuerySchema, { limit: '100', ...(status ? { status } : {}) }, 'query');
     const list = await listArticles(deps, session, slug, query);
+    const channel = await getChannel(deps, session, slug);
     const filter = (state: string | undefined, label: string) =>
       html`<li><a href="${DASHBOARD_PATH}/channels/${encodeURIComponent(slug)}${state ? `?status=${state}` : ''}"${state === query.status ? html` aria-current="page"` : ''}>${label}</a></li>`;
     return pageAnswer(
@@ -279,6 +251,7 @@ ${keys.map(
       frame(
         { title: `Articles of ${slug}`, stylesheet: STYLESHEET_HREF, accountName: session.accountName },
         html`<h1>Articles of ${slug}</h1>
+${channel.can_manage_channel ? html`<p><a href="${DASHBOARD_PATH}/channels/${encodeURIComponent(slug)}/settings">Channel settings and editors</a></p>` : ''}
 <nav aria-label="Filter by state"><ul class="filters">${filter(undefined, 'all')}${LIST_STATES.map((s) => filter(s, s.replace('_', ' ')))}</ul></nav>
 ${
   list.pages.length === 0
@@ -318,8 +291,8 @@ ${list.pages.map(
 <dt>Homepage</dt><dd>${view.homepage_mode}</dd>
 <dt>Public address</dt><dd><a href="${view.url}">${view.url}</a></dd>
 </dl>
-<h2>Translations</h2>
-<div class="table-wrap"><table>
+<h2 id="translations">Translations</h2>
+<div class="table-wrap" role="region" aria-labelledby="translations" tabindex="0"><table>
 <thead><tr><th scope="col">Language</th><th scope="col">Title</th><th scope="col">State</th><th scope="col">Moderation</th><th scope="col">Revision waiting</th></tr></thead>
 <tbody>
 ${view.translations.map(
@@ -332,6 +305,8 @@ ${view.translations.map(
       ),
     );
   });
+
+  channelSettingsRoutes(app, deps);
 
   app.all('*', (c) => notFoundPage(c, signedInName(c)));
   return app;

@@ -1,0 +1,41 @@
+/**
+ * What every dashboard screen shares: the style sheet's address, answering
+ * a page with the dashboard's headers, reading form fields, and the error
+ * pages.
+ * @module
+ */
+import fs from 'node:fs';
+import { createHash } from 'node:crypto';
+import type { Context } from 'hono';
+import { dashboardHeaders, DASHBOARD_PATH, frame, html, type Markup } from './dashboard-layout.ts';
+
+/** The style sheet, as served. */
+export const STYLESHEET = fs.readFileSync(new URL('./dashboard.css', import.meta.url), 'utf8');
+/** Its address: the content hash in the name, so it is cached for good. */
+export const STYLESHEET_HREF = `${DASHBOARD_PATH}/assets/dashboard-${createHash('sha256').update(STYLESHEET).digest('hex').slice(0, 12)}.css`;
+
+/** A page answer with the dashboard's headers. */
+export function pageAnswer(c: Context, markup: Markup, status: 200 | 401 | 403 | 404 | 422 | 429 = 200): Response | Promise<Response> {
+  dashboardHeaders(c);
+  return c.html(markup, status);
+}
+
+/** A form field as text ('' when absent or a file). */
+export function field(form: Record<string, unknown>, name: string): string {
+  const value = form[name];
+  return typeof value === 'string' ? value : '';
+}
+
+/** An error page in the dashboard's frame. */
+export function problemPage(title: string, message: string, accountName?: string): Markup {
+  return frame({ title, stylesheet: STYLESHEET_HREF, accountName }, html`<h1>${title}</h1><p class="error" role="alert">${message}</p><p><a href="${DASHBOARD_PATH}">Back to your channels</a></p>`);
+}
+
+/** The 404 page: the same for what does not exist and what the account may not see. */
+export function notFoundPage(c: Context, accountName?: string): Response | Promise<Response> {
+  return pageAnswer(
+    c,
+    problemPage('Not found', 'Nothing here is yours to open: the address is wrong, or the channel or article belongs to an account you are not signed in as. Check the address, or sign in with another account.', accountName),
+    404,
+  );
+}

@@ -1,0 +1,299 @@
+/**
+ * The dashboard in a real browser (issue 37): headless Chromium (Debian's,
+ * driven by playwright-core; no browser is downloaded) signs in through the
+ * form from an article's `edit_url`, keeps the `__Host-` session cookie,
+ * shows an Arabic title right to left, creates an API key shown once, signs
+ * out from the header; the sign-in form is reached in order with Tab; no
+ * page logs an error or breaks its Content-Security-Policy; and axe-core
+ * finds nothing on any screen at desktop and phone widths, light and dark,
+ * with nothing wider than the phone's window.
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type BrowserContext, type Cookie, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setPassword } from '../../server/domain/account/session.service.ts';
+import { SESSION_COOKIE } from '../../server/http/dashboard/dashboard-session.ts';
+import { startTestService, type TestService } from '../helpers/test-service.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const available = fs.existsSync(CHROMIUM);
+if (!available && process.env.CI) {
+  throw new Error(`${CHROMIUM} is missing: .ci/run must install the Debian package "chromium".`);
+}
+
+const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+/** The rules of test/validate/check-axe.ts: WCAG 2.0–2.2 A and AA, and axe's best practices. */
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
+/** Every window: the colours are checked at both widths too, as the dark scheme changes them. */
+const WINDOWS = [
+  { width: 1280, colorScheme: 'light' },
+  { width: 375, colorScheme: 'light' },
+  { width: 1280, colorScheme: 'dark' },
+  { width: 375, colorScheme: 'dark' },
+] as const;
+
+const PASSWORD = 'correct horse battery staple';
+const ARABIC_TITLE = 'مرحبا بالعالم';
+
+interface AxeViolation {
+  id: string;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+
+describe.skipIf(!available)(available ? 'the dashboard in headless Chromium' : `the dashboard in headless Chromium (skipped: ${CHROMIUM} is not installed)`, () => {
+  let t: TestService;
+  let browser: Browser;
+  let articlePath: string;
+  /** The cookies of a browser signed in as ana (its own session), for the contexts that only look. */
+  let signedIn: Cookie[];
+
+  /** Errors the browser logged and the policy's refusals, on every page of the context. */
+  async function watched(context: BrowserContext): Promise<string[]> {
+    const problems: string[] = [];
+    // The browser's own report of each refused resource (an init script is the tester's, not subject to the page's CSP).
+    await context.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
+    });
+    context.on('page', (page) => {
+      page.on('pageerror', (e) => problems.push(`${page.url()}: ${e.message}`));
+      page.on('console', (m) => {
+        if (m.type() !== 'error') return;
+        problems.push(`${page.url()}: ${m.text()}`);
+      });
+    });
+    return problems;
+  }
+
+  /** Signs in through the form on the page, which shows the sign-in page. */
+  async function fillSignIn(page: Page, account = 'ana', password = PASSWORD): Promise<void> {
+    await page.getByLabel('Account name').fill(account);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  }
+
+  beforeAll(async () => {
+    t = await startTestService();
+    const key = await t.key('ana', 'pro');
+    await setPassword({ db: t.service.db, clock: t.clock }, 'ana', PASSWORD);
+    const channel = await t.request('POST', '/api/v1/channels', { key, body: { default_language: 'en', translations: [{ language: 'en', title: 'Ana news' }] } });
+    expect(channel.status, channel.text).toBe(201);
+    const created = await t.request('POST', '/api/v1/channels/ana-news/pages', {
+      key,
+      body: {
+        slug: 'hello',
+        default_language: 'en',
+        status: 'draft',
+        translations: [
+          { language: 'en', title: 'Hello world', content_markdown: 'Hi.' },
+          { language: 'ar', title: ARABIC_TITLE, content_markdown: 'مرحبا.' },
+        ],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    articlePath = new URL(created.json.edit_url).pathname;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      // The flags keep Chromium off the network this machine does not have.
+      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${t.url}/dashboard/login`);
+    await fillSignIn(page);
+    await page.waitForURL(`${t.url}/dashboard`);
+    signedIn = await context.cookies();
+    await context.close();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.stop();
+  });
+
+  it("signs in through the form from an article's edit_url, keeps the __Host- session cookie and shows the Arabic title right to left", async () => {
+    const context = await browser.newContext();
+    const problems = await watched(context);
+    const page = await context.newPage();
+    expect(articlePath).toMatch(/^\/dashboard\/channels\/ana-news\/pages\/\d+$/);
+    // The service listens on 127.0.0.1, which Chromium counts as potentially trustworthy: it keeps Secure cookies sent over http there.
+    await page.goto(`${t.url}${articlePath}`);
+    expect(page.url()).toBe(`${t.url}/dashboard/login?next=${encodeURIComponent(articlePath)}`);
+    await expect.poll(() => page.title()).toBe('Sign in · Pressroom dashboard');
+    await fillSignIn(page);
+    await page.waitForURL(`${t.url}${articlePath}`);
+    expect(await page.locator('h1').textContent()).toBe('Hello world');
+
+    const cookie = (await context.cookies()).find((c) => c.name === SESSION_COOKIE);
+    expect(cookie).toMatchObject({ domain: '127.0.0.1', path: '/', httpOnly: true, secure: true, sameSite: 'Lax' });
+    expect(cookie!.value).toMatch(/^prs_/);
+
+    // Each translation's row: the title cell carries the language and dir="auto", so the browser sets its direction.
+    const cells = await page.$$eval('tbody td[dir="auto"]', (tds) =>
+      tds.map((td) => ({ lang: td.getAttribute('lang'), text: td.textContent, direction: getComputedStyle(td).direction })),
+    );
+    expect(cells).toEqual([
+      { lang: 'en', text: 'Hello world', direction: 'ltr' },
+      { lang: 'ar', text: ARABIC_TITLE, direction: 'rtl' },
+    ]);
+    const states = await page.$$eval('tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].slice(0, 3).map((td) => td.textContent)));
+    expect(states).toEqual([
+      ['en (primary)', 'Hello world', 'draft'],
+      ['ar', ARABIC_TITLE, 'draft'],
+    ]);
+
+    // The channel's list links to it, and the state filter marks where it is.
+    await page.getByRole('link', { name: 'Articles of ana-news' }).click();
+    await page.waitForURL(`${t.url}/dashboard/channels/ana-news`);
+    await page.getByRole('navigation', { name: 'Filter by state' }).getByRole('link', { name: 'draft' }).click();
+    await page.waitForURL(`${t.url}/dashboard/channels/ana-news?status=draft`);
+    expect(await page.locator('[aria-current="page"]').textContent()).toBe('draft');
+    expect(await page.getByRole('link', { name: 'Hello world' }).getAttribute('href')).toBe(articlePath);
+    await context.close();
+    expect(problems).toEqual([]);
+  });
+
+  it('creates an API key through the form, shows it once, then lists it by its prefix', async () => {
+    const context = await browser.newContext();
+    const problems = await watched(context);
+    const page = await context.newPage();
+    await page.goto(`${t.url}/dashboard/account`);
+    await fillSignIn(page);
+    await page.waitForURL(`${t.url}/dashboard/account`);
+    await page.getByLabel('Label (where the key will be used)').fill('browser test');
+    await page.getByRole('button', { name: 'Create a key' }).click();
+    await page.waitForURL(`${t.url}/dashboard/account/keys`);
+    const key = (await page.locator('#new-key').textContent())!;
+    expect(key).toMatch(/^prk_[A-Za-z0-9_-]+$/);
+    expect(await page.getByRole('status').textContent()).toContain('shown only this once');
+    expect((await t.request('GET', '/api/v1/channels', { key })).status).toBe(200);
+    // Open the account page again (a reload of the form's answer would post the form again).
+    await page.goto(`${t.url}/dashboard/account`);
+    expect(await page.locator('#new-key').count()).toBe(0);
+    expect(await page.content()).not.toContain(key);
+    const row = page.locator('tbody tr', { hasText: 'browser test' });
+    expect(await row.locator('code').textContent()).toBe(`${key.slice(0, 12)}…`);
+    expect(await row.getByRole('button', { name: `Revoke the key ${key.slice(0, 12)}` }).count()).toBe(1);
+    await context.close();
+    expect(problems).toEqual([]);
+  });
+
+  it('reaches the skip link, the account field, the password field and the submit button with Tab, in that order', async () => {
+    const context = await browser.newContext();
+    const problems = await watched(context);
+    const page = await context.newPage();
+    await page.goto(`${t.url}/dashboard/login`);
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.activeElement!;
+        return el.id || (el.className ? `${el.tagName.toLowerCase()}.${el.className}` : el.tagName.toLowerCase());
+      });
+    expect(await focused()).toBe('body');
+    const order: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      await page.keyboard.press('Tab');
+      order.push(await focused());
+      if (i === 0) {
+        // The skip link shows itself when focused.
+        const box = await page.locator('a.skip').boundingBox();
+        expect(box!.x).toBeGreaterThanOrEqual(0);
+        expect(box!.y).toBeGreaterThanOrEqual(0);
+      }
+    }
+    // The header's "Pressroom" link (to the dashboard's home) comes between the skip link and the form.
+    expect(order).toEqual(['a.skip', 'a.brand', 'account', 'password', 'button']);
+    expect(await page.evaluate(() => (document.activeElement as HTMLButtonElement).type)).toBe('submit');
+    await context.close();
+    expect(problems).toEqual([]);
+  });
+
+  it('signs out with the button in the header, to the sign-in page saying so', async () => {
+    const context = await browser.newContext();
+    const problems = await watched(context);
+    const page = await context.newPage();
+    await page.goto(`${t.url}/dashboard/login`);
+    await fillSignIn(page);
+    await page.waitForURL(`${t.url}/dashboard`);
+    expect(await page.locator('h1').textContent()).toBe('Your channels');
+    expect(await page.getByRole('link', { name: 'Ana news' }).getAttribute('href')).toBe('/dashboard/channels/ana-news');
+    await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${t.url}/dashboard/login?signed_out`);
+    expect(await page.getByRole('status').textContent()).toBe('You are signed out.');
+    expect(await page.getByRole('button', { name: 'Sign in' }).count()).toBe(1);
+    expect((await context.cookies()).map((c) => c.name)).not.toContain(SESSION_COOKIE);
+    // The session is over: the dashboard asks to sign in again.
+    await page.goto(`${t.url}/dashboard`);
+    expect(page.url()).toBe(`${t.url}/dashboard/login?next=%2Fdashboard`);
+    await context.close();
+    expect(problems).toEqual([]);
+  });
+
+  /** The screens axe checks, each opened by `open` in a page whose context holds ana's session (or none, for the sign-in pages). */
+  const screens: ReadonlyArray<{ name: string; signedIn: boolean; open: (page: Page) => Promise<unknown> }> = [
+    { name: 'sign-in', signedIn: false, open: (page) => page.goto(`${t.url}/dashboard/login`) },
+    {
+      name: 'sign-in, wrong password',
+      signedIn: false,
+      open: async (page) => {
+        await page.goto(`${t.url}/dashboard/login`);
+        // Another name than ana's, so her sign-ins are never throttled.
+        await fillSignIn(page, 'nobody-here', 'not the password');
+        await page.locator('#sign-in-error').waitFor();
+      },
+    },
+    { name: 'signed out', signedIn: false, open: (page) => page.goto(`${t.url}/dashboard/login?signed_out`) },
+    { name: 'channels', signedIn: true, open: (page) => page.goto(`${t.url}/dashboard`) },
+    { name: 'account', signedIn: true, open: (page) => page.goto(`${t.url}/dashboard/account`) },
+    {
+      name: 'account, a key just created',
+      signedIn: true,
+      open: async (page) => {
+        await page.goto(`${t.url}/dashboard/account`);
+        await page.getByRole('button', { name: 'Create a key' }).click();
+        await page.locator('#new-key').waitFor();
+      },
+    },
+    { name: 'articles', signedIn: true, open: (page) => page.goto(`${t.url}/dashboard/channels/ana-news`) },
+    { name: 'articles, drafts', signedIn: true, open: (page) => page.goto(`${t.url}/dashboard/channels/ana-news?status=draft`) },
+    { name: 'articles, none archived', signedIn: true, open: (page) => page.goto(`${t.url}/dashboard/channels/ana-news?status=archived`) },
+    { name: 'article', signedIn: true, open: (page) => page.goto(`${t.url}${articlePath}`) },
+    { name: 'channel settings', signedIn: true, open: (page) => page.goto(`${t.url}/dashboard/channels/ana-news/settings`) },
+    {
+      name: 'channel settings, refused',
+      signedIn: true,
+      open: async (page) => {
+        await page.goto(`${t.url}/dashboard/channels/ana-news/settings`);
+        // A new language without its title: refused, nothing saved, the field named.
+        await page.locator('#new\\.language').fill('fr');
+        await page.getByRole('button', { name: 'Save the settings' }).click();
+        await page.locator('#new\\.title-problem').waitFor();
+      },
+    },
+    { name: 'not found', signedIn: true, open: (page) => page.goto(`${t.url}/dashboard/channels/no-such`) },
+  ];
+
+  it.each(WINDOWS)('passes axe on every screen at $width px, $colorScheme, none wider than the window', async ({ width, colorScheme }) => {
+    const problems: string[] = [];
+    for (const withSession of [false, true]) {
+      // The page's CSP forbids injected scripts; axe is the tester's script, not the page's.
+      const context = await browser.newContext({ viewport: { width, height: 800 }, colorScheme, bypassCSP: true });
+      if (withSession) await context.addCookies(signedIn);
+      for (const screen of screens.filter((s) => s.signedIn === withSession)) {
+        const page = await context.newPage();
+        await screen.open(page);
+        expect(new URL(page.url()).pathname, screen.name).not.toBe(withSession ? '/dashboard/login' : '/dashboard');
+        await page.addScriptTag({ path: AXE_SOURCE });
+        const violations = (await page.evaluate(
+          (tags) => (window as unknown as { axe: { run(c: Document, o: object): Promise<{ violations: unknown[] }> } }).axe.run(document, { runOnly: { type: 'tag', values: tags } }).then((r) => r.violations),
+          TAGS,
+        )) as AxeViolation[];
+        for (const v of violations) problems.push(`${screen.name}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+        const [scrollWidth, innerWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+        if (scrollWidth > innerWidth) problems.push(`${screen.name}: the page is ${scrollWidth} px wide in a window of ${innerWidth} px`);
+        await page.close();
+      }
+      await context.close();
+    }
+    expect(problems).toEqual([]);
+  }, 120_000);
+});
