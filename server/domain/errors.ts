@@ -89,6 +89,12 @@ export const ERROR_CATALOGUE = {
     status: 404,
     message: 'The article has no translation in this language. Request one of the languages the article lists, or add it with PUT …/translations/{language}.',
   },
+  // 412
+  TRANSLATION_CHANGED: {
+    status: 412,
+    message:
+      'The translation changed since the version sent in If-Match: someone else saved it in between, and this save was not made. Read the article again, merge the changes, and send the save with the new version.',
+  },
   // 413
   PAYLOAD_TOO_LARGE: {
     status: 413,

@@ -476,6 +476,25 @@ describe.each(BASES)('pages under /%s', (base) => {
     expect(updated.json.translations.find((tr: { language: string }) => tr.language === 'pt-BR').title).toBe('Múltiplo 2');
   });
 
+  it('PUT with If-Match saves only over the version it names, else 412 TRANSLATION_CHANGED and nothing saved', async () => {
+    const before = await call(t, 'GET', p.page, at(multiId), { key: keys.ana });
+    const version = before.json.translations.find((tr: { language: string }) => tr.language === 'pt-BR').version;
+    const saved = await call(t, 'PUT', p.translation, at(multiId, 'pt-BR'), { key: keys.ana, headers: { 'if-match': `"${version}"` }, body: { title: 'Múltiplo 3', content_markdown: 'Texto 3.' } });
+    expect(saved.status, saved.text).toBe(200);
+    const next = saved.json.translations.find((tr: { language: string }) => tr.language === 'pt-BR').version;
+    expect(next).not.toBe(version);
+    // A second editor, still on the old version: refused, told the current one.
+    const stale = await call(t, 'PUT', p.translation, at(multiId, 'pt-BR'), { key: keys.ana, headers: { 'if-match': `"${version}"` }, body: { title: 'Overwritten', content_markdown: 'Lost.' } });
+    expectError(stale, 412, 'TRANSLATION_CHANGED');
+    expect(stale.json.error.details).toEqual({ current_version: next });
+    const missing = await call(t, 'PUT', p.translation, at(multiId, 'de'), { key: keys.ana, headers: { 'if-match': '*' }, body: { title: 'Neu', content_markdown: 'Text.' } });
+    expectError(missing, 412, 'TRANSLATION_CHANGED');
+    const after = await call(t, 'GET', p.page, at(multiId), { key: keys.ana });
+    expect(after.json.translations.map((tr: { language: string; title: string }) => [tr.language, tr.title])).toEqual(
+      before.json.translations.map((tr: { language: string; title: string }) => [tr.language, tr.language === 'pt-BR' ? 'Múltiplo 3' : tr.title]),
+    );
+  });
+
   it('PUT 422 for an invalid path language or two bodies', async () => {
     const res = await call(t, 'PUT', p.translation, at('multi', 'not a language'), { key: keys.ana, body: { title: 'x', content_markdown: 'y' } });
     expectError(res, 422, 'VALIDATION_FAILED');

@@ -3,6 +3,7 @@
  * and the shorter list item.
  * @module
  */
+import { translationVersion } from './translation-version.ts';
 import type { ArticleRow, RevisionRow, TranslationRow } from '../../store/article.table.ts';
 import type { PublicUrls } from '../../urls/public-urls.ts';
 import { currentRendering } from '../body/index.ts';
@@ -42,6 +43,8 @@ export interface PendingRevisionView {
 /** One translation in the article response. */
 export interface TranslationView {
   language: string;
+  /** The version of its texts, for If-Match (`translation-version.ts`). */
+  version: string;
   title: string;
   excerpt: string | null;
   content_markdown: string;
@@ -190,6 +193,7 @@ export function toArticleView(input: {
     warnings: input.warnings ?? [],
     translations: rows.map((t, i) => ({
       language: t.language,
+      version: translationVersion(t),
       title: t.title,
       excerpt: t.excerpt,
       content_markdown: t.content_markdown,

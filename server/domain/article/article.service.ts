@@ -5,6 +5,7 @@
  * `article-save.ts`.
  * @module
  */
+import { checkIfMatch, translationVersion } from './translation-version.ts';
 import type { Clock } from '../../clock.ts';
 import { isoNow } from '../../clock.ts';
 import type { Db, Executor } from '../../store/database.ts';
@@ -223,6 +224,8 @@ export async function putTranslation(
   ref: string,
   language: string,
   input: TranslationPutInput,
+  /** `ifMatch`: the request's If-Match, checked against the translation's version in the write's transaction. */
+  options: { ifMatch?: string } = {},
 ): Promise<{ view: ArticleView; created: boolean }> {
   requireApiPublishing(principal);
   const precheck = await channelAccess(deps.db, principal, channelSlug);
@@ -235,6 +238,10 @@ export async function putTranslation(
     const access = await channelAccess(trx, principal, channelSlug);
     requireArticleWrite(access);
     const article = await findArticle(trx, access.channel.id, channelSlug, ref);
+    if (options.ifMatch !== undefined) {
+      const current = (await articles.listTranslations(trx, [article.id])).find((t) => t.language === language);
+      checkIfMatch(options.ifMatch, current ? translationVersion(current) : null, language);
+    }
     const saved = await saveTranslation(trx, deps, access, article, { language, status: input.status }, prepared);
     return { view: await viewOf(deps, trx, saved.article, channelSlug, saved.warnings), created: saved.created };
   });
