@@ -73,9 +73,16 @@ describe.skipIf(!available)(available ? 'the dashboard in headless Chromium' : `
     await page.getByRole('button', { name: 'Sign in' }).click();
   }
 
+  let key: string;
+  /** Saves the ar translation through the publishing API, as another editor would. */
+  const saveArabicElsewhere = async (title: string) => {
+    const res = await t.request('PUT', `/api/v1/channels/ana-news/pages/hello/translations/ar`, { key, body: { title, content_markdown: 'مرحبا.' } });
+    expect(res.status, res.text).toBe(200);
+  };
+
   beforeAll(async () => {
     t = await startTestService();
-    const key = await t.key('ana', 'pro');
+    key = await t.key('ana', 'pro');
     await setPassword({ db: t.service.db, clock: t.clock }, 'ana', PASSWORD);
     const channel = await t.request('POST', '/api/v1/channels', { key, body: { default_language: 'en', translations: [{ language: 'en', title: 'Ana news' }] } });
     expect(channel.status, channel.text).toBe(201);
@@ -228,6 +235,41 @@ describe.skipIf(!available)(available ? 'the dashboard in headless Chromium' : `
     expect(problems).toEqual([]);
   });
 
+  it('edits a translation beside its primary, and meets another save as a conflict it can resolve', async () => {
+    const problems: string[] = [];
+    const one = await browser.newContext();
+    const two = await browser.newContext();
+    for (const context of [one, two]) {
+      await context.addCookies(signedIn);
+      // The conflict page is a 409, which Chromium reports on the console like any error status: that one is expected.
+      context.on('page', (page) => page.on('console', (m) => m.type() === 'error' && !m.text().includes('status of 409') && problems.push(m.text())));
+    }
+    const first = await one.newPage();
+    const second = await two.newPage();
+    await first.goto(`${t.url}${articlePath}`);
+    await first.getByRole('link', { name: ARABIC_TITLE }).click();
+    await first.waitForURL(/\/translations\/ar$/);
+    expect(await first.locator('#title').evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
+    expect(await first.getByRole('heading', { name: 'The primary language (en)' }).count()).toBe(1);
+    await second.goto(first.url());
+    await first.locator('#title').fill('عنوان الأول');
+    await first.getByRole('button', { name: 'Save' }).click();
+    await first.getByText('Saved.').waitFor();
+    await second.locator('#title').fill('عنوان الثاني');
+    await second.getByRole('button', { name: 'Save' }).click();
+    await second.getByText('Someone else saved this translation').waitFor();
+    expect(await second.locator('.beside dd').first().textContent()).toBe('عنوان الأول');
+    expect(await second.locator('#title').inputValue()).toBe('عنوان الثاني');
+    await second.getByRole('button', { name: 'Save mine over theirs' }).click();
+    await second.getByText('Saved.').waitFor();
+    const stored = await t.request('GET', '/api/v1/channels/ana-news/pages/hello', { key });
+    expect(stored.json.translations.find((tr: { language: string }) => tr.language === 'ar').title).toBe('عنوان الثاني');
+    await saveArabicElsewhere(ARABIC_TITLE);
+    await one.close();
+    await two.close();
+    expect(problems).toEqual([]);
+  });
+
   /** The screens axe checks, each opened by `open` in a page whose context holds ana's session (or none, for the sign-in pages). */
   const screens: ReadonlyArray<{ name: string; signedIn: boolean; open: (page: Page) => Promise<unknown> }> = [
     { name: 'sign-in', signedIn: false, open: (page) => page.goto(`${t.url}/dashboard/login`) },
@@ -257,6 +299,17 @@ describe.skipIf(!available)(available ? 'the dashboard in headless Chromium' : `
     { name: 'articles, drafts', signedIn: true, open: (page) => page.goto(`${t.url}/dashboard/channels/ana-news?status=draft`) },
     { name: 'articles, none archived', signedIn: true, open: (page) => page.goto(`${t.url}/dashboard/channels/ana-news?status=archived`) },
     { name: 'article', signedIn: true, open: (page) => page.goto(`${t.url}${articlePath}`) },
+    { name: 'editor, primary beside', signedIn: true, open: (page) => page.goto(`${t.url}${articlePath}/translations/ar`) },
+    {
+      name: 'editor, conflict',
+      signedIn: true,
+      open: async (page) => {
+        await page.goto(`${t.url}${articlePath}/translations/ar`);
+        await saveArabicElsewhere(`${ARABIC_TITLE} ${Math.random()}`);
+        await page.getByRole('button', { name: 'Save' }).click();
+        await page.getByText('Someone else saved this translation').waitFor();
+      },
+    },
     { name: 'channel settings', signedIn: true, open: (page) => page.goto(`${t.url}/dashboard/channels/ana-news/settings`) },
     {
       name: 'channel settings, refused',

@@ -5,7 +5,7 @@
  * `article-save.ts`.
  * @module
  */
-import { checkIfMatch, translationVersion } from './translation-version.ts';
+import { checkIfMatch, checkIfNoneMatch, translationVersion } from './translation-version.ts';
 import type { Clock } from '../../clock.ts';
 import { isoNow } from '../../clock.ts';
 import type { Db, Executor } from '../../store/database.ts';
@@ -176,6 +176,21 @@ export async function getArticle(deps: ArticleDeps, principal: Principal, channe
   return viewOf(deps, deps.db, article, channelSlug);
 }
 
+/**
+ * The article as the dashboard's editor needs it: the API's view, and when each translation last changed (its
+ * texts or its state; a translation that changed before its primary did is shown "outdated", a hint).
+ */
+export async function getArticleForEditor(
+  deps: ArticleDeps,
+  principal: Principal,
+  channelSlug: string,
+  ref: string,
+): Promise<{ view: ArticleView; changedAt: ReadonlyMap<string, string> }> {
+  const view = await getArticle(deps, principal, channelSlug, ref);
+  const rows = await articles.listTranslations(deps.db, [view.id]);
+  return { view, changedAt: new Map(rows.map((t) => [t.language, t.updated_at])) };
+}
+
 /** GET …/pages: newest first, keyset-paginated by id. */
 export async function listArticles(
   deps: ArticleDeps,
@@ -224,8 +239,11 @@ export async function putTranslation(
   ref: string,
   language: string,
   input: TranslationPutInput,
-  /** `ifMatch`: the request's If-Match, checked against the translation's version in the write's transaction. */
-  options: { ifMatch?: string } = {},
+  /**
+   * `ifMatch`: the request's If-Match, checked against the translation's version in the write's transaction;
+   * `ifNoneMatch`: `*` creates the translation only if it does not exist yet.
+   */
+  options: { ifMatch?: string; ifNoneMatch?: string } = {},
 ): Promise<{ view: ArticleView; created: boolean }> {
   requireApiPublishing(principal);
   const precheck = await channelAccess(deps.db, principal, channelSlug);
@@ -238,9 +256,11 @@ export async function putTranslation(
     const access = await channelAccess(trx, principal, channelSlug);
     requireArticleWrite(access);
     const article = await findArticle(trx, access.channel.id, channelSlug, ref);
-    if (options.ifMatch !== undefined) {
+    if (options.ifMatch !== undefined || options.ifNoneMatch !== undefined) {
       const current = (await articles.listTranslations(trx, [article.id])).find((t) => t.language === language);
-      checkIfMatch(options.ifMatch, current ? translationVersion(current) : null, language);
+      const version = current ? translationVersion(current) : null;
+      if (options.ifMatch !== undefined) checkIfMatch(options.ifMatch, version, language);
+      if (options.ifNoneMatch !== undefined) checkIfNoneMatch(options.ifNoneMatch, version, language);
     }
     const saved = await saveTranslation(trx, deps, access, article, { language, status: input.status }, prepared);
     return { view: await viewOf(deps, trx, saved.article, channelSlug, saved.warnings), created: saved.created };

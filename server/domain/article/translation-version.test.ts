@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PressroomError } from '../errors.ts';
-import { checkIfMatch, translationVersion } from './translation-version.ts';
+import { checkIfMatch, checkIfNoneMatch, translationVersion } from './translation-version.ts';
 
 const texts = { title: 'Hello', excerpt: null, content_markdown: 'Hi.', seo_title: null, seo_description: null };
 
@@ -37,5 +37,11 @@ describe('translation versions', () => {
       expect(PressroomError.is(error) && error.code).toBe('TRANSLATION_CHANGED');
       expect((error as PressroomError).details).toEqual({ current_version: version });
     }
+  });
+
+  it('If-None-Match: * creates only: refused when the translation exists, ignored otherwise', () => {
+    expect(() => checkIfNoneMatch('*', null, 'ar')).not.toThrow();
+    expect(() => checkIfNoneMatch('"abc"', current, 'ar')).not.toThrow();
+    expect(() => checkIfNoneMatch('*', current, 'ar')).toThrow(/already/);
   });
 });

@@ -39,3 +39,16 @@ export function checkIfMatch(ifMatch: string, current: string | null, language: 
     { current_version: current },
   );
 }
+
+/**
+ * Checks `If-None-Match: *` (create only): the translation must not exist yet.
+ * @throws PressroomError TRANSLATION_CHANGED when it does.
+ */
+export function checkIfNoneMatch(ifNoneMatch: string, current: string | null, language: string): void {
+  if (ifNoneMatch.trim() !== '*' || current === null) return;
+  throw new PressroomError(
+    'TRANSLATION_CHANGED',
+    `The article has a "${language}" translation already (someone else created it), and If-None-Match: * asked to create it only if it did not exist. Read the article again and edit that translation instead.`,
+    { current_version: current },
+  );
+}

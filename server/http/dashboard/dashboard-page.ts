@@ -15,7 +15,7 @@ export const STYLESHEET = fs.readFileSync(new URL('./dashboard.css', import.meta
 export const STYLESHEET_HREF = `${DASHBOARD_PATH}/assets/dashboard-${createHash('sha256').update(STYLESHEET).digest('hex').slice(0, 12)}.css`;
 
 /** A page answer with the dashboard's headers. */
-export function pageAnswer(c: Context, markup: Markup, status: 200 | 401 | 403 | 404 | 422 | 429 = 200): Response | Promise<Response> {
+export function pageAnswer(c: Context, markup: Markup, status: 200 | 401 | 403 | 404 | 409 | 422 | 429 = 200): Response | Promise<Response> {
   dashboardHeaders(c);
   return c.html(markup, status);
 }

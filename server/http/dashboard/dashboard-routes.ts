@@ -22,6 +22,7 @@ import { clientAddress } from '../middleware/rate-limit.ts';
 import { dashboardHeaders, DASHBOARD_PATH, frame, html, type Markup, when, yesNo } from './dashboard-layout.ts';
 import { field, notFoundPage, pageAnswer, problemPage, STYLESHEET, STYLESHEET_HREF } from './dashboard-page.ts';
 import { channelSettingsRoutes } from './channel-settings.ts';
+import { editorAddress, translationEditorRoutes } from './translation-editor.ts';
 import {
   clearSessionCookie,
   foreignOrigin,
@@ -296,17 +297,24 @@ ${list.pages.map(
 <thead><tr><th scope="col">Language</th><th scope="col">Title</th><th scope="col">State</th><th scope="col">Moderation</th><th scope="col">Revision waiting</th></tr></thead>
 <tbody>
 ${view.translations.map(
-  (t) => html`<tr><td lang="${t.language}">${t.language}${t.language === view.default_language ? ' (primary)' : ''}</td><td lang="${t.language}" dir="auto">${t.title}</td><td>${t.status}</td><td>${t.moderation}</td><td>${
+  (t) => html`<tr><td lang="${t.language}">${t.language}${t.language === view.default_language ? ' (primary)' : ''}</td><td lang="${t.language}" dir="auto"><a href="${editorAddress(slug, view.id, t.language)}">${t.title}</a></td><td>${t.status}</td><td>${t.moderation}</td><td>${
     t.pending_revision ? html`revision ${t.pending_revision.number}: ${t.pending_revision.moderation}${t.pending_revision.reason ? html` (${t.pending_revision.reason})` : ''}` : 'none'
   }</td></tr>`,
 )}
 </tbody></table></div>
-<p class="muted">The editor is not in the dashboard yet: change this article through the publishing API, <code>PUT /api/v1/channels/${slug}/pages/${view.id}/translations/{language}</code>.</p>`,
+<p>Open a translation's title to edit it.</p>
+<form method="get" action="${DASHBOARD_PATH}/channels/${encodeURIComponent(slug)}/pages/${view.id}/translations" class="stack">
+${c.req.query('language_problem') !== undefined ? html`<p class="error" role="alert" id="language-problem">That is not a language code. Use one such as <code>fr</code>, <code>ar</code> or <code>pt-BR</code>.</p>` : ''}
+<label for="language">Add a translation: language code <input type="text" id="language" name="language" required maxlength="35"${c.req.query('language_problem') !== undefined ? html` aria-invalid="true" aria-describedby="language-problem"` : ''}></label>
+<button type="submit">Add the translation</button>
+</form>
+<p class="muted">Publishing, scheduling and withdrawing are not in the dashboard yet: use <code>PATCH /api/v1/channels/${slug}/pages/${view.id}/status</code>.</p>`,
       ),
     );
   });
 
   channelSettingsRoutes(app, deps);
+  translationEditorRoutes(app, deps);
 
   app.all('*', (c) => notFoundPage(c, signedInName(c)));
   return app;

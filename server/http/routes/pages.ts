@@ -52,7 +52,7 @@ export function pageRoutes(deps: ArticleDeps): Hono<AuthEnv> {
     .put('/:ref/translations/:language', async (c) => {
       const language = parseInput(languageSchema, c.req.param('language'), 'language');
       const input = await readJson(c, translationPutSchema);
-      const written = await putTranslation(deps, c.get('principal'), channel(c), c.req.param('ref'), language, input, { ifMatch: c.req.header('if-match') });
+      const written = await putTranslation(deps, c.get('principal'), channel(c), c.req.param('ref'), language, input, { ifMatch: c.req.header('if-match'), ifNoneMatch: c.req.header('if-none-match') });
       const { created } = written;
       const view = await settleWrite(deps, c.get('principal'), channel(c), written.view);
       return c.json({ schema_version: SCHEMA_VERSION, ...view }, created ? 201 : 200);

@@ -1,0 +1,238 @@
+/**
+ * The dashboard's editor of one translation: its texts in a form, the
+ * primary language's beside it (marked "outdated" when the primary changed
+ * after this translation did), saved through the same `putTranslation` as
+ * `PUT …/translations/{language}` with the version the form was loaded at
+ * as `If-Match` (`If-None-Match: *` for a new language): a save over
+ * someone else's shows both texts and lets the editor keep theirs or
+ * overwrite with their own, never silently. A save never changes the
+ * translation's state: a published one gets a revision that waits for
+ * moderation, while the live page stays as it is.
+ * @module
+ */
+import type { Context, Hono } from 'hono';
+import { getArticleForEditor, putTranslation, type ArticleDeps } from '../../domain/article/article.service.ts';
+import { EXCERPT_MAX_LENGTH, translationPutSchema } from '../../domain/article/article.schema.ts';
+import type { ArticleView, TranslationView, WriteWarning } from '../../domain/article/article-view.ts';
+import { PressroomError } from '../../domain/errors.ts';
+import { textDirection } from '../../domain/language.ts';
+import { languageSchema } from '../../domain/schema-parts.ts';
+import { parseInput } from '../../domain/validation.ts';
+import { DASHBOARD_PATH, frame, html, type Markup } from './dashboard-layout.ts';
+import { field, notFoundPage, pageAnswer, STYLESHEET_HREF } from './dashboard-page.ts';
+import type { DashboardEnv } from './dashboard-session.ts';
+
+/** The texts the form edits, as sent or as stored. */
+interface Texts {
+  readonly title: string;
+  readonly excerpt: string;
+  readonly seo_title: string;
+  readonly seo_description: string;
+  readonly content_markdown: string;
+}
+
+const TEXT_FIELDS = ['title', 'excerpt', 'seo_title', 'seo_description', 'content_markdown'] as const;
+
+function storedTexts(t: TranslationView | undefined): Texts {
+  return { title: t?.title ?? '', excerpt: t?.excerpt ?? '', seo_title: t?.seo_title ?? '', seo_description: t?.seo_description ?? '', content_markdown: t?.content_markdown ?? '' };
+}
+
+function sentTexts(form: Record<string, unknown>): Texts {
+  return { title: field(form, 'title'), excerpt: field(form, 'excerpt'), seo_title: field(form, 'seo_title'), seo_description: field(form, 'seo_description'), content_markdown: field(form, 'content_markdown') };
+}
+
+/** The PUT body a form asks for: empty optional fields are cleared. */
+function bodyOf(texts: Texts): Record<string, unknown> {
+  const orNull = (value: string) => (value.trim() === '' ? null : value);
+  return { title: texts.title, excerpt: orNull(texts.excerpt), seo_title: orNull(texts.seo_title), seo_description: orNull(texts.seo_description), content_markdown: texts.content_markdown };
+}
+
+/** Where the editor of a language is. */
+export function editorAddress(channel: string, articleId: number, language: string): string {
+  return `${DASHBOARD_PATH}/channels/${encodeURIComponent(channel)}/pages/${articleId}/translations/${encodeURIComponent(language)}`;
+}
+
+interface EditorPage {
+  readonly view: ArticleView;
+  readonly language: string;
+  readonly changedAt: ReadonlyMap<string, string>;
+  readonly texts: Texts;
+  /** The version the form is based on; null for a language the article does not have yet. */
+  readonly version: string | null;
+  readonly accountName: string;
+  readonly problems?: ReadonlyMap<string, string>;
+  readonly warnings?: readonly WriteWarning[];
+  readonly notice?: string;
+  /** Someone else's save, shown beside the editor's own texts. */
+  readonly theirs?: TranslationView;
+}
+
+/** One text field of the form. */
+function textField(name: (typeof TEXT_FIELDS)[number], label: string, value: string, language: string, page: EditorPage, hint?: string): Markup {
+  const problem = page.problems?.get(name);
+  const warning = page.warnings?.filter((w) => w.field === name || (name === 'content_markdown' && w.field?.endsWith('content_markdown'))).map((w) => w.message);
+  const described = [problem ? `${name}-problem` : '', hint ? `${name}-hint` : '', warning?.length ? `${name}-warning` : ''].filter(Boolean).join(' ');
+  const attrs = html` id="${name}" name="${name}" lang="${language}" dir="${textDirection(language)}"${problem ? html` aria-invalid="true"` : ''}${described ? html` aria-describedby="${described}"` : ''}`;
+  // The newline after each <textarea> start tag is the one HTML drops, so a text that starts with one keeps it.
+  const control =
+    name === 'content_markdown'
+      ? html`<textarea${attrs} rows="18" class="source" spellcheck="true">
+${value}</textarea>`
+      : name === 'excerpt' || name === 'seo_description'
+        ? html`<textarea${attrs} rows="3"${name === 'excerpt' ? html` maxlength="${EXCERPT_MAX_LENGTH}"` : ''}>
+${value}</textarea>`
+        : html`<input type="text"${attrs}${name === 'title' ? html` required` : ''} value="${value}">`;
+  return html`<label for="${name}">${label} ${control}</label>
+${hint ? html`<span class="muted" id="${name}-hint">${hint}</span>` : ''}
+${problem ? html`<span class="field-problem" id="${name}-problem">${problem}</span>` : ''}
+${warning?.length ? html`<span class="field-warning" id="${name}-warning">${warning.join(' ')}</span>` : ''}`;
+}
+
+/** The texts of a translation, read only (the primary beside the editor, or someone else's save). */
+function readOnlyTexts(heading: string, t: TranslationView, note?: Markup): Markup {
+  const dir = textDirection(t.language);
+  return html`<section class="beside" aria-labelledby="beside-heading">
+<h2 id="beside-heading">${heading}</h2>
+${note ?? ''}
+<dl lang="${t.language}" dir="${dir}">
+<dt>Title</dt><dd>${t.title}</dd>
+<dt>Excerpt</dt><dd>${t.excerpt ?? '–'}</dd>
+<dt>Body (Markdown)</dt><dd><pre class="source">${t.content_markdown}</pre></dd>
+</dl>
+</section>`;
+}
+
+function editorPage(page: EditorPage): Markup {
+  const { view, language } = page;
+  const own = view.translations.find((t) => t.language === language);
+  const primary = view.translations.find((t) => t.language === view.default_language);
+  const isPrimary = language === view.default_language;
+  const action = editorAddress(view.project, view.id, language);
+  const outdated = !isPrimary && own && primary && (page.changedAt.get(primary.language) ?? '') > (page.changedAt.get(language) ?? '');
+  const formProblem = page.problems?.get('form');
+  return frame(
+    { title: `${own?.title ?? 'New translation'} (${language})`, stylesheet: STYLESHEET_HREF, accountName: page.accountName, notice: page.notice },
+    html`<p><a href="${DASHBOARD_PATH}/channels/${encodeURIComponent(view.project)}/pages/${view.id}">Back to the article</a></p>
+<h1>${own ? html`Edit the ${language} translation` : html`Add a ${language} translation`}</h1>
+<p>State: <strong>${own ? own.status : 'new (saved as a draft)'}</strong>${own ? html`, moderation ${own.moderation}` : ''}.
+${own && own.status === 'published' ? html` Saving makes a revision that goes to moderation; the published text stays live until it passes.` : ''}</p>
+${
+  page.problems && page.problems.size > 0
+    ? html`<div class="error" role="alert"><p>Nothing was saved. ${formProblem ?? 'Correct the fields marked below and save again.'}</p></div>`
+    : ''
+}
+${
+  page.theirs
+    ? html`<div class="error" role="alert"><p>Someone else saved this translation while you were editing it, so your save was not made. Their text is shown beside yours. Keep theirs, or save yours over it.</p>
+<p><a href="${action}">Keep theirs (discard my changes)</a></p></div>`
+    : ''
+}
+<div class="${page.theirs || (!isPrimary && primary) ? 'columns' : ''}">
+<form method="post" action="${action}" class="stack wide editor">
+<input type="hidden" name="version" value="${page.version ?? ''}">
+${textField('title', 'Title', page.texts.title, language, page)}
+${textField('excerpt', 'Excerpt', page.texts.excerpt, language, page, `At most ${EXCERPT_MAX_LENGTH} characters; empty: cut from the body.`)}
+${textField('content_markdown', 'Body (Markdown)', page.texts.content_markdown, language, page)}
+${textField('seo_title', 'SEO title', page.texts.seo_title, language, page, 'Empty: the title.')}
+${textField('seo_description', 'SEO description', page.texts.seo_description, language, page, 'Empty: the excerpt.')}
+<button type="submit">${page.theirs ? 'Save mine over theirs' : 'Save'}</button>
+</form>
+${
+  page.theirs
+    ? readOnlyTexts('Their version, saved meanwhile', page.theirs)
+    : !isPrimary && primary
+      ? readOnlyTexts(
+          `The primary language (${primary.language})`,
+          primary,
+          outdated ? html`<p class="error" id="outdated"><strong>Outdated:</strong> the primary changed after this translation was last saved. Check that it still says the same.</p>` : undefined,
+        )
+      : ''
+}
+</div>`,
+  );
+}
+
+/** The messages of a refused save, by the form's field names (everything else at the top). */
+function problemsOf(error: PressroomError): Map<string, string> {
+  const problems = new Map<string, string>();
+  const general: string[] = [];
+  for (const [name, message] of Object.entries((error.details?.fields ?? {}) as Record<string, string>)) {
+    const key = TEXT_FIELDS.find((f) => name === f || name.endsWith(`.${f}`)) ?? (name === 'content_html' ? 'content_markdown' : undefined);
+    if (key) problems.set(key, message);
+    else general.push(message);
+  }
+  if (general.length > 0 || problems.size === 0) problems.set('form', general.length > 0 ? general.join(' ') : error.message);
+  return problems;
+}
+
+/** Adds the editor's routes to the dashboard's app. */
+export function translationEditorRoutes(app: Hono<DashboardEnv>, deps: ArticleDeps): void {
+  const PATH = '/channels/:channel/pages/:id/translations/:language';
+
+  /** The path's language in its canonical form, or null for one that is no language code. */
+  const languageOf = (c: Context<DashboardEnv>): string | null => {
+    const parsed = languageSchema.safeParse(c.req.param('language'));
+    return parsed.success ? parsed.data : null;
+  };
+  const idOf = (c: Context<DashboardEnv>): string | null => (/^[1-9]\d{0,15}$/.test(c.req.param('id') ?? '') ? c.req.param('id')! : null);
+
+  // "Add a translation" on the article page: a language typed there opens its editor.
+  app.get('/channels/:channel/pages/:id/translations', (c) => {
+    const id = idOf(c);
+    const parsed = languageSchema.safeParse(c.req.query('language') ?? '');
+    if (!id) return notFoundPage(c, c.get('session').accountName);
+    if (!parsed.success) return c.redirect(`${DASHBOARD_PATH}/channels/${encodeURIComponent(c.req.param('channel'))}/pages/${id}?language_problem=1`, 303);
+    return c.redirect(editorAddress(c.req.param('channel'), Number(id), parsed.data), 303);
+  });
+
+  app.get(PATH, async (c) => {
+    const session = c.get('session');
+    const id = idOf(c);
+    const language = languageOf(c);
+    if (!id || !language) return notFoundPage(c, session.accountName);
+    const { view, changedAt } = await getArticleForEditor(deps, session, c.req.param('channel'), id);
+    const own = view.translations.find((t) => t.language === language);
+    return pageAnswer(c, editorPage({ view, language, changedAt, texts: storedTexts(own), version: own?.version ?? null, accountName: session.accountName }));
+  });
+
+  app.post(PATH, async (c) => {
+    const session = c.get('session');
+    const id = idOf(c);
+    const language = languageOf(c);
+    if (!id || !language) return notFoundPage(c, session.accountName);
+    const channel = c.req.param('channel');
+    const form = await c.req.parseBody();
+    const texts = sentTexts(form);
+    const version = field(form, 'version');
+    try {
+      const input = parseInput(translationPutSchema, bodyOf(texts), 'body');
+      const written = await putTranslation(deps, session, channel, id, language, input, version ? { ifMatch: `"${version}"` } : { ifNoneMatch: '*' });
+      const saved = written.view.translations.find((t) => t.language === language)!;
+      const { changedAt } = await getArticleForEditor(deps, session, channel, id);
+      return pageAnswer(
+        c,
+        editorPage({
+          view: written.view,
+          language,
+          changedAt,
+          texts: storedTexts(saved),
+          version: saved.version,
+          accountName: session.accountName,
+          warnings: written.view.warnings,
+          notice: saved.pending_revision ? 'Saved as a revision: it goes to moderation, and the published text stays live until it passes.' : 'Saved.',
+        }),
+      );
+    } catch (error) {
+      if (!PressroomError.is(error)) throw error;
+      const { view, changedAt } = await getArticleForEditor(deps, session, channel, id);
+      if (error.code === 'TRANSLATION_CHANGED') {
+        const theirs = view.translations.find((t) => t.language === language);
+        // 409 Conflict: the form's save met another (the API's 412 is about its If-Match header, which a form has not).
+        // The form now stands on their version: saving it again overwrites theirs, on purpose.
+        return pageAnswer(c, editorPage({ view, language, changedAt, texts, version: theirs?.version ?? null, accountName: session.accountName, theirs }), 409);
+      }
+      if (error.status !== 422) throw error;
+      return pageAnswer(c, editorPage({ view, language, changedAt, texts, version: version || null, accountName: session.accountName, problems: problemsOf(error) }), 422);
+    }
+  });
+}
