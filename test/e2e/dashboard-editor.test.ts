@@ -93,7 +93,7 @@ describe('the translation editor', () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain('name="title" lang="ar" dir="rtl"');
     expect(page.text).toContain('The primary language (en)');
-    expect(page.text).toContain('<dd>Hello, world</dd>');
+    expect(page.text).toContain('<dd lang="en" dir="ltr">Hello, world</dd>');
     expect(page.text).toContain('<strong>Outdated:</strong>');
     t.clock.advance(60_000);
     expect((await ana('POST', editor('ar'), texts('مرحبا بالعالم', 'أهلا بالعالم.', versionIn(page.text)!))).status).toBe(200);
@@ -111,7 +111,7 @@ describe('the translation editor', () => {
     expect(conflict.status).toBe(409);
     expect(conflict.text).toContain('Someone else saved this translation while you were editing it');
     expect(conflict.text).toContain('Their version, saved meanwhile');
-    expect(conflict.text).toContain('<dd>Theirs</dd>');
+    expect(conflict.text).toContain('<dd lang="en" dir="ltr">Theirs</dd>');
     expect(conflict.text).toContain('value="Mine"');
     expect((await translation('en')).title).toBe('Theirs');
     // The form now stands on their version: saving it again is a choice, and it wins.

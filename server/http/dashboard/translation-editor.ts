@@ -94,10 +94,10 @@ function readOnlyTexts(heading: string, t: TranslationView, note?: Markup): Mark
   return html`<section class="beside" aria-labelledby="beside-heading">
 <h2 id="beside-heading">${heading}</h2>
 ${note ?? ''}
-<dl lang="${t.language}" dir="${dir}">
-<dt>Title</dt><dd>${t.title}</dd>
-<dt>Excerpt</dt><dd>${t.excerpt ?? '–'}</dd>
-<dt>Body (Markdown)</dt><dd><pre class="source">${t.content_markdown}</pre></dd>
+<dl>
+<dt>Title</dt><dd lang="${t.language}" dir="${dir}">${t.title}</dd>
+<dt>Excerpt</dt><dd lang="${t.language}" dir="${dir}">${t.excerpt ?? '–'}</dd>
+<dt>Body (Markdown)</dt><dd lang="${t.language}" dir="${dir}"><pre class="source">${t.content_markdown}</pre></dd>
 </dl>
 </section>`;
 }
