@@ -299,6 +299,17 @@ describe.skipIf(!available)(available ? 'the dashboard in headless Chromium' : `
     { name: 'articles, drafts', signedIn: true, open: (page) => page.goto(`${t.url}/dashboard/channels/ana-news?status=draft`) },
     { name: 'articles, none archived', signedIn: true, open: (page) => page.goto(`${t.url}/dashboard/channels/ana-news?status=archived`) },
     { name: 'article', signedIn: true, open: (page) => page.goto(`${t.url}${articlePath}`) },
+    {
+      name: 'article, publishing refused',
+      signedIn: true,
+      open: async (page) => {
+        await page.goto(`${t.url}${articlePath}`);
+        // Schedule without a time: refused, the field named, nothing changed.
+        await page.getByLabel('Schedule for the time below').check();
+        await page.getByRole('button', { name: 'Apply' }).click();
+        await page.locator('#scheduled_at-problem').waitFor();
+      },
+    },
     { name: 'editor, primary beside', signedIn: true, open: (page) => page.goto(`${t.url}${articlePath}/translations/ar`) },
     {
       name: 'editor, conflict',

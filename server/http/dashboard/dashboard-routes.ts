@@ -22,7 +22,8 @@ import { clientAddress } from '../middleware/rate-limit.ts';
 import { dashboardHeaders, DASHBOARD_PATH, frame, html, type Markup, when, yesNo } from './dashboard-layout.ts';
 import { field, notFoundPage, pageAnswer, problemPage, STYLESHEET, STYLESHEET_HREF } from './dashboard-page.ts';
 import { channelSettingsRoutes } from './channel-settings.ts';
-import { editorAddress, translationEditorRoutes } from './translation-editor.ts';
+import { translationEditorRoutes } from './translation-editor.ts';
+import { articleScreenRoutes } from './article-screen.ts';
 import {
   clearSessionCookie,
   foreignOrigin,
@@ -270,49 +271,7 @@ ${list.pages.map(
     );
   });
 
-  // The address `edit_url` names.
-  app.get('/channels/:channel/pages/:id', async (c) => {
-    const session = c.get('session');
-    const slug = c.req.param('channel');
-    const id = c.req.param('id');
-    if (!/^[1-9]\d{0,15}$/.test(id)) return notFoundPage(c, session.accountName);
-    const view = await getArticle(deps, session, slug, id);
-    const primary = view.translations.find((t) => t.language === view.default_language) ?? view.translations[0];
-    return pageAnswer(
-      c,
-      frame(
-        { title: primary?.title ?? view.slug, stylesheet: STYLESHEET_HREF, accountName: session.accountName },
-        html`<p><a href="${DASHBOARD_PATH}/channels/${encodeURIComponent(slug)}">Articles of ${slug}</a></p>
-<h1>${primary?.title ?? view.slug}</h1>
-<dl>
-<dt>State</dt><dd>${view.status}${view.scheduled_paused ? html` (paused: ${view.scheduled_pause_reason})` : ''}</dd>
-<dt>Moderation</dt><dd>${view.moderation}</dd>
-<dt>Scheduled</dt><dd>${when(view.scheduled_at)}</dd>
-<dt>Published</dt><dd>${when(view.published_at)}</dd>
-<dt>Homepage</dt><dd>${view.homepage_mode}</dd>
-<dt>Public address</dt><dd><a href="${view.url}">${view.url}</a></dd>
-</dl>
-<h2 id="translations">Translations</h2>
-<div class="table-wrap" role="region" aria-labelledby="translations" tabindex="0"><table>
-<thead><tr><th scope="col">Language</th><th scope="col">Title</th><th scope="col">State</th><th scope="col">Moderation</th><th scope="col">Revision waiting</th></tr></thead>
-<tbody>
-${view.translations.map(
-  (t) => html`<tr><td lang="${t.language}">${t.language}${t.language === view.default_language ? ' (primary)' : ''}</td><td lang="${t.language}" dir="auto"><a href="${editorAddress(slug, view.id, t.language)}">${t.title}</a></td><td>${t.status}</td><td>${t.moderation}</td><td>${
-    t.pending_revision ? html`revision ${t.pending_revision.number}: ${t.pending_revision.moderation}${t.pending_revision.reason ? html` (${t.pending_revision.reason})` : ''}` : 'none'
-  }</td></tr>`,
-)}
-</tbody></table></div>
-<p>Open a translation's title to edit it.</p>
-<form method="get" action="${DASHBOARD_PATH}/channels/${encodeURIComponent(slug)}/pages/${view.id}/translations" class="stack">
-${c.req.query('language_problem') !== undefined ? html`<p class="error" role="alert" id="language-problem">That is not a language code. Use one such as <code>fr</code>, <code>ar</code> or <code>pt-BR</code>.</p>` : ''}
-<label for="language">Add a translation: language code <input type="text" id="language" name="language" required maxlength="35"${c.req.query('language_problem') !== undefined ? html` aria-invalid="true" aria-describedby="language-problem"` : ''}></label>
-<button type="submit">Add the translation</button>
-</form>
-<p class="muted">Publishing, scheduling and withdrawing are not in the dashboard yet: use <code>PATCH /api/v1/channels/${slug}/pages/${view.id}/status</code>.</p>`,
-      ),
-    );
-  });
-
+  articleScreenRoutes(app, deps);
   channelSettingsRoutes(app, deps);
   translationEditorRoutes(app, deps);
 

@@ -1,0 +1,124 @@
+/**
+ * Publishing from the dashboard's article screen over real HTTP (issue 37,
+ * "Publish, schedule, withdraw, archive"): the same changeStatus and
+ * changeSettings as the publishing API, with its rules shown on the page.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setPassword } from '../../server/domain/account/session.service.ts';
+import { SESSION_COOKIE } from '../../server/http/dashboard/dashboard-session.ts';
+import { startTestService, type TestService } from '../helpers/test-service.ts';
+
+const PASSWORD = 'correct horse battery staple';
+let t: TestService;
+const keys: Record<string, string> = {};
+
+async function signedIn(account: string) {
+  const login = await fetch(`${t.url}/dashboard/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: t.url, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ account, password: PASSWORD }).toString(),
+  });
+  expect(login.status).toBe(303);
+  const token = new RegExp(`${SESSION_COOKIE}=([^;]+)`).exec(login.headers.getSetCookie().join('\n'))![1];
+  return async (path: string, form?: Record<string, string>) => {
+    const res = await fetch(`${t.url}${path}`, {
+      method: form ? 'POST' : 'GET',
+      redirect: 'manual',
+      headers: { cookie: `${SESSION_COOKIE}=${token}`, ...(form ? { origin: t.url, 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      body: form ? new URLSearchParams(form).toString() : undefined,
+    });
+    return { status: res.status, text: await res.text() };
+  };
+}
+
+/** Creates a channel and a draft article in en + ar for `account`; returns the article's dashboard address. */
+async function draft(account: string, channelTitle: string): Promise<{ path: string; api: string }> {
+  const channel = await t.request('POST', '/api/v1/channels', { key: keys[account], body: { default_language: 'en', translations: [{ language: 'en', title: channelTitle }] } });
+  expect(channel.status, channel.text).toBe(201);
+  const created = await t.request('POST', `/api/v1/channels/${channel.json.slug}/pages`, {
+    key: keys[account],
+    body: { slug: 'story', default_language: 'en', status: 'draft', translations: [{ language: 'en', title: 'Story', content_markdown: 'Text.' }, { language: 'ar', title: 'قصة', content_markdown: 'نص.' }] },
+  });
+  expect(created.status, created.text).toBe(201);
+  return { path: new URL(created.json.edit_url).pathname, api: `/api/v1/channels/${channel.json.slug}/pages/${created.json.id}` };
+}
+
+beforeAll(async () => {
+  t = await startTestService();
+  keys.ana = await t.key('ana', 'pro');
+  keys.fay = await t.key('fay', 'free');
+  for (const name of ['ana', 'fay']) await setPassword({ db: t.service.db, clock: t.clock }, name, PASSWORD);
+}, 120_000);
+
+afterAll(async () => {
+  await t?.stop();
+});
+
+describe('publishing from the article screen', () => {
+  it('publishes every translation through moderation, then takes it back to draft and archives it', async () => {
+    const ana = await signedIn('ana');
+    const { path, api } = await draft('ana', 'Ana news');
+    const screen = await ana(path);
+    expect(screen.text).toContain('Every translation (en, ar)');
+    const sent = await ana(`${path}/status`, { status: 'published', publish_translations: 'true' });
+    expect(sent.status).toBe(200);
+    expect(sent.text).toContain('Sent to moderation');
+    await t.service.worker.runDue();
+    const published = (await t.request('GET', api, { key: keys.ana })).json;
+    expect(published.translations.map((tr: { status: string }) => tr.status)).toEqual(['published', 'published']);
+    const back = await ana(`${path}/status`, { status: 'draft', publish_translations: 'true' });
+    expect(back.text).toContain('The article is now draft.');
+    expect((await t.request('GET', api, { key: keys.ana })).json.status).toBe('draft');
+    const archived = await ana(`${path}/status`, { status: 'archived', publish_translations: 'true' });
+    expect(archived.text).toContain('The article is now archived.');
+  });
+
+  it('publishes the primary only when asked', async () => {
+    const ana = await signedIn('ana');
+    const { path, api } = await draft('ana', 'Primary only');
+    await ana(`${path}/status`, { status: 'published', publish_translations: 'false' });
+    await t.service.worker.runDue();
+    const view = (await t.request('GET', api, { key: keys.ana })).json;
+    expect(view.translations.map((tr: { language: string; status: string }) => [tr.language, tr.status])).toEqual([['en', 'published'], ['ar', 'draft']]);
+  });
+
+  it('schedules at a UTC time, and names the field when the time is missing', async () => {
+    const ana = await signedIn('ana');
+    const { path, api } = await draft('ana', 'Scheduled');
+    const missing = await ana(`${path}/status`, { status: 'scheduled', publish_translations: 'true', scheduled_at: '' });
+    expect(missing.status).toBe(422);
+    expect(missing.text).toMatch(/<input type="datetime-local" id="scheduled_at" name="scheduled_at" step="60" aria-invalid="true" aria-describedby="scheduled_at-problem">/);
+    expect((await t.request('GET', api, { key: keys.ana })).json.status).toBe('draft');
+    const scheduled = await ana(`${path}/status`, { status: 'scheduled', publish_translations: 'true', scheduled_at: '2026-12-24T09:30' });
+    expect(scheduled.status).toBe(200);
+    expect(scheduled.text.slice(scheduled.text.indexOf('<main'), scheduled.text.indexOf('<main') + 400)).toContain('once it passes, it is published at 2026-12-24 09:30 UTC.');
+    expect((await t.request('GET', api, { key: keys.ana })).json.scheduled_at).toBe('2026-12-24T09:30:00.000Z');
+  });
+
+  it("says so when the owner's plan has no scheduling, and changes nothing", async () => {
+    const fay = await signedIn('fay');
+    const { path, api } = await draft('fay', 'Fay news');
+    const refused = await fay(`${path}/status`, { status: 'scheduled', publish_translations: 'true', scheduled_at: '2026-12-24T09:30' });
+    expect(refused.status).toBe(403);
+    expect(refused.text).toMatch(/<p class="error" role="alert">[^<]*plan/);
+    expect((await t.request('GET', api, { key: keys.fay })).json.status).toBe('draft');
+  });
+
+  it('asks which translations follow on a multilingual article, as the API does', async () => {
+    const ana = await signedIn('ana');
+    const { path } = await draft('ana', 'Ask');
+    const refused = await ana(`${path}/status`, { status: 'published' });
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain('id="publish_translations-problem"');
+  });
+
+  it('hides the article from the homepage', async () => {
+    const ana = await signedIn('ana');
+    const { path, api } = await draft('ana', 'Homepage');
+    const saved = await ana(`${path}/settings`, { homepage_mode: 'hide' });
+    expect(saved.text).toContain('Homepage setting saved: hide.');
+    expect((await t.request('GET', api, { key: keys.ana })).json.homepage_mode).toBe('hide');
+    expect((await ana(`${path}/settings`, { homepage_mode: 'sometimes' })).status).toBe(422);
+  });
+});
