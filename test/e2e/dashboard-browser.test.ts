@@ -310,6 +310,18 @@ describe.skipIf(!available)(available ? 'the dashboard in headless Chromium' : `
         await page.locator('#scheduled_at-problem').waitFor();
       },
     },
+    {
+      name: 'articles, a new article refused',
+      signedIn: true,
+      open: async (page) => {
+        await page.goto(`${t.url}/dashboard/channels/ana-news`);
+        // The slug of the article there already: refused, named, nothing created.
+        await page.locator('#new-title').fill('Another');
+        await page.locator('#new-slug').fill('hello');
+        await page.getByRole('button', { name: 'Create the draft' }).click();
+        await page.locator('#new-slug-problem').waitFor();
+      },
+    },
     { name: 'editor, primary beside', signedIn: true, open: (page) => page.goto(`${t.url}${articlePath}/translations/ar`) },
     {
       name: 'editor, conflict',

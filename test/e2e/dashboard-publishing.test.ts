@@ -44,6 +44,18 @@ async function draft(account: string, channelTitle: string): Promise<{ path: str
   return { path: new URL(created.json.edit_url).pathname, api: `/api/v1/channels/${channel.json.slug}/pages/${created.json.id}` };
 }
 
+/** A session cookie header for `account`. */
+async function loginCookie(account: string): Promise<string | undefined> {
+  const login = await fetch(`${t.url}/dashboard/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: t.url, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ account, password: PASSWORD }).toString(),
+  });
+  const token = new RegExp(`${SESSION_COOKIE}=([^;]+)`).exec(login.headers.getSetCookie().join('\n'))?.[1];
+  return token ? `${SESSION_COOKIE}=${token}` : undefined;
+}
+
 beforeAll(async () => {
   t = await startTestService();
   keys.ana = await t.key('ana', 'pro');
@@ -120,5 +132,35 @@ describe('publishing from the article screen', () => {
     expect(saved.text).toContain('Homepage setting saved: hide.');
     expect((await t.request('GET', api, { key: keys.ana })).json.homepage_mode).toBe('hide');
     expect((await ana(`${path}/settings`, { homepage_mode: 'sometimes' })).status).toBe(422);
+  });
+
+  it('creates a draft from the channel page, and refuses a slug the channel has rather than updating that article', async () => {
+    const ana = await signedIn('ana');
+    expect((await t.request('POST', '/api/v1/channels', { key: keys.ana, body: { slug: 'akhbar', default_language: 'ar', translations: [{ language: 'ar', title: 'أخبار' }] } })).status).toBe(201);
+    const list = await ana('/dashboard/channels/akhbar');
+    expect(list.status).toBe(200);
+    // The channel's default language is the new article's, its body right to left.
+    expect(list.text).toContain('name="language" required maxlength="35" value="ar"');
+    expect(list.text).toContain('name="content_markdown" rows="8" class="source" dir="rtl"');
+    const created = await fetch(`${t.url}/dashboard/channels/akhbar/pages`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: (await loginCookie('ana'))!, origin: t.url, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ title: 'خبر', slug: 'first', language: 'ar', content_markdown: 'نص.' }).toString(),
+    });
+    expect(created.status).toBe(303);
+    const location = created.headers.get('location')!;
+    expect(location).toMatch(/^\/dashboard\/channels\/akhbar\/pages\/\d+\?created$/);
+    expect((await ana(location)).text).toContain('Created as a draft.');
+    const stored = (await t.request('GET', '/api/v1/channels/akhbar/pages/first', { key: keys.ana })).json;
+    expect([stored.status, stored.translations[0].title]).toEqual(['draft', 'خبر']);
+    const again = await ana('/dashboard/channels/akhbar/pages', { title: 'Other', slug: 'first', language: 'ar', content_markdown: 'Other.' });
+    expect(again.status).toBe(422);
+    expect(again.text).toContain('id="new-slug-problem">The channel has an article with the slug &quot;first&quot; already.');
+    expect((await t.request('GET', '/api/v1/channels/akhbar/pages/first', { key: keys.ana })).json.translations[0].title).toBe('خبر');
+    const bad = await ana('/dashboard/channels/akhbar/pages', { title: '', slug: 'Not A Slug', language: 'ar', content_markdown: '' });
+    expect(bad.status).toBe(422);
+    expect(bad.text).toContain('id="new-slug-problem"');
+    expect(bad.text).toContain('id="new-title-problem"');
   });
 });

@@ -150,6 +150,8 @@ export async function upsertArticle(
   principal: Principal,
   channelSlug: string,
   input: ArticleWriteInput,
+  /** `createOnly`: refuse (422 on `slug`) when the channel has an article with this slug, instead of updating it. */
+  options: { createOnly?: boolean } = {},
 ): Promise<{ view: ArticleView; created: boolean }> {
   requireApiPublishing(principal);
   // Access is checked first, so a caller without it cannot make the service parse bodies; the bodies are
@@ -163,6 +165,9 @@ export async function upsertArticle(
   return deps.db.transaction().execute(async (trx) => {
     const access = await channelAccess(trx, principal, channelSlug);
     requireArticleWrite(access);
+    if (options.createOnly && (await articles.findArticleBySlug(trx, access.channel.id, input.slug))) {
+      throw validationError({ slug: `The channel has an article with the slug "${input.slug}" already. Choose another slug, or open that article to edit it.` });
+    }
     const { article, created, warnings } = await saveArticle(trx, deps, access, input, { prepared });
     return { view: await viewOf(deps, trx, article, channelSlug, warnings), created };
   });

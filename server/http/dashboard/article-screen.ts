@@ -138,7 +138,8 @@ export function articleScreenRoutes(app: Hono<DashboardEnv>, deps: ArticleDeps):
     const id = idOf(c);
     if (!id) return notFoundPage(c, session.accountName);
     const view = await getArticle(deps, session, c.req.param('channel'), id);
-    return pageAnswer(c, articleScreen(view, session.accountName, { languageProblem: c.req.query('language_problem') !== undefined }));
+    const notice = c.req.query('created') !== undefined ? 'Created as a draft. Add translations, then publish it below.' : undefined;
+    return pageAnswer(c, articleScreen(view, session.accountName, { languageProblem: c.req.query('language_problem') !== undefined, notice }));
   });
 
   /** Runs an action; a refusal the person can fix is shown on the article screen, with nothing changed. */

@@ -12,18 +12,17 @@ import type { Clock } from '../../clock.ts';
 import { createOwnKey, listOwnKeys, revokeOwnKey } from '../../domain/account/account.service.ts';
 import { createLoginThrottle, type LoginThrottle } from '../../domain/account/login-throttle.ts';
 import { planFeatures } from '../../domain/account/plans.ts';
-import { signIn, signOut, signOutEverywhere } from '../../domain/account/session.service.ts';
-import { getArticle, listArticles, type ArticleDeps } from '../../domain/article/article.service.ts';
-import { articleListQuerySchema } from '../../domain/article/article.schema.ts';
-import { getChannel, listChannels, type ChannelDeps } from '../../domain/channel/channel.service.ts';
+import { sessionPrincipal, signIn, signOut, signOutEverywhere } from '../../domain/account/session.service.ts';
+import type { ArticleDeps } from '../../domain/article/article.service.ts';
+import { listChannels, type ChannelDeps } from '../../domain/channel/channel.service.ts';
 import { PressroomError } from '../../domain/errors.ts';
-import { parseInput } from '../../domain/validation.ts';
 import { clientAddress } from '../middleware/rate-limit.ts';
 import { dashboardHeaders, DASHBOARD_PATH, frame, html, type Markup, when, yesNo } from './dashboard-layout.ts';
 import { field, notFoundPage, pageAnswer, problemPage, STYLESHEET, STYLESHEET_HREF } from './dashboard-page.ts';
 import { channelSettingsRoutes } from './channel-settings.ts';
 import { translationEditorRoutes } from './translation-editor.ts';
 import { articleScreenRoutes } from './article-screen.ts';
+import { channelArticlesRoutes } from './channel-articles.ts';
 import {
   clearSessionCookie,
   foreignOrigin,
@@ -33,7 +32,6 @@ import {
   setSessionCookie,
   type DashboardEnv,
 } from './dashboard-session.ts';
-import { sessionPrincipal } from '../../domain/account/session.service.ts';
 
 /** What the dashboard needs: the domain's dependencies and where it is published. */
 export interface DashboardDeps extends ArticleDeps, ChannelDeps {
@@ -49,8 +47,6 @@ export interface DashboardDeps extends ArticleDeps, ChannelDeps {
 /** The largest form the dashboard reads. */
 const FORM_LIMIT_BYTES = 64 * 1024;
 
-/** The states the article list filters by (those the publishing API lists by). */
-const LIST_STATES = ['draft', 'moderation_review', 'scheduled', 'published', 'archived'] as const;
 
 /** The sign-in page, with what went wrong if anything. */
 function signInPage(options: { next: string; accountName?: string; error?: string; notice?: string }): Markup {
@@ -239,38 +235,7 @@ ${keys.map(
     return accountPage(c, undefined, 'The key is revoked: the publishing API refuses it from now on.');
   });
 
-  app.get('/channels/:channel', async (c) => {
-    const session = c.get('session');
-    const slug = c.req.param('channel');
-    const status = c.req.query('status');
-    const query = parseInput(articleListQuerySchema, { limit: '100', ...(status ? { status } : {}) }, 'query');
-    const list = await listArticles(deps, session, slug, query);
-    const channel = await getChannel(deps, session, slug);
-    const filter = (state: string | undefined, label: string) =>
-      html`<li><a href="${DASHBOARD_PATH}/channels/${encodeURIComponent(slug)}${state ? `?status=${state}` : ''}"${state === query.status ? html` aria-current="page"` : ''}>${label}</a></li>`;
-    return pageAnswer(
-      c,
-      frame(
-        { title: `Articles of ${slug}`, stylesheet: STYLESHEET_HREF, accountName: session.accountName },
-        html`<h1>Articles of ${slug}</h1>
-${channel.can_manage_channel ? html`<p><a href="${DASHBOARD_PATH}/channels/${encodeURIComponent(slug)}/settings">Channel settings and editors</a></p>` : ''}
-<nav aria-label="Filter by state"><ul class="filters">${filter(undefined, 'all')}${LIST_STATES.map((s) => filter(s, s.replace('_', ' ')))}</ul></nav>
-${
-  list.pages.length === 0
-    ? html`<p>No articles${query.status ? html` in the state ${query.status}` : ''}.</p>`
-    : html`<div class="table-wrap"><table>
-<caption class="muted">Newest first${list.pagination.has_more ? ', the first 100' : ''}</caption>
-<thead><tr><th scope="col">Title</th><th scope="col">State</th><th scope="col">Moderation</th><th scope="col">Languages</th><th scope="col">Updated</th></tr></thead>
-<tbody>
-${list.pages.map(
-  (p) => html`<tr><td><a href="${DASHBOARD_PATH}/channels/${encodeURIComponent(slug)}/pages/${p.id}">${p.title}</a></td><td>${p.status}${p.scheduled_at ? html` (${when(p.scheduled_at)})` : ''}</td><td>${p.moderation}</td><td>${p.languages.join(', ')}</td><td>${when(p.updated_at)}</td></tr>`,
-)}
-</tbody></table></div>`
-}`,
-      ),
-    );
-  });
-
+  channelArticlesRoutes(app, deps);
   articleScreenRoutes(app, deps);
   channelSettingsRoutes(app, deps);
   translationEditorRoutes(app, deps);
