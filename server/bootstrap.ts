@@ -10,7 +10,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Clock } from './clock.ts';
 import { createApiKey } from './domain/account/account.service.ts';
-import { generatePassword, hasPassword, setPassword } from './domain/account/session.service.ts';
+import { generatePassword, hasPassword, setAdministrator, setPassword } from './domain/account/session.service.ts';
 import { createCursorCodec, type CursorCodec } from './domain/cursor.ts';
 import type { Db } from './store/database.ts';
 import type { Logger } from './logger.ts';
@@ -56,7 +56,8 @@ function writeSecretFile(file: string, secret: string): void {
 
 /**
  * Ensures the local account exists. On first run creates it (plan `pro`, so
- * scheduling works locally) with a key and a dashboard password, saves them to
+ * scheduling works locally, and an administrator of the dashboard) with a key
+ * and a dashboard password, saves them to
  * `<dataDir>/dev-api-key.txt` and `<dataDir>/dev-password.txt` with
  * owner-only permissions, and returns them so the caller can print them once.
  */
@@ -71,6 +72,8 @@ export async function ensureLocalAccount(deps: { db: Db; clock: Clock }, dataDir
   writeSecretFile(keyFile, created.key);
   const password = generatePassword();
   await setPassword(deps, LOCAL_ACCOUNT, password);
+  // The machine's owner decides moderation in the dashboard, as on the command line.
+  await setAdministrator(deps, LOCAL_ACCOUNT, true);
   writeSecretFile(passwordFile, password);
   return { accountId: created.account.id, newKey: created.key, keyFile, newPassword: password, passwordFile, canSignIn: true };
 }

@@ -10,7 +10,7 @@ import { ownedChannelIds } from '../store/channel.repository.ts';
 import { output, requireAccount, type AdminDeps, type CommandOutput } from './admin-common.ts';
 import { formatTable, formatTime, plural } from './table.ts';
 import { pauseSchedulesIfPlanDisallows } from '../domain/article/schedule.service.ts';
-import { generatePassword, setPassword } from '../domain/account/session.service.ts';
+import { generatePassword, setAdministrator, setPassword } from '../domain/account/session.service.ts';
 import { UsageError } from './args.ts';
 
 /**
@@ -84,4 +84,11 @@ export async function setAccountPassword(deps: AdminDeps, input: { account: stri
     'Sign in at /dashboard/login on the server (PRESSROOM_DASHBOARD_URL when it is served elsewhere).',
   ];
   return output(input.generate ? [password] : [], notes);
+}
+
+/** Makes an account an administrator of the dashboard (its moderation queue), or not. */
+export async function administratorCommand(deps: AdminDeps, input: { account: string; on: boolean }): Promise<CommandOutput> {
+  const { changed } = await setAdministrator(deps, input.account, input.on);
+  const state = input.on ? 'an administrator: it decides moderation in the dashboard (/dashboard/moderation)' : 'no administrator';
+  return output([changed ? `"${input.account}" is now ${state}.` : `"${input.account}" is ${state} already.`]);
 }

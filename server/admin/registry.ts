@@ -5,7 +5,7 @@
  */
 import { PLAN_IDS } from '../domain/account/plans.ts';
 import type { CommandSyntax, ParsedArgs } from './args.ts';
-import { changePlan, listAccounts, setAccountPassword } from './account-commands.ts';
+import { administratorCommand, changePlan, listAccounts, setAccountPassword } from './account-commands.ts';
 import { parsePlan, type AdminDeps, type CommandOutput } from './admin-common.ts';
 import { inviteEditor, listChannels } from './channel-commands.ts';
 import { createKey, listKeys, revokeKey } from './key-commands.ts';
@@ -106,6 +106,21 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
       'It is never taken from the command line. 12 to 1,000 characters. Setting it\n' +
       'ends every dashboard session of the account; API keys keep working.',
     run: (deps, a) => setAccountPassword(deps, { account: a.values.account!, generate: a.flags.generate ?? false }),
+  },
+  {
+    name: 'account admin',
+    usage: 'account admin --account NAME [--admin|--no-admin]',
+    summary: 'Let an account decide moderation in the dashboard (or stop it).',
+    options: {
+      account: { kind: 'value', placeholder: 'NAME', required: true, description: 'An existing account.' },
+      admin: { kind: 'toggle', description: 'On (default) or off.' },
+    },
+    positionals: [],
+    details:
+      'An administrator sees the moderation queue at /dashboard/moderation: what waits\n' +
+      'for a person, with the reason, to approve or block with a note (as "moderation\n' +
+      'approve" and "moderation block" do). The first run makes "local" one.',
+    run: (deps, a) => administratorCommand(deps, { account: a.values.account!, on: a.flags.admin ?? true }),
   },
   {
     name: 'channel invite',

@@ -12,7 +12,7 @@ import type { PublicationEventTable } from './publication-event.table.ts';
 import type { InstanceSettingTable } from './instance-setting.table.ts';
 import type { OutputFileTable } from './output-file.table.ts';
 import type { SearchDocumentTable, SearchFtsTable } from './search-document.table.ts';
-import type { AccountPasswordTable, SessionTable } from './session.table.ts';
+import type { AccountPasswordTable, AdministratorTable, SessionTable } from './session.table.ts';
 
 /** Table name → row type. */
 export interface Database {
@@ -37,4 +37,5 @@ export interface Database {
   bucket_objects: BucketObjectTable;
   account_passwords: AccountPasswordTable;
   sessions: SessionTable;
+  administrators: AdministratorTable;
 }

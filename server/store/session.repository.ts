@@ -77,3 +77,19 @@ export async function countAccountSessions(db: Executor, accountId: number): Pro
 export async function deleteSessionsEndedBy(db: Executor, at: string): Promise<void> {
   await db.deleteFrom('sessions').where('expires_at', '<=', at).execute();
 }
+
+/** Whether the account is an administrator. */
+export async function isAdministrator(db: Executor, accountId: number): Promise<boolean> {
+  return (await db.selectFrom('administrators').select('account_id').where('account_id', '=', accountId).executeTakeFirst()) !== undefined;
+}
+
+/** Makes the account an administrator, or not. @returns whether anything changed. */
+export async function setAdministrator(db: Executor, accountId: number, on: boolean, at: string): Promise<boolean> {
+  if (on) {
+    if (await isAdministrator(db, accountId)) return false;
+    await db.insertInto('administrators').values({ account_id: accountId, granted_at: at }).execute();
+    return true;
+  }
+  const result = await db.deleteFrom('administrators').where('account_id', '=', accountId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

@@ -20,3 +20,9 @@ export interface SessionTable {
 }
 
 export type SessionRow = Selectable<SessionTable>;
+
+/** An account that decides moderation in the dashboard (`admin account admin`). */
+export interface AdministratorTable {
+  account_id: number;
+  granted_at: string;
+}

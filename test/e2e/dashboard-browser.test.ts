@@ -12,7 +12,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Cookie, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setPassword } from '../../server/domain/account/session.service.ts';
+import { reviewCommand } from '../../server/admin/lifecycle-commands.ts';
+import { setAdministrator, setPassword } from '../../server/domain/account/session.service.ts';
 import { SESSION_COOKIE } from '../../server/http/dashboard/dashboard-session.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
@@ -100,6 +101,15 @@ describe.skipIf(!available)(available ? 'the dashboard in headless Chromium' : `
     });
     expect(created.status, created.text).toBe(201);
     articlePath = new URL(created.json.edit_url).pathname;
+    // ana decides moderation too, and one of her articles waits for a person: the queue has something to show.
+    await setAdministrator({ db: t.service.db, clock: t.clock }, 'ana', true);
+    await reviewCommand({ db: t.service.db, clock: t.clock }, { account: 'ana', on: true });
+    const waits = await t.request('POST', '/api/v1/channels/ana-news/pages', {
+      key,
+      body: { slug: 'waits', default_language: 'en', status: 'published', translations: [{ language: 'en', title: 'Waits for a person', content_markdown: 'Text.' }] },
+    });
+    expect(waits.status, waits.text).toBe(201);
+    await t.service.worker.runDue();
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       // The flags keep Chromium off the network this machine does not have.
@@ -322,6 +332,7 @@ describe.skipIf(!available)(available ? 'the dashboard in headless Chromium' : `
         await page.locator('#new-slug-problem').waitFor();
       },
     },
+    { name: 'moderation queue', signedIn: true, open: (page) => page.goto(`${t.url}/dashboard/moderation`) },
     { name: 'editor, primary beside', signedIn: true, open: (page) => page.goto(`${t.url}${articlePath}/translations/ar`) },
     {
       name: 'editor, conflict',

@@ -29,6 +29,8 @@ const SEEN_RESOLUTION_MS = 60_000;
 export interface SessionPrincipal extends Principal {
   /** The SHA-256 of the session's token (what sign-out ends). */
   readonly sessionHash: string;
+  /** Whether the account decides moderation (`admin account admin`). */
+  readonly administrator: boolean;
 }
 
 /** Hashes a session token for storage and lookup (256 random bits: a fast hash is enough). */
@@ -92,7 +94,8 @@ export async function signIn(deps: { db: Db; clock: Clock }, accountName: string
     last_seen_at: now.toISOString(),
     expires_at: new Date(now.getTime() + SESSION_MAX_MS).toISOString(),
   });
-  return { ok: true, token, principal: { accountId: account.id, accountName: account.name, plan: toPlanId(account.plan), keyId: 0, sessionHash } };
+  const administrator = await store.isAdministrator(deps.db, account.id);
+  return { ok: true, token, principal: { accountId: account.id, accountName: account.name, plan: toPlanId(account.plan), keyId: 0, sessionHash, administrator } };
 }
 
 /** The signed-in account of a session token, or null when the token is unknown, ended or past its time. */
@@ -108,7 +111,8 @@ export async function sessionPrincipal(deps: { db: Db; clock: Clock }, token: st
     return null;
   }
   if (now - Date.parse(found.session.last_seen_at) >= SEEN_RESOLUTION_MS) await store.touchSession(deps.db, sessionHash, new Date(now).toISOString());
-  return { accountId: found.account.id, accountName: found.account.name, plan: toPlanId(found.account.plan), keyId: 0, sessionHash };
+  const administrator = await store.isAdministrator(deps.db, found.account.id);
+  return { accountId: found.account.id, accountName: found.account.name, plan: toPlanId(found.account.plan), keyId: 0, sessionHash, administrator };
 }
 
 /** Ends the session (sign-out). */
@@ -124,4 +128,16 @@ export async function signOutEverywhere(deps: { db: Db }, principal: SessionPrin
 /** Whether the account can sign in at all (has a password). */
 export async function hasPassword(deps: { db: Db }, accountId: number): Promise<boolean> {
   return (await store.findPasswordHash(deps.db, accountId)) !== undefined;
+}
+
+/**
+ * Makes an account an administrator of the dashboard (it decides moderation there), or not.
+ * @throws PressroomError NOT_FOUND when no account has the name.
+ */
+export async function setAdministrator(deps: { db: Db; clock: Clock }, accountName: string, on: boolean): Promise<{ changed: boolean }> {
+  const account = await findAccountByName(deps.db, accountName);
+  if (!account) {
+    throw new PressroomError('NOT_FOUND', `No account is named "${accountName}". List the accounts with "npm run admin -- account list".`);
+  }
+  return { changed: await store.setAdministrator(deps.db, account.id, on, isoNow(deps.clock)) };
 }

@@ -15,7 +15,7 @@ import { HOMEPAGE_MODES } from '../../domain/article/article-status.ts';
 import type { ArticleView } from '../../domain/article/article-view.ts';
 import { PressroomError } from '../../domain/errors.ts';
 import { parseInput } from '../../domain/validation.ts';
-import { DASHBOARD_PATH, frame, html, type Markup, when } from './dashboard-layout.ts';
+import { DASHBOARD_PATH, frame, html, type Markup, type Viewer, when } from './dashboard-layout.ts';
 import { field, notFoundPage, pageAnswer, STYLESHEET_HREF } from './dashboard-page.ts';
 import type { DashboardEnv } from './dashboard-session.ts';
 import { editorAddress } from './translation-editor.ts';
@@ -41,7 +41,7 @@ interface ScreenOptions {
   readonly languageProblem?: boolean;
 }
 
-function articleScreen(view: ArticleView, accountName: string, options: ScreenOptions = {}): Markup {
+function articleScreen(view: ArticleView, viewer: Viewer, options: ScreenOptions = {}): Markup {
   const slug = view.project;
   const primary = view.translations.find((t) => t.language === view.default_language) ?? view.translations[0];
   const base = `${DASHBOARD_PATH}/channels/${encodeURIComponent(slug)}/pages/${view.id}`;
@@ -50,7 +50,7 @@ function articleScreen(view: ArticleView, accountName: string, options: ScreenOp
   const invalid = (name: string) => (problem(name) ? html` aria-invalid="true" aria-describedby="${name}-problem"` : '');
   const multilingual = view.translations.length > 1;
   return frame(
-    { title: primary?.title ?? view.slug, stylesheet: STYLESHEET_HREF, accountName, notice: options.notice },
+    { title: primary?.title ?? view.slug, stylesheet: STYLESHEET_HREF, accountName: viewer.accountName, administrator: viewer.administrator, notice: options.notice },
     html`<p><a href="${DASHBOARD_PATH}/channels/${encodeURIComponent(slug)}">Articles of ${slug}</a></p>
 <h1>${primary?.title ?? view.slug}</h1>
 <dl>
@@ -139,7 +139,7 @@ export function articleScreenRoutes(app: Hono<DashboardEnv>, deps: ArticleDeps):
     if (!id) return notFoundPage(c, session.accountName);
     const view = await getArticle(deps, session, c.req.param('channel'), id);
     const notice = c.req.query('created') !== undefined ? 'Created as a draft. Add translations, then publish it below.' : undefined;
-    return pageAnswer(c, articleScreen(view, session.accountName, { languageProblem: c.req.query('language_problem') !== undefined, notice }));
+    return pageAnswer(c, articleScreen(view, session, { languageProblem: c.req.query('language_problem') !== undefined, notice }));
   });
 
   /** Runs an action; a refusal the person can fix is shown on the article screen, with nothing changed. */
@@ -150,11 +150,11 @@ export function articleScreenRoutes(app: Hono<DashboardEnv>, deps: ArticleDeps):
     const form = await c.req.parseBody();
     try {
       const view = await run(id, form);
-      return pageAnswer(c, articleScreen(view, session.accountName, { notice: notice(view) }));
+      return pageAnswer(c, articleScreen(view, session, { notice: notice(view) }));
     } catch (error) {
       if (!PressroomError.is(error) || (error.status !== 422 && error.code !== 'PLAN_NO_SCHEDULING' && error.code !== 'CHANNEL_READ_ONLY')) throw error;
       const view = await getArticle(deps, session, c.req.param('channel') ?? '', id);
-      return pageAnswer(c, articleScreen(view, session.accountName, { problems: problemsOf(error) }), error.status === 422 ? 422 : 403);
+      return pageAnswer(c, articleScreen(view, session, { problems: problemsOf(error) }), error.status === 422 ? 422 : 403);
     }
   };
 

@@ -42,7 +42,7 @@ async function channelPage(c: Context<DashboardEnv>, deps: ArticleDeps & Channel
   const note = (name: string) => (problem(name) ? html`<span class="field-problem" id="new-${name}-problem">${problem(name)}</span>` : '');
   const language = value('language', channel.default_language);
   return frame(
-    { title: `Articles of ${slug}`, stylesheet: STYLESHEET_HREF, accountName: session.accountName },
+    { title: `Articles of ${slug}`, stylesheet: STYLESHEET_HREF, accountName: session.accountName, administrator: session.administrator },
     html`<h1>Articles of ${slug}</h1>
 ${channel.can_manage_channel ? html`<p><a href="${base}/settings">Channel settings and editors</a></p>` : ''}
 <nav aria-label="Filter by state"><ul class="filters">${filter(undefined, 'all')}${LIST_STATES.map((s) => filter(s, s.replace('_', ' ')))}</ul></nav>

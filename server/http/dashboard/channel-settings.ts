@@ -13,7 +13,7 @@ import { channelUpdateSchema } from '../../domain/channel/channel.schema.ts';
 import type { ChannelView } from '../../domain/channel/channel-view.ts';
 import { textDirection } from '../../domain/language.ts';
 import { parseInput } from '../../domain/validation.ts';
-import { DASHBOARD_PATH, frame, html, type Markup, when, yesNo } from './dashboard-layout.ts';
+import { DASHBOARD_PATH, frame, html, type Markup, type Viewer, when, yesNo } from './dashboard-layout.ts';
 import { field, pageAnswer, STYLESHEET_HREF } from './dashboard-page.ts';
 import type { DashboardEnv } from './dashboard-session.ts';
 
@@ -42,7 +42,7 @@ function formProblems(error: PressroomError, languages: readonly string[]): Map<
 }
 
 /** The settings page: the stored values, or what was sent with what was wrong with it. */
-function settingsPage(view: ChannelView, accountName: string, options: { sent?: Record<string, unknown>; problems?: Map<string, string>; notice?: string; members?: Markup } = {}): Markup {
+function settingsPage(view: ChannelView, viewer: Viewer, options: { sent?: Record<string, unknown>; problems?: Map<string, string>; notice?: string; members?: Markup } = {}): Markup {
   const sent = options.sent;
   const problems = options.problems ?? new Map<string, string>();
   const value = (name: string, stored: string) => (sent ? field(sent, name) : stored);
@@ -52,7 +52,7 @@ function settingsPage(view: ChannelView, accountName: string, options: { sent?: 
   const checked = (name: 'homepage_enabled' | 'watermark_enabled') => (sent ? field(sent, name) === 'on' : view[name]) ? html` checked` : '';
   const slug = view.slug;
   return frame(
-    { title: `Settings of ${slug}`, stylesheet: STYLESHEET_HREF, accountName, notice: options.notice },
+    { title: `Settings of ${slug}`, stylesheet: STYLESHEET_HREF, accountName: viewer.accountName, administrator: viewer.administrator, notice: options.notice },
     html`<p><a href="${DASHBOARD_PATH}/channels/${encodeURIComponent(slug)}">Articles of ${slug}</a></p>
 <h1>Settings of ${slug}</h1>
 ${
@@ -135,7 +135,7 @@ export function channelSettingsRoutes(app: Hono<DashboardEnv>, deps: ChannelDeps
   app.get('/channels/:channel/settings', async (c) => {
     const session = c.get('session');
     const view = await managed(session, c.req.param('channel'));
-    return pageAnswer(c, settingsPage(view, session.accountName, { members: await members(session, view) }));
+    return pageAnswer(c, settingsPage(view, session, { members: await members(session, view) }));
   });
 
   app.post('/channels/:channel/settings', async (c) => {
@@ -145,11 +145,11 @@ export function channelSettingsRoutes(app: Hono<DashboardEnv>, deps: ChannelDeps
     const body = updateFrom(form, view);
     try {
       const updated = await updateChannel(deps, session, view.slug, parseInput(channelUpdateSchema, body, 'body'));
-      return pageAnswer(c, settingsPage(updated, session.accountName, { notice: 'Saved. The site shows the new settings after its next build, in a moment.', members: await members(session, updated) }));
+      return pageAnswer(c, settingsPage(updated, session, { notice: 'Saved. The site shows the new settings after its next build, in a moment.', members: await members(session, updated) }));
     } catch (error) {
       if (!PressroomError.is(error) || (error.status !== 422 && error.code !== 'CONTENT_REFUSED')) throw error;
       const languages = view.translations.map((t) => t.language);
-      return pageAnswer(c, settingsPage(view, session.accountName, { sent: form, problems: formProblems(error, languages), members: await members(session, view) }), 422);
+      return pageAnswer(c, settingsPage(view, session, { sent: form, problems: formProblems(error, languages), members: await members(session, view) }), 422);
     }
   });
 }

@@ -31,12 +31,20 @@ export function dashboardHeaders(c: Context): void {
   c.header('X-Frame-Options', 'DENY');
 }
 
+/** Who is signed in, as the header shows it (a session principal is one). */
+export interface Viewer {
+  readonly accountName: string;
+  readonly administrator: boolean;
+}
+
 /** What the frame shows around a page's content. */
 export interface FrameOptions {
   readonly title: string;
   readonly stylesheet: StylesheetHref;
   /** The signed-in account, for the header (absent on the sign-in page). */
   readonly accountName?: string;
+  /** Whether it decides moderation: the header links to the queue. */
+  readonly administrator?: boolean;
   /** A line at the top saying what just happened ("Key revoked."). */
   readonly notice?: string;
 }
@@ -65,6 +73,7 @@ ${
 <ul>
 <li><a href="${DASHBOARD_PATH}">Channels</a></li>
 <li><a href="${DASHBOARD_PATH}/account">Account</a></li>
+${options.administrator ? html`<li><a href="${DASHBOARD_PATH}/moderation">Moderation</a></li>` : ''}
 </ul>
 </nav>
 <form method="post" action="${DASHBOARD_PATH}/logout" class="signout"><span class="who">${options.accountName}</span> <button type="submit">Sign out</button></form>`

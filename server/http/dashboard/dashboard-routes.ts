@@ -9,6 +9,7 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Clock } from '../../clock.ts';
+import type { Logger } from '../../logger.ts';
 import { createOwnKey, listOwnKeys, revokeOwnKey } from '../../domain/account/account.service.ts';
 import { createLoginThrottle, type LoginThrottle } from '../../domain/account/login-throttle.ts';
 import { planFeatures } from '../../domain/account/plans.ts';
@@ -23,6 +24,7 @@ import { channelSettingsRoutes } from './channel-settings.ts';
 import { translationEditorRoutes } from './translation-editor.ts';
 import { articleScreenRoutes } from './article-screen.ts';
 import { channelArticlesRoutes } from './channel-articles.ts';
+import { moderationQueueRoutes } from './moderation-queue.ts';
 import {
   clearSessionCookie,
   foreignOrigin,
@@ -42,6 +44,8 @@ export interface DashboardDeps extends ArticleDeps, ChannelDeps {
   readonly trustProxyHops: number;
   /** The sign-in throttle; one of the dashboard's own when absent. */
   readonly loginThrottle?: LoginThrottle;
+  /** Where decisions made in the dashboard are logged. */
+  readonly log?: Logger;
 }
 
 /** The largest form the dashboard reads. */
@@ -152,7 +156,7 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
     return pageAnswer(
       c,
       frame(
-        { title: 'Channels', stylesheet: STYLESHEET_HREF, accountName: session.accountName },
+        { title: 'Channels', stylesheet: STYLESHEET_HREF, accountName: session.accountName, administrator: session.administrator },
         html`<h1>Your channels</h1>
 ${
   channels.length === 0
@@ -180,7 +184,7 @@ ${channels.map(
     return pageAnswer(
       c,
       frame(
-        { title: 'Account', stylesheet: STYLESHEET_HREF, accountName: session.accountName, notice },
+        { title: 'Account', stylesheet: STYLESHEET_HREF, accountName: session.accountName, administrator: session.administrator, notice },
         html`<h1>Account ${session.accountName}</h1>
 <h2>Plan</h2>
 <dl>
@@ -239,6 +243,7 @@ ${keys.map(
   articleScreenRoutes(app, deps);
   channelSettingsRoutes(app, deps);
   translationEditorRoutes(app, deps);
+  moderationQueueRoutes(app, deps);
 
   app.all('*', (c) => notFoundPage(c, signedInName(c)));
   return app;

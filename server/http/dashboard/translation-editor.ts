@@ -18,7 +18,7 @@ import { PressroomError } from '../../domain/errors.ts';
 import { textDirection } from '../../domain/language.ts';
 import { languageSchema } from '../../domain/schema-parts.ts';
 import { parseInput } from '../../domain/validation.ts';
-import { DASHBOARD_PATH, frame, html, type Markup } from './dashboard-layout.ts';
+import { DASHBOARD_PATH, frame, html, type Markup, type Viewer } from './dashboard-layout.ts';
 import { field, notFoundPage, pageAnswer, STYLESHEET_HREF } from './dashboard-page.ts';
 import type { DashboardEnv } from './dashboard-session.ts';
 
@@ -59,7 +59,7 @@ interface EditorPage {
   readonly texts: Texts;
   /** The version the form is based on; null for a language the article does not have yet. */
   readonly version: string | null;
-  readonly accountName: string;
+  readonly viewer: Viewer;
   readonly problems?: ReadonlyMap<string, string>;
   readonly warnings?: readonly WriteWarning[];
   readonly notice?: string;
@@ -111,7 +111,7 @@ function editorPage(page: EditorPage): Markup {
   const outdated = !isPrimary && own && primary && (page.changedAt.get(primary.language) ?? '') > (page.changedAt.get(language) ?? '');
   const formProblem = page.problems?.get('form');
   return frame(
-    { title: `${own?.title ?? 'New translation'} (${language})`, stylesheet: STYLESHEET_HREF, accountName: page.accountName, notice: page.notice },
+    { title: `${own?.title ?? 'New translation'} (${language})`, stylesheet: STYLESHEET_HREF, accountName: page.viewer.accountName, administrator: page.viewer.administrator, notice: page.notice },
     html`<p><a href="${DASHBOARD_PATH}/channels/${encodeURIComponent(view.project)}/pages/${view.id}">Back to the article</a></p>
 <h1>${own ? html`Edit the ${language} translation` : html`Add a ${language} translation`}</h1>
 <p>State: <strong>${own ? own.status : 'new (saved as a draft)'}</strong>${own ? html`, moderation ${own.moderation}` : ''}.
@@ -192,7 +192,7 @@ export function translationEditorRoutes(app: Hono<DashboardEnv>, deps: ArticleDe
     if (!id || !language) return notFoundPage(c, session.accountName);
     const { view, changedAt } = await getArticleForEditor(deps, session, c.req.param('channel'), id);
     const own = view.translations.find((t) => t.language === language);
-    return pageAnswer(c, editorPage({ view, language, changedAt, texts: storedTexts(own), version: own?.version ?? null, accountName: session.accountName }));
+    return pageAnswer(c, editorPage({ view, language, changedAt, texts: storedTexts(own), version: own?.version ?? null, viewer: session }));
   });
 
   app.post(PATH, async (c) => {
@@ -217,7 +217,7 @@ export function translationEditorRoutes(app: Hono<DashboardEnv>, deps: ArticleDe
           changedAt,
           texts: storedTexts(saved),
           version: saved.version,
-          accountName: session.accountName,
+          viewer: session,
           warnings: written.view.warnings,
           notice: saved.pending_revision ? 'Saved as a revision: it goes to moderation, and the published text stays live until it passes.' : 'Saved.',
         }),
@@ -229,10 +229,10 @@ export function translationEditorRoutes(app: Hono<DashboardEnv>, deps: ArticleDe
         const theirs = view.translations.find((t) => t.language === language);
         // 409 Conflict: the form's save met another (the API's 412 is about its If-Match header, which a form has not).
         // The form now stands on their version: saving it again overwrites theirs, on purpose.
-        return pageAnswer(c, editorPage({ view, language, changedAt, texts, version: theirs?.version ?? null, accountName: session.accountName, theirs }), 409);
+        return pageAnswer(c, editorPage({ view, language, changedAt, texts, version: theirs?.version ?? null, viewer: session, theirs }), 409);
       }
       if (error.status !== 422) throw error;
-      return pageAnswer(c, editorPage({ view, language, changedAt, texts, version: version || null, accountName: session.accountName, problems: problemsOf(error) }), 422);
+      return pageAnswer(c, editorPage({ view, language, changedAt, texts, version: version || null, viewer: session, problems: problemsOf(error) }), 422);
     }
   });
 }

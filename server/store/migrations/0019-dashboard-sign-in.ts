@@ -4,7 +4,8 @@
  * be raised later), apart from `accounts`, so the hash never travels with an
  * account row; `sessions` holds the SHA-256 of each session token (the token
  * itself lives only in the browser's cookie), with its idle and absolute
- * ends. New tables only: no rewrite.
+ * ends; `administrators` names the accounts that decide moderation in the
+ * dashboard. New tables only: no rewrite.
  * @module
  */
 import { sql, type Kysely } from 'kysely';
@@ -24,10 +25,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     expires_at TEXT NOT NULL
   )`.execute(db);
   await sql`CREATE INDEX sessions_by_account ON sessions (account_id)`.execute(db);
+  await sql`CREATE TABLE administrators (
+    account_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+    granted_at TEXT NOT NULL
+  )`.execute(db);
 }
 
 /** Drops them. */
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`DROP TABLE administrators`.execute(db);
   await sql`DROP TABLE sessions`.execute(db);
   await sql`DROP TABLE account_passwords`.execute(db);
 }
