@@ -280,6 +280,31 @@ describe.skipIf(!available)(available ? 'the dashboard in headless Chromium' : `
     expect(problems).toEqual([]);
   });
 
+  it('shows moderation turning final without a reload, and says so in a live region', async () => {
+    const problems: string[] = [];
+    const context = await browser.newContext();
+    await context.addCookies(signedIn);
+    context.on('page', (page) => page.on('console', (m) => m.type() === 'error' && problems.push(m.text())));
+    // Moderation by the rules only, so the worker decides it.
+    await reviewCommand({ db: t.service.db, clock: t.clock }, { account: 'ana', on: false });
+    const created = await t.request('POST', '/api/v1/channels/ana-news/pages', {
+      key,
+      body: { slug: 'live', default_language: 'en', status: 'published', translations: [{ language: 'en', title: 'Live story', content_markdown: 'Text.' }] },
+    });
+    expect(created.status, created.text).toBe(201);
+    const page = await context.newPage();
+    await page.goto(`${t.url}${new URL(created.json.edit_url).pathname}`);
+    expect(await page.locator('[data-cell="status-en"]').textContent()).toBe('moderation_review');
+    await page.waitForFunction(() => document.querySelector('[data-live]') !== null);
+    await t.service.worker.runDue();
+    await page.locator('[data-cell="status-en"]', { hasText: 'published' }).waitFor({ timeout: 30_000 });
+    await page.locator('#live-status', { hasText: 'Every state is final.' }).waitFor({ timeout: 30_000 });
+    expect(await page.locator('#live-status').textContent()).toContain('en: published');
+    await reviewCommand({ db: t.service.db, clock: t.clock }, { account: 'ana', on: true });
+    await context.close();
+    expect(problems).toEqual([]);
+  });
+
   /** The screens axe checks, each opened by `open` in a page whose context holds ana's session (or none, for the sign-in pages). */
   const screens: ReadonlyArray<{ name: string; signedIn: boolean; open: (page: Page) => Promise<unknown> }> = [
     { name: 'sign-in', signedIn: false, open: (page) => page.goto(`${t.url}/dashboard/login`) },

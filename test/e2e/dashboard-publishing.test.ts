@@ -163,4 +163,42 @@ describe('publishing from the article screen', () => {
     expect(bad.text).toContain('id="new-slug-problem"');
     expect(bad.text).toContain('id="new-title-problem"');
   });
+
+  it('streams each state as it changes until every one is final, and stops streaming for an article at rest', async () => {
+    const { path } = await draft('ana', 'Live');
+    const cookie = (await loginCookie('ana'))!;
+    const ana = await signedIn('ana');
+    const atRest = await ana(path);
+    expect(atRest.text).not.toContain('data-live=');
+    await ana(`${path}/status`, { status: 'published', publish_translations: 'true' });
+    const waiting = await ana(path);
+    expect(waiting.text).toContain(`data-live="${path}/live"`);
+    expect(waiting.text).toMatch(/<script src="\/dashboard\/assets\/live-[0-9a-f]{12}\.js" defer><\/script>/);
+    const response = await fetch(`${t.url}${path}/live`, { headers: { cookie } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let received = '';
+    const until = async (pattern: RegExp) => {
+      while (!pattern.test(received)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the stream ended before ${pattern}: ${received}`);
+        received += decoder.decode(value, { stream: true });
+      }
+    };
+    await until(/event: state\ndata: .*"moderation_review"/);
+    await t.service.worker.runDue();
+    await until(/event: final\ndata: /);
+    const events = [...received.matchAll(/event: (\w+)\ndata: (.*)\n/g)].map((m) => [m[1], JSON.parse(m[2]!)]);
+    const last = events.at(-1)!;
+    expect(last[0]).toBe('final');
+    expect(last[1].translations.map((tr: { status: string }) => tr.status)).toEqual(['published', 'published']);
+    expect((await reader.read()).done).toBe(true);
+    // Another account's article streams nothing.
+    await setPassword({ db: t.service.db, clock: t.clock }, 'fay', PASSWORD);
+    const other = await fetch(`${t.url}${path}/live`, { headers: { cookie: (await loginCookie('fay'))! }, redirect: 'manual' });
+    expect(other.status).toBe(404);
+    await other.body?.cancel();
+  });
 });

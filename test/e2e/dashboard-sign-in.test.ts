@@ -84,7 +84,7 @@ describe('the dashboard sign-in', () => {
     const form = await b.get(first.location!);
     expect(form.status).toBe(200);
     expect(form.headers.get('content-security-policy')).toBe(
-      "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     );
     expect(form.headers.get('cache-control')).toBe('no-store');
     expect(form.text).toContain(`name="next" value="${path}"`);

@@ -9,14 +9,15 @@
  * @module
  */
 import type { Context, Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
 import { changeSettings, changeStatus, getArticle, settleWrite, type ArticleDeps } from '../../domain/article/article.service.ts';
 import { settingsChangeSchema, statusChangeSchema } from '../../domain/article/article.schema.ts';
 import { HOMEPAGE_MODES } from '../../domain/article/article-status.ts';
 import type { ArticleView } from '../../domain/article/article-view.ts';
 import { PressroomError } from '../../domain/errors.ts';
 import { parseInput } from '../../domain/validation.ts';
-import { DASHBOARD_PATH, frame, html, type Markup, type Viewer, when } from './dashboard-layout.ts';
-import { field, notFoundPage, pageAnswer, STYLESHEET_HREF } from './dashboard-page.ts';
+import { dashboardHeaders, DASHBOARD_PATH, frame, html, type Markup, type Viewer, when } from './dashboard-layout.ts';
+import { field, LIVE_SCRIPT_HREF, notFoundPage, pageAnswer, STYLESHEET_HREF } from './dashboard-page.ts';
 import type { DashboardEnv } from './dashboard-session.ts';
 import { editorAddress } from './translation-editor.ts';
 
@@ -34,6 +35,35 @@ const HOMEPAGE_LABELS: Record<(typeof HOMEPAGE_MODES)[number], string> = {
   hide: 'never on the homepage (hide)',
 };
 
+/** How often the live stream looks at the article again, and how long it stays open at most. */
+const LIVE_POLL_MS = 500;
+const LIVE_MAX_MS = 10 * 60_000;
+
+/** A translation's waiting revision, as its cell says it. */
+function revisionText(t: ArticleView['translations'][number]): string {
+  const r = t.pending_revision;
+  return r ? `revision ${r.number}: ${r.moderation}${r.reason ? ` (${r.reason})` : ''}` : 'none';
+}
+
+/**
+ * Whether a state of the article is still to change by itself: moderation or the build under way (a translation
+ * in moderation review that no person has to decide, or a waiting revision that is pending or passed).
+ */
+export function settling(view: ArticleView): boolean {
+  return view.translations.some(
+    (t) => (t.status === 'moderation_review' && t.moderation !== 'manual_review') || (t.pending_revision !== null && (t.pending_revision.moderation === 'pending' || t.pending_revision.moderation === 'passed')),
+  );
+}
+
+/** What the live stream sends: the states the screen shows, as text. */
+function liveState(view: ArticleView) {
+  return {
+    status: view.status,
+    moderation: view.moderation,
+    translations: view.translations.map((t) => ({ language: t.language, status: t.status, moderation: t.moderation, revision: revisionText(t) })),
+  };
+}
+
 interface ScreenOptions {
   readonly notice?: string;
   /** What a refused action said, by form field ('form' for the rest). */
@@ -50,12 +80,12 @@ function articleScreen(view: ArticleView, viewer: Viewer, options: ScreenOptions
   const invalid = (name: string) => (problem(name) ? html` aria-invalid="true" aria-describedby="${name}-problem"` : '');
   const multilingual = view.translations.length > 1;
   return frame(
-    { title: primary?.title ?? view.slug, stylesheet: STYLESHEET_HREF, accountName: viewer.accountName, administrator: viewer.administrator, notice: options.notice },
+    { title: primary?.title ?? view.slug, stylesheet: STYLESHEET_HREF, accountName: viewer.accountName, administrator: viewer.administrator, notice: options.notice, script: settling(view) ? LIVE_SCRIPT_HREF : undefined },
     html`<p><a href="${DASHBOARD_PATH}/channels/${encodeURIComponent(slug)}">Articles of ${slug}</a></p>
 <h1>${primary?.title ?? view.slug}</h1>
 <dl>
-<dt>State</dt><dd>${view.status}${view.scheduled_paused ? html` (paused: ${view.scheduled_pause_reason}; give it a new time or publish it by hand)` : ''}</dd>
-<dt>Moderation</dt><dd>${view.moderation}</dd>
+<dt>State</dt><dd><span data-cell="article-status">${view.status}</span>${view.scheduled_paused ? html` (paused: ${view.scheduled_pause_reason}; give it a new time or publish it by hand)` : ''}</dd>
+<dt>Moderation</dt><dd data-cell="article-moderation">${view.moderation}</dd>
 <dt>Scheduled</dt><dd>${when(view.scheduled_at)}</dd>
 <dt>Published</dt><dd>${when(view.published_at)}</dd>
 <dt>Homepage</dt><dd>${view.homepage_mode}</dd>
@@ -63,16 +93,15 @@ function articleScreen(view: ArticleView, viewer: Viewer, options: ScreenOptions
 </dl>
 ${view.warnings.length > 0 ? html`<ul class="notice" role="status">${view.warnings.map((w) => html`<li>${w.message}</li>`)}</ul>` : ''}
 <h2 id="translations">Translations</h2>
-<div class="table-wrap" role="region" aria-labelledby="translations" tabindex="0"><table>
+<div class="table-wrap" role="region" aria-labelledby="translations" tabindex="0"><table${settling(view) ? html` data-live="${base}/live"` : ''}>
 <thead><tr><th scope="col">Language</th><th scope="col">Title</th><th scope="col">State</th><th scope="col">Moderation</th><th scope="col">Revision waiting</th></tr></thead>
 <tbody>
 ${view.translations.map(
-  (t) => html`<tr><td lang="${t.language}">${t.language}${t.language === view.default_language ? ' (primary)' : ''}</td><td lang="${t.language}" dir="auto"><a href="${editorAddress(slug, view.id, t.language)}">${t.title}</a></td><td>${t.status}</td><td>${t.moderation}</td><td>${
-    t.pending_revision ? html`revision ${t.pending_revision.number}: ${t.pending_revision.moderation}${t.pending_revision.reason ? html` (${t.pending_revision.reason})` : ''}` : 'none'
-  }</td></tr>`,
+  (t) => html`<tr><td lang="${t.language}">${t.language}${t.language === view.default_language ? ' (primary)' : ''}</td><td lang="${t.language}" dir="auto"><a href="${editorAddress(slug, view.id, t.language)}">${t.title}</a></td><td data-cell="status-${t.language}">${t.status}</td><td data-cell="moderation-${t.language}">${t.moderation}</td><td data-cell="revision-${t.language}">${revisionText(t)}</td></tr>`,
 )}
 </tbody></table></div>
-<p>Open a translation's title to edit it. States change as moderation and the build finish: reload to see them.</p>
+<p>Open a translation's title to edit it.${settling(view) ? ' Moderation and the build are under way: the states above change as they finish.' : ''}</p>
+<p class="muted" id="live-status" role="status" aria-live="polite"></p>
 <form method="get" action="${base}/translations" class="stack">
 ${options.languageProblem ? html`<p class="error" role="alert" id="language-problem">That is not a language code. Use one such as <code>fr</code>, <code>ar</code> or <code>pt-BR</code>.</p>` : ''}
 <label for="language">Add a translation: language code <input type="text" id="language" name="language" required maxlength="35"${options.languageProblem ? html` aria-invalid="true" aria-describedby="language-problem"` : ''}></label>
@@ -140,6 +169,36 @@ export function articleScreenRoutes(app: Hono<DashboardEnv>, deps: ArticleDeps):
     const view = await getArticle(deps, session, c.req.param('channel'), id);
     const notice = c.req.query('created') !== undefined ? 'Created as a draft. Add translations, then publish it below.' : undefined;
     return pageAnswer(c, articleScreen(view, session, { languageProblem: c.req.query('language_problem') !== undefined, notice }));
+  });
+
+  // The article's states as they change, until none is still to change by itself (or ten minutes passed).
+  app.get('/channels/:channel/pages/:id/live', async (c) => {
+    const session = c.get('session');
+    const id = idOf(c);
+    if (!id) return notFoundPage(c, session.accountName);
+    const channel = c.req.param('channel');
+    let view = await getArticle(deps, session, channel, id);
+    dashboardHeaders(c);
+    return streamSSE(c, async (stream) => {
+      let aborted = false;
+      stream.onAbort(() => {
+        aborted = true;
+      });
+      const started = Date.now();
+      let last = '';
+      while (!aborted) {
+        const text = JSON.stringify(liveState(view));
+        if (text !== last) await stream.writeSSE({ event: 'state', data: text });
+        last = text;
+        if (!settling(view)) {
+          await stream.writeSSE({ event: 'final', data: text });
+          return;
+        }
+        if (Date.now() - started >= LIVE_MAX_MS) return;
+        await stream.sleep(LIVE_POLL_MS);
+        view = await getArticle(deps, session, channel, id);
+      }
+    });
   });
 
   /** Runs an action; a refusal the person can fix is shown on the article screen, with nothing changed. */

@@ -1,8 +1,9 @@
 /**
  * The dashboard's page frame and its security headers. Pages are rendered
  * on the server with Hono's `html` template (every interpolated value is
- * escaped) and carry no script: the CSP allows only the dashboard's own
- * style sheet, so an injected `<script>` or inline handler never runs.
+ * escaped) and work without script; the one script (live states on the
+ * article screen) is a file of the dashboard's own, and the CSP allows no
+ * other, so an injected `<script>` or inline handler never runs.
  * @module
  */
 import type { Context } from 'hono';
@@ -18,9 +19,12 @@ export type StylesheetHref = string;
 /** Markup: what `html` makes. */
 export type Markup = HtmlEscapedString | Promise<HtmlEscapedString>;
 
-/** The dashboard's CSP: its own style sheet and images, forms only to itself, never framed, no script at all. */
+/**
+ * The dashboard's CSP: its own style sheet, images and one script file (no inline script, no handler
+ * attributes), its own event streams, forms only to itself, never framed.
+ */
 export const DASHBOARD_CSP =
-  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /** Sets the headers every dashboard answer carries: the CSP, no caching (pages are per person), no framing. */
 export function dashboardHeaders(c: Context): void {
@@ -47,6 +51,8 @@ export interface FrameOptions {
   readonly administrator?: boolean;
   /** A line at the top saying what just happened ("Key revoked."). */
   readonly notice?: string;
+  /** The address of a script the page runs (deferred), if any. */
+  readonly script?: string;
 }
 
 /** A whole page. */
@@ -61,6 +67,7 @@ export function frame(options: FrameOptions, content: Markup): Markup {
 <link rel="icon" href="data:,">
 <title>${options.title} · Pressroom dashboard</title>
 <link rel="stylesheet" href="${options.stylesheet}">
+${options.script ? html`<script src="${options.script}" defer></script>` : ''}
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>

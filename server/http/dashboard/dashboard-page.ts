@@ -14,6 +14,11 @@ export const STYLESHEET = fs.readFileSync(new URL('./dashboard.css', import.meta
 /** Its address: the content hash in the name, so it is cached for good. */
 export const STYLESHEET_HREF = `${DASHBOARD_PATH}/assets/dashboard-${createHash('sha256').update(STYLESHEET).digest('hex').slice(0, 12)}.css`;
 
+/** The script of the article screen's live states (the dashboard's only script). */
+export const LIVE_SCRIPT = fs.readFileSync(new URL('./dashboard-live.js', import.meta.url), 'utf8');
+/** Its address, by content hash like the style sheet's. */
+export const LIVE_SCRIPT_HREF = `${DASHBOARD_PATH}/assets/live-${createHash('sha256').update(LIVE_SCRIPT).digest('hex').slice(0, 12)}.js`;
+
 /** A page answer with the dashboard's headers. */
 export function pageAnswer(c: Context, markup: Markup, status: 200 | 401 | 403 | 404 | 409 | 422 | 429 = 200): Response | Promise<Response> {
   dashboardHeaders(c);

@@ -19,7 +19,7 @@ import { listChannels, type ChannelDeps } from '../../domain/channel/channel.ser
 import { PressroomError } from '../../domain/errors.ts';
 import { clientAddress } from '../middleware/rate-limit.ts';
 import { dashboardHeaders, DASHBOARD_PATH, frame, html, type Markup, when, yesNo } from './dashboard-layout.ts';
-import { field, notFoundPage, pageAnswer, problemPage, STYLESHEET, STYLESHEET_HREF } from './dashboard-page.ts';
+import { field, LIVE_SCRIPT, LIVE_SCRIPT_HREF, notFoundPage, pageAnswer, problemPage, STYLESHEET, STYLESHEET_HREF } from './dashboard-page.ts';
 import { channelSettingsRoutes } from './channel-settings.ts';
 import { translationEditorRoutes } from './translation-editor.ts';
 import { articleScreenRoutes } from './article-screen.ts';
@@ -84,11 +84,13 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
   });
 
   app.get('/assets/:file', (c) => {
-    if (`${DASHBOARD_PATH}/assets/${c.req.param('file')}` !== STYLESHEET_HREF) return notFoundPage(c);
-    c.header('Content-Type', 'text/css; charset=utf-8');
+    const href = `${DASHBOARD_PATH}/assets/${c.req.param('file')}`;
+    const asset = href === STYLESHEET_HREF ? { type: 'text/css; charset=utf-8', body: STYLESHEET } : href === LIVE_SCRIPT_HREF ? { type: 'text/javascript; charset=utf-8', body: LIVE_SCRIPT } : null;
+    if (!asset) return notFoundPage(c);
+    c.header('Content-Type', asset.type);
     c.header('Cache-Control', 'public, max-age=31536000, immutable');
     c.header('X-Content-Type-Options', 'nosniff');
-    return c.body(STYLESHEET);
+    return c.body(asset.body);
   });
 
   // Every unsafe request, signed in or not (sign-in too: a foreign page must not sign the browser in either).
