@@ -102,6 +102,11 @@ export async function latestRevisions(db: Executor, translationIds: readonly num
     .execute();
 }
 
+/** A translation's revisions, newest first (at most `limit`). */
+export async function listTranslationRevisions(db: Executor, translationId: number, limit: number): Promise<RevisionRow[]> {
+  return db.selectFrom('revisions').selectAll().where('translation_id', '=', translationId).orderBy('number', 'desc').limit(limit).execute();
+}
+
 /** Marks every revision of a translation still waiting for moderation as superseded. */
 export async function supersedePendingRevisions(db: Executor, translationId: number, at: string): Promise<void> {
   await db

@@ -357,6 +357,15 @@ describe.skipIf(!available)(available ? 'the dashboard in headless Chromium' : `
         await page.locator('#new-slug-problem').waitFor();
       },
     },
+    {
+      name: 'revisions, compared',
+      signedIn: true,
+      open: async (page) => {
+        const waits = await t.request('GET', '/api/v1/channels/ana-news/pages/waits', { key });
+        await page.goto(`${t.url}${new URL(waits.json.edit_url).pathname}/translations/en/revisions?from=1&to=1`);
+        await page.getByText('Changes from revision 1 to revision 1').waitFor();
+      },
+    },
     { name: 'moderation queue', signedIn: true, open: (page) => page.goto(`${t.url}/dashboard/moderation`) },
     { name: 'editor, primary beside', signedIn: true, open: (page) => page.goto(`${t.url}${articlePath}/translations/ar`) },
     {

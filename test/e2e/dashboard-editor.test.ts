@@ -176,3 +176,31 @@ describe('the translation editor', () => {
     expect(await translation('ar')).toEqual(before);
   });
 });
+
+describe('the revisions of a translation', () => {
+  it('lists each submitted version with its outcome, shows what changed between two, and restores one through moderation', async () => {
+    const ana = await signedIn('ana');
+    // The revised text waiting since the published test passes now.
+    await t.service.worker.runDue();
+    expect((await translation('en')).title).toBe('Mine, revised');
+    const history = await ana('GET', `${editor('en')}/revisions`);
+    expect(history.status).toBe(200);
+    expect(history.text).toMatch(/<td>2 <strong>\(public\)<\/strong><\/td><td lang="en" dir="auto">Mine, revised<\/td><td>passed/);
+    expect(history.text).toMatch(/<td>1<\/td><td lang="en" dir="auto">Mine<\/td>/);
+    const diff = await ana('GET', `${editor('en')}/revisions?from=1&to=2`);
+    expect(diff.text).toContain('Changes from revision 1 to revision 2');
+    expect(diff.text).toMatch(/<ins>[^<]*revised[^<]*<\/ins>/);
+    expect(diff.text).toMatch(/<del>My body\.\n<\/del>/);
+    const stale = await ana('POST', `${editor('en')}/revisions/1/restore`, { version: '0'.repeat(24) });
+    expect(stale.status).toBe(409);
+    expect((await translation('en')).pending_revision).toBeNull();
+    const restored = await ana('POST', `${editor('en')}/revisions/1/restore`, { version: (await translation('en')).version });
+    expect(restored.status).toBe(200);
+    expect(restored.text).toContain('Revision 1 restored as a new revision: it goes to moderation');
+    const after = await translation('en');
+    // The restored texts are the current ones, waiting for moderation; revision 2 stays what readers get.
+    expect([after.status, after.title, after.pending_revision?.title]).toEqual(['published', 'Mine', 'Mine']);
+    expect((await ana('GET', `${editor('en')}/revisions`)).text).toMatch(/<td>3<\/td><td lang="en" dir="auto">Mine<\/td><td>pending.*<td>2 <strong>\(public\)<\/strong>/s);
+    expect((await ana('POST', `${editor('en')}/revisions/99/restore`, { version: after.version })).status).toBe(404);
+  });
+});

@@ -196,6 +196,59 @@ export async function getArticleForEditor(
   return { view, changedAt: new Map(rows.map((t) => [t.language, t.updated_at])) };
 }
 
+/** One revision of a translation, as its history shows it. */
+export interface RevisionView {
+  readonly number: number;
+  readonly title: string;
+  readonly excerpt: string | null;
+  readonly content_markdown: string;
+  readonly seo_title: string | null;
+  readonly seo_description: string | null;
+  readonly moderation: RevisionRow['moderation_state'];
+  readonly reason: string | null;
+  readonly created_at: string;
+  readonly decided_at: string | null;
+  /** Whether readers get this revision now. */
+  readonly public: boolean;
+}
+
+/** The most revisions a history shows. */
+export const HISTORY_LIMIT = 100;
+
+/**
+ * A translation's history: every version submitted for moderation (a publish, or a change of a published
+ * translation), newest first, and the article's view.
+ * @throws PressroomError TRANSLATION_NOT_FOUND when the article has no translation in `language`.
+ */
+export async function getTranslationHistory(
+  deps: ArticleDeps,
+  principal: Principal,
+  channelSlug: string,
+  ref: string,
+  language: string,
+): Promise<{ view: ArticleView; revisions: RevisionView[] }> {
+  const view = await getArticle(deps, principal, channelSlug, ref);
+  const row = (await articles.listTranslations(deps.db, [view.id])).find((t) => t.language === language);
+  if (!row) throw new PressroomError('TRANSLATION_NOT_FOUND', `The article has no "${language}" translation. Open one of its languages: ${view.translations.map((t) => t.language).join(', ')}.`);
+  const revisions = await articles.listTranslationRevisions(deps.db, row.id, HISTORY_LIMIT);
+  return {
+    view,
+    revisions: revisions.map((r) => ({
+      number: r.number,
+      title: r.title,
+      excerpt: r.excerpt,
+      content_markdown: r.content_markdown,
+      seo_title: r.seo_title,
+      seo_description: r.seo_description,
+      moderation: r.moderation_state,
+      reason: r.moderation_reason,
+      created_at: r.created_at,
+      decided_at: r.decided_at,
+      public: r.id === row.published_revision_id,
+    })),
+  };
+}
+
 /** GET …/pages: newest first, keyset-paginated by id. */
 export async function listArticles(
   deps: ArticleDeps,

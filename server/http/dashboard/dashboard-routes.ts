@@ -25,6 +25,7 @@ import { translationEditorRoutes } from './translation-editor.ts';
 import { articleScreenRoutes } from './article-screen.ts';
 import { channelArticlesRoutes } from './channel-articles.ts';
 import { moderationQueueRoutes } from './moderation-queue.ts';
+import { revisionHistoryRoutes } from './revision-history.ts';
 import {
   clearSessionCookie,
   foreignOrigin,
@@ -246,6 +247,7 @@ ${keys.map(
   channelSettingsRoutes(app, deps);
   translationEditorRoutes(app, deps);
   moderationQueueRoutes(app, deps);
+  revisionHistoryRoutes(app, deps);
 
   app.all('*', (c) => notFoundPage(c, signedInName(c)));
   return app;
