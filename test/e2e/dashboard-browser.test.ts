@@ -366,6 +366,7 @@ describe.skipIf(!available)(available ? 'the dashboard in headless Chromium' : `
         await page.getByText('Changes from revision 1 to revision 1').waitFor();
       },
     },
+    { name: 'scheduled', signedIn: true, open: (page) => page.goto(`${t.url}/dashboard/scheduled`) },
     { name: 'moderation queue', signedIn: true, open: (page) => page.goto(`${t.url}/dashboard/moderation`) },
     { name: 'editor, primary beside', signedIn: true, open: (page) => page.goto(`${t.url}${articlePath}/translations/ar`) },
     {

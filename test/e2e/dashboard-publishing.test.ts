@@ -201,4 +201,17 @@ describe('publishing from the article screen', () => {
     expect(other.status).toBe(404);
     await other.body?.cancel();
   });
+
+  it('lists what is scheduled across the channels, soonest first', async () => {
+    const ana = await signedIn('ana');
+    const { path } = await draft('ana', 'Sooner');
+    await ana(`${path}/status`, { status: 'scheduled', publish_translations: 'true', scheduled_at: '2026-12-20T08:00' });
+    await t.service.worker.runDue();
+    const list = await ana('/dashboard/scheduled');
+    expect(list.status).toBe(200);
+    expect(list.text).toContain('<a href="/dashboard/scheduled">Scheduled</a>');
+    const times = [...list.text.matchAll(/<tr><td><time datetime="([^"]+)">/g)].map((m) => m[1]);
+    expect(times).toEqual(['2026-12-20T08:00:00.000Z', '2026-12-24T09:30:00.000Z']);
+    expect(list.text).toMatch(/<td>sooner<\/td>/);
+  });
 });

@@ -79,6 +79,7 @@ ${
     : html`<nav aria-label="Dashboard">
 <ul>
 <li><a href="${DASHBOARD_PATH}">Channels</a></li>
+<li><a href="${DASHBOARD_PATH}/scheduled">Scheduled</a></li>
 <li><a href="${DASHBOARD_PATH}/account">Account</a></li>
 ${options.administrator ? html`<li><a href="${DASHBOARD_PATH}/moderation">Moderation</a></li>` : ''}
 </ul>

@@ -26,6 +26,7 @@ import { articleScreenRoutes } from './article-screen.ts';
 import { channelArticlesRoutes } from './channel-articles.ts';
 import { moderationQueueRoutes } from './moderation-queue.ts';
 import { revisionHistoryRoutes } from './revision-history.ts';
+import { scheduledListRoutes } from './scheduled-list.ts';
 import {
   clearSessionCookie,
   foreignOrigin,
@@ -248,6 +249,7 @@ ${keys.map(
   translationEditorRoutes(app, deps);
   moderationQueueRoutes(app, deps);
   revisionHistoryRoutes(app, deps);
+  scheduledListRoutes(app, deps);
 
   app.all('*', (c) => notFoundPage(c, signedInName(c)));
   return app;
