@@ -2,20 +2,19 @@
  * `channel invite` and `channel list`.
  * @module
  */
-import { isoNow } from '../clock.ts';
 import { isChannelReadOnly } from '../domain/account/access.ts';
 import { toPlanId } from '../domain/account/account.service.ts';
 import { planFeatures } from '../domain/account/plans.ts';
 import { PressroomError } from '../domain/errors.ts';
-import { findMembership, findChannelBySlug, listAllChannels, upsertMembership } from '../store/channel.repository.ts';
+import { findChannelBySlug, listAllChannels } from '../store/channel.repository.ts';
+import { applyMembership } from '../domain/channel/channel.service.ts';
 import { listMembersWithAccounts, type MemberWithAccount } from '../store/channel-member.repository.ts';
 import { listAccounts } from '../store/account.repository.ts';
 import type { Executor } from '../store/database.ts';
 import { output, requireAccount, type AdminDeps, type CommandOutput } from './admin-common.ts';
 import { formatTable } from './table.ts';
 
-/** Permissions an invitation gives when the command line does not say. */
-export const INVITE_DEFAULTS = Object.freeze({ write: true, manage: false });
+export { INVITE_DEFAULTS } from '../domain/channel/channel.service.ts';
 
 /**
  * Makes an account an editor of a channel. A new editor gets
@@ -33,31 +32,15 @@ export async function inviteEditor(
       throw new PressroomError('CHANNEL_NOT_FOUND', `No channel has the slug "${input.channel}". See the channels with "npm run admin -- channel list".`);
     }
     const account = await requireAccount(trx, input.account);
-    const existing = await findMembership(trx, channel.id, account.id);
-    if (channel.owner_account_id === account.id || existing?.role === 'owner') {
-      throw new PressroomError(
-        'VALIDATION_FAILED',
-        `"${account.name}" owns the channel "${channel.slug}" and already has every permission. Invite another account.`,
-      );
-    }
-    const write = input.write ?? (existing ? existing.can_write_articles === 1 : INVITE_DEFAULTS.write);
-    const manage = input.manage ?? (existing ? existing.can_manage_channel === 1 : INVITE_DEFAULTS.manage);
-    await upsertMembership(trx, {
-      channel_id: channel.id,
-      account_id: account.id,
-      role: 'editor',
-      can_write_articles: write ? 1 : 0,
-      can_manage_channel: manage ? 1 : 0,
-      created_at: existing?.created_at ?? isoNow(deps.clock),
-    });
+    const { created, write, manage } = await applyMembership(trx, deps.clock, channel, account, { write: input.write, manage: input.manage });
     const perms = `write articles: ${write ? 'yes' : 'no'}, manage channel: ${manage ? 'yes' : 'no'}`;
-    const line = existing
+    const line = !created
       ? `Updated "${account.name}" in channel "${channel.slug}" (${perms}).`
       : `Invited "${account.name}" to channel "${channel.slug}" as editor (${perms}).`;
     const notes = planFeatures(toPlanId(account.plan)).apiPublishing
       ? []
       : [`Note: "${account.name}" is on plan ${account.plan}, which has no API publishing; they cannot use the channel until their plan changes.`];
-    return { ...output([line], notes), created: !existing };
+    return { ...output([line], notes), created };
   });
 }
 

@@ -78,6 +78,12 @@ export async function upsertMembership(db: Executor, row: ChannelMemberRow): Pro
     .execute();
 }
 
+/** Removes an editor from a channel (never the owner's membership). @returns whether one was removed. */
+export async function deleteEditorMembership(db: Executor, channelId: number, accountId: number): Promise<boolean> {
+  const result = await db.deleteFrom('channel_members').where('channel_id', '=', channelId).where('account_id', '=', accountId).where('role', '=', 'editor').executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
 /** Channels an account owns or was invited to, with its membership, oldest first. */
 export async function listChannelsForAccount(
   db: Executor,

@@ -118,4 +118,32 @@ describe("a channel's settings", () => {
     expect(post.status).toBe(403);
     expect(await channel()).toEqual(before);
   });
+
+  it('invites an editor, changes and removes them; only the owner gives can_manage_channel', async () => {
+    await t.key('cai', 'pro');
+    await setPassword({ db: t.service.db, clock: t.clock }, 'cai', PASSWORD);
+    const ana = await signedIn('ana');
+    const invited = await ana('POST', '/dashboard/channels/ana-news/members', { account: 'cai', write: 'on' });
+    expect(invited.status).toBe(200);
+    expect(invited.text).toContain('Invited &quot;cai&quot; as an editor.');
+    expect(invited.text).toMatch(/<td>cai<\/td><td>editor<\/td><td>yes<\/td><td>no<\/td>/);
+    const managing = await ana('POST', '/dashboard/channels/ana-news/members', { account: 'cai', write: 'on', manage: 'on' });
+    expect(managing.text).toMatch(/<td>cai<\/td><td>editor<\/td><td>yes<\/td><td>yes<\/td>/);
+    const unknown = await ana('POST', '/dashboard/channels/ana-news/members', { account: 'nobody-at-all' });
+    expect(unknown.status).toBe(422);
+    expect(unknown.text).toContain('No account is named &quot;nobody-at-all&quot;');
+    const owner = await ana('POST', '/dashboard/channels/ana-news/members', { account: 'ana' });
+    expect(owner.status).toBe(422);
+    expect(owner.text).toContain('owns the channel');
+    // cai may manage now, but gives no one can_manage_channel; an editor without it invites no one.
+    const cai = await signedIn('cai');
+    expect((await cai('POST', '/dashboard/channels/ana-news/members', { account: 'ben', write: 'on', manage: 'on' })).status).toBe(403);
+    const ben = await signedIn('ben');
+    expect((await ben('POST', '/dashboard/channels/ana-news/members', { account: 'cai' })).status).toBe(403);
+    const removed = await ana('POST', '/dashboard/channels/ana-news/members/remove', { account: 'cai' });
+    expect(removed.text).toContain('Removed &quot;cai&quot;');
+    expect(removed.text).not.toContain('<td>cai</td>');
+    expect((await ana('POST', '/dashboard/channels/ana-news/members/remove', { account: 'ana' })).status).toBe(404);
+    expect((await cai('GET', '/dashboard/channels/ana-news')).status).toBe(404);
+  });
 });

@@ -8,7 +8,7 @@ import { isoNow } from '../../clock.ts';
 import type { Db, Executor } from '../../store/database.ts';
 import * as channels from '../../store/channel.repository.ts';
 import { listMediaFileNames } from '../../store/media.repository.ts';
-import { findAccountById } from '../../store/account.repository.ts';
+import { findAccountById, findAccountByName } from '../../store/account.repository.ts';
 import { listMembersWithAccounts } from '../../store/channel-member.repository.ts';
 import type { ChannelRow } from '../../store/channel.table.ts';
 import { announcePublicChange } from '../public-change.ts';
@@ -287,4 +287,79 @@ export async function listChannelMembers(deps: ChannelDeps, principal: Principal
     canManageChannel: m.can_manage_channel === 1,
     since: m.created_at,
   }));
+}
+
+/** Permissions an invitation gives when it does not say. */
+export const INVITE_DEFAULTS = Object.freeze({ write: true, manage: false });
+
+/**
+ * Makes `account` an editor of the channel, or changes its permissions, in the caller's transaction: the one
+ * rule of memberships, for the dashboard and `admin channel invite`. A new editor gets {@link INVITE_DEFAULTS}
+ * for permissions not given; an existing editor keeps them.
+ * @throws PressroomError VALIDATION_FAILED (field `account`) when the account owns the channel.
+ */
+export async function applyMembership(
+  trx: Executor,
+  clock: Clock,
+  channel: ChannelRow,
+  account: { id: number; name: string },
+  permissions: { write?: boolean; manage?: boolean },
+): Promise<{ created: boolean; write: boolean; manage: boolean }> {
+  const existing = await channels.findMembership(trx, channel.id, account.id);
+  if (channel.owner_account_id === account.id || existing?.role === 'owner') {
+    const message = `"${account.name}" owns the channel "${channel.slug}" and already has every permission. Invite another account.`;
+    throw new PressroomError('VALIDATION_FAILED', message, { fields: { account: message } });
+  }
+  const write = permissions.write ?? (existing ? existing.can_write_articles === 1 : INVITE_DEFAULTS.write);
+  const manage = permissions.manage ?? (existing ? existing.can_manage_channel === 1 : INVITE_DEFAULTS.manage);
+  await channels.upsertMembership(trx, {
+    channel_id: channel.id,
+    account_id: account.id,
+    role: 'editor',
+    can_write_articles: write ? 1 : 0,
+    can_manage_channel: manage ? 1 : 0,
+    created_at: existing?.created_at ?? isoNow(clock),
+  });
+  return { created: !existing, write, manage };
+}
+
+/**
+ * Invites an existing account to the channel as an editor, or changes an editor's permissions, for a member
+ * who may manage the channel. Only the owner gives `can_manage_channel`.
+ * @throws PressroomError CHANNEL_PERMISSION_DENIED, or VALIDATION_FAILED (field `account`) for an unknown account or the owner.
+ */
+export async function inviteMember(
+  deps: ChannelDeps,
+  principal: Principal,
+  slug: string,
+  input: { account: string; write: boolean; manage: boolean },
+): Promise<{ created: boolean }> {
+  requireApiPublishing(principal);
+  return deps.db.transaction().execute(async (trx) => {
+    const access = await channelAccess(trx, principal, slug);
+    requireChannelManage(access);
+    if (input.manage && access.role !== 'owner') {
+      throw new PressroomError('CHANNEL_PERMISSION_DENIED', `Only the owner of "${slug}" gives can_manage_channel. Invite the editor without it, or ask the owner.`);
+    }
+    const account = await findAccountByName(trx, input.account);
+    if (!account) throw validationError({ account: `No account is named "${input.account}". Check the spelling, or ask the site's administrator to create the account.` });
+    const applied = await applyMembership(trx, deps.clock, access.channel, account, { write: input.write, manage: input.manage });
+    return { created: applied.created };
+  });
+}
+
+/**
+ * Removes an editor from the channel, for a member who may manage it (the owner stays).
+ * @throws PressroomError CHANNEL_PERMISSION_DENIED, or NOT_FOUND when the account is no editor of the channel.
+ */
+export async function removeMember(deps: ChannelDeps, principal: Principal, slug: string, accountName: string): Promise<void> {
+  requireApiPublishing(principal);
+  await deps.db.transaction().execute(async (trx) => {
+    const access = await channelAccess(trx, principal, slug);
+    requireChannelManage(access);
+    const account = await findAccountByName(trx, accountName);
+    if (!account || !(await channels.deleteEditorMembership(trx, access.channel.id, account.id))) {
+      throw new PressroomError('NOT_FOUND', `"${accountName}" is no editor of "${slug}". Reload the settings page to see its editors.`);
+    }
+  });
 }

@@ -8,7 +8,7 @@
  */
 import type { Hono } from 'hono';
 import { PressroomError } from '../../domain/errors.ts';
-import { getChannel, listChannelMembers, updateChannel, type ChannelDeps } from '../../domain/channel/channel.service.ts';
+import { getChannel, inviteMember, listChannelMembers, removeMember, updateChannel, type ChannelDeps } from '../../domain/channel/channel.service.ts';
 import { channelUpdateSchema } from '../../domain/channel/channel.schema.ts';
 import type { ChannelView } from '../../domain/channel/channel-view.ts';
 import { textDirection } from '../../domain/language.ts';
@@ -90,15 +90,30 @@ ${options.members ?? ''}`,
   );
 }
 
-/** The members table. */
-function membersTable(members: Awaited<ReturnType<typeof listChannelMembers>>): Markup {
+/** The members table, with the invitation form; `problem`: what a refused invitation said. */
+function membersTable(members: Awaited<ReturnType<typeof listChannelMembers>>, view: ChannelView, options: { problem?: string; sent?: Record<string, unknown> } = {}): Markup {
+  const base = `${DASHBOARD_PATH}/channels/${encodeURIComponent(view.slug)}/members`;
+  const owner = view.role === 'owner';
   return html`<h2 id="members">Owner and editors</h2>
 <div class="table-wrap" role="region" aria-labelledby="members" tabindex="0"><table>
-<thead><tr><th scope="col">Account</th><th scope="col">Role</th><th scope="col">Write articles</th><th scope="col">Manage channel</th><th scope="col">Since</th></tr></thead>
+<thead><tr><th scope="col">Account</th><th scope="col">Role</th><th scope="col">Write articles</th><th scope="col">Manage channel</th><th scope="col">Since</th><th scope="col">Remove</th></tr></thead>
 <tbody>
-${members.map((m) => html`<tr><td>${m.account}</td><td>${m.role}</td><td>${yesNo(m.canWriteArticles)}</td><td>${yesNo(m.canManageChannel)}</td><td>${when(m.since)}</td></tr>`)}
+${members.map(
+  (m) => html`<tr><td>${m.account}</td><td>${m.role}</td><td>${yesNo(m.canWriteArticles)}</td><td>${yesNo(m.canManageChannel)}</td><td>${when(m.since)}</td><td>${
+    m.role === 'editor'
+      ? html`<form method="post" action="${base}/remove" class="inline"><input type="hidden" name="account" value="${m.account}"><button type="submit" class="quiet" aria-label="Remove ${m.account}">Remove</button></form>`
+      : ''
+  }</td></tr>`,
+)}
 </tbody></table></div>
-<p class="muted">Invite an editor with <code>npm run admin -- channel invite --channel SLUG --account NAME</code>.</p>`;
+<h3 id="invite">Invite an editor, or change an editor's permissions</h3>
+${options.problem ? html`<p class="error" role="alert" id="invite-problem">Nothing was changed. ${options.problem}</p>` : ''}
+<form method="post" action="${base}" class="stack wide" aria-labelledby="invite">
+<label for="invite-account">Account name <input type="text" id="invite-account" name="account" required maxlength="64" value="${options.sent ? field(options.sent, 'account') : ''}"${options.problem ? html` aria-invalid="true" aria-describedby="invite-problem"` : ''}></label>
+<label class="check" for="invite-write"><input type="checkbox" id="invite-write" name="write" checked> May write articles</label>
+${owner ? html`<label class="check" for="invite-manage"><input type="checkbox" id="invite-manage" name="manage"> May manage the channel (its settings and editors)</label>` : ''}
+<button type="submit">Invite or update</button>
+</form>`;
 }
 
 /** The update a settings form asks for, as the publishing API's PATCH body. */
@@ -121,7 +136,8 @@ function updateFrom(form: Record<string, unknown>, view: ChannelView): Record<st
 
 /** Adds the settings routes to the dashboard's app. */
 export function channelSettingsRoutes(app: Hono<DashboardEnv>, deps: ChannelDeps): void {
-  const members = async (session: DashboardEnv['Variables']['session'], view: ChannelView) => (view.can_manage_channel ? membersTable(await listChannelMembers(deps, session, view.slug)) : undefined);
+  const members = async (session: DashboardEnv['Variables']['session'], view: ChannelView, options?: Parameters<typeof membersTable>[2]) =>
+    view.can_manage_channel ? membersTable(await listChannelMembers(deps, session, view.slug), view, options) : undefined;
 
   /** The channel, for one who may manage it. @throws PressroomError CHANNEL_PERMISSION_DENIED for anyone else. */
   const managed = async (session: DashboardEnv['Variables']['session'], slug: string) => {
@@ -151,5 +167,29 @@ export function channelSettingsRoutes(app: Hono<DashboardEnv>, deps: ChannelDeps
       const languages = view.translations.map((t) => t.language);
       return pageAnswer(c, settingsPage(view, session, { sent: form, problems: formProblems(error, languages), members: await members(session, view) }), 422);
     }
+  });
+
+  app.post('/channels/:channel/members', async (c) => {
+    const session = c.get('session');
+    const view = await managed(session, c.req.param('channel'));
+    const form = await c.req.parseBody();
+    const account = field(form, 'account').trim();
+    try {
+      const { created } = await inviteMember(deps, session, view.slug, { account, write: field(form, 'write') === 'on', manage: field(form, 'manage') === 'on' });
+      const notice = created ? `Invited "${account}" as an editor.` : `Changed the permissions of "${account}".`;
+      return pageAnswer(c, settingsPage(view, session, { notice, members: await members(session, view) }));
+    } catch (error) {
+      if (!PressroomError.is(error) || (error.status !== 422 && error.status !== 403)) throw error;
+      const message = String((error.details?.fields as Record<string, string> | undefined)?.account ?? error.message);
+      return pageAnswer(c, settingsPage(view, session, { members: await members(session, view, { problem: message, sent: form }) }), error.status === 403 ? 403 : 422);
+    }
+  });
+
+  app.post('/channels/:channel/members/remove', async (c) => {
+    const session = c.get('session');
+    const view = await managed(session, c.req.param('channel'));
+    const account = field(await c.req.parseBody(), 'account');
+    await removeMember(deps, session, view.slug, account);
+    return pageAnswer(c, settingsPage(view, session, { notice: `Removed "${account}" from the channel's editors.`, members: await members(session, view) }));
   });
 }
