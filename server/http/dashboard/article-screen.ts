@@ -80,7 +80,7 @@ function articleScreen(view: ArticleView, viewer: Viewer, options: ScreenOptions
   const invalid = (name: string) => (problem(name) ? html` aria-invalid="true" aria-describedby="${name}-problem"` : '');
   const multilingual = view.translations.length > 1;
   return frame(
-    { title: primary?.title ?? view.slug, stylesheet: STYLESHEET_HREF, accountName: viewer.accountName, administrator: viewer.administrator, notice: options.notice, script: settling(view) ? LIVE_SCRIPT_HREF : undefined },
+    { title: primary?.title ?? view.slug, stylesheet: STYLESHEET_HREF, accountName: viewer.accountName, administrator: viewer.administrator, notice: options.notice, scripts: [settling(view) ? LIVE_SCRIPT_HREF : undefined] },
     html`<p><a href="${DASHBOARD_PATH}/channels/${encodeURIComponent(slug)}">Articles of ${slug}</a></p>
 <h1>${primary?.title ?? view.slug}</h1>
 <dl>

@@ -51,8 +51,8 @@ export interface FrameOptions {
   readonly administrator?: boolean;
   /** A line at the top saying what just happened ("Key revoked."). */
   readonly notice?: string;
-  /** The address of a script the page runs (deferred), if any. */
-  readonly script?: string;
+  /** The addresses of the scripts the page runs (deferred, in order), if any: the dashboard's own assets. */
+  readonly scripts?: readonly (string | undefined)[];
 }
 
 /** A whole page. */
@@ -67,7 +67,7 @@ export function frame(options: FrameOptions, content: Markup): Markup {
 <link rel="icon" href="data:,">
 <title>${options.title} · Pressroom dashboard</title>
 <link rel="stylesheet" href="${options.stylesheet}">
-${options.script ? html`<script src="${options.script}" defer></script>` : ''}
+${(options.scripts ?? []).filter((s) => s !== undefined).map((s) => html`<script src="${s}" defer></script>`)}
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>

@@ -5,19 +5,19 @@
  * @module
  */
 import fs from 'node:fs';
-import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
+import { dashboardAsset } from './dashboard-assets.ts';
 import { dashboardHeaders, DASHBOARD_PATH, frame, html, type Markup } from './dashboard-layout.ts';
 
 /** The style sheet, as served. */
 export const STYLESHEET = fs.readFileSync(new URL('./dashboard.css', import.meta.url), 'utf8');
 /** Its address: the content hash in the name, so it is cached for good. */
-export const STYLESHEET_HREF = `${DASHBOARD_PATH}/assets/dashboard-${createHash('sha256').update(STYLESHEET).digest('hex').slice(0, 12)}.css`;
+export const STYLESHEET_HREF = dashboardAsset('dashboard', 'css', STYLESHEET);
 
 /** The script of the article screen's live states (the dashboard's only script). */
 export const LIVE_SCRIPT = fs.readFileSync(new URL('./dashboard-live.js', import.meta.url), 'utf8');
 /** Its address, by content hash like the style sheet's. */
-export const LIVE_SCRIPT_HREF = `${DASHBOARD_PATH}/assets/live-${createHash('sha256').update(LIVE_SCRIPT).digest('hex').slice(0, 12)}.js`;
+export const LIVE_SCRIPT_HREF = dashboardAsset('live', 'js', LIVE_SCRIPT);
 
 /** A page answer with the dashboard's headers. */
 export function pageAnswer(c: Context, markup: Markup, status: 200 | 401 | 403 | 404 | 409 | 422 | 429 = 200): Response | Promise<Response> {

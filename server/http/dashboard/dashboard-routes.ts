@@ -19,7 +19,8 @@ import { listChannels, type ChannelDeps } from '../../domain/channel/channel.ser
 import { PressroomError } from '../../domain/errors.ts';
 import { clientAddress } from '../middleware/rate-limit.ts';
 import { dashboardHeaders, DASHBOARD_PATH, frame, html, type Markup, when, yesNo } from './dashboard-layout.ts';
-import { field, LIVE_SCRIPT, LIVE_SCRIPT_HREF, notFoundPage, pageAnswer, problemPage, STYLESHEET, STYLESHEET_HREF } from './dashboard-page.ts';
+import { field, notFoundPage, pageAnswer, problemPage, STYLESHEET_HREF } from './dashboard-page.ts';
+import { findDashboardAsset } from './dashboard-assets.ts';
 import { channelSettingsRoutes } from './channel-settings.ts';
 import { translationEditorRoutes } from './translation-editor.ts';
 import { articleScreenRoutes } from './article-screen.ts';
@@ -86,8 +87,7 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
   });
 
   app.get('/assets/:file', (c) => {
-    const href = `${DASHBOARD_PATH}/assets/${c.req.param('file')}`;
-    const asset = href === STYLESHEET_HREF ? { type: 'text/css; charset=utf-8', body: STYLESHEET } : href === LIVE_SCRIPT_HREF ? { type: 'text/javascript; charset=utf-8', body: LIVE_SCRIPT } : null;
+    const asset = findDashboardAsset(`${DASHBOARD_PATH}/assets/${c.req.param('file')}`);
     if (!asset) return notFoundPage(c);
     c.header('Content-Type', asset.type);
     c.header('Cache-Control', 'public, max-age=31536000, immutable');
