@@ -24,12 +24,14 @@ import { BODY_RENDER_VERSION, currentRendering, renderMarkdownBody, type Rendere
 import { textDirection } from '../domain/language.ts';
 import type { PublicUrls } from '../urls/public-urls.ts';
 import { freezeModel } from './identity-memo.ts';
-import { byPublication } from './selection.ts';
+import { byPublication, textStartOf } from './selection.ts';
 import type { AnyPublicArticle, PublicArticle, PublicArticleSummary, PublicChannel, PublicTranslation, PublicTranslationSummary } from './view-models.ts';
 import type { PublicImage } from './view-models.ts';
 import { firstAttachedImage, IMAGE_SLICE_CHARS, imageSlice, ownBodyImages } from '../domain/body/article-image.ts';
 import { listArticleImageFiles, listMediaFileNames } from '../store/media.repository.ts';
 import { listChannelTranslations } from '../store/channel.repository.ts';
+import { findArticleRow, listTranslations } from '../store/article.repository.ts';
+import type { TranslationRow } from '../store/article.table.ts';
 import {
   readActiveChannelRows,
   readPublishedArticleRows,
@@ -81,6 +83,23 @@ export interface PublicModel {
    * published revision is still the one `shown` was made from; null otherwise, as `translationBody`.
    */
   translationHtml(articleId: number, shown: PublicTranslationSummary): Promise<string | null>;
+  /**
+   * What article `articleId` would be if it were published now with every translation's current texts
+   * (`publish_translations: true`; the dashboard's preview, never an output): each translation's current
+   * content instead of its published revision, except one whose current content is the published revision
+   * (nothing pending), which stays as readers have it. Times not known yet (first publication, the
+   * moderation decision) are `now`. Null when the article does not exist or its channel is not public.
+   */
+  preview(articleId: number, now: string): Promise<PreviewedArticle | null>;
+}
+
+/** An article as publishing its current texts would make it (`PublicModel.preview`). */
+export interface PreviewedArticle {
+  readonly article: PublicArticle;
+  /** The same as lists hold it: `textStart` cut from each body's prose. */
+  readonly summary: PublicArticleSummary;
+  /** The languages whose texts differ from what readers have (not published yet, or a change waiting). */
+  readonly changed: readonly string[];
 }
 
 /** A public article with each translation's plain text (see `PublicModel.texts`). */
@@ -342,6 +361,79 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
     return row.content_html ?? cache.get(row.content_hash, row.content_markdown ?? '', renderMarkdownBody).html;
   }
 
+  /**
+   * A translation's current content as the row of a published revision (`PublishedRow`), dated `now`: what
+   * approving it now would publish. Its rendering is the kept one when current, else rendered here (not
+   * through the cache, whose key is a revision's content hash).
+   */
+  function currentAsPublished(t: TranslationRow, now: string): { row: PublishedRow; body: RenderedBody } {
+    const body = currentRendering(t);
+    const row: PublishedRow = {
+      // A draft has no revision yet: a key no revision has, for the image map.
+      revision_id: t.current_revision_id ?? -t.id,
+      article_id: t.article_id,
+      language: t.language,
+      published_at: t.published_at ?? now,
+      title: t.title,
+      excerpt: t.excerpt,
+      content_markdown: t.content_markdown,
+      seo_title: t.seo_title,
+      seo_description: t.seo_description,
+      content_hash: '',
+      decided_at: now,
+      created_at: now,
+      content_html: body.html,
+      content_text: body.text,
+      body_version: BODY_RENDER_VERSION,
+      link_targets: body.links,
+      content_prose: body.prose,
+      image_html: imageSlice(body.html),
+    };
+    return { row, body };
+  }
+
+  async function preview(articleId: number, now: string): Promise<PreviewedArticle | null> {
+    const found = await findArticleRow(db, articleId);
+    if (!found) return null;
+    const channelRows = await activeChannelRows([found.channel_id]);
+    const channel = (await toPublicChannels(channelRows))[0];
+    if (!channel) return null;
+    // As publishing would leave it: published (first publication now, when it has none), not archived.
+    const row: ArticleRow = { ...found, status: 'published', published_at: found.published_at ?? now };
+    const own = await listTranslations(db, [articleId]);
+    const published = new Map((await readPublishedRows(db, [articleId], { bodies: 'full', bodyVersion: BODY_RENDER_VERSION, imageSliceChars: IMAGE_SLICE_CHARS })).map((p) => [p.language, p]));
+    const visible: PublishedRow[] = [];
+    const bodies = new Map<PublishedRow, RenderedBody>();
+    const changed: string[] = [];
+    for (const t of own) {
+      const live = published.get(t.language);
+      // Nothing waiting: readers' version is the current one, unchanged by publishing.
+      if (live && t.published_revision_id !== null && t.current_revision_id === t.published_revision_id) {
+        if (live.body_version === null) live.image_html = imageSlice(cache.get(live.content_hash, live.content_markdown, renderMarkdownBody).html);
+        visible.push(live);
+        bodies.set(live, currentRendering(live, (markdown) => cache.get(live.content_hash, markdown, renderMarkdownBody)));
+        continue;
+      }
+      const current = currentAsPublished(t, now);
+      visible.push(current.row);
+      bodies.set(current.row, current.body);
+      changed.push(t.language);
+    }
+    if (!visible.some((t) => t.language === row.default_language)) return null;
+    const images = await imagesOf([row], new Map([[channel.id, channel]]), visible);
+    const head = toHead(row, channel, channelRows[0]!, visible, images);
+    const translations: PublicTranslation[] = head.summary.translations.map(({ textStart: _none, ...t }) => {
+      const body = bodies.get(visible.find((v) => v.language === t.language)!)!;
+      const source = visible.find((v) => v.language === t.language)!;
+      return { ...t, markdown: source.content_markdown, html: body.html, text: body.text, prose: body.prose, linkTargets: body.links };
+    });
+    const summary: PublicArticleSummary = {
+      ...head.summary,
+      translations: head.summary.translations.map((t) => ({ ...t, textStart: textStartOf(bodies.get(visible.find((v) => v.language === t.language)!)!.prose) })),
+    };
+    return { article: { ...head.summary, translations }, summary, changed };
+  }
+
   // Under test every model handed out is frozen: the identity rule (`identity-memo.ts`) says built models never change.
   return {
     channels: async () => freezeModel(await loadChannels()),
@@ -357,5 +449,6 @@ export function createPublicModel(deps: { db: Db; urls: PublicUrls; cache?: Body
     texts: async (filter) => freezeModel(await texts(filter)),
     translationBody: async (articleId, shown) => freezeModel(await translationBody(articleId, shown)),
     translationHtml,
+    preview: async (articleId, now) => freezeModel(await preview(articleId, now)),
   };
 }
