@@ -32,6 +32,7 @@ import { createSyncOutputQueue, createThreadOutputQueue } from '../output/output
 import { checkOutputInWorker } from './workers/output-check.ts';
 import { createRenderPool } from './workers/render-pool.ts';
 import { createSiteBuilder, type SiteBuilder } from './builder/site-builder.ts';
+import { createArticlePreviewer, type ArticlePreviewer } from './preview.ts';
 
 export type { SiteSearch } from './site-search.ts';
 
@@ -40,6 +41,8 @@ export interface StaticSite {
   readonly builder: SiteBuilder;
   readonly queue: BuildQueue;
   readonly search: SiteSearch;
+  /** What publishing an article's current texts would write (the dashboard's preview): the builder's plans and renderers, nothing written. */
+  readonly preview: ArticlePreviewer;
   /** The static host's files in the output (`PRESSROOM_STATIC_HOST`): `ensure()` after the first build; later builds keep them in step. */
   /** Waits for the running search rebuild, then stops Pagefind and the output writer thread (stop the queue first). */
   close(): Promise<void>;
@@ -69,11 +72,12 @@ export async function createStaticSite(deps: {
   const model = createPublicModel({ db: deps.db, urls: deps.urls, cache: createBodyCache(1000) });
   // With worker threads allowed, the builder's own writes go to a thread of their own, overlapping its renders.
   const output = deps.config.buildWorkers > 0 ? createThreadOutputQueue(deps.config.outputDir) : createSyncOutputQueue(deps.config.outputDir);
+  const renderers = createRenderers(html, createCardRenderer({ cacheDir: deps.config.cardCacheDir, warn: (message) => deps.log.warn(message) }));
   const builder = createSiteBuilder({
     db: deps.db,
     clock: deps.clock,
     model,
-    renderers: createRenderers(html, createCardRenderer({ cacheDir: deps.config.cardCacheDir, warn: (message) => deps.log.warn(message) })),
+    renderers,
     cursors: deps.cursors,
     outputDir: deps.config.outputDir,
     site,
@@ -118,10 +122,23 @@ export async function createStaticSite(deps: {
         )
       : createSiteSearch(createSearchIndexer({ outputDir: deps.config.outputDir, log: deps.log, lanes: deps.config.searchProcesses }), model, deps.config.outputDir, deps.log, undefined, pendingFile);
   queue.onBuilt((report) => search.rebuildFor(report));
+  const preview = createArticlePreviewer({
+    db: deps.db,
+    clock: deps.clock,
+    model,
+    renderers,
+    cursors: deps.cursors,
+    site,
+    channelsUrl: deps.urls.channelsJson(),
+    outputDir: deps.config.outputDir,
+    state: () => builder.publicState(),
+    pending: () => builder.hasUnbuiltEvents(),
+  });
   return {
     builder,
     queue,
     search,
+    preview,
     async close() {
       await search.close();
       await output.close();
