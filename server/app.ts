@@ -36,6 +36,7 @@ import type { MediaKit } from './domain/media/media-kit.ts';
 import type { Db } from './store/database.ts';
 import type { PublicUrls } from './urls/public-urls.ts';
 import type { ModerationPolicy } from './domain/moderation/moderation-policy.ts';
+import type { ArticlePreviewer } from './publish/preview.ts';
 
 /** A byte count for messages: "20 MB", "10 KB". */
 function formatBytes(bytes: number): string {
@@ -71,6 +72,8 @@ export interface AppDeps {
   readonly database?: DatabaseWatch;
   /** The dashboard's sign-in throttle (tests share one); the dashboard's own when absent. */
   readonly loginThrottle?: LoginThrottle;
+  /** What publishing an article would write (the dashboard's preview); with the static build. */
+  readonly preview?: ArticlePreviewer;
 }
 
 /**

@@ -223,7 +223,7 @@ export async function startService(
     uploadParser,
     ...(publicApi ? { publicApi: publicApi.deps } : {}),
     ...(outputFiles ? { outputFiles } : {}),
-    ...(staticSite ? { output: outputWatch(staticSite, edge, clock) } : {}),
+    ...(staticSite ? { output: outputWatch(staticSite, edge, clock), preview: staticSite.preview } : {}),
     database: guard,
   });
   // Jobs left by a previous run (a crash, or schedules that came due while down) run now.

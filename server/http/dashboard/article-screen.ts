@@ -108,6 +108,7 @@ ${options.languageProblem ? html`<p class="error" role="alert" id="language-prob
 <button type="submit">Add the translation</button>
 </form>
 <h2 id="publishing">Publishing</h2>
+<p><a href="${base}/preview">Preview what publishing writes</a>: the page as readers will see it, and each file it adds, changes or deletes.</p>
 ${problem('form') ? html`<p class="error" role="alert">${problem('form')}</p>` : ''}
 <form method="post" action="${base}/status" class="stack wide" aria-labelledby="publishing">
 <fieldset${invalid('status')}>

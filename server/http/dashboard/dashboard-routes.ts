@@ -28,6 +28,7 @@ import { channelArticlesRoutes } from './channel-articles.ts';
 import { moderationQueueRoutes } from './moderation-queue.ts';
 import { revisionHistoryRoutes } from './revision-history.ts';
 import { scheduledListRoutes } from './scheduled-list.ts';
+import { publishPreviewRoutes, type PreviewDeps } from './publish-preview.ts';
 import {
   clearSessionCookie,
   foreignOrigin,
@@ -39,7 +40,7 @@ import {
 } from './dashboard-session.ts';
 
 /** What the dashboard needs: the domain's dependencies and where it is published. */
-export interface DashboardDeps extends ArticleDeps, ChannelDeps {
+export interface DashboardDeps extends ArticleDeps, ChannelDeps, PreviewDeps {
   readonly clock: Clock;
   /** The dashboard's public address (`PRESSROOM_DASHBOARD_URL`): forms posted from its origin are accepted. */
   readonly dashboardUrl: string;
@@ -250,6 +251,7 @@ ${keys.map(
   moderationQueueRoutes(app, deps);
   revisionHistoryRoutes(app, deps);
   scheduledListRoutes(app, deps);
+  publishPreviewRoutes(app, deps);
 
   app.all('*', (c) => notFoundPage(c, signedInName(c)));
   return app;

@@ -114,7 +114,7 @@ function editorPage(page: EditorPage): Markup {
     { title: `${own?.title ?? 'New translation'} (${language})`, stylesheet: STYLESHEET_HREF, accountName: page.viewer.accountName, administrator: page.viewer.administrator, notice: page.notice },
     html`<p><a href="${DASHBOARD_PATH}/channels/${encodeURIComponent(view.project)}/pages/${view.id}">Back to the article</a></p>
 <h1>${own ? html`Edit the ${language} translation` : html`Add a ${language} translation`}</h1>
-<p>State: <strong>${own ? own.status : 'new (saved as a draft)'}</strong>${own ? html`, moderation ${own.moderation}` : ''}.${own ? html` <a href="${action}/revisions">Revisions</a>` : ''}
+<p>State: <strong>${own ? own.status : 'new (saved as a draft)'}</strong>${own ? html`, moderation ${own.moderation}` : ''}.${own ? html` <a href="${action}/revisions">Revisions</a> · <a href="${DASHBOARD_PATH}/channels/${encodeURIComponent(view.project)}/pages/${view.id}/preview?language=${encodeURIComponent(language)}">Preview what publishing writes</a>` : ''}
 ${own && own.status === 'published' ? html` Saving makes a revision that goes to moderation; the published text stays live until it passes.` : ''}</p>
 ${
   page.problems && page.problems.size > 0
