@@ -18,6 +18,7 @@ import { migrateToLatest, openDatabase, type Db } from '../store/database.ts';
 import { readPublishedArticleRows, readPublishedRows } from '../store/public-read.repository.ts';
 import { createPublicUrls } from '../urls/public-urls.ts';
 import { createPublicModel } from './public-model.ts';
+import { textStartOf } from './selection.ts';
 import { renderArticleJson, renderArticleJsonOf } from '../render/article-json.ts';
 
 const urls = createPublicUrls('http://pressroom.test', 'http://pressroom.test/dashboard');
@@ -254,5 +255,82 @@ describe("one translation's body read alone (include=html)", () => {
     expect(await model.translationHtml(head!.summary.id, { ...shown, updatedAt: '2000-01-01T00:00:00.000Z' })).toBeNull();
     expect(await model.translationHtml(head!.summary.id, { ...shown, language: 'fr' })).toBeNull();
     expect(await model.translationHtml(9_999_999, shown)).toBeNull();
+  });
+});
+
+describe('preview: the article as publishing its current texts would make it', () => {
+  const NOW = '2030-01-02T03:04:05.000Z';
+  const principalOf = async () => {
+    const account = (await ensureAccount(db, systemClock, 'test', 'pro')).account;
+    return { accountId: account.id, accountName: account.name, plan: 'pro' as const, keyId: 0 };
+  };
+
+  it('is the published article itself when nothing waits', async () => {
+    const model = createPublicModel({ db, urls });
+    const [published] = await model.articles({});
+    const previewed = await model.preview(published!.id, NOW);
+    expect(previewed!.article).toEqual(published);
+    expect(previewed!.changed).toEqual([]);
+    expect(previewed!.summary.translations[0]!.textStart).toBe(textStartOf(published!.translations[0]!.prose));
+    expect(renderArticleJson(previewed!.article, 'en')).toBe(renderArticleJson(published!, 'en'));
+  });
+
+  it("takes a draft's current texts in every language, dated now, and never makes it public", async () => {
+    const principal = await principalOf();
+    const saved = await db.transaction().execute(async (trx) =>
+      saveArticle(trx, { clock: systemClock }, await channelAccess(trx, principal, 'news'), {
+        slug: 'draft',
+        default_language: 'en',
+        translations: [
+          { language: 'en', title: 'Draft title', excerpt: 'Draft excerpt', content_markdown: 'Draft **body**.', status: 'draft' },
+          { language: 'ar', title: 'مسودة', content_markdown: 'نص.', status: 'draft' },
+        ],
+      }, { mode: 'trusted' }),
+    );
+    const model = createPublicModel({ db, urls });
+    const previewed = (await model.preview(saved.article.id, NOW))!;
+    expect([...previewed.changed].sort()).toEqual(['ar', 'en']);
+    expect(previewed.article.translations.map((t) => [t.language, t.title, t.publishedAt, t.updatedAt, t.dir])).toEqual([
+      ['en', 'Draft title', NOW, NOW, 'ltr'],
+      ['ar', 'مسودة', NOW, NOW, 'rtl'],
+    ]);
+    expect(previewed.article.publishedAt).toBe(NOW);
+    expect(previewed.article.translations[0]!.html).toBe(renderMarkdownBody('Draft **body**.').html);
+    expect(previewed.summary.translations[0]!.textStart).toBe('Draft body.');
+    // Still a draft for every reader.
+    expect((await model.articles({ ids: [saved.article.id] }))).toEqual([]);
+    expect(await model.preview(9_999_999, NOW)).toBeNull();
+  });
+
+  it("takes a published translation's waiting revision, and keeps the other languages as readers have them", async () => {
+    const principal = await principalOf();
+    const save = (enBody: string, status: 'published') =>
+      db.transaction().execute(async (trx) =>
+        saveArticle(trx, { clock: systemClock }, await channelAccess(trx, principal, 'news'), {
+          slug: 'two',
+          default_language: 'en',
+          translations: [
+            { language: 'en', title: 'Two', content_markdown: enBody, status },
+            { language: 'fr', title: 'Deux', content_markdown: 'Texte.', status },
+          ],
+        }, { mode: 'trusted' }),
+      );
+    const first = await save('First text.', 'published');
+    const model = createPublicModel({ db, urls });
+    const [live] = await model.articles({ ids: [first.article.id] });
+    // A change of a published translation waits for moderation: readers keep the first text.
+    const en = (await db.selectFrom('article_translations').selectAll().where('article_id', '=', first.article.id).where('language', '=', 'en').executeTakeFirstOrThrow());
+    await db.transaction().execute(async (trx) => {
+      const revision = await trx.insertInto('revisions').values({ translation_id: en.id, number: 99, title: 'Two, revised', excerpt: null, content_markdown: 'Second text.', seo_title: null, seo_description: null, content_hash: 'h', moderation_state: 'pending', moderation_reason: null, created_at: NOW, decided_at: null, content_html: null, content_text: null, body_version: null, link_targets: null, content_prose: null, image_html: null }).returning('id').executeTakeFirstOrThrow();
+      await trx.updateTable('article_translations').set({ title: 'Two, revised', content_markdown: 'Second text.', content_html: null, body_version: null, current_revision_id: revision.id }).where('id', '=', en.id).execute();
+    });
+    const previewed = (await model.preview(first.article.id, NOW))!;
+    expect(previewed.changed).toEqual(['en']);
+    const [enNow, frNow] = previewed.article.translations;
+    expect([enNow!.title, enNow!.markdown, enNow!.updatedAt, enNow!.publishedAt]).toEqual(['Two, revised', 'Second text.', NOW, live!.translations[0]!.publishedAt]);
+    // Rendered here, as the stored rendering was not current.
+    expect(enNow!.html).toBe(renderMarkdownBody('Second text.').html);
+    expect(frNow).toEqual(live!.translations[1]);
+    expect((await model.articles({ ids: [first.article.id] }))[0]!.translations[0]!.title).toBe('Two');
   });
 });
