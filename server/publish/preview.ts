@@ -25,7 +25,7 @@ import { anchorsShowing, ARTICLE_LIST_ORDER, articleListScope, DEFAULT_LIST_LIMI
 import type { PublicModel } from '../read-model/public-model.ts';
 import type { PublicState } from '../read-model/public-state.ts';
 import { byPublication, channelLanguages, cursorPosition, translationIn } from '../read-model/selection.ts';
-import type { PublicArticle, PublicArticleSummary, PublicChannel, SiteInfo } from '../read-model/view-models.ts';
+import type { ArticlesByChannel, PublicArticle, PublicArticleSummary, PublicChannel, SiteInfo } from '../read-model/view-models.ts';
 import type { Renderers } from '../render/renderers.ts';
 import type { Db } from '../store/database.ts';
 import { filesOfOwners } from '../store/output-file.repository.ts';
@@ -112,12 +112,12 @@ export function createArticlePreviewer(deps: ArticlePreviewDeps): ArticlePreview
    * pages whose items include its old or new place, and the page after its new place (a new anchor), with
    * the anchors the build would record (computed here, not recorded).
    */
-  function plannedPages(state: PublicState, channel: PublicChannel, before: readonly PublicArticleSummary[], after: readonly PublicArticleSummary[], was: PublicArticleSummary | null, now: PublicArticleSummary): PlannedFile[] {
+  function plannedPages(anchorsByScope: PublicState['anchors'], channel: PublicChannel, before: readonly PublicArticleSummary[], after: readonly PublicArticleSummary[], was: PublicArticleSummary | null, now: PublicArticleSummary): PlannedFile[] {
     const planned: PlannedFile[] = [];
     for (const language of [null, ...channelLanguages(channel, after)]) {
       const scope = articleListScope(channel.id, language);
       const listed = renderers.listArticles(after, language);
-      const anchors = withItemAnchors(state.anchors.get(scope) ?? [], listed, cursorPosition, ARTICLE_LIST_ORDER).anchors;
+      const anchors = withItemAnchors(anchorsByScope.get(scope) ?? [], listed, cursorPosition, ARTICLE_LIST_ORDER).anchors;
       const old = renderers.listArticles(before, language);
       const inList = (a: PublicArticleSummary | null): a is PublicArticleSummary => a !== null && (language === null || translationIn(a, language) !== undefined);
       const indexes = new Set<number>();
@@ -142,11 +142,15 @@ export function createArticlePreviewer(deps: ArticlePreviewDeps): ArticlePreview
       // The channel object the live files were planned with, so their inputs compare by identity.
       const channel = state.channels.find((c) => c.id === article.channel.id) ?? article.channel;
       const summary: PublicArticleSummary = { ...previewed.summary, channel };
-      const before = state.byChannel.get(channel.id) ?? [];
+      // Taken now: the builder changes its maps in place when it next builds, which may be while this renders.
+      const channels = state.channels;
+      const liveGroups: ArticlesByChannel = new Map(state.byChannel);
+      const before = liveGroups.get(channel.id) ?? [];
       const was = state.articles.get(articleId) ?? null;
       const after = Object.freeze([...before.filter((a) => a.id !== articleId), summary].sort(byPublication));
-      const groups = new Map(state.byChannel);
+      const groups = new Map(liveGroups);
       groups.set(channel.id, after);
+      const anchors = new Map(state.anchors);
       const render = renderOnce();
 
       const planned: PlannedBytes[] = [];
@@ -160,13 +164,13 @@ export function createArticlePreviewer(deps: ArticlePreviewDeps): ArticlePreview
       const channelFiles = await renderAgainst(channelOwner(channel.id), planChannel(channel, after, renderers, cursors, site), planChannel(channel, before, renderers, cursors, site), render);
       const siteFiles = await renderAgainst(
         SITE_OWNER,
-        planSite(state.channels, groups, renderers, cursors, site, deps.channelsUrl),
-        planSite(state.channels, state.byChannel, renderers, cursors, site, deps.channelsUrl),
+        planSite(channels, groups, renderers, cursors, site, deps.channelsUrl),
+        planSite(channels, liveGroups, renderers, cursors, site, deps.channelsUrl),
         render,
       );
       planned.push(...channelFiles.files, ...siteFiles.files);
       gone.push(...channelFiles.gone, ...siteFiles.gone);
-      for (const file of plannedPages(state, channel, before, after, was, summary)) planned.push({ path: file.path, owner: pagesOwner(channel.id), bytes: await render(file) });
+      for (const file of plannedPages(anchors, channel, before, after, was, summary)) planned.push({ path: file.path, owner: pagesOwner(channel.id), bytes: await render(file) });
       return { article, changedLanguages: previewed.changed, files: compareOutput(planned, live, gone), buildPending, at };
     },
 
