@@ -78,8 +78,7 @@ function fileDiff(file: OutputChange): Markup {
   if (file.before.byteLength + file.after.byteLength > DIFF_MAX_BYTES) return html`<p class="muted">Too large to compare here (${Math.round((file.before.byteLength + file.after.byteLength) / 1024)} KB).</p>`;
   const patch = structuredPatch(file.path, file.path, comparable(file.path, file.before), comparable(file.path, file.after), 'live now', 'after publishing', { context: 3 });
   return html`<pre class="source diff" dir="ltr">${patch.hunks.map(
-    (h) => html`<span class="hunk">@@ lines ${h.oldStart}–${h.oldStart + Math.max(h.oldLines - 1, 0)} live, ${h.newStart}–${h.newStart + Math.max(h.newLines - 1, 0)} after @@</span>
-${h.lines.map((line) => (line.startsWith('+') ? html`<ins>${line}</ins>\n` : line.startsWith('-') ? html`<del>${line}</del>\n` : line.startsWith('\\') ? '' : html`<span>${line}</span>\n`))}`,
+    (h) => html`<span class="hunk">@@ lines ${h.oldStart}–${h.oldStart + Math.max(h.oldLines - 1, 0)} live, ${h.newStart}–${h.newStart + Math.max(h.newLines - 1, 0)} after @@</span>${h.lines.map((line) => (line.startsWith('+') ? html`<ins>${line}</ins>\n` : line.startsWith('-') ? html`<del>${line}</del>\n` : line.startsWith('\\') ? '' : html`<span>${line}</span>\n`))}`,
   )}</pre>`;
 }
 
@@ -133,8 +132,8 @@ ${
   diffs.length === 0
     ? ''
     : html`<h2 id="changes-heading">What changes in each file</h2>
-<p class="muted">Removed lines are struck through, added lines underlined; JSON is shown indented and HTML with a line per tag, for the comparison only.</p>
-${diffs.map((f, i) => html`<h3 id="diff-${i}"><code>${f.path}</code></h3>${fileDiff(f)}`)}`
+<p class="muted">Removed lines are struck through, added lines underlined; JSON is shown indented and HTML with a line per tag, for the comparison only. The article's own files are open; open the others by their name.</p>
+${diffs.map((f, i) => html`<details class="file-diff" id="diff-${i}"${f.owner.startsWith('article:') ? html` open` : ''}><summary><code>${f.path}</code> <span class="muted">(${ownerWords(f.owner)})</span></summary>${fileDiff(f)}</details>`)}`
 }`,
   );
 }
@@ -157,7 +156,7 @@ export function publishPreviewRoutes(app: Hono<DashboardEnv>, deps: PreviewDeps)
     const { view } = await getArticleForEditor(deps, session, where.channel, where.id);
     if (!deps.preview) return noPreview(c);
     const preview = await deps.preview.preview(view.id);
-    if (!preview) return pageAnswer(c, problemPage('No preview', `The channel "${view.project}" is not public, so publishing this article would write nothing. Preview it again once the channel is active.`, session.accountName), 404);
+    if (!preview) return pageAnswer(c, problemPage('No preview', `Publishing this article would write nothing: the channel "${view.project}" is not public, or the article has no text in its primary language (${view.default_language}). Preview it again once the channel is active and the primary language has a translation.`, session.accountName), 404);
     const asked = c.req.query('language');
     const shown = preview.article.translations.some((t) => t.language === asked) ? asked! : preview.article.defaultLanguage;
     dashboardHeaders(c);
