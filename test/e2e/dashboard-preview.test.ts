@@ -124,6 +124,8 @@ describe('the preview of a publish', () => {
     expect(files.get(staticFiles.channelHtml(channel, 'ar'))).toBe('written (new)');
     expect(files.get(staticFiles.channelSitemapPart(channel, 1))).toBe('changed');
     expect(files.get(staticFiles.home())).toBe('changed');
+    // The channel's cursor pages around its place: the page after it is new.
+    expect([...files].filter(([p, change]) => p.includes('/_cursor/') && change === 'written (new)').length).toBeGreaterThan(0);
     // The feed's diff shows the new item.
     expect(page).toMatch(/<ins>\+[^<]*Secret draft story/);
 
@@ -148,11 +150,16 @@ describe('the preview of a publish', () => {
     expect((await t.request('GET', `/api/public/v1/channels/${channel}/articles/story`)).status).toBe(404);
     expect((await t.request('GET', `/${channel}/story`)).status).toBe(404);
 
-    // The same bytes once published: the page is the preview's, and a preview now has nothing to write.
+    // The same bytes once published: the page is the preview's, the build writes and deletes exactly the files
+    // the preview listed, and a preview now has nothing to write.
     const published = await t.request('PATCH', `${api}/status`, { key: keys.ana, body: { status: 'published', publish_translations: true } });
     expect(published.status, published.text).toBe(200);
     await t.service.worker.runDue();
     await settle();
+    const built = outputSnapshot();
+    const touched = [...new Set([...before.keys(), ...built.keys()])].filter((p) => before.get(p) !== built.get(p)).sort();
+    expect(touched).toEqual([...files.keys()].sort());
+    for (const [p, change] of files) expect([p, before.has(p), built.has(p)]).toEqual([p, change !== 'written (new)', change !== 'deleted']);
     expect(fs.readFileSync(path.join(t.config.outputDir, staticFiles.articleHtml(channel, 'story', 'en')))).toEqual(Buffer.from(en.bytes));
     expect(fs.readFileSync(path.join(t.config.outputDir, staticFiles.articleHtml(channel, 'story', 'ar')))).toEqual(Buffer.from(ar.bytes));
     const after = text((await get(ana, base)).bytes);
@@ -178,7 +185,16 @@ describe('the preview of a publish', () => {
     expect(files.has(staticFiles.articleHtml(channel, 'story', 'ar'))).toBe(false);
     expect(page).toMatch(/<del>-[^<]*unpublished/);
     expect(page).toMatch(/<ins>\+[^<]*Revised body/);
-    expect(text((await get(ana, `${base}/en.html`)).bytes)).toContain('Revised body');
+    const en = await get(ana, `${base}/en.html`);
+    expect(text(en.bytes)).toContain('Revised body');
+    // Once the revision passes moderation, the build writes exactly those files, the page with the preview's bytes.
+    const before = outputSnapshot();
+    await t.service.worker.runDue();
+    await settle();
+    const built = outputSnapshot();
+    expect([...new Set([...before.keys(), ...built.keys()])].filter((p) => before.get(p) !== built.get(p)).sort()).toEqual([...files.keys()].sort());
+    expect(fs.readFileSync(path.join(t.config.outputDir, staticFiles.articleHtml(channel, 'story', 'en')))).toEqual(Buffer.from(en.bytes));
+    expect(listed(text((await get(ana, base)).bytes)).size).toBe(0);
   }, 60_000);
 
   it('is the 404 page for another account, and sends the signed-out to sign in', async () => {
