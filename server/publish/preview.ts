@@ -13,8 +13,11 @@
  * rendered), and the channel's cursor pages that show it (around its old and
  * new place in each list, and the page after it, as an incremental build
  * plans them). Left out: the site's client assets and the API documents
- * (`_astro/`, `openapi.json`; no article changes them) and the channel
- * list's cursor pages (they list channels, not articles).
+ * (`_astro/`, `openapi.json`; no article changes them), the channel list's
+ * cursor pages (they list channels, not articles), and what follows a build
+ * outside the builder's plans: the search index (`pagefind/`) and a static
+ * host's own files (`PRESSROOM_STATIC_HOST`). A card drawn for the preview
+ * goes to the card renderer's cache in the data folder, as the build's do.
  * @module
  */
 import fs from 'node:fs';

@@ -127,7 +127,7 @@ ${
     ? ''
     : html`<details><summary>The ${unchanged.length} files that stay as they are</summary><ul class="files">${unchanged.map((f) => html`<li><code>${f.path}</code></li>`)}</ul></details>`
 }
-<p class="muted">Left out of the list: the site's style sheets and API documents, and the channel list's later pages (no article changes them).</p>
+<p class="muted">Left out of the list: the search index (<code>pagefind/</code>, made again after each build) and a static host's own files (<code>PRESSROOM_STATIC_HOST</code>), which follow the build; the site's style sheets, its API documents and the channel list's later pages, which no article changes.</p>
 ${
   diffs.length === 0
     ? ''
