@@ -313,7 +313,10 @@ describe('the schedule', () => {
     expect(day24).toContain(`<a href="/dashboard/channels/ana-news/pages/${sched.id}" dir="auto">Coming on Tuesday</a>`);
     expect(day24).toContain('<time datetime="2026-11-24T10:00:00.000Z">10:00</time>');
     // The held one on its day, marked paused; today marked.
-    expect(november.text).toMatch(/<td><span class="day">23<\/span><ul><li><time[^>]*>18:00<\/time> <a [^>]*>A held story<\/a> <strong>\(paused: the plan lost scheduling\)<\/strong>/);
+    expect(november.text).toMatch(/<td><span class="day">23<\/span><ul class="entries"><li><time[^>]*>18:00<\/time> <a [^>]*>A held story<\/a> <strong>\(paused: the plan lost scheduling\)<\/strong>/);
+    // Day by day below it, each day linked from its cell (what a phone shows instead of the cells' lists).
+    expect(day24).toContain('<a class="count" href="#day-2026-11-24">1 article</a>');
+    expect(november.text).toMatch(/<h3 id="day-2026-11-24">Tuesday 24 November 2026<\/h3>\n<ul class="day-list"><li><time datetime="2026-11-24T10:00:00.000Z">10:00 UTC<\/time> <a [^>]*>Coming on Tuesday<\/a>/);
     expect(november.text).toContain('<td aria-current="date"><span class="day">22</span>');
     expect(november.text).toContain('href="/dashboard/scheduled/calendar?month=2026-12" rel="next">Next: December 2026</a>');
     const december = await ana('/dashboard/scheduled/calendar?month=2026-12');

@@ -86,8 +86,8 @@ ${query.q ? html`<a href="${address({ status: query.status, state: query.state }
 ${
   list.pages.length === 0
     ? html`<p>No articles${what ? html` ${what}` : ''}${query.cursor ? ' on this page' : ''}.</p>`
-    : html`<div class="table-wrap" role="region" aria-labelledby="articles-caption" tabindex="0"><table class="articles">
-<caption id="articles-caption" class="muted">Articles${what ? html` ${what}` : ''}, newest first${query.cursor ? html`, a later page` : list.pagination.has_more ? html`, the first ${PAGE_SIZE}` : ''}</caption>
+    : html`<p class="muted" id="articles-caption">Articles${what ? html` ${what}` : ''}, newest first${query.cursor ? html`, a later page` : list.pagination.has_more ? html`, the first ${PAGE_SIZE}` : ''}</p>
+<div class="table-wrap" role="region" aria-labelledby="articles-caption" tabindex="0"><table class="articles" aria-labelledby="articles-caption">
 <thead><tr><th scope="col">Title</th><th scope="col">State</th><th scope="col">Languages</th><th scope="col">Updated</th></tr></thead>
 <tbody>
 ${list.pages.map(

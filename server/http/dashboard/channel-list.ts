@@ -73,7 +73,7 @@ ${
 ${note('title')}
 <label for="channel-slug">Slug, its address: lower-case letters, digits and hyphens; leave it empty to have one made from the title <input type="text" id="channel-slug" name="slug" maxlength="100" value="${value('slug')}"${invalid('slug')}></label>
 ${note('slug')}
-<label for="channel-default_language">Default language, such as <code>en</code>, <code>ar</code> or <code>pt-BR</code> <input type="text" id="channel-default_language" name="default_language" required maxlength="35" value="${language}"${invalid('default_language')}></label>
+<label for="channel-default_language"><span>Default language, such as <code>en</code>, <code>ar</code> or <code>pt-BR</code></span> <input type="text" id="channel-default_language" name="default_language" required maxlength="35" value="${language}"${invalid('default_language')}></label>
 ${note('default_language')}
 <label for="channel-description">Description (optional) <textarea id="channel-description" name="description" rows="3" maxlength="2000" dir="${dir}"${invalid('description')}>${value('description')}</textarea></label>
 ${note('description')}

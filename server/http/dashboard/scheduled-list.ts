@@ -83,12 +83,28 @@ ${monthWeeks(month).map(
       const scheduled = byDay.get(day) ?? [];
       return html`<td${day === today ? html` aria-current="date"` : ''}><span class="day">${Number(day.slice(8))}</span>${
         scheduled.length > 0
-          ? html`<ul>${scheduled.map((r) => html`<li><time datetime="${r.at}">${r.at!.slice(11, 16)}</time> ${articleLink(r)}${pausedNote(r)} <span class="muted">${r.channel}</span></li>`)}</ul>`
+          ? html`<ul class="entries">${scheduled.map((r) => html`<li><time datetime="${r.at}">${r.at!.slice(11, 16)}</time> ${articleLink(r)}${pausedNote(r)} <span class="muted">${r.channel}</span></li>`)}</ul><a class="count" href="#day-${day}">${scheduled.length === 1 ? '1 article' : `${scheduled.length} articles`}</a>`
           : ''
       }</td>`;
     })}</tr>`,
 )}
-</tbody></table></div>`;
+</tbody></table></div>
+${dayByDay(month, byDay)}`;
+}
+
+/** The month's days that have something scheduled, each with its articles: the calendar's content as a list (what a phone shows best). */
+function dayByDay(month: Month, byDay: ReadonlyMap<string, readonly ScheduledRow[]>): Markup {
+  const days = monthWeeks(month)
+    .flat()
+    .filter((day): day is string => day !== null && byDay.has(day));
+  if (days.length === 0) return html``;
+  return html`<h2>Day by day</h2>
+${days.map((day) => {
+  const date = new Date(`${day}T00:00:00Z`);
+  const label = `${WEEKDAYS[(date.getUTCDay() + 6) % 7]!.name} ${date.getUTCDate()} ${monthName(month)}`;
+  return html`<h3 id="day-${day}">${label}</h3>
+<ul class="day-list">${byDay.get(day)!.map((r) => html`<li><time datetime="${r.at}">${r.at!.slice(11, 16)} UTC</time> ${articleLink(r)}${pausedNote(r)} <span class="muted">${r.channel}</span></li>`)}</ul>`;
+})}`;
 }
 
 /** Adds the list and the calendar to the dashboard's app. */
