@@ -14,7 +14,9 @@ import type {
   TranslationUpdate,
 } from './article.table.ts';
 import type { RevisionTable } from './article.table.ts';
-import type { Insertable } from 'kysely';
+import { sql, type Insertable, type RawBuilder } from 'kysely';
+import type { ArticleListState } from '../domain/article/article-status.ts';
+import { foldCase } from './database.ts';
 
 /** An article by slug within a channel. */
 export async function findArticleBySlug(db: Executor, channelId: number, slug: string): Promise<ArticleRow | undefined> {
@@ -123,13 +125,50 @@ export async function supersedePendingRevisions(db: Executor, translationId: num
  */
 export async function listArticlesPage(
   db: Executor,
-  query: { channelId: number; status?: ArticleRow['status']; beforeId?: number; limit: number },
+  query: { channelId: number; status?: ArticleRow['status']; state?: ArticleListState; search?: string; beforeId?: number; limit: number },
 ): Promise<ArticleRow[]> {
   let q = db.selectFrom('articles').selectAll().where('channel_id', '=', query.channelId);
   if (query.status) q = q.where('status', '=', query.status);
+  if (query.state) q = q.where(STATE_CONDITIONS[query.state]);
+  if (query.search !== undefined) {
+    // instr, not LIKE: the text is matched as typed (% and _ are no wildcards); fold_case folds any script (database.ts).
+    const needle = foldCase(query.search);
+    q = q.where(
+      sql<boolean>`(instr(articles.slug, ${needle}) > 0 OR EXISTS (SELECT 1 FROM article_translations t WHERE t.article_id = articles.id AND instr(fold_case(t.title), ${needle}) > 0))`,
+    );
+  }
   if (query.beforeId !== undefined) q = q.where('id', '<', query.beforeId);
   return q.orderBy('id', 'desc').limit(query.limit).execute();
 }
+
+/**
+ * A translation `t` of the article with `r`, its newest revision (none: null), for the states
+ * that depend on moderation; the same derivation as `translation-moderation.ts`, in SQL.
+ */
+function translationWhere(condition: RawBuilder<unknown>): RawBuilder<boolean> {
+  return sql<boolean>`EXISTS (SELECT 1 FROM article_translations t
+    LEFT JOIN revisions r ON r.id = (SELECT max(r2.id) FROM revisions r2 WHERE r2.translation_id = t.id)
+    WHERE t.article_id = articles.id AND (${condition}))`;
+}
+
+/** A published translation's newest revision is not the public one: what `pending_revision` reports on. */
+const NEWER_REVISION = sql`t.status = 'published' AND r.id IS NOT NULL AND r.id IS NOT t.published_revision_id`;
+
+/** Each list state (`ARTICLE_LIST_STATES`) as a condition on `articles`. */
+const STATE_CONDITIONS: Record<ArticleListState, RawBuilder<boolean>> = {
+  draft: sql<boolean>`articles.status = 'draft'`,
+  scheduled: sql<boolean>`articles.status = 'scheduled' AND articles.scheduled_paused = 0`,
+  paused: sql<boolean>`articles.status = 'scheduled' AND articles.scheduled_paused = 1`,
+  published: sql<boolean>`articles.status = 'published'`,
+  archived: sql<boolean>`articles.status = 'archived'`,
+  // Under review and neither waiting for a person nor passed (a submission lost, defensively, also waits for the job).
+  moderation_pending: translationWhere(
+    sql`(t.status = 'moderation_review' AND (r.id IS NULL OR r.moderation_state NOT IN ('manual_review', 'passed'))) OR (${NEWER_REVISION} AND r.moderation_state = 'pending')`,
+  ),
+  manual_review: translationWhere(sql`r.moderation_state = 'manual_review' AND (t.status = 'moderation_review' OR (${NEWER_REVISION}))`),
+  blocked: translationWhere(sql`t.status = 'moderation_blocked' OR (${NEWER_REVISION} AND r.moderation_state = 'blocked')`),
+  pending_revision: translationWhere(sql`${NEWER_REVISION} AND r.moderation_state IN ('pending', 'manual_review', 'blocked')`),
+};
 
 /** Whether the store holds at least `count` articles, whatever their status (without counting them all). */
 export async function articlesAtLeast(db: Executor, count: number): Promise<boolean> {

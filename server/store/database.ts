@@ -81,9 +81,16 @@ export function openDatabase(file: string): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   sqlite.pragma('synchronous = NORMAL');
+  // SQLite's own lower() and LIKE fold ASCII only: searches fold titles in any script with this (article.repository.ts).
+  sqlite.function('fold_case', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? foldCase(text) : text));
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
   connections.set(db, sqlite);
   return db;
+}
+
+/** Text folded for case-insensitive search in any script: lower case, and compatibility forms (NFKC) made one. */
+export function foldCase(text: string): string {
+  return text.normalize('NFKC').toLowerCase();
 }
 
 /** The SQLite connection under each handle {@link openDatabase} made. */

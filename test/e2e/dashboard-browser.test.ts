@@ -101,6 +101,13 @@ describe.skipIf(!available)(available ? 'the dashboard in headless Chromium' : `
     });
     expect(created.status, created.text).toBe(201);
     articlePath = new URL(created.json.edit_url).pathname;
+    // Something on the schedule's calendar, moderated before ana's articles start waiting for a person.
+    const planned = await t.request('POST', '/api/v1/channels/ana-news/pages', {
+      key,
+      body: { slug: 'planned', default_language: 'en', status: 'scheduled', scheduled_at: new Date(t.clock.now().getTime() + 2 * 86_400_000).toISOString(), translations: [{ language: 'en', title: 'Planned for later', content_markdown: 'Text.' }] },
+    });
+    expect(planned.status, planned.text).toBe(201);
+    await t.service.worker.runDue();
     // ana decides moderation too, and one of her articles waits for a person: the queue has something to show.
     await setAdministrator({ db: t.service.db, clock: t.clock }, 'ana', true);
     await reviewCommand({ db: t.service.db, clock: t.clock }, { account: 'ana', on: true });
@@ -163,7 +170,7 @@ describe.skipIf(!available)(available ? 'the dashboard in headless Chromium' : `
     await page.getByRole('link', { name: 'Articles of ana-news' }).click();
     await page.waitForURL(`${t.url}/dashboard/channels/ana-news`);
     await page.getByRole('navigation', { name: 'Filter by state' }).getByRole('link', { name: 'draft' }).click();
-    await page.waitForURL(`${t.url}/dashboard/channels/ana-news?status=draft`);
+    await page.waitForURL(`${t.url}/dashboard/channels/ana-news?state=draft`);
     expect(await page.locator('[aria-current="page"]').textContent()).toBe('draft');
     expect(await page.getByRole('link', { name: 'Hello world' }).getAttribute('href')).toBe(articlePath);
     await context.close();
@@ -331,8 +338,43 @@ describe.skipIf(!available)(available ? 'the dashboard in headless Chromium' : `
       },
     },
     { name: 'articles', signedIn: true, open: (page) => page.goto(`${t.url}/dashboard/channels/ana-news`) },
-    { name: 'articles, drafts', signedIn: true, open: (page) => page.goto(`${t.url}/dashboard/channels/ana-news?status=draft`) },
-    { name: 'articles, none archived', signedIn: true, open: (page) => page.goto(`${t.url}/dashboard/channels/ana-news?status=archived`) },
+    { name: 'articles, drafts', signedIn: true, open: (page) => page.goto(`${t.url}/dashboard/channels/ana-news?state=draft`) },
+    { name: 'articles, none archived', signedIn: true, open: (page) => page.goto(`${t.url}/dashboard/channels/ana-news?state=archived`) },
+    {
+      name: 'articles, searched in manual review',
+      signedIn: true,
+      open: async (page) => {
+        await page.goto(`${t.url}/dashboard/channels/ana-news?state=manual_review`);
+        await page.getByLabel('Search titles (any language) and slugs').fill('waits');
+        await page.getByRole('button', { name: 'Search' }).click();
+        await page.getByRole('link', { name: 'Clear the search' }).waitFor();
+        expect(await page.locator('tbody tr').count()).toBe(1);
+      },
+    },
+    { name: 'articles, nothing found', signedIn: true, open: (page) => page.goto(`${t.url}/dashboard/channels/ana-news?q=${encodeURIComponent('100% _none_')}`) },
+    {
+      name: 'channels, a new channel refused',
+      signedIn: true,
+      open: async (page) => {
+        await page.goto(`${t.url}/dashboard`);
+        // The slug of the channel there already: refused, named, nothing created.
+        await page.locator('#channel-title').fill('Again');
+        await page.locator('#channel-slug').fill('ana-news');
+        await page.getByRole('button', { name: 'Create the channel' }).click();
+        await page.locator('#channel-slug-problem').waitFor();
+      },
+    },
+    {
+      name: 'scheduled, month calendar',
+      signedIn: true,
+      open: async (page) => {
+        await page.goto(`${t.url}/dashboard/scheduled/calendar`);
+        await page.getByRole('heading', { name: 'Day by day' }).waitFor();
+        // In its day's cell and under "Day by day"; a phone shows the cell's count instead of its list.
+        expect(await page.getByRole('link', { name: 'Planned for later' }).count()).toBe(page.viewportSize()!.width > 640 ? 2 : 1);
+      },
+    },
+    { name: 'scheduled, an empty month', signedIn: true, open: (page) => page.goto(`${t.url}/dashboard/scheduled/calendar?month=2027-02`) },
     { name: 'article', signedIn: true, open: (page) => page.goto(`${t.url}${articlePath}`) },
     {
       name: 'article, publishing refused',

@@ -47,3 +47,25 @@ export type ModerationState = (typeof MODERATION_STATES)[number];
  * person, before the ones that need nothing.
  */
 export const MODERATION_PRIORITY: readonly ModerationState[] = ['pending', 'blocked', 'manual_review', 'waiting_for_primary', 'passed', 'none'];
+
+/**
+ * The states GET …/pages filters by with `state` (and the dashboard's list):
+ * every state the API reports an article in, where the article-level status
+ * alone says too little. Several may hold at once (a published article whose
+ * revision waits for a person is `published`, `manual_review` and
+ * `pending_revision`).
+ *
+ * - `draft`, `published`, `archived`: the article's status.
+ * - `scheduled`: status `scheduled` and the schedule runs; `paused`: status
+ *   `scheduled` with `scheduled_paused` (the owner's plan lost scheduling).
+ * - `moderation_pending`: a translation (or a revision of a published one)
+ *   waits for the automatic check (`moderation: "pending"`).
+ * - `manual_review`: a translation or revision waits for a person.
+ * - `blocked`: a translation is `moderation_blocked`, or a published one's
+ *   latest revision was refused (`moderation: "blocked"`).
+ * - `pending_revision`: a published translation has a `pending_revision`
+ *   (waiting for moderation, or refused while the public version stays).
+ */
+export const ARTICLE_LIST_STATES = ['draft', 'scheduled', 'paused', 'moderation_pending', 'manual_review', 'blocked', 'published', 'pending_revision', 'archived'] as const;
+/** A state GET …/pages filters by. */
+export type ArticleListState = (typeof ARTICLE_LIST_STATES)[number];

@@ -91,6 +91,9 @@ export interface ArticleListItem {
   default_language: string;
   status: ArticleStatus;
   homepage_mode: HomepageMode;
+  /** As in the article response: a scheduled article that will not publish until given a new time or published by hand. */
+  scheduled_paused: boolean;
+  scheduled_pause_reason: string | null;
   moderation: ModerationState;
   published_at: string | null;
   scheduled_at: string | null;
@@ -233,6 +236,8 @@ export function toArticleListItem(
     default_language: article.default_language,
     status: article.status,
     homepage_mode: article.homepage_mode,
+    scheduled_paused: article.scheduled_paused === 1,
+    scheduled_pause_reason: article.scheduled_pause_reason,
     moderation: articleModeration(states),
     published_at: article.published_at,
     scheduled_at: article.scheduled_at,

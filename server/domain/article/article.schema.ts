@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { articleSlugSchema, dateTimeSchema, languageSchema, plainTextSchema, titleSchema } from '../schema-parts.ts';
-import { HOMEPAGE_MODES, REQUESTABLE_STATUSES } from './article-status.ts';
+import { ARTICLE_LIST_STATES, HOMEPAGE_MODES, REQUESTABLE_STATUSES } from './article-status.ts';
 import { BODY_LIMITS } from '../body/limits.ts';
 import { RESERVED_ARTICLE_SLUGS } from '../../serving/static-files.ts';
 
@@ -138,6 +138,13 @@ export const articleListQuerySchema = z
     status: z.enum(['draft', 'moderation_review', 'scheduled', 'published', 'archived']).optional(),
     limit: z.coerce.number({ invalid_type_error: 'Expected an integer from 1 to 100.' }).int('Expected an integer from 1 to 100.').min(1).max(100).default(20),
     cursor: z.string().max(500).optional(),
+    state: z.enum(ARTICLE_LIST_STATES).optional(),
+    q: z
+      .string()
+      .trim()
+      .max(200, 'At most 200 characters. Search for a shorter part of the title or slug.')
+      .optional()
+      .transform((v) => (v === '' ? undefined : v)),
   })
   .strict();
 /** A validated list query. */

@@ -5,6 +5,7 @@
  * `article-save.ts`.
  * @module
  */
+import { createHash } from 'node:crypto';
 import { checkIfMatch, checkIfNoneMatch, translationVersion } from './translation-version.ts';
 import type { Clock } from '../../clock.ts';
 import { isoNow } from '../../clock.ts';
@@ -258,11 +259,15 @@ export async function listArticles(
 ): Promise<{ pages: ArticleListItem[]; pagination: { limit: number; next_cursor: string | null; has_more: boolean } }> {
   requireApiPublishing(principal);
   const access = await channelAccess(deps.db, principal, channelSlug);
-  const scope = `pages:${access.channel.id}:${query.status ?? ''}`;
+  // A cursor is good for the filters it was made with only; the search text by its hash, to keep the cursor short.
+  const filters = query.state === undefined && query.q === undefined ? '' : `:${query.state ?? ''}:${query.q === undefined ? '' : createHash('sha256').update(query.q).digest('base64url').slice(0, 16)}`;
+  const scope = `pages:${access.channel.id}:${query.status ?? ''}${filters}`;
   const beforeId = query.cursor !== undefined ? Number(deps.cursors.decode(scope, query.cursor).id) : undefined;
   const rows = await articles.listArticlesPage(deps.db, {
     channelId: access.channel.id,
     status: query.status,
+    state: query.state,
+    search: query.q,
     beforeId,
     limit: query.limit + 1,
   });

@@ -15,16 +15,17 @@ import { createLoginThrottle, type LoginThrottle } from '../../domain/account/lo
 import { planFeatures } from '../../domain/account/plans.ts';
 import { sessionPrincipal, signIn, signOut, signOutEverywhere } from '../../domain/account/session.service.ts';
 import type { ArticleDeps } from '../../domain/article/article.service.ts';
-import { listChannels, type ChannelDeps } from '../../domain/channel/channel.service.ts';
+import type { ChannelDeps } from '../../domain/channel/channel.service.ts';
 import { PressroomError } from '../../domain/errors.ts';
 import { clientAddress } from '../middleware/rate-limit.ts';
-import { dashboardHeaders, DASHBOARD_PATH, frame, html, type Markup, when, yesNo } from './dashboard-layout.ts';
+import { dashboardHeaders, DASHBOARD_PATH, frame, html, type Markup, when } from './dashboard-layout.ts';
 import { field, notFoundPage, pageAnswer, problemPage, STYLESHEET_HREF } from './dashboard-page.ts';
 import { findDashboardAsset } from './dashboard-assets.ts';
 import { channelSettingsRoutes } from './channel-settings.ts';
 import { translationEditorRoutes } from './translation-editor.ts';
 import { articleScreenRoutes } from './article-screen.ts';
 import { channelArticlesRoutes } from './channel-articles.ts';
+import { channelListRoutes } from './channel-list.ts';
 import { moderationQueueRoutes } from './moderation-queue.ts';
 import { revisionHistoryRoutes } from './revision-history.ts';
 import { scheduledListRoutes } from './scheduled-list.ts';
@@ -155,30 +156,6 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
     return c.redirect(`${DASHBOARD_PATH}/login?signed_out=everywhere`, 303);
   });
 
-  app.get('/', async (c) => {
-    const session = c.get('session');
-    const channels = planFeatures(session.plan).apiPublishing ? await listChannels(deps, session) : [];
-    return pageAnswer(
-      c,
-      frame(
-        { title: 'Channels', stylesheet: STYLESHEET_HREF, accountName: session.accountName, administrator: session.administrator },
-        html`<h1>Your channels</h1>
-${
-  channels.length === 0
-    ? html`<p>You have no channels yet. Create one through the publishing API (<code>POST /api/v1/channels</code>), or ask a channel's owner to invite you.</p>`
-    : html`<div class="table-wrap"><table>
-<caption class="muted">Channels you own or were invited to, with what you may do in each</caption>
-<thead><tr><th scope="col">Channel</th><th scope="col">Role</th><th scope="col">Write articles</th><th scope="col">Manage channel</th><th scope="col">State</th></tr></thead>
-<tbody>
-${channels.map(
-  (ch) => html`<tr><td><a href="${DASHBOARD_PATH}/channels/${encodeURIComponent(ch.slug)}">${ch.title}</a> <span class="muted">${ch.slug}</span></td><td>${ch.role}</td><td>${yesNo(ch.can_write_articles)}</td><td>${yesNo(ch.can_manage_channel)}</td><td>${ch.read_only ? 'read-only: past the plan\u2019s channel limit' : ch.status}</td></tr>`,
-)}
-</tbody></table></div>`
-}`,
-      ),
-    );
-  });
-
   app.get('/account', async (c) => accountPage(c));
 
   /** The account page, with a key just created shown once. */
@@ -244,6 +221,7 @@ ${keys.map(
     return accountPage(c, undefined, 'The key is revoked: the publishing API refuses it from now on.');
   });
 
+  channelListRoutes(app, deps);
   channelArticlesRoutes(app, deps);
   articleScreenRoutes(app, deps);
   channelSettingsRoutes(app, deps);
