@@ -86,8 +86,8 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
     throw err;
   });
 
-  app.get('/assets/:file', (c) => {
-    const asset = findDashboardAsset(`${DASHBOARD_PATH}/assets/${c.req.param('file')}`);
+  app.get('/assets/:file', async (c) => {
+    const asset = await findDashboardAsset(`${DASHBOARD_PATH}/assets/${c.req.param('file')}`);
     if (!asset) return notFoundPage(c);
     c.header('Content-Type', asset.type);
     c.header('Cache-Control', 'public, max-age=31536000, immutable');
