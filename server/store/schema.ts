@@ -13,6 +13,7 @@ import type { InstanceSettingTable } from './instance-setting.table.ts';
 import type { OutputFileTable } from './output-file.table.ts';
 import type { SearchDocumentTable, SearchFtsTable } from './search-document.table.ts';
 import type { AccountPasswordTable, AdministratorTable, SessionTable } from './session.table.ts';
+import type { EditorAutosaveTable } from './editor-autosave.table.ts';
 
 /** Table name → row type. */
 export interface Database {
@@ -38,4 +39,5 @@ export interface Database {
   account_passwords: AccountPasswordTable;
   sessions: SessionTable;
   administrators: AdministratorTable;
+  editor_autosaves: EditorAutosaveTable;
 }

@@ -79,7 +79,7 @@ const bodyText = (item: { content_markdown?: string; content_html?: string }): s
  * Finds an article by numeric id or slug. Digits always mean the id: new
  * slugs cannot be all digits (`isArticleSlug`), so a ref names one article.
  */
-async function findArticle(db: Executor, channelId: number, channelSlug: string, ref: string): Promise<ArticleRow> {
+export async function findArticle(db: Executor, channelId: number, channelSlug: string, ref: string): Promise<ArticleRow> {
   const article = /^\d+$/.test(ref)
     ? /^\d{1,15}$/.test(ref) ? await articles.findArticleById(db, channelId, Number(ref)) : undefined
     : await articles.findArticleBySlug(db, channelId, ref);
@@ -294,6 +294,18 @@ export async function listArticles(
   };
 }
 
+/**
+ * A save asked only for a draft (`putTranslation`'s `draftOnly`) met a translation that is not one (it was
+ * published, scheduled or sent to moderation meanwhile, or does not exist). Never leaves the domain: its
+ * caller keeps the texts elsewhere (`autosave.service.ts`).
+ */
+export class NotADraft extends Error {
+  constructor(language: string, status: string | null) {
+    super(`the "${language}" translation is ${status ?? 'missing'}, not a draft`);
+    this.name = 'NotADraft';
+  }
+}
+
 /** PUT …/pages/{ref}/translations/{language}. */
 export async function putTranslation(
   deps: ArticleDeps,
@@ -304,9 +316,11 @@ export async function putTranslation(
   input: TranslationPutInput,
   /**
    * `ifMatch`: the request's If-Match, checked against the translation's version in the write's transaction;
-   * `ifNoneMatch`: `*` creates the translation only if it does not exist yet.
+   * `ifNoneMatch`: `*` creates the translation only if it does not exist yet;
+   * `draftOnly`: saves only while the translation exists and is a draft, whose save starts no moderation and
+   * publishes nothing (the dashboard's autosave), else throws {@link NotADraft} and writes nothing.
    */
-  options: { ifMatch?: string; ifNoneMatch?: string } = {},
+  options: { ifMatch?: string; ifNoneMatch?: string; draftOnly?: boolean } = {},
 ): Promise<{ view: ArticleView; created: boolean }> {
   requireApiPublishing(principal);
   const precheck = await channelAccess(deps.db, principal, channelSlug);
@@ -319,11 +333,12 @@ export async function putTranslation(
     const access = await channelAccess(trx, principal, channelSlug);
     requireArticleWrite(access);
     const article = await findArticle(trx, access.channel.id, channelSlug, ref);
-    if (options.ifMatch !== undefined || options.ifNoneMatch !== undefined) {
+    if (options.ifMatch !== undefined || options.ifNoneMatch !== undefined || options.draftOnly) {
       const current = (await articles.listTranslations(trx, [article.id])).find((t) => t.language === language);
       const version = current ? translationVersion(current) : null;
       if (options.ifMatch !== undefined) checkIfMatch(options.ifMatch, version, language);
       if (options.ifNoneMatch !== undefined) checkIfNoneMatch(options.ifNoneMatch, version, language);
+      if (options.draftOnly && current?.status !== 'draft') throw new NotADraft(language, current?.status ?? null);
     }
     const saved = await saveTranslation(trx, deps, access, article, { language, status: input.status }, prepared);
     return { view: await viewOf(deps, trx, saved.article, channelSlug, saved.warnings), created: saved.created };

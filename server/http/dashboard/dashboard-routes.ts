@@ -22,7 +22,7 @@ import { dashboardHeaders, DASHBOARD_PATH, frame, html, type Markup, when } from
 import { field, notFoundPage, pageAnswer, problemPage, STYLESHEET_HREF } from './dashboard-page.ts';
 import { findDashboardAsset } from './dashboard-assets.ts';
 import { channelSettingsRoutes } from './channel-settings.ts';
-import { translationEditorRoutes } from './translation-editor.ts';
+import { TRANSLATION_TEXT_PATH, translationEditorRoutes } from './translation-editor.ts';
 import { articleScreenRoutes } from './article-screen.ts';
 import { channelArticlesRoutes } from './channel-articles.ts';
 import { channelListRoutes } from './channel-list.ts';
@@ -51,6 +51,8 @@ export interface DashboardDeps extends ArticleDeps, ChannelDeps, PreviewDeps {
   readonly loginThrottle?: LoginThrottle;
   /** Where decisions made in the dashboard are logged. */
   readonly log?: Logger;
+  /** The largest request body the publishing API accepts (`PRESSROOM_MAX_BODY_MB`): the editor's forms take as much. */
+  readonly maxBodyBytes: number;
 }
 
 /** The largest form the dashboard reads. */
@@ -88,8 +90,8 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
     throw err;
   });
 
-  app.get('/assets/:file', (c) => {
-    const asset = findDashboardAsset(`${DASHBOARD_PATH}/assets/${c.req.param('file')}`);
+  app.get('/assets/:file', async (c) => {
+    const asset = await findDashboardAsset(`${DASHBOARD_PATH}/assets/${c.req.param('file')}`);
     if (!asset) return notFoundPage(c);
     c.header('Content-Type', asset.type);
     c.header('Cache-Control', 'public, max-age=31536000, immutable');
@@ -98,7 +100,10 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
   });
 
   // Every unsafe request, signed in or not (sign-in too: a foreign page must not sign the browser in either).
-  app.use('*', bodyLimit({ maxSize: FORM_LIMIT_BYTES, onError: (c) => pageAnswer(c, problemPage('Form too large', `A dashboard form is at most ${FORM_LIMIT_BYTES / 1024} KB. Send less text.`), 422) }));
+  const formLimit = bodyLimit({ maxSize: FORM_LIMIT_BYTES, onError: (c) => pageAnswer(c, problemPage('Form too large', `A dashboard form is at most ${FORM_LIMIT_BYTES / 1024} KB. Send less text.`), 422) });
+  // A translation's texts may be as large as the publishing API takes them.
+  const textLimit = bodyLimit({ maxSize: deps.maxBodyBytes, onError: (c) => pageAnswer(c, problemPage('Too much text', `A translation's texts are at most ${Math.floor(deps.maxBodyBytes / 1024 / 1024)} MB, as the publishing API accepts. Split the article.`), 422) });
+  app.use('*', (c, next) => (TRANSLATION_TEXT_PATH.test(c.req.path) ? textLimit : formLimit)(c, next));
   app.use('*', async (c, next) => {
     const refused = foreignOrigin(c, deps.dashboardUrl);
     if (refused) return pageAnswer(c, problemPage('Refused: not sent from the dashboard', refused), 403);

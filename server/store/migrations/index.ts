@@ -23,6 +23,7 @@ import * as edgeDeliveries from './0016-edge-deliveries.ts';
 import * as bucketObjects from './0017-bucket-objects.ts';
 import * as outputFileStamps from './0018-output-file-stamps.ts';
 import * as dashboardSignIn from './0019-dashboard-sign-in.ts';
+import * as editorAutosaves from './0020-editor-autosaves.ts';
 
 /** Every migration by name, applied in name order. */
 export const migrations: Record<string, Migration> = {
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '0017-bucket-objects': bucketObjects,
   '0018-output-file-stamps': outputFileStamps,
   '0019-dashboard-sign-in': dashboardSignIn,
+  '0020-editor-autosaves': editorAutosaves,
 };
