@@ -26,6 +26,7 @@ import { notFoundPageFrom, siteFileRoutes } from './http/routes/site-files.ts';
 import { createOutputFileCache, type OutputFileCache } from './http/output-file-cache.ts';
 import { isMediaUploadPath, mediaRoutes } from './http/routes/media.ts';
 import { createThreadUploadParser, type UploadParser } from './http/upload-parser.ts';
+import { createUploadReceiver } from './http/upload-receiver.ts';
 import { pageRoutes } from './http/routes/pages.ts';
 import { dashboardRoutes } from './http/dashboard/dashboard-routes.ts';
 import { DASHBOARD_PATH } from './http/dashboard/dashboard-layout.ts';
@@ -121,8 +122,9 @@ export function createApp(config: Config, deps: AppDeps): Hono {
     if (c.req.method !== 'GET' && c.res.status < 400) deps.jobs.wake();
   });
   api.route('/channels', channelRoutes(deps));
-  // One set of upload routes (and with it one gate of uploads per account) for both paths.
-  const uploads = mediaRoutes(deps, { dir: path.join(config.dataDir, 'uploads'), parser: deps.uploadParser ?? createThreadUploadParser() });
+  // One receiver of uploads (and with it one gate of uploads per account) for both paths and the dashboard's forms.
+  const receiver = createUploadReceiver(deps.media.limits, { dir: path.join(config.dataDir, 'uploads'), parser: deps.uploadParser ?? createThreadUploadParser() });
+  const uploads = mediaRoutes(deps, receiver);
   // New integrations use /channels; /projects is the legacy path for pages and media.
   for (const base of ['/channels/:channel/pages', '/projects/:channel/pages']) api.route(base, pageRoutes(deps));
   for (const base of ['/channels/:channel/media', '/projects/:channel/media']) api.route(base, uploads);
