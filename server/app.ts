@@ -132,7 +132,7 @@ export function createApp(config: Config, deps: AppDeps): Hono {
   if (deps.publicApi) app.route('/api/public/v1', publicApiRoutes(deps.publicApi));
   // The editors' dashboard: signed in with a session cookie, never with an API key.
   if (deps.database) app.use(`${DASHBOARD_PATH}/*`, refuseWhenDatabaseDetached(deps.database));
-  app.route(DASHBOARD_PATH, dashboardRoutes({ ...deps, dashboardUrl: config.dashboardUrl, trustProxyHops: config.trustProxyHops }));
+  app.route(DASHBOARD_PATH, dashboardRoutes({ ...deps, uploads: receiver, dashboardUrl: config.dashboardUrl, trustProxyHops: config.trustProxyHops }));
   // Everything else is the static output, as a static host would serve it.
   if (outputFiles) app.route('/', siteFileRoutes(outputFiles, { maxAgeSeconds: config.cacheMaxAgeSeconds, tagPrefix: config.cacheTagPrefix }));
   return app;

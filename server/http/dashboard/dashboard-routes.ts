@@ -8,6 +8,7 @@
  */
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { except } from 'hono/combine';
 import type { Clock } from '../../clock.ts';
 import type { Logger } from '../../logger.ts';
 import { createOwnKey, listOwnKeys, revokeOwnKey } from '../../domain/account/account.service.ts';
@@ -28,6 +29,9 @@ import { channelArticlesRoutes } from './channel-articles.ts';
 import { moderationQueueRoutes } from './moderation-queue.ts';
 import { revisionHistoryRoutes } from './revision-history.ts';
 import { scheduledListRoutes } from './scheduled-list.ts';
+import { imageUploadRoutes, isDashboardUploadPath } from './image-uploads.ts';
+import type { MediaKit } from '../../domain/media/media-kit.ts';
+import type { UploadReceiver } from '../upload-receiver.ts';
 import {
   clearSessionCookie,
   foreignOrigin,
@@ -49,6 +53,10 @@ export interface DashboardDeps extends ArticleDeps, ChannelDeps {
   readonly loginThrottle?: LoginThrottle;
   /** Where decisions made in the dashboard are logged. */
   readonly log?: Logger;
+  /** The media folder, processor and limits, for the image uploads. */
+  readonly media: MediaKit;
+  /** The app's one receiver of uploads, shared with the publishing API's POST …/media. */
+  readonly uploads: UploadReceiver;
 }
 
 /** The largest form the dashboard reads. */
@@ -96,7 +104,8 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
   });
 
   // Every unsafe request, signed in or not (sign-in too: a foreign page must not sign the browser in either).
-  app.use('*', bodyLimit({ maxSize: FORM_LIMIT_BYTES, onError: (c) => pageAnswer(c, problemPage('Form too large', `A dashboard form is at most ${FORM_LIMIT_BYTES / 1024} KB. Send less text.`), 422) }));
+  // The image uploads carry the image's limit instead (image-uploads.ts).
+  app.use('*', except((c) => isDashboardUploadPath(c.req.path), bodyLimit({ maxSize: FORM_LIMIT_BYTES, onError: (c) => pageAnswer(c, problemPage('Form too large', `A dashboard form is at most ${FORM_LIMIT_BYTES / 1024} KB. Send less text.`), 422) })));
   app.use('*', async (c, next) => {
     const refused = foreignOrigin(c, deps.dashboardUrl);
     if (refused) return pageAnswer(c, problemPage('Refused: not sent from the dashboard', refused), 403);
@@ -243,6 +252,7 @@ ${keys.map(
     return accountPage(c, undefined, 'The key is revoked: the publishing API refuses it from now on.');
   });
 
+  imageUploadRoutes(app, deps);
   channelArticlesRoutes(app, deps);
   articleScreenRoutes(app, deps);
   channelSettingsRoutes(app, deps);

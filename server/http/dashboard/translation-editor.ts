@@ -20,6 +20,7 @@ import { languageSchema } from '../../domain/schema-parts.ts';
 import { parseInput } from '../../domain/validation.ts';
 import { DASHBOARD_PATH, frame, html, type Markup, type Viewer } from './dashboard-layout.ts';
 import { field, notFoundPage, pageAnswer, STYLESHEET_HREF } from './dashboard-page.ts';
+import { articleImageSection, IMAGES_SCRIPT_HREF, type UploadFormState } from './image-forms.ts';
 import type { DashboardEnv } from './dashboard-session.ts';
 
 /** The texts the form edits, as sent or as stored. */
@@ -33,7 +34,7 @@ interface Texts {
 
 const TEXT_FIELDS = ['title', 'excerpt', 'seo_title', 'seo_description', 'content_markdown'] as const;
 
-function storedTexts(t: TranslationView | undefined): Texts {
+export function storedTexts(t: TranslationView | undefined): Texts {
   return { title: t?.title ?? '', excerpt: t?.excerpt ?? '', seo_title: t?.seo_title ?? '', seo_description: t?.seo_description ?? '', content_markdown: t?.content_markdown ?? '' };
 }
 
@@ -52,7 +53,7 @@ export function editorAddress(channel: string, articleId: number, language: stri
   return `${DASHBOARD_PATH}/channels/${encodeURIComponent(channel)}/pages/${articleId}/translations/${encodeURIComponent(language)}`;
 }
 
-interface EditorPage {
+export interface EditorPage {
   readonly view: ArticleView;
   readonly language: string;
   readonly changedAt: ReadonlyMap<string, string>;
@@ -65,6 +66,8 @@ interface EditorPage {
   readonly notice?: string;
   /** Someone else's save, shown beside the editor's own texts. */
   readonly theirs?: TranslationView;
+  /** What the image upload form shows (`image-uploads.ts`). */
+  readonly upload?: UploadFormState;
 }
 
 /** One text field of the form. */
@@ -102,7 +105,7 @@ ${note ?? ''}
 </section>`;
 }
 
-function editorPage(page: EditorPage): Markup {
+export function editorPage(page: EditorPage): Markup {
   const { view, language } = page;
   const own = view.translations.find((t) => t.language === language);
   const primary = view.translations.find((t) => t.language === view.default_language);
@@ -111,7 +114,7 @@ function editorPage(page: EditorPage): Markup {
   const outdated = !isPrimary && own && primary && (page.changedAt.get(primary.language) ?? '') > (page.changedAt.get(language) ?? '');
   const formProblem = page.problems?.get('form');
   return frame(
-    { title: `${own?.title ?? 'New translation'} (${language})`, stylesheet: STYLESHEET_HREF, accountName: page.viewer.accountName, administrator: page.viewer.administrator, notice: page.notice },
+    { title: `${own?.title ?? 'New translation'} (${language})`, stylesheet: STYLESHEET_HREF, accountName: page.viewer.accountName, administrator: page.viewer.administrator, notice: page.notice, scripts: [IMAGES_SCRIPT_HREF] },
     html`<p><a href="${DASHBOARD_PATH}/channels/${encodeURIComponent(view.project)}/pages/${view.id}">Back to the article</a></p>
 <h1>${own ? html`Edit the ${language} translation` : html`Add a ${language} translation`}</h1>
 <p>State: <strong>${own ? own.status : 'new (saved as a draft)'}</strong>${own ? html`, moderation ${own.moderation}` : ''}.${own ? html` <a href="${action}/revisions">Revisions</a>` : ''}
@@ -148,7 +151,8 @@ ${
         )
       : ''
 }
-</div>`,
+</div>
+${articleImageSection(action, page.upload)}`,
   );
 }
 
