@@ -131,6 +131,10 @@ describe('an article image from the editor', () => {
     expect(page.text).toContain(`<form method="post" action="${editor()}/images" enctype="multipart/form-data"`);
     expect(page.text).toMatch(/<input type="file" id="article-image-image" name="image" required/);
     expect(page.text).toContain('Save your text first');
+    // The alt text is written in the translation's language: right to left in an Arabic one.
+    const arabic = await ana('GET', `/dashboard/channels/ana-news/pages/${id}/translations/ar`);
+    expect(arabic.text).toContain('name="alt" required maxlength="1000" lang="ar" dir="rtl"');
+    expect(arabic.text).toContain(`action="/dashboard/channels/ana-news/pages/${id}/translations/ar/images"`);
     expect(page.text).toMatch(/<script src="\/dashboard\/assets\/images-[0-9a-f]{12}\.js" defer><\/script>/);
     expect(page.headers.get('content-security-policy')).toBe(IMAGE_PAGES_CSP);
     expect(IMAGE_PAGES_CSP).toContain("img-src 'self' data: blob:;");
@@ -166,7 +170,7 @@ describe('an article image from the editor', () => {
     expect(res.status).toBe(422);
     expect(res.text).toContain('Nothing was uploaded.');
     expect(res.text).toContain(`<span class="field-problem" id="article-image-alt-problem">${ALT_REQUIRED_MESSAGE.replace(/"/g, '&quot;')}</span>`);
-    expect(res.text).toMatch(/id="article-image-alt" name="alt" required maxlength="1000" value="  " aria-invalid="true" aria-describedby="article-image-alt-problem article-image-alt-hint"/);
+    expect(res.text).toMatch(/id="article-image-alt" name="alt" required maxlength="1000" lang="en" dir="ltr" value="  " aria-invalid="true" aria-describedby="article-image-alt-problem article-image-alt-hint"/);
     expect(res.text).toContain('id="article-image-position_x" name="position_x" min="0" max="100" step="any" inputmode="decimal" value="10"');
     expect(mediaFiles()).toEqual(before);
   });

@@ -136,15 +136,24 @@
     return true;
   }
 
-  /** The editor's upload section: sent with fetch, its answer put in its place. */
+  /**
+   * The editor's upload section: its form sent with fetch, and the form's part of the answer (the refusal, the
+   * image uploaded, the form again) put in place of its own; the status line stays, so it is announced.
+   */
   function initArticleUpload(section) {
-    for (const fieldset of section.querySelectorAll('[data-focal-picker]')) initPicker(fieldset);
-    const form = section.querySelector('[data-upload-form]');
     const status = section.querySelector('[data-upload-status]');
     const how = section.querySelector('[data-upload-how]');
-    if (!form || !status || !body) return;
+    if (!status || !body) {
+      for (const fieldset of section.querySelectorAll('[data-focal-picker]')) initPicker(fieldset);
+      return;
+    }
     if (how) how.textContent = 'The image is uploaded without leaving this page, and its Markdown goes into the body at the cursor (at the end if you have not placed it); what you typed stays. Save afterwards to keep it.';
-    form.addEventListener('submit', async (event) => {
+    const bind = (part) => {
+      for (const fieldset of part.querySelectorAll('[data-focal-picker]')) initPicker(fieldset);
+      const form = part.querySelector('[data-upload-form]');
+      if (form) form.addEventListener('submit', (event) => send(event, part, form));
+    };
+    const send = async (event, part, form) => {
       event.preventDefault();
       const button = form.querySelector('button[type="submit"]');
       if (button) button.disabled = true;
@@ -160,31 +169,32 @@
         return;
       }
       const answer = new DOMParser().parseFromString(text, 'text/html');
-      const next = answer.querySelector('[data-article-image]');
+      const next = answer.querySelector('[data-article-image] [data-upload-body]');
       if (!next) {
         if (button) button.disabled = false;
         const problem = answer.querySelector('.error');
-        status.textContent = `The upload was refused (${response.status}): ${problem ? problem.textContent.trim() : 'the server gave no reason'}. Nothing was inserted.`;
+        status.textContent = `The upload was refused (${response.status}): ${problem ? problem.textContent.trim() : 'the server gave no reason'} Nothing was inserted.`;
         return;
       }
       const markdown = response.ok ? next.querySelector('[data-uploaded-markdown]') : null;
       const fresh = document.importNode(next, true);
-      section.replaceWith(fresh);
-      initArticleUpload(fresh);
-      const say = fresh.querySelector('[data-upload-status]');
+      part.replaceWith(fresh);
+      bind(fresh);
       if (markdown && insertIntoBody(markdown.value)) {
-        if (say) say.textContent = 'The image is uploaded and its Markdown, with its alt text, is in the body at the cursor. Save the text to keep it.';
+        status.textContent = 'The image is uploaded and its Markdown, with its alt text, is in the body at the cursor. Save the text to keep it.';
         const shown = fresh.querySelector('[data-uploaded-markdown]');
         if (shown) shown.focus();
       } else {
-        if (say) say.textContent = 'Nothing was uploaded: the form says what to correct.';
+        status.textContent = 'Nothing was uploaded: the form says what to correct.';
         const wrong = fresh.querySelector('[aria-invalid="true"]') || fresh.querySelector('[role="alert"]');
         if (wrong) {
           if (!wrong.matches('input, select, textarea')) wrong.tabIndex = -1;
           wrong.focus();
         }
       }
-    });
+    };
+    const part = section.querySelector('[data-upload-body]');
+    if (part) bind(part);
   }
 
   for (const section of document.querySelectorAll('[data-article-image]')) initArticleUpload(section);

@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import type { ImageView } from '../../domain/media/media-view.ts';
 import { AVATAR_SIZE, COVER_SIZE } from '../../domain/media/media-kit.ts';
 import type { ChannelView } from '../../domain/channel/channel-view.ts';
+import { textDirection } from '../../domain/language.ts';
 import type { PublicUrls } from '../../urls/public-urls.ts';
 import { dashboardAsset } from './dashboard-assets.ts';
 import { DASHBOARD_PATH, html, type Markup } from './dashboard-layout.ts';
@@ -109,9 +110,9 @@ ${f.note('image')}`;
 /**
  * The editor's "Add an image" section: its own form (a file cannot travel in the text form), so the page says
  * to save the text first; with script the upload is sent without leaving the page and its Markdown goes
- * into the body at the cursor.
+ * into the body at the cursor. The alt text is in the translation's `language` (right to left where it is).
  */
-export function articleImageSection(editorAddress: string, state: UploadFormState = {}): Markup {
+export function articleImageSection(editorAddress: string, language: string, state: UploadFormState = {}): Markup {
   const prefix = 'article-image';
   const f = fieldsOf(prefix, state);
   const watermark = f.sent('watermark', 'auto');
@@ -119,6 +120,8 @@ export function articleImageSection(editorAddress: string, state: UploadFormStat
   return html`<section class="images" id="article-image" aria-labelledby="article-image-heading" data-article-image>
 <h2 id="article-image-heading">Add an image</h2>
 <p class="muted" id="article-image-how" data-upload-how>Save your text first: uploading opens this page again with the text as last saved, and the image's Markdown below it to copy into the body.</p>
+<p role="status" class="muted" id="article-image-status" data-upload-status></p>
+<div data-upload-body>
 ${refusal(state)}
 ${
   state.uploaded
@@ -128,11 +131,10 @@ ${
 </div>`
     : ''
 }
-<p role="status" class="muted" id="article-image-status" data-upload-status></p>
 <form method="post" action="${articleImageAction(editorAddress)}" enctype="multipart/form-data" class="stack wide" aria-labelledby="article-image-heading" data-upload-form>
 ${fileInput(prefix, state, 'Image file')}
-<label for="${f.id('alt')}">Alt text: what the image shows <input type="text" id="${f.id('alt')}" name="alt" required maxlength="1000" value="${f.sent('alt')}"${f.described('alt', f.id('alt-hint'))}></label>
-<span class="muted" id="${f.id('alt-hint')}">Required: readers who cannot see the image hear or read this instead.</span>
+<label for="${f.id('alt')}">Alt text: what the image shows <input type="text" id="${f.id('alt')}" name="alt" required maxlength="1000" lang="${language}" dir="${textDirection(language)}" value="${f.sent('alt')}"${f.described('alt', f.id('alt-hint'))}></label>
+<span class="muted" id="${f.id('alt-hint')}">Required, in the translation's language: readers who cannot see the image hear or read this instead.</span>
 ${f.note('alt')}
 ${focalPoint(prefix, state, null)}
 <label for="${f.id('watermark')}">Watermark <select id="${f.id('watermark')}" name="watermark"${f.described('watermark')}>
@@ -141,6 +143,7 @@ ${option('auto', 'As the channelâ€™s setting')}${option('on', 'On: the channelâ€
 ${f.note('watermark')}
 <button type="submit">Upload the image</button>
 </form>
+</div>
 </section>`;
 }
 

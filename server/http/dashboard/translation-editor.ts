@@ -152,7 +152,7 @@ ${
       : ''
 }
 </div>
-${articleImageSection(action, page.upload)}`,
+${articleImageSection(action, language, page.upload)}`,
   );
 }
 
