@@ -151,7 +151,7 @@ describe('an article image from the editor', () => {
     const res = await ana('POST', `${editor()}/images`, formOf(await leftRight(400, 200), { alt: 'Red and "blue" halves', position_x: '25', position_y: '75', watermark: 'off' }));
     expect(res.status, res.text).toBe(200);
     expect(res.text).toContain('The image is uploaded.');
-    const markdown = unescape(/<textarea id="article-image-markdown" class="source" rows="2" readonly data-uploaded-markdown>([^<]*)<\/textarea>/.exec(res.text)![1]!);
+    const markdown = unescape(/<textarea id="article-image-markdown" class="source" rows="3" readonly data-uploaded-markdown>([^<]*)<\/textarea>/.exec(res.text)![1]!);
     expect(markdown).toMatch(/^!\[Red and "blue" halves\]\(http:\/\/pressroom\.test\/media\/ana-news\/hello\/[0-9a-f]{16}\.webp\)$/);
     const url = /\((.*)\)$/.exec(markdown)![1]!;
     const served = await fetch(`${t.url}${new URL(url).pathname}`);
@@ -221,19 +221,27 @@ describe('an article image from the editor', () => {
       req.write('--x\r\n');
     });
     expect(declared).toBe(413);
+    // A form that is no upload is 415, said at the top of the form.
+    const plain = await ana('POST', `${editor()}/images`, { alt: 'No file' });
+    expect(plain.status).toBe(415);
+    expect(plain.text).toMatch(/<div class="error" role="alert"><p>Nothing was uploaded\. An upload must be multipart\/form-data/);
     // Other forms keep their limit.
     const settings = await ana('POST', '/dashboard/channels/ana-news/settings', { 'title.en': 'x'.repeat(70 * 1024) });
     expect(settings.status).toBe(422);
     expect(settings.text).toContain('A dashboard form is at most 64 KB.');
   });
 
-  it('refuses a form posted from another origin (403) and another account’s article (404), storing nothing', async () => {
+  it('refuses a form posted from another origin (403), without a session (401) and to another account’s article (404), storing nothing', async () => {
     const ana = await signedIn('ana');
     const before = mediaFiles();
     const image = await leftRight(100, 50);
     const foreign = await ana('POST', `${editor()}/images`, formOf(image, { alt: 'Halves' }), 'https://evil.example');
     expect(foreign.status).toBe(403);
     expect(foreign.text).toContain('not sent from the dashboard');
+    // Without a session: the sign-in page, nothing read.
+    const anonymous = await fetch(`${t.url}${editor()}/images`, { method: 'POST', headers: { origin: t.url }, body: formOf(image, { alt: 'Halves' }) });
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.text()).toContain('You are signed out');
     const theirs = await ana('POST', `/dashboard/channels/ben-news/pages/${benArticle}/translations/en/images`, formOf(image, { alt: 'Halves' }));
     expect(theirs.status).toBe(404);
     const avatar = await ana('POST', '/dashboard/channels/ben-news/settings/avatar', formOf(image));

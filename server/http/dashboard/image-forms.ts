@@ -127,7 +127,7 @@ ${
   state.uploaded
     ? html`<div class="uploaded">
 <img src="${state.uploaded.src}" alt="${state.uploaded.view.alt}" width="${state.uploaded.view.width}" height="${state.uploaded.view.height}">
-<label for="article-image-markdown">Markdown of the uploaded image (copy it into the body) <textarea id="article-image-markdown" class="source" rows="2" readonly data-uploaded-markdown>${state.uploaded.view.markdown}</textarea></label>
+<label for="article-image-markdown">Markdown of the uploaded image (copy it into the body) <textarea id="article-image-markdown" class="source" rows="3" readonly data-uploaded-markdown>${state.uploaded.view.markdown}</textarea></label>
 </div>`
     : ''
 }

@@ -52,8 +52,11 @@ const UPLOAD_STATUSES = new Set([400, 413, 415, 422, 429]);
 
 /** A refusal of the upload itself (too large, not an image, a bad field, too many at once), shown on the form. */
 function isUploadRefusal(error: unknown): error is PressroomError {
-  return PressroomError.is(error) && UPLOAD_STATUSES.has(error.status) && error.code !== 'ARTICLE_NOT_FOUND';
+  return PressroomError.is(error) && UPLOAD_STATUSES.has(error.status);
 }
+
+/** Refusals of the file itself, shown beside the file field. */
+const FILE_REFUSALS: ReadonlySet<string> = new Set(['IMAGE_TOO_LARGE', 'IMAGE_TOO_MANY_PIXELS', 'IMAGE_UNREADABLE', 'IMAGE_TOO_COMPLEX', 'IMAGE_FORMAT_UNSUPPORTED']);
 
 /** The messages of a refusal by the form's field names; anything else goes to the top of the form. */
 function uploadProblems(error: PressroomError): Map<string, string> {
@@ -64,8 +67,7 @@ function uploadProblems(error: PressroomError): Map<string, string> {
     if ((UPLOAD_FIELDS as readonly string[]).includes(name)) problems.set(name, message);
     else general.push(`${name}: ${message}`);
   }
-  // The image's own refusals (size, pixels, format, unreadable) are about the file.
-  if (Object.keys(fields).length === 0 && error.code !== 'TOO_MANY_UPLOADS' && error.code !== 'BAD_REQUEST') problems.set('image', error.message);
+  if (FILE_REFUSALS.has(error.code)) problems.set('image', error.message);
   else if (Object.keys(fields).length === 0) general.push(error.message);
   if (general.length > 0) problems.set('form', general.join(' '));
   return problems;
