@@ -26,6 +26,7 @@ import { notFoundPageFrom, siteFileRoutes } from './http/routes/site-files.ts';
 import { createOutputFileCache, type OutputFileCache } from './http/output-file-cache.ts';
 import { isMediaUploadPath, mediaRoutes } from './http/routes/media.ts';
 import { createThreadUploadParser, type UploadParser } from './http/upload-parser.ts';
+import { createUploadReceiver } from './http/upload-receiver.ts';
 import { pageRoutes } from './http/routes/pages.ts';
 import { dashboardRoutes } from './http/dashboard/dashboard-routes.ts';
 import { DASHBOARD_PATH } from './http/dashboard/dashboard-layout.ts';
@@ -124,8 +125,9 @@ export function createApp(config: Config, deps: AppDeps): Hono {
     if (c.req.method !== 'GET' && c.res.status < 400) deps.jobs.wake();
   });
   api.route('/channels', channelRoutes(deps));
-  // One set of upload routes (and with it one gate of uploads per account) for both paths.
-  const uploads = mediaRoutes(deps, { dir: path.join(config.dataDir, 'uploads'), parser: deps.uploadParser ?? createThreadUploadParser() });
+  // One receiver of uploads (and with it one gate of uploads per account) for both paths and the dashboard's forms.
+  const receiver = createUploadReceiver(deps.media.limits, { dir: path.join(config.dataDir, 'uploads'), parser: deps.uploadParser ?? createThreadUploadParser() });
+  const uploads = mediaRoutes(deps, receiver);
   // New integrations use /channels; /projects is the legacy path for pages and media.
   for (const base of ['/channels/:channel/pages', '/projects/:channel/pages']) api.route(base, pageRoutes(deps));
   for (const base of ['/channels/:channel/media', '/projects/:channel/media']) api.route(base, uploads);
@@ -133,7 +135,7 @@ export function createApp(config: Config, deps: AppDeps): Hono {
   if (deps.publicApi) app.route('/api/public/v1', publicApiRoutes(deps.publicApi));
   // The editors' dashboard: signed in with a session cookie, never with an API key.
   if (deps.database) app.use(`${DASHBOARD_PATH}/*`, refuseWhenDatabaseDetached(deps.database));
-  app.route(DASHBOARD_PATH, dashboardRoutes({ ...deps, dashboardUrl: config.dashboardUrl, trustProxyHops: config.trustProxyHops, maxBodyBytes: config.maxBodyBytes }));
+  app.route(DASHBOARD_PATH, dashboardRoutes({ ...deps, uploads: receiver, dashboardUrl: config.dashboardUrl, trustProxyHops: config.trustProxyHops, maxBodyBytes: config.maxBodyBytes }));
   // Everything else is the static output, as a static host would serve it.
   if (outputFiles) app.route('/', siteFileRoutes(outputFiles, { maxAgeSeconds: config.cacheMaxAgeSeconds, tagPrefix: config.cacheTagPrefix }));
   return app;

@@ -23,7 +23,7 @@ import { ARTICLE_MAX_SIDE, AVATAR_SIZE, COVER_SIZE, type MediaKit } from './medi
 import { articleFileName, channelFileName, contentHash, draftFileName, feedImageFileName } from './media-paths.ts';
 import type { MediaFields } from './media.schema.ts';
 import { toImageView, type ImageView } from './media-view.ts';
-import { readUploadInput, type UploadInput } from './upload-input.ts';
+import { readUploadInput, type UploadInput, type UploadRules } from './upload-input.ts';
 import { WATERMARK_TYPE_CHANNEL_NAME, WATERMARK_TYPE_NONE } from './watermark.ts';
 import { ImageInputError, type ImageShape, type ImageSource, type ProcessedImage } from './image-port.ts';
 
@@ -123,10 +123,11 @@ async function saveRow(
  * Handles one upload.
  * @throws PressroomError VALIDATION_FAILED, IMAGE_TOO_LARGE, IMAGE_TOO_MANY_PIXELS, IMAGE_UNREADABLE,
  * IMAGE_FORMAT_UNSUPPORTED, ARTICLE_NOT_FOUND (page_slug), and the access errors.
+ * @param rules what the caller asks beyond the API's rules (the dashboard: alt text required on article images).
  */
-export async function uploadMedia(deps: MediaDeps, principal: Principal, channelSlug: string, input: UploadInput): Promise<ImageView> {
+export async function uploadMedia(deps: MediaDeps, principal: Principal, channelSlug: string, input: UploadInput, rules: UploadRules = {}): Promise<ImageView> {
   requireApiPublishing(principal);
-  const { fields, image } = readUploadInput(input);
+  const { fields, image } = readUploadInput(input, rules);
   checkCombination(fields);
   const { maxImageBytes } = deps.media.limits;
   if (image.size > maxImageBytes) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PressroomError } from '../errors.ts';
-import { readUploadInput, type UploadedFile, type UploadInput } from './upload-input.ts';
+import { ALT_REQUIRED_MESSAGE, readUploadInput, type UploadedFile, type UploadInput } from './upload-input.ts';
 
 const file: UploadedFile = { size: 3, bytes: async () => new Uint8Array([1, 2, 3]) };
 const input = (fields: Record<string, string[]>, files: Record<string, UploadedFile[]> = { image: [file] }): UploadInput => ({ fields, files });
@@ -47,5 +47,14 @@ describe('readUploadInput', () => {
       readUploadInput(input({ caption: ['x'], alt: ['a', 'b'], purpose: ['banner'], watermark: ['maybe'], page_slug: ['Not A Slug'], position_y: ['101'] })),
     );
     expect(Object.keys(errors).sort()).toEqual(['alt', 'caption', 'page_slug', 'position_y', 'purpose', 'watermark']);
+  });
+
+  it('refuses a blank alt of an article image when the caller requires alt text (the dashboard), with the other problems', () => {
+    expect(fieldErrors(() => readUploadInput(input({ alt: ['   '] }), { altRequired: true }))).toEqual({ alt: ALT_REQUIRED_MESSAGE });
+    expect(fieldErrors(() => readUploadInput(input({ position_y: ['200'] }), { altRequired: true }))).toEqual({ position_y: expect.any(String), alt: ALT_REQUIRED_MESSAGE });
+    expect(readUploadInput(input({ alt: ['A cat'] }), { altRequired: true }).fields.alt).toBe('A cat');
+    // Avatars and covers have no alt of their own; the publishing API keeps alt optional.
+    expect(readUploadInput(input({ purpose: ['channel_cover'] }), { altRequired: true }).fields.alt).toBe('');
+    expect(readUploadInput(input({})).fields.alt).toBe('');
   });
 });

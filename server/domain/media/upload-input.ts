@@ -23,11 +23,24 @@ export interface UploadInput {
 /** The name of the file field. */
 export const IMAGE_FIELD = 'image';
 
+/** What a caller asks of an upload beyond the API's rules. */
+export interface UploadRules {
+  /**
+   * An article image must say what it shows: a blank `alt` is refused instead of marking the image decorative
+   * (the dashboard's form asks for it; the publishing API keeps `alt` optional).
+   */
+  readonly altRequired?: boolean;
+}
+
+/** The message of a blank alt where one is required. */
+export const ALT_REQUIRED_MESSAGE =
+  'Required: say in a sentence what the image shows (for example "Fishing boats in the harbour at dawn"), so readers who cannot see it get it too.';
+
 /**
  * Checks the parts and the text fields.
- * @throws PressroomError VALIDATION_FAILED naming every bad field.
+ * @throws PressroomError VALIDATION_FAILED naming every bad field (and a blank `alt` of an article image when `rules.altRequired`).
  */
-export function readUploadInput(input: UploadInput): { fields: MediaFields; image: UploadedFile } {
+export function readUploadInput(input: UploadInput, rules: UploadRules = {}): { fields: MediaFields; image: UploadedFile } {
   const problems: FieldErrors = {};
   const single: Record<string, string> = {};
   for (const [name, values] of Object.entries(input.fields)) {
@@ -49,6 +62,9 @@ export function readUploadInput(input: UploadInput): { fields: MediaFields; imag
     if (!more) throw error;
     Object.assign(problems, more);
   }
+  // Read from the field as sent, so it is named with the other problems even when they keep the fields from parsing.
+  const purpose = (single.purpose ?? '').trim() || 'article';
+  if (rules.altRequired && purpose === 'article' && (single.alt ?? '').trim() === '' && !problems.alt) problems.alt = ALT_REQUIRED_MESSAGE;
   if (Object.keys(problems).length > 0 || !fields || !image) throw validationError(problems);
   return { fields, image };
 }

@@ -3,7 +3,8 @@
  * language, a new language, the default language, `homepage_enabled` and
  * the watermark, saved through the same `updateChannel` as
  * `PATCH /api/v1/channels/{channel}`; and, for those who may manage the
- * channel, its owner and invited editors.
+ * channel, its owner and invited editors. The avatar and cover forms are
+ * `image-forms.ts`, their uploads `image-uploads.ts`.
  * @module
  */
 import type { Hono } from 'hono';
@@ -16,6 +17,7 @@ import { parseInput } from '../../domain/validation.ts';
 import { DASHBOARD_PATH, frame, html, type Markup, type Viewer, when, yesNo } from './dashboard-layout.ts';
 import { field, pageAnswer, STYLESHEET_HREF } from './dashboard-page.ts';
 import type { DashboardEnv } from './dashboard-session.ts';
+import { channelImagesSection, IMAGES_SCRIPT_HREF, type ChannelImagePurpose, type UploadFormState } from './image-forms.ts';
 
 /** Field names of the form, per language. */
 const titleField = (language: string) => `title.${language}`;
@@ -42,7 +44,7 @@ function formProblems(error: PressroomError, languages: readonly string[]): Map<
 }
 
 /** The settings page: the stored values, or what was sent with what was wrong with it. */
-function settingsPage(view: ChannelView, viewer: Viewer, options: { sent?: Record<string, unknown>; problems?: Map<string, string>; notice?: string; members?: Markup } = {}): Markup {
+function settingsPage(view: ChannelView, viewer: Viewer, options: { sent?: Record<string, unknown>; problems?: Map<string, string>; notice?: string; members?: Markup; images?: Markup } = {}): Markup {
   const sent = options.sent;
   const problems = options.problems ?? new Map<string, string>();
   const value = (name: string, stored: string) => (sent ? field(sent, name) : stored);
@@ -52,7 +54,7 @@ function settingsPage(view: ChannelView, viewer: Viewer, options: { sent?: Recor
   const checked = (name: 'homepage_enabled' | 'watermark_enabled') => (sent ? field(sent, name) === 'on' : view[name]) ? html` checked` : '';
   const slug = view.slug;
   return frame(
-    { title: `Settings of ${slug}`, stylesheet: STYLESHEET_HREF, accountName: viewer.accountName, administrator: viewer.administrator, notice: options.notice },
+    { title: `Settings of ${slug}`, stylesheet: STYLESHEET_HREF, accountName: viewer.accountName, administrator: viewer.administrator, notice: options.notice, scripts: [IMAGES_SCRIPT_HREF] },
     html`<p><a href="${DASHBOARD_PATH}/channels/${encodeURIComponent(slug)}">Articles of ${slug}</a></p>
 <h1>Settings of ${slug}</h1>
 ${
@@ -86,6 +88,7 @@ ${note('default_language')}
 <label class="check" for="watermark_enabled"><input type="checkbox" id="watermark_enabled" name="watermark_enabled"${checked('watermark_enabled')}> Watermark the channel's uploaded images</label>
 <button type="submit">Save the settings</button>
 </form>
+${options.images ?? ''}
 ${options.members ?? ''}`,
   );
 }
@@ -134,24 +137,42 @@ function updateFrom(form: Record<string, unknown>, view: ChannelView): Record<st
   };
 }
 
+type Session = DashboardEnv['Variables']['session'];
+
+/** The channel, for one who may manage it. @throws PressroomError CHANNEL_PERMISSION_DENIED for anyone else. */
+export async function managedChannel(deps: ChannelDeps, session: Session, slug: string): Promise<ChannelView> {
+  const view = await getChannel(deps, session, slug);
+  if (!view.can_manage_channel) {
+    throw new PressroomError('CHANNEL_PERMISSION_DENIED', `You may not change the settings of the channel "${view.slug}". Ask its owner for the can_manage_channel permission.`);
+  }
+  return view;
+}
+
+/** What a settings page shows besides the stored settings. */
+interface ScreenOptions {
+  readonly sent?: Record<string, unknown>;
+  readonly problems?: Map<string, string>;
+  readonly notice?: string;
+  /** What a refused invitation said. */
+  readonly invite?: Parameters<typeof membersTable>[2];
+  /** What the last avatar or cover upload left to show (`image-uploads.ts`). */
+  readonly images?: { purpose: ChannelImagePurpose; form: UploadFormState };
+}
+
+/** The whole settings page of `view`: the settings form, the avatar and cover forms, the members. */
+export async function settingsScreen(deps: ChannelDeps, session: Session, view: ChannelView, options: ScreenOptions = {}): Promise<Markup> {
+  const members = view.can_manage_channel ? membersTable(await listChannelMembers(deps, session, view.slug), view, options.invite) : undefined;
+  return settingsPage(view, session, { ...options, members, images: channelImagesSection(view, deps.urls, options.images) });
+}
+
 /** Adds the settings routes to the dashboard's app. */
 export function channelSettingsRoutes(app: Hono<DashboardEnv>, deps: ChannelDeps): void {
-  const members = async (session: DashboardEnv['Variables']['session'], view: ChannelView, options?: Parameters<typeof membersTable>[2]) =>
-    view.can_manage_channel ? membersTable(await listChannelMembers(deps, session, view.slug), view, options) : undefined;
-
-  /** The channel, for one who may manage it. @throws PressroomError CHANNEL_PERMISSION_DENIED for anyone else. */
-  const managed = async (session: DashboardEnv['Variables']['session'], slug: string) => {
-    const view = await getChannel(deps, session, slug);
-    if (!view.can_manage_channel) {
-      throw new PressroomError('CHANNEL_PERMISSION_DENIED', `You may not change the settings of the channel "${view.slug}". Ask its owner for the can_manage_channel permission.`);
-    }
-    return view;
-  };
+  const managed = (session: Session, slug: string) => managedChannel(deps, session, slug);
 
   app.get('/channels/:channel/settings', async (c) => {
     const session = c.get('session');
     const view = await managed(session, c.req.param('channel'));
-    return pageAnswer(c, settingsPage(view, session, { members: await members(session, view) }));
+    return pageAnswer(c, await settingsScreen(deps, session, view));
   });
 
   app.post('/channels/:channel/settings', async (c) => {
@@ -161,11 +182,11 @@ export function channelSettingsRoutes(app: Hono<DashboardEnv>, deps: ChannelDeps
     const body = updateFrom(form, view);
     try {
       const updated = await updateChannel(deps, session, view.slug, parseInput(channelUpdateSchema, body, 'body'));
-      return pageAnswer(c, settingsPage(updated, session, { notice: 'Saved. The site shows the new settings after its next build, in a moment.', members: await members(session, updated) }));
+      return pageAnswer(c, await settingsScreen(deps, session, updated, { notice: 'Saved. The site shows the new settings after its next build, in a moment.' }));
     } catch (error) {
       if (!PressroomError.is(error) || (error.status !== 422 && error.code !== 'CONTENT_REFUSED')) throw error;
       const languages = view.translations.map((t) => t.language);
-      return pageAnswer(c, settingsPage(view, session, { sent: form, problems: formProblems(error, languages), members: await members(session, view) }), 422);
+      return pageAnswer(c, await settingsScreen(deps, session, view, { sent: form, problems: formProblems(error, languages) }), 422);
     }
   });
 
@@ -177,11 +198,11 @@ export function channelSettingsRoutes(app: Hono<DashboardEnv>, deps: ChannelDeps
     try {
       const { created } = await inviteMember(deps, session, view.slug, { account, write: field(form, 'write') === 'on', manage: field(form, 'manage') === 'on' });
       const notice = created ? `Invited "${account}" as an editor.` : `Changed the permissions of "${account}".`;
-      return pageAnswer(c, settingsPage(view, session, { notice, members: await members(session, view) }));
+      return pageAnswer(c, await settingsScreen(deps, session, view, { notice }));
     } catch (error) {
       if (!PressroomError.is(error) || (error.status !== 422 && error.status !== 403)) throw error;
       const message = String((error.details?.fields as Record<string, string> | undefined)?.account ?? error.message);
-      return pageAnswer(c, settingsPage(view, session, { members: await members(session, view, { problem: message, sent: form }) }), error.status === 403 ? 403 : 422);
+      return pageAnswer(c, await settingsScreen(deps, session, view, { invite: { problem: message, sent: form } }), error.status === 403 ? 403 : 422);
     }
   });
 
@@ -190,6 +211,6 @@ export function channelSettingsRoutes(app: Hono<DashboardEnv>, deps: ChannelDeps
     const view = await managed(session, c.req.param('channel'));
     const account = field(await c.req.parseBody(), 'account');
     await removeMember(deps, session, view.slug, account);
-    return pageAnswer(c, settingsPage(view, session, { notice: `Removed "${account}" from the channel's editors.`, members: await members(session, view) }));
+    return pageAnswer(c, await settingsScreen(deps, session, view, { notice: `Removed "${account}" from the channel's editors.` }));
   });
 }

@@ -20,7 +20,7 @@ export const LIVE_SCRIPT = fs.readFileSync(new URL('./dashboard-live.js', import
 export const LIVE_SCRIPT_HREF = dashboardAsset('live', 'js', LIVE_SCRIPT);
 
 /** A page answer with the dashboard's headers. */
-export function pageAnswer(c: Context, markup: Markup, status: 200 | 401 | 403 | 404 | 409 | 422 | 429 = 200): Response | Promise<Response> {
+export function pageAnswer(c: Context, markup: Markup, status: 200 | 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 = 200): Response | Promise<Response> {
   dashboardHeaders(c);
   return c.html(markup, status);
 }

@@ -30,6 +30,9 @@ import { moderationQueueRoutes } from './moderation-queue.ts';
 import { revisionHistoryRoutes } from './revision-history.ts';
 import { scheduledListRoutes } from './scheduled-list.ts';
 import { publishPreviewRoutes, type PreviewDeps } from './publish-preview.ts';
+import { imageUploadRoutes, isDashboardUploadPath } from './image-uploads.ts';
+import type { MediaKit } from '../../domain/media/media-kit.ts';
+import type { UploadReceiver } from '../upload-receiver.ts';
 import {
   clearSessionCookie,
   foreignOrigin,
@@ -53,6 +56,10 @@ export interface DashboardDeps extends ArticleDeps, ChannelDeps, PreviewDeps {
   readonly log?: Logger;
   /** The largest request body the publishing API accepts (`PRESSROOM_MAX_BODY_MB`): the editor's forms take as much. */
   readonly maxBodyBytes: number;
+  /** The media folder, processor and limits, for the image uploads. */
+  readonly media: MediaKit;
+  /** The app's one receiver of uploads, shared with the publishing API's POST …/media. */
+  readonly uploads: UploadReceiver;
 }
 
 /** The largest form the dashboard reads. */
@@ -103,7 +110,8 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
   const formLimit = bodyLimit({ maxSize: FORM_LIMIT_BYTES, onError: (c) => pageAnswer(c, problemPage('Form too large', `A dashboard form is at most ${FORM_LIMIT_BYTES / 1024} KB. Send less text.`), 422) });
   // A translation's texts may be as large as the publishing API takes them.
   const textLimit = bodyLimit({ maxSize: deps.maxBodyBytes, onError: (c) => pageAnswer(c, problemPage('Too much text', `A translation's texts are at most ${Math.floor(deps.maxBodyBytes / 1024 / 1024)} MB, as the publishing API accepts. Split the article.`), 422) });
-  app.use('*', (c, next) => (TRANSLATION_TEXT_PATH.test(c.req.path) ? textLimit : formLimit)(c, next));
+  // The image uploads carry the image's limit instead (image-uploads.ts).
+  app.use('*', (c, next) => (isDashboardUploadPath(c.req.path) ? next() : (TRANSLATION_TEXT_PATH.test(c.req.path) ? textLimit : formLimit)(c, next)));
   app.use('*', async (c, next) => {
     const refused = foreignOrigin(c, deps.dashboardUrl);
     if (refused) return pageAnswer(c, problemPage('Refused: not sent from the dashboard', refused), 403);
@@ -226,6 +234,7 @@ ${keys.map(
     return accountPage(c, undefined, 'The key is revoked: the publishing API refuses it from now on.');
   });
 
+  imageUploadRoutes(app, deps);
   channelListRoutes(app, deps);
   channelArticlesRoutes(app, deps);
   articleScreenRoutes(app, deps);

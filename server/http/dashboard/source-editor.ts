@@ -101,6 +101,8 @@ function sourceEditor(textarea: HTMLTextAreaElement): EditorView {
   const described = textarea.getAttribute('aria-describedby');
   if (described) content['aria-describedby'] = described;
   if (textarea.getAttribute('aria-invalid') === 'true') content['aria-invalid'] = 'true';
+  // True while the editor itself tells the form of a change, so the textarea's listener below does not take it back.
+  let echoing = false;
   const view = new EditorView({
     state: EditorState.create({
       doc: textarea.value,
@@ -116,16 +118,37 @@ function sourceEditor(textarea: HTMLTextAreaElement): EditorView {
         EditorView.contentAttributes.of(content),
         look,
         EditorView.updateListener.of((update) => {
-          if (!update.docChanged) return;
-          textarea.value = update.state.doc.toString();
-          // The form hears it as it hears typing in its own fields.
-          textarea.dispatchEvent(new Event('input', { bubbles: true }));
+          if (update.docChanged) {
+            textarea.value = update.state.doc.toString();
+            // The form hears it as it hears typing in its own fields.
+            echoing = true;
+            textarea.dispatchEvent(new Event('input', { bubbles: true }));
+            echoing = false;
+          }
+          // The hidden textarea keeps the editor's cursor, so another script (the image upload) inserts where the person was.
+          if ((update.selectionSet || update.docChanged) && update.view.hasFocus) {
+            const range = update.state.selection.main;
+            textarea.setSelectionRange(range.from, range.to);
+            textarea.dispatchEvent(new Event('select'));
+          }
         }),
       ],
     }),
   });
   textarea.hidden = true;
   (label ?? textarea).after(view.dom);
+  // Another script that changes the textarea (the image upload puts Markdown in it) changes the editor too, as one edit.
+  textarea.addEventListener('input', () => {
+    if (echoing) return;
+    const before = view.state.doc.toString();
+    const after = textarea.value;
+    if (before === after) return;
+    let start = 0;
+    while (start < before.length && start < after.length && before[start] === after[start]) start++;
+    let end = 0;
+    while (end < before.length - start && end < after.length - start && before[before.length - 1 - end] === after[after.length - 1 - end]) end++;
+    view.dispatch({ changes: { from: start, to: before.length - end, insert: after.slice(start, after.length - end) }, selection: { anchor: after.length - end }, scrollIntoView: true });
+  });
   // The label's text names the editor now: a click on it goes there, not to the hidden textarea.
   label?.addEventListener('click', (event) => {
     event.preventDefault();

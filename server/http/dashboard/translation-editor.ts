@@ -31,6 +31,7 @@ import { parseInput } from '../../domain/validation.ts';
 import { dashboardHeaders, DASHBOARD_PATH, frame, html, type Markup, type Viewer, when } from './dashboard-layout.ts';
 import { field, notFoundPage, pageAnswer, STYLESHEET_HREF } from './dashboard-page.ts';
 import { sourceEditorScriptHref } from './source-editor-bundle.ts';
+import { articleImageSection, IMAGES_SCRIPT_HREF, type UploadFormState } from './image-forms.ts';
 import type { DashboardEnv } from './dashboard-session.ts';
 
 /** The texts the form edits, as sent or as stored. */
@@ -47,7 +48,7 @@ const TEXT_FIELDS = ['title', 'excerpt', 'seo_title', 'seo_description', 'conten
 /** Each field's label, for messages that name it. */
 const FIELD_NAMES: Record<string, string> = { title: 'Title', excerpt: 'Excerpt', content_markdown: 'Body', seo_title: 'SEO title', seo_description: 'SEO description' };
 
-function storedTexts(t: TranslationView | undefined): Texts {
+export function storedTexts(t: TranslationView | undefined): Texts {
   return { title: t?.title ?? '', excerpt: t?.excerpt ?? '', seo_title: t?.seo_title ?? '', seo_description: t?.seo_description ?? '', content_markdown: t?.content_markdown ?? '' };
 }
 
@@ -77,7 +78,7 @@ export function editorAddress(channel: string, articleId: number, language: stri
   return `${DASHBOARD_PATH}/channels/${encodeURIComponent(channel)}/pages/${articleId}/translations/${encodeURIComponent(language)}`;
 }
 
-interface EditorPage {
+export interface EditorPage {
   readonly view: ArticleView;
   readonly language: string;
   readonly changedAt: ReadonlyMap<string, string>;
@@ -94,6 +95,8 @@ interface EditorPage {
   readonly autosaved?: AutosavedTexts;
   /** The source editor's script (CodeMirror and autosave); absent, the page works without it. */
   readonly script?: string;
+  /** What the image upload form shows (`image-uploads.ts`). */
+  readonly upload?: UploadFormState;
 }
 
 /** One text field of the form. */
@@ -131,7 +134,7 @@ ${note ?? ''}
 </section>`;
 }
 
-function editorPage(page: EditorPage): Markup {
+export function editorPage(page: EditorPage): Markup {
   const { view, language } = page;
   const own = view.translations.find((t) => t.language === language);
   const primary = view.translations.find((t) => t.language === view.default_language);
@@ -146,7 +149,7 @@ function editorPage(page: EditorPage): Markup {
       accountName: page.viewer.accountName,
       administrator: page.viewer.administrator,
       notice: page.notice,
-      scripts: [page.script],
+      scripts: [page.script, IMAGES_SCRIPT_HREF],
     },
     html`<p><a href="${DASHBOARD_PATH}/channels/${encodeURIComponent(view.project)}/pages/${view.id}">Back to the article</a></p>
 <h1>${own ? html`Edit the ${language} translation` : html`Add a ${language} translation`}</h1>
@@ -185,7 +188,8 @@ ${
         )
       : ''
 }
-</div>`,
+</div>
+${articleImageSection(action, language, page.upload)}`,
   );
 }
 

@@ -1,0 +1,288 @@
+/**
+ * The dashboard's image uploads in a real browser (issue 37, items 3 and 5),
+ * in the pattern of dashboard-browser.test.ts (Debian's Chromium driven by
+ * playwright-core): a file chosen in the editor shows its preview, a click
+ * on it sets the focal point, the upload goes without a reload and its
+ * Markdown lands in the body at the cursor with what was typed kept; the
+ * avatar's picker moves with the arrow keys and draws the square crop; no
+ * page logs an error or breaks its CSP (the preview is a blob: image); and
+ * axe finds nothing on the editor and the settings page with their upload
+ * forms, a preview shown and a refusal, at 1280 and 375 px, light and dark.
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type BrowserContext, type Cookie, type Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setPassword } from '../../server/domain/account/session.service.ts';
+import { startTestService, type TestService } from '../helpers/test-service.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const available = fs.existsSync(CHROMIUM);
+if (!available && process.env.CI) {
+  throw new Error(`${CHROMIUM} is missing: .ci/run must install the Debian package "chromium".`);
+}
+
+const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+/** The rules of test/validate/check-axe.ts: WCAG 2.0–2.2 A and AA, and axe's best practices. */
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
+const WINDOWS = [
+  { width: 1280, colorScheme: 'light' },
+  { width: 375, colorScheme: 'light' },
+  { width: 1280, colorScheme: 'dark' },
+  { width: 375, colorScheme: 'dark' },
+] as const;
+const PASSWORD = 'correct horse battery staple';
+
+interface AxeViolation {
+  id: string;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+
+describe.skipIf(!available)(available ? 'image uploads in headless Chromium' : `image uploads in headless Chromium (skipped: ${CHROMIUM} is not installed)`, () => {
+  let t: TestService;
+  let browser: Browser;
+  let key: string;
+  let editorPath: string;
+  let signedIn: Cookie[];
+  /** A 1200 × 600 PNG, red on the left half and blue on the right. */
+  let picture: Buffer;
+
+  /** Errors the browser logged and the policy's refusals, on every page of the context. */
+  async function watched(context: BrowserContext): Promise<string[]> {
+    const problems: string[] = [];
+    await context.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
+    });
+    context.on('page', (page) => {
+      page.on('pageerror', (e) => problems.push(`${page.url()}: ${e.message}`));
+      page.on('console', (m) => {
+        // A refused upload answers 422, which Chromium reports like any error status: that one is expected where a test sends one.
+        if (m.type() === 'error' && !m.text().includes('status of 422')) problems.push(`${page.url()}: ${m.text()}`);
+      });
+    });
+    return problems;
+  }
+
+  const file = (name = 'halves.png', buffer = picture) => ({ name, mimeType: 'image/png', buffer });
+
+  beforeAll(async () => {
+    t = await startTestService();
+    key = await t.key('ana', 'pro');
+    await setPassword({ db: t.service.db, clock: t.clock }, 'ana', PASSWORD);
+    expect((await t.request('POST', '/api/v1/channels', { key, body: { default_language: 'en', translations: [{ language: 'en', title: 'Ana news' }] } })).status).toBe(201);
+    const created = await t.request('POST', '/api/v1/channels/ana-news/pages', {
+      key,
+      body: { slug: 'hello', default_language: 'en', status: 'draft', translations: [{ language: 'en', title: 'Hello world', content_markdown: 'First paragraph.' }] },
+    });
+    expect(created.status, created.text).toBe(201);
+    editorPath = `${new URL(created.json.edit_url).pathname}/translations/en`;
+    const right = await sharp({ create: { width: 600, height: 600, channels: 3, background: '#0000ff' } }).png().toBuffer();
+    picture = await sharp({ create: { width: 1200, height: 600, channels: 3, background: '#ff0000' } }).composite([{ input: right, left: 600, top: 0 }]).png().toBuffer();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${t.url}/dashboard/login`);
+    await page.getByLabel('Account name').fill('ana');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${t.url}/dashboard`);
+    signedIn = await context.cookies();
+    await context.close();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.stop();
+  });
+
+  it('uploads from the editor without a reload: a click on the preview sets the focal point, the Markdown goes into the body at the cursor', async () => {
+    const context = await browser.newContext();
+    await context.addCookies(signedIn);
+    const problems = await watched(context);
+    const page = await context.newPage();
+    await page.goto(`${t.url}${editorPath}`);
+    // With script, the section says what it does instead of "save your text first".
+    expect(await page.locator('#article-image-how').textContent()).toContain('what you typed stays');
+    // Typed and not saved: the upload must not lose it. The cursor is left after "Typed".
+    const body = page.locator('#content_markdown');
+    await body.fill('Typed, not saved. More text.');
+    await body.evaluate((el: HTMLTextAreaElement) => {
+      el.focus();
+      el.setSelectionRange(6, 6);
+      (window as unknown as { inputs: number }).inputs = 0;
+      el.addEventListener('input', () => (window as unknown as { inputs: number }).inputs++);
+    });
+    await page.getByLabel('Image file').setInputFiles(file());
+    const frame = page.locator('#article-image .focal-frame');
+    await frame.waitFor();
+    const img = frame.locator('img');
+    await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.src)).toMatch(/^blob:/);
+    await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(1200);
+    // A click a quarter across and three quarters down (the mouse clicks in the window: the preview is scrolled into it).
+    await img.scrollIntoViewIfNeeded();
+    const box = (await img.boundingBox())!;
+    await page.mouse.click(box.x + box.width * 0.25, box.y + box.height * 0.75);
+    expect(Number(await page.locator('#article-image-position_x').inputValue())).toBeCloseTo(25, -0.5);
+    expect(Number(await page.locator('#article-image-position_y').inputValue())).toBeCloseTo(75, -0.5);
+    const marker = (await frame.locator('.focal-marker').boundingBox())!;
+    expect(Math.abs(marker.x + marker.width / 2 - (box.x + box.width * 0.25))).toBeLessThan(4);
+    await page.getByLabel('Alt text: what the image shows').fill('Red and blue halves');
+    await page.getByRole('button', { name: 'Upload the image' }).click();
+    await page.locator('#article-image-status', { hasText: 'is in the body' }).waitFor();
+    // No reload: the page is the one loaded, the typed text kept with the image's Markdown where the cursor was.
+    const value = await body.inputValue();
+    expect(value).toMatch(/^Typed,\n\n!\[Red and blue halves\]\(http:\/\/pressroom\.test\/media\/ana-news\/hello\/[0-9a-f]{16}\.webp\)\n\n not saved\. More text\.$/);
+    expect(await page.evaluate(() => (window as unknown as { inputs: number }).inputs)).toBe(1);
+    expect(await page.locator('#article-image-markdown').inputValue()).toBe(/!\[.*\)/.exec(value)![0]);
+    // Stored with the focal point clicked; the text is not saved until the person saves it.
+    const row = await t.service.db.selectFrom('media').select(['alt', 'focus_x', 'focus_y']).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(row.alt).toBe('Red and blue halves');
+    expect([Math.abs(row.focus_x - 25) <= 2, Math.abs(row.focus_y - 75) <= 2]).toEqual([true, true]);
+    const stored = await t.request('GET', '/api/v1/channels/ana-news/pages/hello', { key });
+    expect(stored.json.translations[0].content_markdown).not.toContain('Typed');
+    // The uploaded image shows from the dashboard's own server.
+    await expect.poll(() => page.locator('.uploaded img').evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(1200);
+    // Saving keeps the image in the body.
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Saved.', { exact: true }).waitFor();
+    expect((await t.request('GET', '/api/v1/channels/ana-news/pages/hello', { key })).json.translations[0].content_markdown).toContain('![Red and blue halves](');
+    await context.close();
+    expect(problems).toEqual([]);
+  });
+
+  it('shows a refusal beside its field without a reload, nothing inserted, and takes the next file from the form put in place', async () => {
+    const context = await browser.newContext();
+    await context.addCookies(signedIn);
+    const problems = await watched(context);
+    const page = await context.newPage();
+    await page.goto(`${t.url}${editorPath}`);
+    const before = await page.locator('#content_markdown').inputValue();
+    await page.getByLabel('Image file').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not a picture at all') });
+    await page.getByLabel('Alt text: what the image shows').fill('Notes');
+    await page.getByRole('button', { name: 'Upload the image' }).click();
+    await page.locator('#article-image-image-problem').waitFor();
+    expect(await page.locator('#article-image-image-problem').textContent()).toContain('could not be read as an image');
+    expect(await page.locator('#article-image-alt').inputValue()).toBe('Notes');
+    expect(await page.locator('#content_markdown').inputValue()).toBe(before);
+    expect(await page.locator('#article-image-status').textContent()).toContain('Nothing was uploaded');
+    // The form put in place works as the first did: a good file now goes into the body.
+    await page.getByLabel('Image file').setInputFiles(file());
+    await page.getByRole('button', { name: 'Upload the image' }).click();
+    await page.locator('#article-image-status', { hasText: 'is in the body' }).waitFor();
+    expect(await page.locator('#content_markdown').inputValue()).toMatch(/\n\n!\[Notes\]\(http:\/\/pressroom\.test\/media\/ana-news\/hello\/[0-9a-f]{16}\.webp\)\n$/);
+    await context.close();
+    expect(problems).toEqual([]);
+  });
+
+  it("moves the avatar's focal point with the arrow keys, draws the square crop, and sets the avatar", async () => {
+    const context = await browser.newContext();
+    await context.addCookies(signedIn);
+    const problems = await watched(context);
+    const page = await context.newPage();
+    await page.goto(`${t.url}/dashboard/channels/ana-news/settings`);
+    await page.getByLabel('New avatar: image file').setInputFiles(file());
+    const frame = page.locator('#avatar-image').locator('xpath=ancestor::form').locator('.focal-frame');
+    await frame.waitFor();
+    await expect.poll(() => frame.locator('img').evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(1200);
+    await frame.focus();
+    // Shift+ArrowLeft five times: 50 → 0, the left edge.
+    for (let i = 0; i < 5; i++) await page.keyboard.press('Shift+ArrowLeft');
+    await page.keyboard.press('ArrowDown');
+    expect([await page.locator('#avatar-position_x').inputValue(), await page.locator('#avatar-position_y').inputValue()]).toEqual(['0', '51']);
+    // The crop: the square at the left, the image's full height.
+    const image = (await frame.locator('img').boundingBox())!;
+    const crop = (await frame.locator('.focal-crop').boundingBox())!;
+    expect(Math.abs(crop.x - image.x)).toBeLessThan(2);
+    expect(Math.abs(crop.width - image.height)).toBeLessThan(2);
+    expect(await frame.locator('xpath=..').locator('[aria-live]').textContent()).toContain('0% from the left');
+    await page.getByRole('button', { name: 'Upload the avatar' }).click();
+    await page.getByText('The new avatar is uploaded').waitFor();
+    const avatar = (await t.request('GET', '/api/v1/channels/ana-news', { key })).json.avatar_url as string;
+    expect(avatar).toMatch(/\/media\/ana-news\/_channel\/avatar-[0-9a-f]{16}\.webp$/);
+    const shown = page.locator('img.current-avatar');
+    expect(await shown.getAttribute('src')).toBe(new URL(avatar).pathname);
+    await expect.poll(() => shown.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(512);
+    // The left (red) half was kept.
+    const pixels = await sharp(Buffer.from(await (await fetch(`${t.url}${new URL(avatar).pathname}`)).arrayBuffer())).stats();
+    expect(pixels.channels[0]!.mean).toBeGreaterThan(240);
+    await context.close();
+    expect(problems).toEqual([]);
+  });
+
+  /** The screens axe checks, each opened in a page of a context holding ana's session. */
+  const screens: ReadonlyArray<{ name: string; open: (page: Page) => Promise<unknown> }> = [
+    { name: 'editor with the upload form', open: (page) => page.goto(`${t.url}${editorPath}`) },
+    {
+      name: 'editor, a file chosen (preview)',
+      open: async (page) => {
+        await page.goto(`${t.url}${editorPath}`);
+        await page.getByLabel('Image file').setInputFiles(file());
+        await page.locator('#article-image .focal-frame img').waitFor();
+      },
+    },
+    {
+      name: 'editor, uploaded without script (the Markdown to copy)',
+      open: async (page) => {
+        await page.goto(`${t.url}${editorPath}`);
+        // The form as sent without script: the browser posts it and shows the answer.
+        await page.getByLabel('Image file').setInputFiles(file());
+        await page.getByLabel('Alt text: what the image shows').fill('Red and blue halves');
+        await page.locator('[data-upload-form]').evaluate((form: HTMLFormElement) => HTMLFormElement.prototype.submit.call(form));
+        await page.locator('#article-image-markdown').waitFor();
+      },
+    },
+    {
+      name: 'editor, a refused upload',
+      open: async (page) => {
+        await page.goto(`${t.url}${editorPath}`);
+        await page.getByLabel('Image file').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not a picture') });
+        await page.getByLabel('Alt text: what the image shows').fill('Notes');
+        await page.getByRole('button', { name: 'Upload the image' }).click();
+        await page.locator('#article-image-image-problem').waitFor();
+      },
+    },
+    { name: 'channel settings with avatar and cover', open: (page) => page.goto(`${t.url}/dashboard/channels/ana-news/settings`) },
+    {
+      name: 'channel settings, a cover chosen (preview and crop)',
+      open: async (page) => {
+        await page.goto(`${t.url}/dashboard/channels/ana-news/settings`);
+        await page.getByLabel('New cover: image file').setInputFiles(file());
+        await page.locator('#cover-image').locator('xpath=ancestor::form').locator('.focal-crop').waitFor();
+      },
+    },
+    {
+      name: 'channel settings, a refused cover',
+      open: async (page) => {
+        await page.goto(`${t.url}/dashboard/channels/ana-news/settings`);
+        await page.getByLabel('New cover: image file').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not a picture') });
+        await page.getByRole('button', { name: 'Upload the cover' }).click();
+        await page.locator('#cover-image-problem').waitFor();
+      },
+    },
+  ];
+
+  it.each(WINDOWS)('passes axe on the editor and the settings with their upload forms at $width px, $colorScheme, none wider than the window', async ({ width, colorScheme }) => {
+    const problems: string[] = [];
+    const context = await browser.newContext({ viewport: { width, height: 800 }, colorScheme, bypassCSP: true });
+    await context.addCookies(signedIn);
+    for (const screen of screens) {
+      const page = await context.newPage();
+      await screen.open(page);
+      await page.addScriptTag({ path: AXE_SOURCE });
+      const violations = (await page.evaluate(
+        (tags) => (window as unknown as { axe: { run(c: Document, o: object): Promise<{ violations: unknown[] }> } }).axe.run(document, { runOnly: { type: 'tag', values: tags } }).then((r) => r.violations),
+        TAGS,
+      )) as AxeViolation[];
+      for (const v of violations) problems.push(`${screen.name}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+      const [scrollWidth, innerWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+      if (scrollWidth > innerWidth) problems.push(`${screen.name}: the page is ${scrollWidth} px wide in a window of ${innerWidth} px`);
+      await page.close();
+    }
+    await context.close();
+    expect(problems).toEqual([]);
+  }, 180_000);
+});
