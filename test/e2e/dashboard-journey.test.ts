@@ -18,6 +18,7 @@ import sharp from 'sharp';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPassword } from '../../server/domain/account/session.service.ts';
+import { freePort } from '../helpers/free-port.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -41,14 +42,17 @@ describe.skipIf(!available)(available ? 'an editor’s journey through the dashb
   let articlePath = '';
   const problems: string[] = [];
 
-  /** Errors the page logged and CSP refusals; the conflict page's 409 is expected. */
+  /**
+   * Errors the page logged and CSP refusals. Expected: the conflict page's 409, and the preview's frame refusing
+   * the page's one script element (its JSON-LD data block): the preview runs no script, by its sandbox.
+   */
   async function watch(ctx: BrowserContext): Promise<void> {
     await ctx.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
     });
     ctx.on('page', (p) => {
       p.on('pageerror', (e) => problems.push(`${p.url()}: ${e.message}`));
-      p.on('console', (m) => m.type() === 'error' && !/status of 409/.test(m.text()) && problems.push(`${p.url()}: ${m.text()}`));
+      p.on('console', (m) => m.type() === 'error' && !/status of 409|Blocked script execution in '[^']*\/preview\/[a-z-]+\.html' because the document's frame is sandboxed/i.test(m.text()) && problems.push(`${p.url()}: ${m.text()}`));
     });
   }
 
@@ -90,7 +94,9 @@ describe.skipIf(!available)(available ? 'an editor’s journey through the dashb
   const bodyInForm = (p: Page) => p.locator('#content_markdown').inputValue();
 
   beforeAll(async () => {
-    t = await startTestService({ PRESSROOM_STATIC_BUILD: 'true', PRESSROOM_RATE_LIMIT_CONTENT: '0' });
+    // The public site on the server's own address, as `npm start` has it: the preview's images load from there.
+    const port = await freePort();
+    t = await startTestService({ PORT: String(port), PRESSROOM_PUBLIC_URL: `http://127.0.0.1:${port}`, PRESSROOM_STATIC_BUILD: 'true', PRESSROOM_RATE_LIMIT_CONTENT: '0' });
     key = await t.key('ana', 'pro');
     await setPassword({ db: t.service.db, clock: t.clock }, 'ana', PASSWORD);
     if (SHOTS) fs.mkdirSync(SHOTS, { recursive: true });
@@ -156,15 +162,25 @@ describe.skipIf(!available)(available ? 'an editor’s journey through the dashb
       .extend({ right: 400, background: '#f0e0a0' })
       .png()
       .toFile(file);
-    await page.getByLabel('Image file', { exact: false }).first().setInputFiles(file);
-    await page.getByLabel('Alt text', { exact: false }).first().fill('The harbour at low tide');
-    const picker = page.locator('.focal-picker img, [data-focal-picker] img').first();
-    await picker.waitFor();
+    const form = page.locator('[data-upload-form]');
+    await form.locator('input[type="file"]').setInputFiles(file);
+    await form.getByLabel('Alt text', { exact: false }).fill('The harbour at low tide');
+    // The focal point: a click on the chosen image's preview, right and high.
+    const picker = form.locator('[data-focal-preview] img');
+    await expect.poll(() => picker.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(800);
+    await picker.scrollIntoViewIfNeeded();
     const box = (await picker.boundingBox())!;
     await page.mouse.click(box.x + box.width * 0.8, box.y + box.height * 0.25);
-    expect(Number(await page.locator('input[name="position_x"]').first().inputValue())).toBeGreaterThan(70);
-    await page.getByRole('button', { name: /upload/i }).first().click();
-    await expect.poll(() => bodyInForm(page), { timeout: 30_000 }).toMatch(/!\[The harbour at low tide\]\(\S+\)/);
+    expect(Number(await form.locator('input[name="position_x"]').inputValue())).toBeCloseTo(80, 0);
+    expect(Number(await form.locator('input[name="position_y"]').inputValue())).toBeCloseTo(25, 0);
+    // Something typed before the upload stays: the Markdown goes in at the cursor, and the source editor shows it.
+    await writeBody(page, 'The sea rises twice a day.');
+    await form.getByRole('button', { name: 'Upload the image' }).click();
+    await expect.poll(() => bodyInForm(page), { timeout: 30_000 }).toMatch(/^The sea rises twice a day\.\n\n!\[The harbour at low tide\]\(\S+\)\n$/);
+    expect(await page.locator('.cm-content').textContent()).toContain('![The harbour at low tide](');
+    const stored = t.service.db;
+    const rows = await stored.selectFrom('media').select(['focus_x', 'focus_y', 'alt']).where('purpose', '=', 'article').execute();
+    expect(rows).toEqual([{ focus_x: 80, focus_y: 25, alt: 'The harbour at low tide' }]);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Saved.', { exact: true }).waitFor();
     expect((await translation('en')).content_markdown).toMatch(/!\[The harbour at low tide\]\(/);
