@@ -107,12 +107,15 @@ describe.skipIf(!available)(available ? 'image uploads in headless Chromium' : `
     await page.goto(`${t.url}${editorPath}`);
     // With script, the section says what it does instead of "save your text first".
     expect(await page.locator('#article-image-how').textContent()).toContain('what you typed stays');
-    // Typed and not saved: the upload must not lose it. The cursor is left after "Typed".
+    // Typed in the source editor and not saved: the upload must not lose it. The cursor is left after "Typed,".
     const body = page.locator('#content_markdown');
-    await body.fill('Typed, not saved. More text.');
+    const source = page.locator('.cm-content');
+    await source.click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.insertText('Typed, not saved. More text.');
+    await page.keyboard.press('ControlOrMeta+Home');
+    for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowRight');
     await body.evaluate((el: HTMLTextAreaElement) => {
-      el.focus();
-      el.setSelectionRange(6, 6);
       (window as unknown as { inputs: number }).inputs = 0;
       el.addEventListener('input', () => (window as unknown as { inputs: number }).inputs++);
     });
@@ -137,13 +140,13 @@ describe.skipIf(!available)(available ? 'image uploads in headless Chromium' : `
     const value = await body.inputValue();
     expect(value).toMatch(/^Typed,\n\n!\[Red and blue halves\]\(http:\/\/pressroom\.test\/media\/ana-news\/hello\/[0-9a-f]{16}\.webp\)\n\n not saved\. More text\.$/);
     expect(await page.evaluate(() => (window as unknown as { inputs: number }).inputs)).toBe(1);
+    // The source editor shows it, as one edit.
+    expect(await source.textContent()).toContain('Typed,![Red and blue halves](');
     expect(await page.locator('#article-image-markdown').inputValue()).toBe(/!\[.*\)/.exec(value)![0]);
-    // Stored with the focal point clicked; the text is not saved until the person saves it.
+    // Stored with the focal point clicked (the draft's text itself is saved by Save, or by autosave, not by the upload).
     const row = await t.service.db.selectFrom('media').select(['alt', 'focus_x', 'focus_y']).orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(row.alt).toBe('Red and blue halves');
     expect([Math.abs(row.focus_x - 25) <= 2, Math.abs(row.focus_y - 75) <= 2]).toEqual([true, true]);
-    const stored = await t.request('GET', '/api/v1/channels/ana-news/pages/hello', { key });
-    expect(stored.json.translations[0].content_markdown).not.toContain('Typed');
     // The uploaded image shows from the dashboard's own server.
     await expect.poll(() => page.locator('.uploaded img').evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(1200);
     // Saving keeps the image in the body.

@@ -126,6 +126,11 @@ describe.skipIf(!available)(available ? 'an editor’s journey through the dashb
     await page.locator('#channel-default_language').fill('en');
     await page.getByRole('button', { name: 'Create the channel' }).click();
     await page.waitForURL(/\/dashboard\/channels\/field-notes/);
+    if (SHOTS) {
+      await page.goto(`${t.url}/dashboard/channels/field-notes/settings`);
+      await shot('channel-settings.png');
+      await page.goto(`${t.url}/dashboard/channels/field-notes`);
+    }
     const channels = (await t.request('GET', '/api/v1/channels', { key })).json.channels;
     expect(channels.map((c: { slug: string }) => c.slug)).toEqual(['field-notes']);
   });
@@ -261,6 +266,10 @@ describe.skipIf(!available)(available ? 'an editor’s journey through the dashb
     await page.locator('[data-cell="article-status"]').waitFor();
     await moderateAndBuild();
     await expect.poll(async () => (await article()).status, { timeout: 30_000 }).toBe('scheduled');
+    if (SHOTS) {
+      await page.goto(`${t.url}/dashboard/channels/field-notes?state=scheduled`);
+      await shot('articles.png');
+    }
     await page.goto(`${t.url}/dashboard/scheduled/calendar?month=2026-12`);
     expect(await page.locator('table.calendar').textContent()).toContain('Tide tables');
     await shot('calendar.png');

@@ -128,8 +128,10 @@ describe.skipIf(!available)(available ? 'the source editor in headless Chromium'
     const scripts: string[] = [];
     page.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
     await openEditor(page, draftEditor);
-    expect(scripts).toHaveLength(1);
+    // The dashboard's own scripts only: the source editor, and the image upload's.
+    expect(scripts).toHaveLength(2);
     expect(scripts[0]).toMatch(/^\/dashboard\/assets\/source-editor-[0-9a-f]{12}\.js$/);
+    expect(scripts[1]).toMatch(/^\/dashboard\/assets\/images-[0-9a-f]{12}\.js$/);
     // The textarea stays the form's field, out of sight; CodeMirror's styles are a constructed sheet, applied.
     expect(await page.locator('textarea[name="content_markdown"]').isHidden()).toBe(true);
     expect(await page.evaluate(() => [document.adoptedStyleSheets.length, document.querySelectorAll('style').length])).toEqual([1, 0]);

@@ -103,6 +103,8 @@ function sourceEditor(textarea: HTMLTextAreaElement): EditorView {
   if (textarea.getAttribute('aria-invalid') === 'true') content['aria-invalid'] = 'true';
   // True while the editor itself tells the form of a change, so the textarea's listener below does not take it back.
   let echoing = false;
+  // True while the editor takes a change another script made to the textarea, which the form has heard already.
+  let taking = false;
   const view = new EditorView({
     state: EditorState.create({
       doc: textarea.value,
@@ -118,7 +120,7 @@ function sourceEditor(textarea: HTMLTextAreaElement): EditorView {
         EditorView.contentAttributes.of(content),
         look,
         EditorView.updateListener.of((update) => {
-          if (update.docChanged) {
+          if (update.docChanged && !taking) {
             textarea.value = update.state.doc.toString();
             // The form hears it as it hears typing in its own fields.
             echoing = true;
@@ -147,7 +149,12 @@ function sourceEditor(textarea: HTMLTextAreaElement): EditorView {
     while (start < before.length && start < after.length && before[start] === after[start]) start++;
     let end = 0;
     while (end < before.length - start && end < after.length - start && before[before.length - 1 - end] === after[after.length - 1 - end]) end++;
-    view.dispatch({ changes: { from: start, to: before.length - end, insert: after.slice(start, after.length - end) }, selection: { anchor: after.length - end }, scrollIntoView: true });
+    taking = true;
+    try {
+      view.dispatch({ changes: { from: start, to: before.length - end, insert: after.slice(start, after.length - end) }, selection: { anchor: after.length - end }, scrollIntoView: true });
+    } finally {
+      taking = false;
+    }
   });
   // The label's text names the editor now: a click on it goes there, not to the hidden textarea.
   label?.addEventListener('click', (event) => {
