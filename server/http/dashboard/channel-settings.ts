@@ -75,7 +75,7 @@ ${note(descriptionField(t.language))}
 })}
 <fieldset>
 <legend>Add a language (optional)</legend>
-<label for="new.language">Language code, such as <code>fr</code> or <code>pt-BR</code> <input type="text" id="new.language" name="new.language" maxlength="35" value="${sent ? field(sent, 'new.language') : ''}"${described('new.language')}></label>
+<label for="new.language"><span>Language code, such as <code>fr</code> or <code>pt-BR</code></span> <input type="text" id="new.language" name="new.language" maxlength="35" value="${sent ? field(sent, 'new.language') : ''}"${described('new.language')}></label>
 ${note('new.language')}
 <label for="new.title">Title in that language <input type="text" id="new.title" name="new.title" maxlength="300" value="${sent ? field(sent, 'new.title') : ''}"${described('new.title')}></label>
 ${note('new.title')}
