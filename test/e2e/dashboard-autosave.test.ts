@@ -11,51 +11,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inviteEditor } from '../../server/admin/channel-commands.ts';
-import { setPassword } from '../../server/domain/account/session.service.ts';
-import { SESSION_COOKIE } from '../../server/http/dashboard/dashboard-session.ts';
+import { accountWithPassword, createArticle, createChannel, signIn } from '../helpers/dashboard-http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
-const PASSWORD = 'correct horse battery staple';
 let t: TestService;
 let anaKey: string;
 let draftId: number;
 let liveId: number;
 
-interface Answer {
-  status: number;
-  location: string | null;
-  type: string;
-  text: string;
-  json: any;
-}
-type Send = (method: string, path: string, form?: Record<string, string>, headers?: Record<string, string>) => Promise<Answer>;
-
-async function signedIn(account: string): Promise<Send> {
-  const login = await fetch(`${t.url}/dashboard/login`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { origin: t.url, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ account, password: PASSWORD }).toString(),
-  });
-  expect(login.status).toBe(303);
-  const token = new RegExp(`${SESSION_COOKIE}=([^;]+)`).exec(login.headers.getSetCookie().join('\n'))![1];
-  return async (method, path, form, headers = {}) => {
-    const res = await fetch(`${t.url}${path}`, {
-      method,
-      redirect: 'manual',
-      headers: { cookie: `${SESSION_COOKIE}=${token}`, ...(method === 'GET' ? {} : { origin: t.url, 'content-type': 'application/x-www-form-urlencoded' }), ...headers },
-      body: form ? new URLSearchParams(form).toString() : undefined,
-    });
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, location: res.headers.get('location'), type: res.headers.get('content-type') ?? '', text, json };
-  };
-}
+const signedIn = (account: string) => signIn(t, account);
 
 const editor = (id: number, language = 'en') => `/dashboard/channels/ana-news/pages/${id}/translations/${language}`;
 const versionIn = (text: string) => /<input type="hidden" name="version" value="([^"]*)">/.exec(text)?.[1];
@@ -74,23 +38,14 @@ const publicOutput = async () => {
 
 beforeAll(async () => {
   t = await startTestService({ PRESSROOM_STATIC_BUILD: 'true' });
-  anaKey = await t.key('ana', 'pro');
-  await t.key('ben', 'pro');
-  for (const name of ['ana', 'ben']) await setPassword({ db: t.service.db, clock: t.clock }, name, PASSWORD);
-  expect((await t.request('POST', '/api/v1/channels', { key: anaKey, body: { default_language: 'en', translations: [{ language: 'en', title: 'Ana news' }] } })).status).toBe(201);
+  anaKey = await accountWithPassword(t, 'ana', 'pro');
+  await accountWithPassword(t, 'ben', 'pro');
+  await createChannel(t, anaKey, 'Ana news');
   await inviteEditor({ db: t.service.db, clock: t.clock }, { channel: 'ana-news', account: 'ben', write: false, manage: false });
-  const draft = await t.request('POST', '/api/v1/channels/ana-news/pages', {
-    key: anaKey,
-    body: { slug: 'draft', default_language: 'en', status: 'draft', translations: [{ language: 'en', title: 'A draft', content_markdown: 'Draft text.' }] },
-  });
-  expect(draft.status, draft.text).toBe(201);
-  draftId = draft.json.id;
-  const live = await t.request('POST', '/api/v1/channels/ana-news/pages', {
-    key: anaKey,
-    body: { slug: 'live', default_language: 'en', status: 'published', translations: [{ language: 'en', title: 'Live story', content_markdown: 'What readers read.' }] },
-  });
-  expect(live.status, live.text).toBe(201);
-  liveId = live.json.id;
+  const draft = await createArticle(t, anaKey, 'ana-news', { slug: 'draft', default_language: 'en', status: 'draft', translations: [{ language: 'en', title: 'A draft', content_markdown: 'Draft text.' }] });
+  draftId = draft.id;
+  const live = await createArticle(t, anaKey, 'ana-news', { slug: 'live', default_language: 'en', status: 'published', translations: [{ language: 'en', title: 'Live story', content_markdown: 'What readers read.' }] });
+  liveId = live.id;
   await publicOutput();
   expect((await translation(liveId)).status).toBe('published');
 }, 120_000);

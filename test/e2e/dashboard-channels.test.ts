@@ -6,44 +6,22 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inviteEditor } from '../../server/admin/channel-commands.ts';
-import { setPassword } from '../../server/domain/account/session.service.ts';
-import { SESSION_COOKIE } from '../../server/http/dashboard/dashboard-session.ts';
+import { accountWithPassword, createChannel, signIn } from '../helpers/dashboard-http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
-const PASSWORD = 'correct horse battery staple';
 let t: TestService;
 let anaKey: string;
 
 /** Signs in and returns a request function carrying the session and the dashboard's Origin. */
-async function signedIn(account: string) {
-  const login = await fetch(`${t.url}/dashboard/login`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { origin: t.url, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ account, password: PASSWORD }).toString(),
-  });
-  expect(login.status).toBe(303);
-  const token = new RegExp(`${SESSION_COOKIE}=([^;]+)`).exec(login.headers.getSetCookie().join('\n'))![1];
-  return async (method: string, path: string, form?: Record<string, string>, origin = t.url) => {
-    const res = await fetch(`${t.url}${path}`, {
-      method,
-      redirect: 'manual',
-      headers: { cookie: `${SESSION_COOKIE}=${token}`, ...(method === 'GET' ? {} : { origin, 'content-type': 'application/x-www-form-urlencoded' }) },
-      body: form ? new URLSearchParams(form).toString() : undefined,
-    });
-    return { status: res.status, text: await res.text() };
-  };
-}
+const signedIn = (account: string) => signIn(t, account);
 
 const channel = async () => (await t.request('GET', '/api/v1/channels/ana-news', { key: anaKey })).json;
 
 beforeAll(async () => {
   t = await startTestService();
-  anaKey = await t.key('ana', 'pro');
-  await t.key('ben', 'pro');
-  for (const name of ['ana', 'ben']) await setPassword({ db: t.service.db, clock: t.clock }, name, PASSWORD);
-  const created = await t.request('POST', '/api/v1/channels', { key: anaKey, body: { default_language: 'en', homepage_enabled: true, translations: [{ language: 'en', title: 'Ana news' }] } });
-  expect(created.status, created.text).toBe(201);
+  anaKey = await accountWithPassword(t, 'ana', 'pro');
+  await accountWithPassword(t, 'ben', 'pro');
+  await createChannel(t, anaKey, 'Ana news', { homepage_enabled: true });
   await inviteEditor({ db: t.service.db, clock: t.clock }, { channel: 'ana-news', account: 'ben', write: true, manage: false });
 }, 120_000);
 
@@ -114,14 +92,13 @@ describe("a channel's settings", () => {
   it('refuse a save posted from another origin', async () => {
     const ana = await signedIn('ana');
     const before = await channel();
-    const post = await ana('POST', '/dashboard/channels/ana-news/settings', { 'title.en': 'Defaced', default_language: 'en' }, 'https://evil.example');
+    const post = await ana('POST', '/dashboard/channels/ana-news/settings', { 'title.en': 'Defaced', default_language: 'en' }, { origin: 'https://evil.example' });
     expect(post.status).toBe(403);
     expect(await channel()).toEqual(before);
   });
 
   it('invites an editor, changes and removes them; only the owner gives can_manage_channel', async () => {
-    await t.key('cai', 'pro');
-    await setPassword({ db: t.service.db, clock: t.clock }, 'cai', PASSWORD);
+    await accountWithPassword(t, 'cai', 'pro');
     const ana = await signedIn('ana');
     const invited = await ana('POST', '/dashboard/channels/ana-news/members', { account: 'cai', write: 'on' });
     expect(invited.status).toBe(200);

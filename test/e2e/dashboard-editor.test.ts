@@ -7,36 +7,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inviteEditor } from '../../server/admin/channel-commands.ts';
-import { setPassword } from '../../server/domain/account/session.service.ts';
-import { SESSION_COOKIE } from '../../server/http/dashboard/dashboard-session.ts';
+import { accountWithPassword, createArticle, createChannel, signIn } from '../helpers/dashboard-http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
-const PASSWORD = 'correct horse battery staple';
 let t: TestService;
 let anaKey: string;
 let id: number;
 
-type Send = (method: string, path: string, form?: Record<string, string>) => Promise<{ status: number; location: string | null; text: string }>;
-
-async function signedIn(account: string): Promise<Send> {
-  const login = await fetch(`${t.url}/dashboard/login`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { origin: t.url, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ account, password: PASSWORD }).toString(),
-  });
-  expect(login.status).toBe(303);
-  const token = new RegExp(`${SESSION_COOKIE}=([^;]+)`).exec(login.headers.getSetCookie().join('\n'))![1];
-  return async (method, path, form) => {
-    const res = await fetch(`${t.url}${path}`, {
-      method,
-      redirect: 'manual',
-      headers: { cookie: `${SESSION_COOKIE}=${token}`, ...(method === 'GET' ? {} : { origin: t.url, 'content-type': 'application/x-www-form-urlencoded' }) },
-      body: form ? new URLSearchParams(form).toString() : undefined,
-    });
-    return { status: res.status, location: res.headers.get('location'), text: await res.text() };
-  };
-}
+const signedIn = (account: string) => signIn(t, account);
 
 const editor = (language: string) => `/dashboard/channels/ana-news/pages/${id}/translations/${language}`;
 const versionIn = (text: string) => /<input type="hidden" name="version" value="([^"]*)">/.exec(text)?.[1];
@@ -46,25 +24,20 @@ const texts = (title: string, body: string, version: string) => ({ version, titl
 
 beforeAll(async () => {
   t = await startTestService();
-  anaKey = await t.key('ana', 'pro');
-  await t.key('ben', 'pro');
-  for (const name of ['ana', 'ben']) await setPassword({ db: t.service.db, clock: t.clock }, name, PASSWORD);
-  expect((await t.request('POST', '/api/v1/channels', { key: anaKey, body: { default_language: 'en', translations: [{ language: 'en', title: 'Ana news' }] } })).status).toBe(201);
+  anaKey = await accountWithPassword(t, 'ana', 'pro');
+  await accountWithPassword(t, 'ben', 'pro');
+  await createChannel(t, anaKey, 'Ana news');
   await inviteEditor({ db: t.service.db, clock: t.clock }, { channel: 'ana-news', account: 'ben', write: false, manage: false });
-  const created = await t.request('POST', '/api/v1/channels/ana-news/pages', {
-    key: anaKey,
-    body: {
-      slug: 'hello',
-      default_language: 'en',
-      status: 'draft',
-      translations: [
-        { language: 'en', title: 'Hello', content_markdown: 'Hi.' },
-        { language: 'ar', title: 'مرحبا', content_markdown: 'أهلا.' },
-      ],
-    },
+  const created = await createArticle(t, anaKey, 'ana-news', {
+    slug: 'hello',
+    default_language: 'en',
+    status: 'draft',
+    translations: [
+      { language: 'en', title: 'Hello', content_markdown: 'Hi.' },
+      { language: 'ar', title: 'مرحبا', content_markdown: 'أهلا.' },
+    ],
   });
-  expect(created.status, created.text).toBe(201);
-  id = created.json.id;
+  id = created.id;
 }, 120_000);
 
 afterAll(async () => {

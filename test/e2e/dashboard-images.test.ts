@@ -15,14 +15,12 @@ import http from 'node:http';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setPassword } from '../../server/domain/account/session.service.ts';
 import { ALT_REQUIRED_MESSAGE } from '../../server/domain/media/upload-input.ts';
-import { SESSION_COOKIE } from '../../server/http/dashboard/dashboard-session.ts';
 import { DASHBOARD_CSP } from '../../server/http/dashboard/dashboard-layout.ts';
 import { IMAGE_PAGES_CSP } from '../../server/http/dashboard/image-uploads.ts';
+import { accountWithPassword, createArticle, createChannel, sessionCookie, signIn } from '../helpers/dashboard-http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
-const PASSWORD = 'correct horse battery staple';
 let t: TestService;
 let anaKey: string;
 let benKey: string;
@@ -36,30 +34,7 @@ interface Answer {
 }
 
 /** Signs in and returns a sender of forms (multipart when given FormData) with the session and an Origin. */
-async function signedIn(account: string) {
-  const login = await fetch(`${t.url}/dashboard/login`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { origin: t.url, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ account, password: PASSWORD }).toString(),
-  });
-  expect(login.status).toBe(303);
-  const token = new RegExp(`${SESSION_COOKIE}=([^;]+)`).exec(login.headers.getSetCookie().join('\n'))![1];
-  return async (method: string, urlPath: string, body?: FormData | Record<string, string>, origin = t.url): Promise<Answer> => {
-    const form = body instanceof FormData ? body : body ? new URLSearchParams(body).toString() : undefined;
-    const res = await fetch(`${t.url}${urlPath}`, {
-      method,
-      redirect: 'manual',
-      headers: {
-        cookie: `${SESSION_COOKIE}=${token}`,
-        ...(method === 'GET' ? {} : { origin }),
-        ...(typeof form === 'string' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      body: form,
-    });
-    return { status: res.status, text: await res.text(), headers: res.headers };
-  };
-}
+const signedIn = (account: string) => signIn(t, account);
 
 /** A multipart form with `image` (when given) and the text fields. */
 function formOf(image: Uint8Array | null, fields: Record<string, string> = {}, name = 'photo.png'): FormData {
@@ -98,25 +73,13 @@ const channel = async () => (await t.request('GET', '/api/v1/channels/ana-news',
 beforeAll(async () => {
   // 1 MB images at most, so an upload over the limit is quick to send.
   t = await startTestService({ PRESSROOM_MAX_IMAGE_MB: '1' });
-  anaKey = await t.key('ana', 'pro');
-  benKey = await t.key('ben', 'pro');
-  for (const name of ['ana', 'ben']) await setPassword({ db: t.service.db, clock: t.clock }, name, PASSWORD);
-  for (const [key, title] of [[anaKey, 'Ana news'], [benKey, 'Ben news']] as const) {
-    const made = await t.request('POST', '/api/v1/channels', { key, body: { default_language: 'en', translations: [{ language: 'en', title }] } });
-    expect(made.status, made.text).toBe(201);
-  }
-  const created = await t.request('POST', '/api/v1/channels/ana-news/pages', {
-    key: anaKey,
-    body: { slug: 'hello', default_language: 'en', status: 'draft', translations: [{ language: 'en', title: 'Hello', content_markdown: 'First paragraph.' }] },
-  });
-  expect(created.status, created.text).toBe(201);
-  id = created.json.id;
-  const bens = await t.request('POST', '/api/v1/channels/ben-news/pages', {
-    key: benKey,
-    body: { slug: 'his', default_language: 'en', status: 'draft', translations: [{ language: 'en', title: 'His', content_markdown: 'Text.' }] },
-  });
-  expect(bens.status, bens.text).toBe(201);
-  benArticle = bens.json.id;
+  anaKey = await accountWithPassword(t, 'ana', 'pro');
+  benKey = await accountWithPassword(t, 'ben', 'pro');
+  for (const [key, title] of [[anaKey, 'Ana news'], [benKey, 'Ben news']] as const) await createChannel(t, key, title);
+  const created = await createArticle(t, anaKey, 'ana-news', { slug: 'hello', default_language: 'en', status: 'draft', translations: [{ language: 'en', title: 'Hello', content_markdown: 'First paragraph.' }] });
+  id = created.id;
+  const bens = await createArticle(t, benKey, 'ben-news', { slug: 'his', default_language: 'en', status: 'draft', translations: [{ language: 'en', title: 'His', content_markdown: 'Text.' }] });
+  benArticle = bens.id;
 }, 120_000);
 
 afterAll(async () => {
@@ -235,7 +198,7 @@ describe('an article image from the editor', () => {
     const ana = await signedIn('ana');
     const before = mediaFiles();
     const image = await leftRight(100, 50);
-    const foreign = await ana('POST', `${editor()}/images`, formOf(image, { alt: 'Halves' }), 'https://evil.example');
+    const foreign = await ana('POST', `${editor()}/images`, formOf(image, { alt: 'Halves' }), { origin: 'https://evil.example' });
     expect(foreign.status).toBe(403);
     expect(foreign.text).toContain('not sent from the dashboard');
     // Without a session: the sign-in page, nothing read.
@@ -252,15 +215,7 @@ describe('an article image from the editor', () => {
 });
 
 /** A session cookie header of a fresh sign-in. */
-async function loginCookie(account: string): Promise<string> {
-  const login = await fetch(`${t.url}/dashboard/login`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { origin: t.url, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ account, password: PASSWORD }).toString(),
-  });
-  return `${SESSION_COOKIE}=${new RegExp(`${SESSION_COOKIE}=([^;]+)`).exec(login.headers.getSetCookie().join('\n'))![1]}`;
-}
+const loginCookie = (account: string) => sessionCookie(t, account);
 
 describe("a channel's avatar and cover from its settings", () => {
   it('sets the avatar through uploadMedia, cropped around the focal point: left and right give different pixels', async () => {

@@ -9,11 +9,10 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setPassword } from '../../server/domain/account/session.service.ts';
 import { pauseSchedulesIfPlanDisallows } from '../../server/domain/article/schedule.service.ts';
 import { ARTICLE_LIST_STATES, type ArticleListState } from '../../server/domain/article/article-status.ts';
-import { SESSION_COOKIE } from '../../server/http/dashboard/dashboard-session.ts';
 import { findAccountByName, updateAccount } from '../../server/store/account.repository.ts';
+import { accountWithPassword, signInForVisits } from '../helpers/dashboard-http.ts';
 import { createOpenApiValidator } from '../helpers/openapi-validator.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
@@ -21,31 +20,12 @@ import { startTestService, type TestService } from '../helpers/test-service.ts';
 const openapi = createOpenApiValidator(path.resolve('docs/openapi/publishing-api.yaml'));
 const LIST = '/channels/{channel_slug}/pages';
 
-const PASSWORD = 'correct horse battery staple';
 const PLAIN = 'Plain words about gardens.';
 let t: TestService;
 let anaKey: string;
 
 /** Signs in and returns a request function carrying the session (and the dashboard's Origin on posts). */
-async function signedIn(account: string) {
-  const login = await fetch(`${t.url}/dashboard/login`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { origin: t.url, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ account, password: PASSWORD }).toString(),
-  });
-  expect(login.status).toBe(303);
-  const token = new RegExp(`${SESSION_COOKIE}=([^;]+)`).exec(login.headers.getSetCookie().join('\n'))![1];
-  return async (urlPath: string, form?: Record<string, string>) => {
-    const res = await fetch(`${t.url}${urlPath}`, {
-      method: form ? 'POST' : 'GET',
-      redirect: 'manual',
-      headers: { cookie: `${SESSION_COOKIE}=${token}`, ...(form ? { origin: t.url, 'content-type': 'application/x-www-form-urlencoded' } : {}) },
-      body: form ? new URLSearchParams(form).toString() : undefined,
-    });
-    return { status: res.status, location: res.headers.get('location'), text: await res.text() };
-  };
-}
+const signedIn = (account: string) => signInForVisits(t, account);
 
 const api = (method: string, urlPath: string, body?: unknown) => t.request(method, `/api/v1/channels/ana-news${urlPath}`, { key: anaKey, body });
 async function ok(res: Promise<{ status: number; text: string }>): Promise<void> {
@@ -101,10 +81,9 @@ function inState(view: any, state: ArticleListState): boolean {
 
 beforeAll(async () => {
   t = await startTestService({ PRESSROOM_MODERATION_FILE: path.resolve('docs/moderation.example.json') });
-  anaKey = await t.key('ana', 'pro');
-  const benKey = await t.key('ben', 'pro');
-  await t.key('fay', 'free');
-  for (const name of ['ana', 'ben', 'fay']) await setPassword({ db: t.service.db, clock: t.clock }, name, PASSWORD);
+  anaKey = await accountWithPassword(t, 'ana', 'pro');
+  const benKey = await accountWithPassword(t, 'ben', 'pro');
+  await accountWithPassword(t, 'fay', 'free');
   await ok(t.request('POST', '/api/v1/channels', { key: anaKey, body: { default_language: 'en', translations: [{ language: 'en', title: 'Ana news' }] } }));
   await ok(t.request('POST', '/api/v1/channels', { key: benKey, body: { default_language: 'en', translations: [{ language: 'en', title: 'Ben news' }] } }));
   await ok(t.request('POST', '/api/v1/channels/ben-news/pages', { key: benKey, body: { slug: 'bens', default_language: 'en', status: 'draft', translations: [en('Draft of Ben')] } }));

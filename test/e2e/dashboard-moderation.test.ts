@@ -6,53 +6,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { administratorCommand } from '../../server/admin/account-commands.ts';
 import { reviewCommand } from '../../server/admin/lifecycle-commands.ts';
-import { setPassword } from '../../server/domain/account/session.service.ts';
-import { SESSION_COOKIE } from '../../server/http/dashboard/dashboard-session.ts';
 import { findAccountByName } from '../../server/store/account.repository.ts';
 import { isAdministrator } from '../../server/store/session.repository.ts';
+import { accountWithPassword, createArticle, createChannel, signInForVisits } from '../helpers/dashboard-http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
-const PASSWORD = 'correct horse battery staple';
 let t: TestService;
 let anaKey: string;
 
-async function signedIn(account: string) {
-  const login = await fetch(`${t.url}/dashboard/login`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { origin: t.url, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ account, password: PASSWORD }).toString(),
-  });
-  expect(login.status).toBe(303);
-  const token = new RegExp(`${SESSION_COOKIE}=([^;]+)`).exec(login.headers.getSetCookie().join('\n'))![1];
-  return async (path: string, form?: Record<string, string>) => {
-    const res = await fetch(`${t.url}${path}`, {
-      method: form ? 'POST' : 'GET',
-      redirect: 'manual',
-      headers: { cookie: `${SESSION_COOKIE}=${token}`, ...(form ? { origin: t.url, 'content-type': 'application/x-www-form-urlencoded' } : {}) },
-      body: form ? new URLSearchParams(form).toString() : undefined,
-    });
-    return { status: res.status, text: await res.text() };
-  };
-}
+const signedIn = (account: string) => signInForVisits(t, account);
 
 const page = async (slug: string) => (await t.request('GET', `/api/v1/channels/ana-news/pages/${slug}`, { key: anaKey })).json;
 
 beforeAll(async () => {
   t = await startTestService();
-  anaKey = await t.key('ana', 'pro');
-  await t.key('mod', 'free');
+  anaKey = await accountWithPassword(t, 'ana', 'pro');
+  await accountWithPassword(t, 'mod', 'free');
   const deps = { db: t.service.db, clock: t.clock };
-  for (const name of ['ana', 'mod']) await setPassword(deps, name, PASSWORD);
   expect((await administratorCommand(deps, { account: 'mod', on: true })).stdout).toContain('"mod" is now an administrator');
   await reviewCommand(deps, { account: 'ana', on: true });
-  expect((await t.request('POST', '/api/v1/channels', { key: anaKey, body: { default_language: 'en', translations: [{ language: 'en', title: 'Ana news' }] } })).status).toBe(201);
+  await createChannel(t, anaKey, 'Ana news');
   for (const slug of ['first', 'second']) {
-    const created = await t.request('POST', '/api/v1/channels/ana-news/pages', {
-      key: anaKey,
-      body: { slug, default_language: 'en', status: 'published', translations: [{ language: 'en', title: `The ${slug} story`, content_markdown: 'Text.' }] },
-    });
-    expect(created.status, created.text).toBe(201);
+    await createArticle(t, anaKey, 'ana-news', { slug, default_language: 'en', status: 'published', translations: [{ language: 'en', title: `The ${slug} story`, content_markdown: 'Text.' }] });
   }
   await t.service.worker.runDue();
 }, 120_000);

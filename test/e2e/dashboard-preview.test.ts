@@ -8,25 +8,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setPassword } from '../../server/domain/account/session.service.ts';
-import { SESSION_COOKIE } from '../../server/http/dashboard/dashboard-session.ts';
 import { staticFiles } from '../../server/serving/static-files.ts';
+import { accountWithPassword, sessionCookie } from '../helpers/dashboard-http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
-const PASSWORD = 'correct horse battery staple';
 let t: TestService;
 const keys: Record<string, string> = {};
 
-async function cookieOf(account: string): Promise<string> {
-  const login = await fetch(`${t.url}/dashboard/login`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { origin: t.url, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ account, password: PASSWORD }).toString(),
-  });
-  expect(login.status).toBe(303);
-  return `${SESSION_COOKIE}=${new RegExp(`${SESSION_COOKIE}=([^;]+)`).exec(login.headers.getSetCookie().join('\n'))![1]}`;
-}
+const cookieOf = (account: string) => sessionCookie(t, account);
 
 async function get(cookie: string | null, address: string) {
   const res = await fetch(`${t.url}${address}`, { redirect: 'manual', headers: cookie ? { cookie } : {} });
@@ -60,9 +49,8 @@ const settle = () => t.service.staticSite!.queue.settle(20_000);
 
 beforeAll(async () => {
   t = await startTestService({ PRESSROOM_STATIC_BUILD: 'true', PRESSROOM_RATE_LIMIT_CONTENT: '0' });
-  keys.ana = await t.key('ana', 'pro');
-  keys.fay = await t.key('fay', 'pro');
-  for (const name of ['ana', 'fay']) await setPassword({ db: t.service.db, clock: t.clock }, name, PASSWORD);
+  keys.ana = await accountWithPassword(t, 'ana', 'pro');
+  keys.fay = await accountWithPassword(t, 'fay', 'pro');
 }, 120_000);
 
 afterAll(async () => {

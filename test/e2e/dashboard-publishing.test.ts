@@ -5,62 +5,28 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPassword } from '../../server/domain/account/session.service.ts';
-import { SESSION_COOKIE } from '../../server/http/dashboard/dashboard-session.ts';
+import { accountWithPassword, createArticle, createChannel, PASSWORD, sessionCookie, signInForVisits } from '../helpers/dashboard-http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
-const PASSWORD = 'correct horse battery staple';
 let t: TestService;
 const keys: Record<string, string> = {};
 
-async function signedIn(account: string) {
-  const login = await fetch(`${t.url}/dashboard/login`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { origin: t.url, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ account, password: PASSWORD }).toString(),
-  });
-  expect(login.status).toBe(303);
-  const token = new RegExp(`${SESSION_COOKIE}=([^;]+)`).exec(login.headers.getSetCookie().join('\n'))![1];
-  return async (path: string, form?: Record<string, string>) => {
-    const res = await fetch(`${t.url}${path}`, {
-      method: form ? 'POST' : 'GET',
-      redirect: 'manual',
-      headers: { cookie: `${SESSION_COOKIE}=${token}`, ...(form ? { origin: t.url, 'content-type': 'application/x-www-form-urlencoded' } : {}) },
-      body: form ? new URLSearchParams(form).toString() : undefined,
-    });
-    return { status: res.status, text: await res.text() };
-  };
-}
+const signedIn = (account: string) => signInForVisits(t, account);
 
 /** Creates a channel and a draft article in en + ar for `account`; returns the article's dashboard address. */
 async function draft(account: string, channelTitle: string): Promise<{ path: string; api: string }> {
-  const channel = await t.request('POST', '/api/v1/channels', { key: keys[account], body: { default_language: 'en', translations: [{ language: 'en', title: channelTitle }] } });
-  expect(channel.status, channel.text).toBe(201);
-  const created = await t.request('POST', `/api/v1/channels/${channel.json.slug}/pages`, {
-    key: keys[account],
-    body: { slug: 'story', default_language: 'en', status: 'draft', translations: [{ language: 'en', title: 'Story', content_markdown: 'Text.' }, { language: 'ar', title: 'قصة', content_markdown: 'نص.' }] },
-  });
-  expect(created.status, created.text).toBe(201);
-  return { path: new URL(created.json.edit_url).pathname, api: `/api/v1/channels/${channel.json.slug}/pages/${created.json.id}` };
+  const channel = await createChannel(t, keys[account]!, channelTitle);
+  const created = await createArticle(t, keys[account]!, channel.slug, { slug: 'story', default_language: 'en', status: 'draft', translations: [{ language: 'en', title: 'Story', content_markdown: 'Text.' }, { language: 'ar', title: 'قصة', content_markdown: 'نص.' }] });
+  return { path: new URL(created.edit_url).pathname, api: `/api/v1/channels/${channel.slug}/pages/${created.id}` };
 }
 
 /** A session cookie header for `account`. */
-async function loginCookie(account: string): Promise<string | undefined> {
-  const login = await fetch(`${t.url}/dashboard/login`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { origin: t.url, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ account, password: PASSWORD }).toString(),
-  });
-  const token = new RegExp(`${SESSION_COOKIE}=([^;]+)`).exec(login.headers.getSetCookie().join('\n'))?.[1];
-  return token ? `${SESSION_COOKIE}=${token}` : undefined;
-}
+const loginCookie = (account: string) => sessionCookie(t, account);
 
 beforeAll(async () => {
   t = await startTestService();
-  keys.ana = await t.key('ana', 'pro');
-  keys.fay = await t.key('fay', 'free');
-  for (const name of ['ana', 'fay']) await setPassword({ db: t.service.db, clock: t.clock }, name, PASSWORD);
+  keys.ana = await accountWithPassword(t, 'ana', 'pro');
+  keys.fay = await accountWithPassword(t, 'fay', 'free');
 }, 120_000);
 
 afterAll(async () => {
