@@ -8,40 +8,17 @@
  * finds nothing on any screen at desktop and phone widths, light and dark,
  * with nothing wider than the phone's window.
  */
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import { chromium, type Browser, type BrowserContext, type Cookie, type Page } from 'playwright-core';
+import { type Browser, type Cookie, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reviewCommand } from '../../server/admin/lifecycle-commands.ts';
-import { setAdministrator, setPassword } from '../../server/domain/account/session.service.ts';
+import { setAdministrator } from '../../server/domain/account/session.service.ts';
 import { SESSION_COOKIE } from '../../server/http/dashboard/dashboard-session.ts';
+import { axeScreens, CHROMIUM, chromiumAvailable, fillSignIn, launchSignedIn, watched, WINDOWS } from '../helpers/dashboard-browser.ts';
+import { accountWithPassword, createArticle, createChannel } from '../helpers/dashboard-http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = fs.existsSync(CHROMIUM);
-if (!available && process.env.CI) {
-  throw new Error(`${CHROMIUM} is missing: .ci/run must install the Debian package "chromium".`);
-}
-
-const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-/** The rules of test/validate/check-axe.ts: WCAG 2.0–2.2 A and AA, and axe's best practices. */
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
-/** Every window: the colours are checked at both widths too, as the dark scheme changes them. */
-const WINDOWS = [
-  { width: 1280, colorScheme: 'light' },
-  { width: 375, colorScheme: 'light' },
-  { width: 1280, colorScheme: 'dark' },
-  { width: 375, colorScheme: 'dark' },
-] as const;
-
-const PASSWORD = 'correct horse battery staple';
+const available = chromiumAvailable();
 const ARABIC_TITLE = 'مرحبا بالعالم';
-
-interface AxeViolation {
-  id: string;
-  help: string;
-  nodes: { target: unknown[] }[];
-}
 
 describe.skipIf(!available)(available ? 'the dashboard in headless Chromium' : `the dashboard in headless Chromium (skipped: ${CHROMIUM} is not installed)`, () => {
   let t: TestService;
@@ -49,30 +26,6 @@ describe.skipIf(!available)(available ? 'the dashboard in headless Chromium' : `
   let articlePath: string;
   /** The cookies of a browser signed in as ana (its own session), for the contexts that only look. */
   let signedIn: Cookie[];
-
-  /** Errors the browser logged and the policy's refusals, on every page of the context. */
-  async function watched(context: BrowserContext): Promise<string[]> {
-    const problems: string[] = [];
-    // The browser's own report of each refused resource (an init script is the tester's, not subject to the page's CSP).
-    await context.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
-    });
-    context.on('page', (page) => {
-      page.on('pageerror', (e) => problems.push(`${page.url()}: ${e.message}`));
-      page.on('console', (m) => {
-        if (m.type() !== 'error') return;
-        problems.push(`${page.url()}: ${m.text()}`);
-      });
-    });
-    return problems;
-  }
-
-  /** Signs in through the form on the page, which shows the sign-in page. */
-  async function fillSignIn(page: Page, account = 'ana', password = PASSWORD): Promise<void> {
-    await page.getByLabel('Account name').fill(account);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-  }
 
   let key: string;
   /** Saves the ar translation through the publishing API, as another editor would. */
@@ -83,52 +36,33 @@ describe.skipIf(!available)(available ? 'the dashboard in headless Chromium' : `
 
   beforeAll(async () => {
     t = await startTestService();
-    key = await t.key('ana', 'pro');
-    await setPassword({ db: t.service.db, clock: t.clock }, 'ana', PASSWORD);
-    const channel = await t.request('POST', '/api/v1/channels', { key, body: { default_language: 'en', translations: [{ language: 'en', title: 'Ana news' }] } });
-    expect(channel.status, channel.text).toBe(201);
-    const created = await t.request('POST', '/api/v1/channels/ana-news/pages', {
-      key,
-      body: {
-        slug: 'hello',
-        default_language: 'en',
-        status: 'draft',
-        translations: [
-          { language: 'en', title: 'Hello world', content_markdown: 'Hi.' },
-          { language: 'ar', title: ARABIC_TITLE, content_markdown: 'مرحبا.' },
-        ],
-      },
+    key = await accountWithPassword(t, 'ana', 'pro');
+    await createChannel(t, key, 'Ana news');
+    const created = await createArticle(t, key, 'ana-news', {
+      slug: 'hello',
+      default_language: 'en',
+      status: 'draft',
+      translations: [
+        { language: 'en', title: 'Hello world', content_markdown: 'Hi.' },
+        { language: 'ar', title: ARABIC_TITLE, content_markdown: 'مرحبا.' },
+      ],
     });
-    expect(created.status, created.text).toBe(201);
-    articlePath = new URL(created.json.edit_url).pathname;
+    articlePath = new URL(created.edit_url).pathname;
     // Something on the schedule's calendar, moderated before ana's articles start waiting for a person.
-    const planned = await t.request('POST', '/api/v1/channels/ana-news/pages', {
-      key,
-      body: { slug: 'planned', default_language: 'en', status: 'scheduled', scheduled_at: new Date(t.clock.now().getTime() + 2 * 86_400_000).toISOString(), translations: [{ language: 'en', title: 'Planned for later', content_markdown: 'Text.' }] },
+    await createArticle(t, key, 'ana-news', {
+      slug: 'planned',
+      default_language: 'en',
+      status: 'scheduled',
+      scheduled_at: new Date(t.clock.now().getTime() + 2 * 86_400_000).toISOString(),
+      translations: [{ language: 'en', title: 'Planned for later', content_markdown: 'Text.' }],
     });
-    expect(planned.status, planned.text).toBe(201);
     await t.service.worker.runDue();
     // ana decides moderation too, and one of her articles waits for a person: the queue has something to show.
     await setAdministrator({ db: t.service.db, clock: t.clock }, 'ana', true);
     await reviewCommand({ db: t.service.db, clock: t.clock }, { account: 'ana', on: true });
-    const waits = await t.request('POST', '/api/v1/channels/ana-news/pages', {
-      key,
-      body: { slug: 'waits', default_language: 'en', status: 'published', translations: [{ language: 'en', title: 'Waits for a person', content_markdown: 'Text.' }] },
-    });
-    expect(waits.status, waits.text).toBe(201);
+    await createArticle(t, key, 'ana-news', { slug: 'waits', default_language: 'en', status: 'published', translations: [{ language: 'en', title: 'Waits for a person', content_markdown: 'Text.' }] });
     await t.service.worker.runDue();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      // The flags keep Chromium off the network this machine does not have.
-      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(`${t.url}/dashboard/login`);
-    await fillSignIn(page);
-    await page.waitForURL(`${t.url}/dashboard`);
-    signedIn = await context.cookies();
-    await context.close();
+    ({ browser, signedIn } = await launchSignedIn(t.url));
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
@@ -439,24 +373,12 @@ describe.skipIf(!available)(available ? 'the dashboard in headless Chromium' : `
   it.each(WINDOWS)('passes axe on every screen at $width px, $colorScheme, none wider than the window', async ({ width, colorScheme }) => {
     const problems: string[] = [];
     for (const withSession of [false, true]) {
-      // The page's CSP forbids injected scripts; axe is the tester's script, not the page's.
-      const context = await browser.newContext({ viewport: { width, height: 800 }, colorScheme, bypassCSP: true });
-      if (withSession) await context.addCookies(signedIn);
-      for (const screen of screens.filter((s) => s.signedIn === withSession)) {
-        const page = await context.newPage();
-        await screen.open(page);
-        expect(new URL(page.url()).pathname, screen.name).not.toBe(withSession ? '/dashboard/login' : '/dashboard');
-        await page.addScriptTag({ path: AXE_SOURCE });
-        const violations = (await page.evaluate(
-          (tags) => (window as unknown as { axe: { run(c: Document, o: object): Promise<{ violations: unknown[] }> } }).axe.run(document, { runOnly: { type: 'tag', values: tags } }).then((r) => r.violations),
-          TAGS,
-        )) as AxeViolation[];
-        for (const v of violations) problems.push(`${screen.name}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-        const [scrollWidth, innerWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-        if (scrollWidth > innerWidth) problems.push(`${screen.name}: the page is ${scrollWidth} px wide in a window of ${innerWidth} px`);
-        await page.close();
-      }
-      await context.close();
+      problems.push(
+        ...(await axeScreens(browser, { width, colorScheme }, screens.filter((s) => s.signedIn === withSession), {
+          cookies: withSession ? signedIn : undefined,
+          check: (page, screen) => expect(new URL(page.url()).pathname, screen.name).not.toBe(withSession ? '/dashboard/login' : '/dashboard'),
+        })),
+      );
     }
     expect(problems).toEqual([]);
   }, 120_000);

@@ -9,36 +9,14 @@
  * axe finds nothing on the editor and the settings page with their upload
  * forms, a preview shown and a refusal, at 1280 and 375 px, light and dark.
  */
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import { chromium, type Browser, type BrowserContext, type Cookie, type Page } from 'playwright-core';
+import { type Browser, type Cookie } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setPassword } from '../../server/domain/account/session.service.ts';
+import { axeScreens, CHROMIUM, chromiumAvailable, launchSignedIn, type Screen, watchedContext, WINDOWS } from '../helpers/dashboard-browser.ts';
+import { accountWithPassword, createArticle, createChannel } from '../helpers/dashboard-http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = fs.existsSync(CHROMIUM);
-if (!available && process.env.CI) {
-  throw new Error(`${CHROMIUM} is missing: .ci/run must install the Debian package "chromium".`);
-}
-
-const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-/** The rules of test/validate/check-axe.ts: WCAG 2.0–2.2 A and AA, and axe's best practices. */
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
-const WINDOWS = [
-  { width: 1280, colorScheme: 'light' },
-  { width: 375, colorScheme: 'light' },
-  { width: 1280, colorScheme: 'dark' },
-  { width: 375, colorScheme: 'dark' },
-] as const;
-const PASSWORD = 'correct horse battery staple';
-
-interface AxeViolation {
-  id: string;
-  help: string;
-  nodes: { target: unknown[] }[];
-}
+const available = chromiumAvailable();
 
 describe.skipIf(!available)(available ? 'image uploads in headless Chromium' : `image uploads in headless Chromium (skipped: ${CHROMIUM} is not installed)`, () => {
   let t: TestService;
@@ -49,50 +27,23 @@ describe.skipIf(!available)(available ? 'image uploads in headless Chromium' : `
   /** A 1200 × 600 PNG, red on the left half and blue on the right. */
   let picture: Buffer;
 
-  /** Errors the browser logged and the policy's refusals, on every page of the context. */
-  async function watched(context: BrowserContext): Promise<string[]> {
-    const problems: string[] = [];
-    await context.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
-    });
-    context.on('page', (page) => {
-      page.on('pageerror', (e) => problems.push(`${page.url()}: ${e.message}`));
-      page.on('console', (m) => {
-        // A refused upload answers 422, which Chromium reports like any error status: that one is expected where a test sends one.
-        if (m.type() === 'error' && !m.text().includes('status of 422')) problems.push(`${page.url()}: ${m.text()}`);
-      });
-    });
-    return problems;
-  }
+  /**
+   * A context with ana's session whose pages' errors and the policy's refusals are collected. A refused upload
+   * answers 422, which Chromium reports like any error status: that one is expected where a test sends one.
+   */
+  const withSession = () => watchedContext(browser, { cookies: signedIn, ignore: /status of 422/ });
 
   const file = (name = 'halves.png', buffer = picture) => ({ name, mimeType: 'image/png', buffer });
 
   beforeAll(async () => {
     t = await startTestService();
-    key = await t.key('ana', 'pro');
-    await setPassword({ db: t.service.db, clock: t.clock }, 'ana', PASSWORD);
-    expect((await t.request('POST', '/api/v1/channels', { key, body: { default_language: 'en', translations: [{ language: 'en', title: 'Ana news' }] } })).status).toBe(201);
-    const created = await t.request('POST', '/api/v1/channels/ana-news/pages', {
-      key,
-      body: { slug: 'hello', default_language: 'en', status: 'draft', translations: [{ language: 'en', title: 'Hello world', content_markdown: 'First paragraph.' }] },
-    });
-    expect(created.status, created.text).toBe(201);
-    editorPath = `${new URL(created.json.edit_url).pathname}/translations/en`;
+    key = await accountWithPassword(t, 'ana', 'pro');
+    await createChannel(t, key, 'Ana news');
+    const created = await createArticle(t, key, 'ana-news', { slug: 'hello', default_language: 'en', status: 'draft', translations: [{ language: 'en', title: 'Hello world', content_markdown: 'First paragraph.' }] });
+    editorPath = `${new URL(created.edit_url).pathname}/translations/en`;
     const right = await sharp({ create: { width: 600, height: 600, channels: 3, background: '#0000ff' } }).png().toBuffer();
     picture = await sharp({ create: { width: 1200, height: 600, channels: 3, background: '#ff0000' } }).composite([{ input: right, left: 600, top: 0 }]).png().toBuffer();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(`${t.url}/dashboard/login`);
-    await page.getByLabel('Account name').fill('ana');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${t.url}/dashboard`);
-    signedIn = await context.cookies();
-    await context.close();
+    ({ browser, signedIn } = await launchSignedIn(t.url));
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
@@ -100,9 +51,7 @@ describe.skipIf(!available)(available ? 'image uploads in headless Chromium' : `
   });
 
   it('uploads from the editor without a reload: a click on the preview sets the focal point, the Markdown goes into the body at the cursor', async () => {
-    const context = await browser.newContext();
-    await context.addCookies(signedIn);
-    const problems = await watched(context);
+    const { context, problems } = await withSession();
     const page = await context.newPage();
     await page.goto(`${t.url}${editorPath}`);
     // With script, the section says what it does instead of "save your text first".
@@ -158,9 +107,7 @@ describe.skipIf(!available)(available ? 'image uploads in headless Chromium' : `
   });
 
   it('shows a refusal beside its field without a reload, nothing inserted, and takes the next file from the form put in place', async () => {
-    const context = await browser.newContext();
-    await context.addCookies(signedIn);
-    const problems = await watched(context);
+    const { context, problems } = await withSession();
     const page = await context.newPage();
     await page.goto(`${t.url}${editorPath}`);
     const before = await page.locator('#content_markdown').inputValue();
@@ -182,9 +129,7 @@ describe.skipIf(!available)(available ? 'image uploads in headless Chromium' : `
   });
 
   it("moves the avatar's focal point with the arrow keys, draws the square crop, and sets the avatar", async () => {
-    const context = await browser.newContext();
-    await context.addCookies(signedIn);
-    const problems = await watched(context);
+    const { context, problems } = await withSession();
     const page = await context.newPage();
     await page.goto(`${t.url}/dashboard/channels/ana-news/settings`);
     await page.getByLabel('New avatar: image file').setInputFiles(file());
@@ -217,7 +162,7 @@ describe.skipIf(!available)(available ? 'image uploads in headless Chromium' : `
   });
 
   /** The screens axe checks, each opened in a page of a context holding ana's session. */
-  const screens: ReadonlyArray<{ name: string; open: (page: Page) => Promise<unknown> }> = [
+  const screens: readonly Screen[] = [
     { name: 'editor with the upload form', open: (page) => page.goto(`${t.url}${editorPath}`) },
     {
       name: 'editor, a file chosen (preview)',
@@ -269,23 +214,6 @@ describe.skipIf(!available)(available ? 'image uploads in headless Chromium' : `
   ];
 
   it.each(WINDOWS)('passes axe on the editor and the settings with their upload forms at $width px, $colorScheme, none wider than the window', async ({ width, colorScheme }) => {
-    const problems: string[] = [];
-    const context = await browser.newContext({ viewport: { width, height: 800 }, colorScheme, bypassCSP: true });
-    await context.addCookies(signedIn);
-    for (const screen of screens) {
-      const page = await context.newPage();
-      await screen.open(page);
-      await page.addScriptTag({ path: AXE_SOURCE });
-      const violations = (await page.evaluate(
-        (tags) => (window as unknown as { axe: { run(c: Document, o: object): Promise<{ violations: unknown[] }> } }).axe.run(document, { runOnly: { type: 'tag', values: tags } }).then((r) => r.violations),
-        TAGS,
-      )) as AxeViolation[];
-      for (const v of violations) problems.push(`${screen.name}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-      const [scrollWidth, innerWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-      if (scrollWidth > innerWidth) problems.push(`${screen.name}: the page is ${scrollWidth} px wide in a window of ${innerWidth} px`);
-      await page.close();
-    }
-    await context.close();
-    expect(problems).toEqual([]);
+    expect(await axeScreens(browser, { width, colorScheme }, screens, { cookies: signedIn })).toEqual([]);
   }, 180_000);
 });

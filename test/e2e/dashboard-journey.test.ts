@@ -15,19 +15,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setPassword } from '../../server/domain/account/session.service.ts';
+import { CHROMIUM, chromiumAvailable, fillSignIn, launchChromium, watched } from '../helpers/dashboard-browser.ts';
+import { accountWithPassword } from '../helpers/dashboard-http.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = fs.existsSync(CHROMIUM);
-if (!available && process.env.CI) {
-  throw new Error(`${CHROMIUM} is missing: .ci/run must install the Debian package "chromium".`);
-}
-
-const PASSWORD = 'correct horse battery staple';
+const available = chromiumAvailable();
 const AR_TITLE = 'جداول المد والجزر';
 const AR_BODY = 'يرتفع الماء مرتين كل يوم.';
 const SHOTS = process.env.PRESSROOM_SCREENSHOTS_DIR;
@@ -47,13 +42,7 @@ describe.skipIf(!available)(available ? 'an editor’s journey through the dashb
    * the page's one script element (its JSON-LD data block): the preview runs no script, by its sandbox.
    */
   async function watch(ctx: BrowserContext): Promise<void> {
-    await ctx.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
-    });
-    ctx.on('page', (p) => {
-      p.on('pageerror', (e) => problems.push(`${p.url()}: ${e.message}`));
-      p.on('console', (m) => m.type() === 'error' && !/status of 409|Blocked script execution in '[^']*\/preview\/[a-z-]+\.html' because the document's frame is sandboxed/i.test(m.text()) && problems.push(`${p.url()}: ${m.text()}`));
-    });
+    await watched(ctx, { problems, ignore: /status of 409|Blocked script execution in '[^']*\/preview\/[a-z-]+\.html' because the document's frame is sandboxed/i });
   }
 
   /** Writes a screenshot for the docs when asked to. */
@@ -97,13 +86,9 @@ describe.skipIf(!available)(available ? 'an editor’s journey through the dashb
     // The public site on the server's own address, as `npm start` has it: the preview's images load from there.
     const port = await freePort();
     t = await startTestService({ PORT: String(port), PRESSROOM_PUBLIC_URL: `http://127.0.0.1:${port}`, PRESSROOM_STATIC_BUILD: 'true', PRESSROOM_RATE_LIMIT_CONTENT: '0' });
-    key = await t.key('ana', 'pro');
-    await setPassword({ db: t.service.db, clock: t.clock }, 'ana', PASSWORD);
+    key = await accountWithPassword(t, 'ana', 'pro');
     if (SHOTS) fs.mkdirSync(SHOTS, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await watch(context);
     page = await context.newPage();
@@ -117,9 +102,7 @@ describe.skipIf(!available)(available ? 'an editor’s journey through the dashb
   it('signs in and creates a channel through its form', async () => {
     await page.goto(`${t.url}/dashboard`);
     await page.waitForURL(/\/dashboard\/login\?next=/);
-    await page.getByLabel('Account name').fill('ana');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await fillSignIn(page);
     await page.waitForURL(`${t.url}/dashboard`);
     await page.locator('#channel-title').fill('Field notes');
     await page.locator('#channel-slug').fill('field-notes');

@@ -9,36 +9,14 @@
  * Arabic translation's editor is right to left; and axe-core finds nothing
  * on the editor with CodeMirror at desktop and phone widths, light and dark.
  */
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import { chromium, type Browser, type BrowserContext, type Cookie, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Cookie, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setPassword } from '../../server/domain/account/session.service.ts';
+import { axeScreens, CHROMIUM, chromiumAvailable, launchSignedIn, type Screen, watchedContext as watchedWith, WINDOWS } from '../helpers/dashboard-browser.ts';
+import { accountWithPassword, createArticle, createChannel } from '../helpers/dashboard-http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = fs.existsSync(CHROMIUM);
-if (!available && process.env.CI) {
-  throw new Error(`${CHROMIUM} is missing: .ci/run must install the Debian package "chromium".`);
-}
-
-const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-/** The rules of test/validate/check-axe.ts: WCAG 2.0–2.2 A and AA, and axe's best practices. */
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
-const WINDOWS = [
-  { width: 1280, colorScheme: 'light' },
-  { width: 375, colorScheme: 'light' },
-  { width: 1280, colorScheme: 'dark' },
-  { width: 375, colorScheme: 'dark' },
-] as const;
-const PASSWORD = 'correct horse battery staple';
+const available = chromiumAvailable();
 const ARABIC_TITLE = 'مرحبا بالعالم';
-
-interface AxeViolation {
-  id: string;
-  help: string;
-  nodes: { target: unknown[] }[];
-}
 
 describe.skipIf(!available)(available ? 'the source editor in headless Chromium' : `the source editor in headless Chromium (skipped: ${CHROMIUM} is not installed)`, () => {
   let t: TestService;
@@ -52,15 +30,8 @@ describe.skipIf(!available)(available ? 'the source editor in headless Chromium'
 
   /** A context with ana's session whose pages' errors, CSP refusals and requests elsewhere are collected. */
   async function watchedContext(options: Parameters<Browser['newContext']>[0] = {}): Promise<{ context: BrowserContext; problems: string[] }> {
-    const context = await browser.newContext(options);
-    await context.addCookies(signedIn);
-    const problems: string[] = [];
-    await context.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
-    });
+    const { context, problems } = await watchedWith(browser, { cookies: signedIn, context: options });
     context.on('page', (page) => {
-      page.on('pageerror', (e) => problems.push(`${page.url()}: ${e.message}`));
-      page.on('console', (m) => m.type() === 'error' && problems.push(`${page.url()}: ${m.text()}`));
       page.on('request', (r) => !r.url().startsWith(t.url) && !r.url().startsWith('data:') && problems.push(`request elsewhere: ${r.url()}`));
     });
     return { context, problems };
@@ -77,45 +48,24 @@ describe.skipIf(!available)(available ? 'the source editor in headless Chromium'
 
   beforeAll(async () => {
     t = await startTestService();
-    key = await t.key('ana', 'pro');
-    await setPassword({ db: t.service.db, clock: t.clock }, 'ana', PASSWORD);
-    expect((await t.request('POST', '/api/v1/channels', { key, body: { default_language: 'en', translations: [{ language: 'en', title: 'Ana news' }] } })).status).toBe(201);
-    const draft = await t.request('POST', '/api/v1/channels/ana-news/pages', {
-      key,
-      body: {
-        slug: 'draft',
-        default_language: 'en',
-        status: 'draft',
-        translations: [
-          { language: 'en', title: 'A draft', content_markdown: '# Heading\n\nSome *emphasis* and a [link](https://example.com).' },
-          { language: 'ar', title: ARABIC_TITLE, content_markdown: 'مرحبا.' },
-        ],
-      },
+    key = await accountWithPassword(t, 'ana', 'pro');
+    await createChannel(t, key, 'Ana news');
+    const draft = await createArticle(t, key, 'ana-news', {
+      slug: 'draft',
+      default_language: 'en',
+      status: 'draft',
+      translations: [
+        { language: 'en', title: 'A draft', content_markdown: '# Heading\n\nSome *emphasis* and a [link](https://example.com).' },
+        { language: 'ar', title: ARABIC_TITLE, content_markdown: 'مرحبا.' },
+      ],
     });
-    expect(draft.status, draft.text).toBe(201);
-    const live = await t.request('POST', '/api/v1/channels/ana-news/pages', {
-      key,
-      body: { slug: 'live', default_language: 'en', status: 'published', translations: [{ language: 'en', title: 'Live story', content_markdown: 'What readers read.' }] },
-    });
-    expect(live.status, live.text).toBe(201);
+    const live = await createArticle(t, key, 'ana-news', { slug: 'live', default_language: 'en', status: 'published', translations: [{ language: 'en', title: 'Live story', content_markdown: 'What readers read.' }] });
     await t.service.worker.runDue();
-    const base = new URL(draft.json.edit_url).pathname;
+    const base = new URL(draft.edit_url).pathname;
     draftEditor = `${base}/translations/en`;
     arabicEditor = `${base}/translations/ar`;
-    liveEditor = `${new URL(live.json.edit_url).pathname}/translations/en`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(`${t.url}/dashboard/login`);
-    await page.getByLabel('Account name').fill('ana');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${t.url}/dashboard`);
-    signedIn = await context.cookies();
-    await context.close();
+    liveEditor = `${new URL(live.edit_url).pathname}/translations/en`;
+    ({ browser, signedIn } = await launchSignedIn(t.url));
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
@@ -235,7 +185,7 @@ describe.skipIf(!available)(available ? 'the source editor in headless Chromium'
   });
 
   /** The editor's states with CodeMirror that axe checks. */
-  const screens: ReadonlyArray<{ name: string; open: (page: Page) => Promise<unknown> }> = [
+  const screens: readonly Screen[] = [
     { name: 'editor with CodeMirror', open: (page) => openEditor(page, draftEditor) },
     { name: 'Arabic editor with CodeMirror', open: (page) => openEditor(page, arabicEditor) },
     {
@@ -263,24 +213,6 @@ describe.skipIf(!available)(available ? 'the source editor in headless Chromium'
   ];
 
   it.each(WINDOWS)('passes axe on the editor with CodeMirror at $width px, $colorScheme, none wider than the window', async ({ width, colorScheme }) => {
-    const problems: string[] = [];
-    // The page's CSP forbids injected scripts; axe is the tester's script, not the page's.
-    const context = await browser.newContext({ viewport: { width, height: 800 }, colorScheme, bypassCSP: true });
-    await context.addCookies(signedIn);
-    for (const screen of screens) {
-      const page = await context.newPage();
-      await screen.open(page);
-      await page.addScriptTag({ path: AXE_SOURCE });
-      const violations = (await page.evaluate(
-        (tags) => (window as unknown as { axe: { run(c: Document, o: object): Promise<{ violations: unknown[] }> } }).axe.run(document, { runOnly: { type: 'tag', values: tags } }).then((r) => r.violations),
-        TAGS,
-      )) as AxeViolation[];
-      for (const v of violations) problems.push(`${screen.name}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-      const [scrollWidth, innerWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-      if (scrollWidth > innerWidth) problems.push(`${screen.name}: the page is ${scrollWidth} px wide in a window of ${innerWidth} px`);
-      await page.close();
-    }
-    await context.close();
-    expect(problems).toEqual([]);
+    expect(await axeScreens(browser, { width, colorScheme }, screens, { cookies: signedIn })).toEqual([]);
   }, 180_000);
 });
