@@ -12,7 +12,6 @@
  * renews the screenshots docs/DASHBOARD.md shows.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
