@@ -1,9 +1,10 @@
 /**
  * The dashboard's page frame and its security headers. Pages are rendered
  * on the server with Hono's `html` template (every interpolated value is
- * escaped) and work without script; the one script (live states on the
- * article screen) is a file of the dashboard's own, and the CSP allows no
- * other, so an injected `<script>` or inline handler never runs.
+ * escaped) and work without script; the scripts that enhance them (live
+ * states, the source editor and autosave, the image upload) are files of the
+ * dashboard's own, and the CSP allows no other, so an injected `<script>` or
+ * inline handler never runs.
  * @module
  */
 import type { Context } from 'hono';
@@ -20,7 +21,7 @@ export type StylesheetHref = string;
 export type Markup = HtmlEscapedString | Promise<HtmlEscapedString>;
 
 /**
- * The dashboard's CSP: its own style sheet, images and one script file (no inline script, no handler
+ * The dashboard's CSP: its own style sheet, images and script files (no inline script, no handler
  * attributes), its own event streams, forms only to itself, never framed.
  */
 export const DASHBOARD_CSP =

@@ -1,4 +1,4 @@
-// The dashboard's one script: on an article screen whose states are still changing, it listens to the
+// The article screen's live states: on an article screen whose states are still changing, it listens to the
 // server's event stream and writes each new state into its cell, saying what changed in a live region.
 // Text only (textContent), so nothing the server sends is ever markup.
 const table = document.querySelector('[data-live]');
