@@ -43,6 +43,7 @@ let bodies: Promise<Run>;
 let readYourWrites: Promise<Run>;
 let edge: Promise<Run>;
 let reads: Promise<Run> | null;
+let dashboard: Promise<Run>;
 let help: Promise<Run>;
 let bad: Promise<Run>;
 beforeAll(() => {
@@ -54,11 +55,12 @@ beforeAll(() => {
   readYourWrites = bench('--only', 'read-your-writes', '--repeat', '1', '--loops', '3', '--out', path.join(dir, 'ryw.json'));
   edge = bench('--only', 'edge', '--repeat', '1', '--articles', '20', '--loops', '3', '--out', path.join(dir, 'edge.json'));
   reads = runHttp ? bench('--only', 'reads', '--repeat', '1', '--articles', '20', '--duration', '1', '--warmup', '0', '--connections', '4', '--out', path.join(dir, 'reads.json')) : null;
+  dashboard = bench('--only', 'dashboard', '--repeat', '1', '--articles', '20', '--out', path.join(dir, 'dashboard.json'));
   help = bench('--help');
   bad = bench('--only', 'nope');
 });
 afterAll(async () => {
-  await Promise.all([media, build, http, bodies, readYourWrites, edge, reads, help, bad]);
+  await Promise.all([media, build, http, bodies, readYourWrites, edge, reads, dashboard, help, bad]);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -141,6 +143,27 @@ it('publishes behind Varnish and a bucket, and nothing is stale once reported', 
   expect(r.stdout).toMatch(/\| edge: publish → fresh at Varnish p95 \(3 publishes\) \(20×2\) \| \d/);
   expect(r.stdout).toMatch(/\| edge: full sync to the bucket: \d+ objects/);
   expect(results('edge.json').results.find((x: { name: string }) => / stale once reported/.test(x.name)).runs[0].failures).toBe(0);
+}, 300_000);
+
+it('signs in to the dashboard and times its lists, editor, saves and previews', async () => {
+  const r = await dashboard;
+  expect(r.status, r.stderr).toBe(0);
+  for (const name of [
+    'dashboard articles, first page (channel-0: 1 article) p50 (20×2)',
+    'dashboard articles ?state=published p95 (20×2)',
+    'dashboard articles ?q= matching none p95 (20×2)',
+    'dashboard editor page (a published article, en) p95 (20×2)',
+    'dashboard save (editor form, a draft) p95 (20×2)',
+    'dashboard autosave (a draft) p95 (20×2)',
+  ]) {
+    expect(r.stdout).toContain(`| ${name} | `);
+    expect(row('dashboard.json', name).runs[0].wallMs).toBeGreaterThan(0);
+  }
+  expect(r.stdout).toMatch(/\| dashboard preview of a draft \(channel-0, 2 languages: \d+ files change\) p95 \(20×2\) \| \d/);
+  expect(r.stdout).toMatch(/\| dashboard preview of a published article with a waiting revision \(\d+ files change\) p95 \(20×2\) \| \d/);
+  expect(r.stdout).toMatch(/\| dashboard editor page, first request: bundles the source editor \(esbuild\) \(20×2\) \| \d/);
+  expect(row('dashboard.json', 'dashboard source editor bundle, first request').runs[0].bytes).toBeGreaterThan(0);
+  expect(row('dashboard.json', 'dashboard save (editor form, a draft) p50').runs[0].requests).toBeGreaterThan(0);
 }, 300_000);
 
 it('explains itself and refuses unknown benchmarks', async () => {

@@ -84,6 +84,12 @@ const MEASUREMENTS: readonly Measurement[] = [
     script: 'scripts/bench/read-your-writes-bench.ts',
     args: (o) => ['--loops', String(o.loops)],
   },
+  {
+    name: 'dashboard',
+    description: 'The dashboard over HTTP, signed in, static build on, largest channel: article list (first page, ?state=, ?q= a few and none), editor page, source editor bundle (first build, size), save, autosave, publish preview of a draft and of a revision, p50/p95',
+    script: 'scripts/bench/dashboard-bench.ts',
+    args: (o) => [...corpusArgs(o), ...(o.corpus ? ['--corpus', o.corpus] : [])],
+  },
 ];
 
 const USAGE = '[--only NAME] [--repeat N] [--out FILE] [--articles N] [--languages L] [--channels C] [--duration S] [--warmup S] [--connections C] [--body-scale P] [--loops N] [--profile DIR] [--corpus DIR]';
@@ -104,11 +110,13 @@ seconds of unmeasured load (default 1), with --connections connections
 of their size in issue 18 (default 100). The read-your-writes benchmark runs
 --loops publish → read and withdraw → 404 loops (default 200); the edge
 benchmark publishes min(--loops, 50) articles one after the other behind
-Varnish and a bucket (needs Debian's varnish and varnish-modules). With
+Varnish and a bucket (needs Debian's varnish and varnish-modules). The
+dashboard benchmark signs in through the form and times 30 requests of each
+row after 3 unmeasured ones (fewer once a row passes 60 s). With
 --profile DIR the build benchmark writes a V8 CPU profile of each of its
 phases (cold, warm, search, publish, new article, search fresh; the Node
 process's main thread) to DIR; npm run profile:summary reads them. With
---corpus DIR the build, edge and reads benchmarks copy a kept corpus instead of writing one
+--corpus DIR the build, edge, reads and dashboard benchmarks copy a kept corpus instead of writing one
 (write it once: tsx scripts/bench/corpus.ts --data DIR/data --articles N
 --languages L --channels C; it must match those options): how the 100,000-
 article runs are made.
