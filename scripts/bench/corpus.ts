@@ -44,6 +44,13 @@ export interface CorpusShape {
 const CORPUS_BATCH = 100;
 
 /** Number of channels the articles are spread over (the build benchmark's `--channels` changes it). */
+/** The command-line options of a benchmark that reads or writes the corpus (`parseScriptArgs` options). */
+export const CORPUS_OPTIONS = {
+  articles: { kind: 'value', placeholder: 'N', description: 'Corpus size.' },
+  languages: { kind: 'value', placeholder: 'L', description: 'Languages (at least 2: the second is Arabic).' },
+  corpus: { kind: 'value', placeholder: 'DIR', description: 'Copy this kept corpus (DIR/data) instead of writing one.' },
+} as const;
+
 export const CORPUS_CHANNELS = 20;
 const LANGUAGES = ['en', 'ar', 'fr', 'de', 'es', 'pt', 'it', 'nl'];
 /** The English vocabulary of the bodies (the HTTP benchmark searches for some of these words). */

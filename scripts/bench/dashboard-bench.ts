@@ -49,7 +49,8 @@ import { createStaticSite } from '../../server/publish/static-site.ts';
 import { migrateToLatest, openDatabase } from '../../server/store/database.ts';
 import { createPublicUrls } from '../../server/urls/public-urls.ts';
 import { parseScriptArgs } from '../lib/cli.ts';
-import { CORPUS_CHANNELS, corpusBody, corpusLanguages } from './corpus.ts';
+import { CORPUS_CHANNELS, CORPUS_OPTIONS, corpusBody, corpusLanguages } from './corpus.ts';
+import { SESSION_COOKIE } from '../../server/http/dashboard/dashboard-session.ts';
 import { startBundledServer, type Target } from './http-targets.ts';
 import { prepareCorpus } from './kept-corpus.ts';
 import { createLoadHarness } from './load-harness.ts';
@@ -67,16 +68,13 @@ const ACCOUNT = 'bench';
 const PASSWORD = 'dashboard bench password';
 /** The largest channel: articles are dealt out over the channels in turn, so channel-0 has the most (or as many). */
 const CHANNEL = 'channel-0';
-const SESSION_COOKIE = '__Host-pressroom_session';
 
 const { values } = parseScriptArgs(
   'tsx scripts/bench/dashboard-bench.ts',
   {
     usage: '--articles N --languages L [--corpus DIR]',
     options: {
-      articles: { kind: 'value', placeholder: 'N', description: 'Corpus size.' },
-      languages: { kind: 'value', placeholder: 'L', description: 'Languages (at least 2: the second is Arabic).' },
-      corpus: { kind: 'value', placeholder: 'DIR', description: 'Copy this kept corpus (DIR/data) instead of writing one.' },
+      ...CORPUS_OPTIONS,
     },
     positionals: [],
   },

@@ -43,7 +43,7 @@ import { createStaticSite } from '../../server/publish/static-site.ts';
 import { migrateToLatest, openDatabase } from '../../server/store/database.ts';
 import { createPublicUrls } from '../../server/urls/public-urls.ts';
 import { parseScriptArgs } from '../lib/cli.ts';
-import { CORPUS_CHANNELS, corpusLanguages } from './corpus.ts';
+import { CORPUS_CHANNELS, CORPUS_OPTIONS, corpusLanguages } from './corpus.ts';
 import { prepareCorpus } from './kept-corpus.ts';
 import { NGINX, startBundledServer, startNginx, type Target } from './http-targets.ts';
 import { createLoadHarness, walkList } from './load-harness.ts';
@@ -57,9 +57,7 @@ const { values } = parseScriptArgs(
   {
     usage: '--articles N --languages L [--corpus DIR] [--duration S] [--warmup S] [--connections C]',
     options: {
-      articles: { kind: 'value', placeholder: 'N', description: 'Corpus size.' },
-      languages: { kind: 'value', placeholder: 'L', description: 'Languages (at least 2: the second is Arabic).' },
-      corpus: { kind: 'value', placeholder: 'DIR', description: 'Copy this kept corpus (DIR/data) instead of writing one.' },
+      ...CORPUS_OPTIONS,
       duration: { kind: 'value', placeholder: 'S', description: 'Seconds of measured load per row.' },
       warmup: { kind: 'value', placeholder: 'S', description: 'Seconds of unmeasured load before each row (0: none).' },
       connections: { kind: 'value', placeholder: 'C', description: 'Concurrent connections.' },
