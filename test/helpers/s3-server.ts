@@ -31,6 +31,8 @@ export interface S3Server {
   readonly env: Record<string, string>;
   /** Uploads (PUT) seen through the proxy. */
   puts(): number;
+  /** The key of each upload seen through the proxy, in order. */
+  putKeys(): readonly string[];
   /** Each upload waits this long before it is passed on. */
   delayUploads(ms: number): void;
   /** Everything in the bucket, by key. */
@@ -45,6 +47,7 @@ export async function startS3(): Promise<S3Server> {
   const { port } = (await server.run()) as AddressInfo;
   let delayMs = 0;
   let puts = 0;
+  const putKeys: string[] = [];
   const proxy = http.createServer((req, res) => {
     const forward = () => {
       const upstream = http.request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
@@ -56,6 +59,9 @@ export async function startS3(): Promise<S3Server> {
     };
     if (req.method === 'PUT') {
       puts += 1;
+      // Path-style: /{bucket}/{key}?x-id=PutObject.
+      const { pathname } = new URL(req.url ?? '/', 'http://s3');
+      putKeys.push(decodeURIComponent(pathname.slice(`/${S3_BUCKET}/`.length)));
       if (delayMs > 0) return void setTimeout(forward, delayMs);
     }
     forward();
@@ -74,6 +80,7 @@ export async function startS3(): Promise<S3Server> {
       AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
     },
     puts: () => puts,
+    putKeys: () => putKeys,
     delayUploads(ms) {
       delayMs = ms;
     },

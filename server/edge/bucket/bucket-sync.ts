@@ -42,7 +42,7 @@ export function objectHeadersOf(file: string, maxAgeSeconds: number, tagPrefix: 
 }
 
 /** Uploads in flight at once. */
-const CONCURRENCY = 8;
+export const BUCKET_UPLOAD_CONCURRENCY = 8;
 
 /** What a sync will do. */
 export interface SyncPlan {
@@ -167,7 +167,7 @@ export async function applySync(deps: BucketSyncDeps, plan: SyncPlan, progress?:
         progress?.(done, total, bytes);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, stage.length) }, lane));
+    await Promise.all(Array.from({ length: Math.min(BUCKET_UPLOAD_CONCURRENCY, stage.length) }, lane));
   }
   for (let i = 0; i < plan.deletes.length; i += 1_000) {
     const batch = plan.deletes.slice(i, i + 1_000);
