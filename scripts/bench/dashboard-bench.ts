@@ -39,20 +39,14 @@
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { loadCursorCodec } from '../../server/bootstrap.ts';
-import { systemClock } from '../../server/clock.ts';
-import { loadConfig } from '../../server/config.ts';
 import { setPassword } from '../../server/domain/account/session.service.ts';
-import { createLogger } from '../../server/logger.ts';
+import { systemClock } from '../../server/clock.ts';
 import { PROJECT_ROOT } from '../../server/paths.ts';
-import { createStaticSite } from '../../server/publish/static-site.ts';
-import { migrateToLatest, openDatabase } from '../../server/store/database.ts';
-import { createPublicUrls } from '../../server/urls/public-urls.ts';
 import { parseScriptArgs } from '../lib/cli.ts';
 import { CORPUS_CHANNELS, CORPUS_OPTIONS, corpusBody, corpusLanguages } from './corpus.ts';
 import { SESSION_COOKIE } from '../../server/http/dashboard/dashboard-session.ts';
 import { startBundledServer, type Target } from './http-targets.ts';
-import { prepareCorpus } from './kept-corpus.ts';
+import { buildCorpusSite } from './corpus-site.ts';
 import { createLoadHarness } from './load-harness.ts';
 import { sampleTree, treeUsage } from './process-tree.ts';
 import type { BenchFigure } from './run-measurement.ts';
@@ -99,18 +93,8 @@ const round = (ms: number) => Math.round(ms * 10) / 10;
 
 /** The corpus, built with its search index as `npm run build` builds it, and the account's password. */
 async function buildSite(): Promise<void> {
-  prepareCorpus({ dir, kept: keptCorpus || null, shape: { articles, languages }, progress });
-  progress('full build and search index…');
-  const config = loadConfig({ PRESSROOM_DATA_DIR: dataDir, PRESSROOM_OUTPUT_DIR: outputDir, PRESSROOM_PUBLIC_URL: 'http://bench.test', PRESSROOM_LOG_LEVEL: 'silent' }, dir);
-  const db = openDatabase(config.databaseFile);
-  await migrateToLatest(db);
-  const site = await createStaticSite({ db, clock: systemClock, urls: createPublicUrls(config.publicUrl, config.dashboardUrl), cursors: await loadCursorCodec(db), config, projectRoot: PROJECT_ROOT, log: createLogger('warn') });
-  await site.builder.fullBuild();
-  site.search.rebuildAll();
-  await site.search.idle();
-  await site.close();
-  await setPassword({ db, clock: systemClock }, ACCOUNT, PASSWORD);
-  await db.destroy();
+  const site = { dir, dataDir, outputDir, kept: keptCorpus || null, shape: { articles, languages }, progress };
+  await buildCorpusSite(site, (db) => setPassword({ db, clock: systemClock }, ACCOUNT, PASSWORD));
 }
 
 interface Answer {

@@ -33,18 +33,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadCursorCodec } from '../../server/bootstrap.ts';
-import { systemClock } from '../../server/clock.ts';
-import { loadConfig } from '../../server/config.ts';
 import { createApiKey } from '../../server/domain/account/account.service.ts';
-import { createLogger } from '../../server/logger.ts';
+import { systemClock } from '../../server/clock.ts';
 import { PROJECT_ROOT } from '../../server/paths.ts';
-import { createStaticSite } from '../../server/publish/static-site.ts';
-import { migrateToLatest, openDatabase } from '../../server/store/database.ts';
-import { createPublicUrls } from '../../server/urls/public-urls.ts';
 import { parseScriptArgs } from '../lib/cli.ts';
 import { CORPUS_CHANNELS, CORPUS_OPTIONS, corpusLanguages } from './corpus.ts';
-import { prepareCorpus } from './kept-corpus.ts';
+import { buildCorpusSite } from './corpus-site.ts';
 import { NGINX, startBundledServer, startNginx, type Target } from './http-targets.ts';
 import { createLoadHarness, walkList } from './load-harness.ts';
 import type { BenchFigure } from './run-measurement.ts';
@@ -80,19 +74,8 @@ const { dir, dataDir, outputDir, targets, cleanup } = harness;
 
 /** The corpus, built with its search index as `npm run build` builds it; resolves with a publishing key. */
 async function buildSite(): Promise<string> {
-  prepareCorpus({ dir, kept: keptCorpus || null, shape: { articles, languages }, progress });
-  progress('full build and search index…');
-  const config = loadConfig({ PRESSROOM_DATA_DIR: dataDir, PRESSROOM_OUTPUT_DIR: outputDir, PRESSROOM_PUBLIC_URL: 'http://bench.test', PRESSROOM_LOG_LEVEL: 'silent' }, dir);
-  const db = openDatabase(config.databaseFile);
-  await migrateToLatest(db);
-  const site = await createStaticSite({ db, clock: systemClock, urls: createPublicUrls(config.publicUrl, config.dashboardUrl), cursors: await loadCursorCodec(db), config, projectRoot: PROJECT_ROOT, log: createLogger('warn') });
-  await site.builder.fullBuild();
-  site.search.rebuildAll();
-  await site.search.idle();
-  await site.close();
-  const { key } = await createApiKey({ db, clock: systemClock }, { accountName: 'bench', plan: 'pro' });
-  await db.destroy();
-  return key;
+  const site = { dir, dataDir, outputDir, kept: keptCorpus || null, shape: { articles, languages }, progress };
+  return buildCorpusSite(site, async (db) => (await createApiKey({ db, clock: systemClock }, { accountName: 'bench', plan: 'pro' })).key);
 }
 
 /** Every article's address with `query`, in a fixed shuffled order (7919 is prime and larger than the corpus). */

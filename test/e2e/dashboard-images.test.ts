@@ -313,6 +313,8 @@ describe("the account's upload slots, shared with the publishing API", () => {
     }
     for (const release of releases) release();
     const answers = await Promise.all(probes);
+    // On a slow machine a refusal may come later than the race above looked: it is among the answers then.
+    refused ??= answers.find((a) => a.status === 429);
     expect((await Promise.all(api)).map((a) => a.status)).toEqual([400, 400]);
     expect(answers.filter((a) => a.status !== 429).length).toBeLessThanOrEqual(2);
     expect(refused?.headers.get('retry-after')).toBe('5');
