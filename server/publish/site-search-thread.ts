@@ -20,6 +20,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger.ts';
+import { threadLogWriter, type ThreadLogLine } from '../thread-log.ts';
 import { hasSearchIndex, type SearchChange, type SiteSearch } from './site-search.ts';
 
 /** What the thread needs to build its own store handle, model and keeper. */
@@ -46,7 +47,7 @@ export type SiteSearchRequest = (Work & { readonly seq: number }) | { readonly o
 export type SiteSearchReport =
   | { readonly ready: true }
   | { readonly bootError: string }
-  | { readonly log: { readonly namespace: readonly string[]; readonly level: 'debug' | 'info' | 'warn' | 'error'; readonly message: string; readonly fields?: Record<string, unknown> } }
+  | { readonly log: ThreadLogLine }
   | { readonly indexed: SearchChange }
   /** Every request up to `seq` is done (the keeper was idle after it); `failed`: its last rebuild failed. */
   | { readonly settled: number; readonly failed: boolean }
@@ -61,17 +62,7 @@ export function createThreadSiteSearch(data: SiteSearchWorkerData, log: Logger):
   let closing: Promise<void> | null = null;
   let idleWaiters: Array<() => void> = [];
   const listeners: Array<(change: SearchChange) => void> = [];
-  const loggers = new Map<string, Logger>();
-
-  const loggerFor = (namespace: readonly string[]): Logger => {
-    const key = namespace.join(':');
-    let logger = loggers.get(key);
-    if (!logger) {
-      logger = namespace.reduce((l, ns) => l.child(ns), log);
-      loggers.set(key, logger);
-    }
-    return logger;
-  };
+  const writeLog = threadLogWriter(log);
   const wake = () => {
     if (settled < sent) return;
     const waiters = idleWaiters;
@@ -96,7 +87,7 @@ export function createThreadSiteSearch(data: SiteSearchWorkerData, log: Logger):
     // The thread runs the TypeScript sources, as the rest of the service does (see worker-boot.mjs).
     const w = new Worker(new URL('../worker-boot.mjs', import.meta.url), { workerData: { ...data, entry: new URL('./workers/site-search-worker.ts', import.meta.url).href } });
     w.on('message', (report: SiteSearchReport | { error: string }) => {
-      if ('log' in report) loggerFor(report.log.namespace)[report.log.level](report.log.message, report.log.fields);
+      if ('log' in report) writeLog(report.log);
       else if ('indexed' in report) for (const listener of listeners) listener(report.indexed);
       else if ('settled' in report) {
         settled = Math.max(settled, report.settled);

@@ -13,7 +13,7 @@
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { describeError } from '../../describe-error.ts';
-import type { Logger } from '../../logger.ts';
+import { forwardingLogger } from '../../thread-log.ts';
 import { createBodyCache } from '../../read-model/body-cache.ts';
 import { createPublicModel } from '../../read-model/public-model.ts';
 import { openDatabase } from '../../store/database.ts';
@@ -27,26 +27,13 @@ const data = workerData as SiteSearchWorkerData;
 const port = parentPort!;
 const report = (message: SiteSearchReport) => port.postMessage(message);
 
-/** A logger whose lines are written by the thread that started this one. */
-function forwardingLogger(namespace: readonly string[] = []): Logger {
-  const emit = (level: 'debug' | 'info' | 'warn' | 'error') => (message: string, fields?: Record<string, unknown>) => {
-    try {
-      report({ log: { namespace, level, message, ...(fields ? { fields } : {}) } });
-    } catch {
-      // A field that cannot be copied to the other thread (a function, a socket): its text instead.
-      report({ log: { namespace, level, message, fields: JSON.parse(JSON.stringify(fields ?? {})) as Record<string, unknown> } });
-    }
-  };
-  return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error'), child: (ns) => forwardingLogger([...namespace, ns]) };
-}
-
 try {
   try {
     os.setPriority(PAGEFIND_NICENESS);
   } catch {
     // Not allowed here (a container without the capability to change it): the thread runs at the usual priority.
   }
-  const log = forwardingLogger();
+  const log = forwardingLogger((line) => report({ log: line }));
   const db = openDatabase(data.databaseFile);
   // Texts come from the stored renderings; no cache (it would hold every body the index reads).
   const model = createPublicModel({ db, urls: createPublicUrls(data.publicUrl, data.dashboardUrl), cache: createBodyCache(0) });
