@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { createArticleIndex } from './article-index.ts';
+import type { ListPosition } from './list-pages.ts';
+import type { PublicState } from './public-state.ts';
+import { createDeltaTracker, createStateMirror, type StateDelta } from './state-delta.ts';
+import type { PublicArticleSummary, PublicChannel } from './view-models.ts';
+
+const channel = (id: number, title = `c${id}`): PublicChannel => ({ id, slug: `c${id}`, title }) as unknown as PublicChannel;
+const article = (id: number, ch: PublicChannel, title = `a${id}`): PublicArticleSummary =>
+  ({ id, slug: `a${id}`, channel: ch, publishedAt: `2026-01-${String(id).padStart(2, '0')}T00:00:00.000Z`, title, translations: [{ language: 'en', title }] }) as unknown as PublicArticleSummary;
+
+/** A builder-like state: the index changed in place, groups and anchors replaced when they change. */
+function sender(channels: PublicChannel[], articles: PublicArticleSummary[]) {
+  const index = createArticleIndex(articles);
+  const anchors = new Map<string, readonly ListPosition[]>();
+  const self = {
+    channels: channels as readonly PublicChannel[],
+    index,
+    anchors,
+    through: 0,
+    state: (): PublicState => ({ channels: self.channels, articles: index.articles, byChannel: index.groups(), anchors, through: self.through }),
+  };
+  return self;
+}
+
+/** Through another thread: a structured clone, as postMessage makes. */
+const carried = (delta: StateDelta | null) => (delta ? structuredClone(delta) : null);
+
+describe('the public state from deltas', () => {
+  it('is whole at first, then only what changed; nothing changed is no delta', () => {
+    const c1 = channel(1);
+    const s = sender([c1], [article(1, c1), article(2, c1)]);
+    const tracker = createDeltaTracker();
+    const mirror = createStateMirror();
+    const first = tracker.take(s.state())!;
+    expect(first.whole).toBe(true);
+    expect(first.articles).toHaveLength(2);
+    mirror.apply(carried(first)!);
+    expect(tracker.take(s.state())).toBeNull();
+    expect(mirror.state()!.articles.get(1)!.slug).toBe('a1');
+    s.index.set(2, article(2, c1, 'changed'));
+    const next = tracker.take(s.state())!;
+    expect(next.whole).toBe(false);
+    expect(next.articles.map((a) => a.id)).toEqual([2]);
+    expect(next.channelsChanged).toBe(false);
+  });
+
+  it('keeps unchanged parts the same objects, and shares channel objects between channels and articles', () => {
+    const [c1, c2] = [channel(1), channel(2)];
+    const s = sender([c1, c2], [article(1, c1), article(2, c2), article(3, c2)]);
+    const tracker = createDeltaTracker();
+    const mirror = createStateMirror();
+    s.anchors.set('x', Object.freeze([{ p: 'a', id: 1 }]));
+    s.anchors.set('y', Object.freeze([{ p: 'b', id: 2 }]));
+    mirror.apply(carried(tracker.take(s.state()))!);
+    const before = mirror.state()!;
+    expect(before.articles.get(2)!.channel).toBe(before.channels[1]);
+    // The maps are changed in place (as the builder's are): keep the groups themselves.
+    const [groupOf1, groupOf2] = [before.byChannel.get(1), before.byChannel.get(2)];
+    const first = before.articles.get(1);
+    const anchorsY = before.anchors.get('y');
+    s.index.set(3, article(3, c2, 'changed'));
+    s.anchors.set('x', Object.freeze([{ p: 'a', id: 1 }, { p: 'c', id: 3 }]));
+    mirror.apply(carried(tracker.take(s.state()))!);
+    const after = mirror.state()!;
+    expect(after.byChannel.get(1)).toBe(groupOf1);
+    expect(after.byChannel.get(2)).not.toBe(groupOf2);
+    expect(after.byChannel.get(2)!.map((a) => a.id)).toEqual([3, 2]);
+    expect(after.articles.get(3)!.channel).toBe(after.channels[1]);
+    expect(after.articles.get(1)).toBe(first);
+    expect(after.anchors.get('y')).toBe(anchorsY);
+    expect(after.anchors.get('x')).toHaveLength(2);
+  });
+
+  it('removes articles no longer public and follows new channels', () => {
+    const c1 = channel(1);
+    const s = sender([c1], [article(1, c1), article(2, c1)]);
+    const tracker = createDeltaTracker();
+    const mirror = createStateMirror();
+    mirror.apply(carried(tracker.take(s.state()))!);
+    const renamed = channel(1, 'renamed');
+    s.channels = [renamed];
+    s.index.set(1, null);
+    s.index.set(2, article(2, renamed));
+    s.through = 7;
+    const delta = tracker.take(s.state())!;
+    expect(delta.removed).toEqual([1]);
+    expect(delta.channelsChanged).toBe(true);
+    mirror.apply(carried(delta)!);
+    const now = mirror.state()!;
+    expect([...now.articles.keys()]).toEqual([2]);
+    expect((now.channels[0] as unknown as { title: string }).title).toBe('renamed');
+    expect(now.articles.get(2)!.channel).toBe(now.channels[0]);
+    expect(now.through).toBe(7);
+  });
+
+  it('starts again whole after a reset, and a mirror refuses a first delta that is not whole', () => {
+    const c1 = channel(1);
+    const s = sender([c1], [article(1, c1)]);
+    const tracker = createDeltaTracker();
+    tracker.take(s.state());
+    s.index.set(2, article(2, c1));
+    const part = tracker.take(s.state())!;
+    expect(() => createStateMirror().apply(carried(part)!)).toThrow(/whole/);
+    tracker.reset();
+    const again = tracker.take(s.state())!;
+    expect(again.whole).toBe(true);
+    const mirror = createStateMirror();
+    mirror.apply(carried(again)!);
+    expect([...mirror.state()!.articles.keys()].sort()).toEqual([1, 2]);
+    mirror.forget();
+    expect(mirror.state()).toBeNull();
+  });
+});
