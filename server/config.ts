@@ -134,8 +134,8 @@ export interface Config {
    */
   readonly trustProxyHops: number;
   /**
-   * Worker threads that render a full build; above 0, also one thread for the builder's writes (0: render and
-   * write on the main thread only).
+   * Worker threads that render a full build; above 0, also the service's builder on a thread of its own and one
+   * thread for the builder's writes (0: build, render and write on the main thread only).
    */
   readonly buildWorkers: number;
   /**

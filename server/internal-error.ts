@@ -35,6 +35,8 @@ export const INTERNAL_CODES = {
   HOST_CONFIG_INVALID: 'A host configuration cannot be made',
   /** The upload parser thread stopped or could not start. */
   UPLOAD_PARSER_FAILED: 'The upload parser thread failed',
+  /** The build thread stopped or could not start; the build it ran is retried on a new thread. */
+  BUILD_THREAD_FAILED: 'The build thread failed',
 } as const;
 
 /** A permanent internal failure code. */

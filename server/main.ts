@@ -160,7 +160,7 @@ export async function startService(
   // The CDNs each build is purged from (PRESSROOM_PURGE_*): with any, `published` means readable there.
   const edge = config.staticBuild ? createConfiguredEdge(config, { db, clock, log: log.child('edge') }) : null;
   const staticSite = config.staticBuild
-    ? await createStaticSite({ db, clock, urls, cursors, config, projectRoot: PROJECT_ROOT, log: log.child('build'), ...(edge ? { edge } : {}) })
+    ? await createStaticSite({ db, clock, urls, cursors, config, projectRoot: PROJECT_ROOT, log: log.child('build'), builderThread: true, ...(edge ? { edge } : {}) })
     : null;
   // The host's own files (PRESSROOM_STATIC_HOST) follow every build; wired here, so the builder knows no host.
   const hostFiles = staticSite ? keepHostFiles(staticSite.builder, config.staticHost, config.outputDir, log.child('build'), config.cacheTagPrefix) : null;

@@ -78,7 +78,7 @@ export interface BuildContext {
   /** Resolves once the owner-state table exists (`ensureBuildOwners`). */
   readonly ready: Promise<void>;
   /** Told the paths each build wrote or removed, once its files are in place (`SiteBuilder.onFilesPlaced`). */
-  readonly placedListeners: Array<(paths: readonly string[]) => void>;
+  readonly placedListeners: Array<(paths: readonly string[]) => void | Promise<void>>;
   /** Asked between two files this thread renders, so readers' requests are answered meanwhile (`reader-turns.ts`). */
   readonly turns: ReaderTurns;
 }

@@ -28,7 +28,8 @@ import type { BuildReport } from './build-report.ts';
 export async function settleBuild(ctx: BuildContext, report: BuildReport, lastEventId: number, everything: boolean): Promise<void> {
   report.through = lastEventId;
   ctx.state.through = Math.max(ctx.state.through, lastEventId);
-  for (const listener of ctx.placedListeners) listener(report.changedPaths);
+  // A listener may take a while (the build thread's waits until the request thread has taken the build in).
+  for (const listener of ctx.placedListeners) await listener(report.changedPaths);
   const shown = ctx.state.takeShown();
   const now = isoNow(ctx.deps.clock);
   const edge = ctx.deps.edge;

@@ -78,9 +78,9 @@ export interface SiteBuilder {
    * Subscribes to the paths a build wrote or removed, told once all of that
    * build's files are in place and before the build is recorded as shown
    * (`built_translations`), so a cache of the output is fresh by the time
-   * the publishing API reports the change.
+   * the publishing API reports the change. The build waits for a listener's promise.
    */
-  onFilesPlaced(listener: (paths: readonly string[]) => void): void;
+  onFilesPlaced(listener: (paths: readonly string[]) => void | Promise<void>): void;
   /**
    * Drops what the builder remembers between builds (the public state, the
    * list anchors, the render memo); the next build or `publicState()` reads

@@ -1,0 +1,196 @@
+/**
+ * The builder on a thread of its own (issue 36: no reader waits for the
+ * writer).
+ *
+ * An incremental build renders a channel's lists and feeds, the cursor pages
+ * around a change and the site's files, hashes them and keeps the manifest:
+ * work proportional to a channel, at every publish. On the request thread
+ * that was most of its time while articles were published two a second, and
+ * readers' requests queued behind it. The build thread
+ * (`workers/build-worker.ts`) opens the store itself and runs the same
+ * builder (`local-builder.ts`); this side is a `SiteBuilder` that forwards
+ * each operation and keeps what the request thread reads between them:
+ *
+ * - **The public state** the read API answers from, as a mirror
+ *   (`read-model/state-delta.ts`) made from what each build changed. The
+ *   thread sends it when a build's files are in place and waits until it is
+ *   applied here (with the files' paths, for the file cache), before the
+ *   build is recorded as shown: by the time the publishing API reports a
+ *   change published, the on-demand answers show it too, as the files do.
+ * - **Log lines and the edge's wake-up**, written and called here.
+ *
+ * The clock: a real clock is the thread's own; a test's manual clock is
+ * sent with each operation, and the thread's clock reads that time.
+ *
+ * Should the thread stop, the operations it had fail with
+ * `BUILD_THREAD_FAILED` (their events stay unprocessed, so the build queue's
+ * next build does them), the mirror is dropped, and the next operation
+ * starts a new thread, which sends the whole state again.
+ * @module
+ */
+import { Worker } from 'node:worker_threads';
+import { systemClock, type Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import { describeError } from '../describe-error.ts';
+import { InternalError } from '../internal-error.ts';
+import type { Logger } from '../logger.ts';
+import { createStateMirror, type StateDelta } from '../read-model/state-delta.ts';
+import type { Db } from '../store/database.ts';
+import { hasUnbuiltEvent, lastEventId } from '../store/publication-event.repository.ts';
+import { threadLogWriter, type ThreadLogLine } from '../thread-log.ts';
+import type { SiteBuilder } from './builder/site-builder.ts';
+
+/** What the thread needs to make its own store handle and builder. */
+export interface BuildWorkerData {
+  readonly config: Config;
+  readonly projectRoot: string;
+  readonly astroBuildDir: string;
+  /** Whether builds are delivered to an edge (then the thread asks this side to wake it after each). */
+  readonly edge: boolean;
+  /** Whether the caller's clock is the real one (else the thread reads the time each operation brings). */
+  readonly realClock: boolean;
+}
+
+/** The operations the thread runs, one at a time, in the order sent. */
+export type BuildOp = 'fullBuild' | 'repairOutput' | 'applyEvents' | 'publicState' | 'release';
+
+/** What this side sends. */
+export type BuildRequest = { readonly call: number; readonly op: BuildOp; readonly now: string } | { readonly placedAck: number } | { readonly close: true };
+
+/** What the state part of a reply says: a delta to apply, forget what is held (the thread holds nothing), or nothing changed. */
+export type StateNews = StateDelta | 'forget' | null;
+
+/** What the thread sends. */
+export type BuildThreadReport =
+  | { readonly ready: true }
+  | { readonly bootError: string }
+  | { readonly log: ThreadLogLine }
+  | { readonly edgeKick: true }
+  /** A build's files are in place: apply `state`, tell the listeners `paths`, then acknowledge. */
+  | { readonly placed: number; readonly paths: readonly string[]; readonly state: StateNews }
+  | { readonly done: number; readonly result: unknown; readonly state: StateNews }
+  | { readonly failed: number; readonly error: string }
+  | { readonly closed: true };
+
+/** A builder whose thread can be stopped. */
+export interface ThreadSiteBuilder extends SiteBuilder {
+  /** Waits for the running operation, then stops the thread. */
+  close(): Promise<void>;
+}
+
+/** Starts the build thread (at once: loading its sources takes a second or two, overlapping the rest of the start). */
+export function createThreadSiteBuilder(data: BuildWorkerData, deps: { db: Db; clock: Clock; log: Logger; edge?: { kick(): void } }): ThreadSiteBuilder {
+  const mirror = createStateMirror();
+  const writeLog = threadLogWriter(deps.log);
+  const placedListeners: Array<(paths: readonly string[]) => void | Promise<void>> = [];
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  let calls = 0;
+  let worker: Worker | null = null;
+  let closing: Promise<void> | null = null;
+
+  const applyState = (news: StateNews) => {
+    if (news === 'forget') mirror.forget();
+    else if (news) mirror.apply(news);
+  };
+  const lost = (w: Worker, why: string) => {
+    if (worker !== w) return;
+    worker = null;
+    mirror.forget();
+    if (closing) return;
+    if (pending.size > 0) deps.log.error('the build thread stopped: its builds are retried on a new thread', { error: why, pending: pending.size });
+    const failed = [...pending.values()];
+    pending.clear();
+    for (const call of failed) call.reject(new InternalError('BUILD_THREAD_FAILED', `The build thread stopped (${why}). The build is retried on a new thread with the next one.`));
+  };
+
+  function start(): Worker {
+    // The thread runs the TypeScript sources, as the rest of the service does (see worker-boot.mjs).
+    const w = new Worker(new URL('../worker-boot.mjs', import.meta.url), { workerData: { ...data, entry: new URL('./workers/build-worker.ts', import.meta.url).href } });
+    w.on('message', (report: BuildThreadReport | { error: string }) => {
+      if ('log' in report) writeLog(report.log);
+      else if ('edgeKick' in report) deps.edge?.kick();
+      else if ('placed' in report) {
+        void (async () => {
+          try {
+            applyState(report.state);
+            for (const listener of placedListeners) await listener(report.paths);
+          } catch (error) {
+            deps.log.error('a build could not be taken in on the request thread', { error: describeError(error, { stack: true }) });
+          }
+          w.postMessage({ placedAck: report.placed } satisfies BuildRequest);
+        })();
+      } else if ('done' in report) {
+        applyState(report.state);
+        settle(report.done)?.resolve(report.result);
+      } else if ('failed' in report) settle(report.failed)?.reject(new Error(report.error));
+      else if ('bootError' in report) lost(w, report.bootError);
+      else if ('error' in report) lost(w, report.error);
+    });
+    w.on('error', (error) => lost(w, error instanceof Error ? (error.stack ?? error.message) : String(error)));
+    w.on('exit', (code) => lost(w, `exit code ${code}`));
+    w.unref();
+    return w;
+  }
+
+  const settle = (call: number) => {
+    const entry = pending.get(call);
+    pending.delete(call);
+    // Idle, the thread must not keep the process alive; with work under way, it must.
+    if (pending.size === 0) worker?.unref();
+    return entry;
+  };
+
+  const run = <T>(op: BuildOp): Promise<T> => {
+    if (closing) return Promise.reject(new InternalError('BUILD_THREAD_FAILED', 'The builder is stopping: no more builds are taken.'));
+    worker ??= start();
+    worker.ref();
+    const call = ++calls;
+    const w = worker;
+    return new Promise<T>((resolve, reject) => {
+      pending.set(call, { resolve: resolve as (value: unknown) => void, reject });
+      w.postMessage({ call, op, now: deps.clock.now().toISOString() } satisfies BuildRequest);
+    });
+  };
+
+  worker = start();
+
+  return {
+    fullBuild: () => run('fullBuild'),
+    repairOutput: () => run('repairOutput'),
+    applyEvents: () => run('applyEvents'),
+    async publicState() {
+      const held = mirror.state();
+      if (held) return held;
+      await run('publicState');
+      const loaded = mirror.state();
+      if (!loaded) throw new InternalError('BUILD_THREAD_FAILED', 'The build thread sent no public state. Restart the service; report it if it happens again.');
+      return loaded;
+    },
+    heldState: () => mirror.state(),
+    newestEvent: () => lastEventId(deps.db),
+    hasUnbuiltEvents: () => hasUnbuiltEvent(deps.db),
+    onFilesPlaced(listener) {
+      placedListeners.push(listener);
+    },
+    release: () => run('release'),
+    close() {
+      closing ??= (async () => {
+        const w = worker;
+        if (!w) return;
+        w.ref();
+        // The thread finishes its running operation, stops its writer and closes its store; then it ends.
+        await new Promise<void>((resolve) => {
+          w.on('message', (report: BuildThreadReport) => 'closed' in report && resolve());
+          w.once('exit', () => resolve());
+          w.postMessage({ close: true } satisfies BuildRequest);
+        });
+        await w.terminate();
+        worker = null;
+      })();
+      return closing;
+    },
+  };
+}
+
+/** Whether the service's clock is the real one (the thread then keeps its own). */
+export const isRealClock = (clock: Clock): boolean => clock === systemClock;

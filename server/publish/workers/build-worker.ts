@@ -1,0 +1,98 @@
+/**
+ * Entry point of the build thread (`build-thread.ts`): opens the store,
+ * makes the builder (`local-builder.ts`) from `workerData`, runs each
+ * operation it is sent, one at a time, and reports with each result what
+ * the public state changed (`read-model/state-delta.ts`). When a build's
+ * files are in place it sends the state and the paths, and waits until the
+ * request thread has taken them in before the build is recorded.
+ * @module
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { loadCursorCodec } from '../../bootstrap.ts';
+import { systemClock, type Clock } from '../../clock.ts';
+import { describeError } from '../../describe-error.ts';
+import { createDeltaTracker } from '../../read-model/state-delta.ts';
+import { openDatabase } from '../../store/database.ts';
+import { forwardingLogger } from '../../thread-log.ts';
+import { createPublicUrls } from '../../urls/public-urls.ts';
+import type { BuildRequest, BuildThreadReport, BuildWorkerData, StateNews } from '../build-thread.ts';
+import type { SiteBuilder } from '../builder/site-builder.ts';
+import { createLocalBuilder } from '../local-builder.ts';
+
+const data = workerData as BuildWorkerData;
+const port = parentPort!;
+const report = (message: BuildThreadReport) => port.postMessage(message);
+
+try {
+  const log = forwardingLogger((line) => report({ log: line }));
+  const { config } = data;
+  // A test's manual clock stands still between operations: the thread reads the time the last one brought.
+  let sentTime = new Date();
+  const clock: Clock = data.realClock ? systemClock : { now: () => new Date(sentTime) };
+  const db = openDatabase(config.databaseFile);
+  const urls = createPublicUrls(config.publicUrl, config.dashboardUrl);
+  const local = await createLocalBuilder({
+    db,
+    clock,
+    urls,
+    cursors: await loadCursorCodec(db),
+    config,
+    projectRoot: data.projectRoot,
+    astroBuildDir: data.astroBuildDir,
+    log,
+    ...(data.edge ? { edge: { kick: () => report({ edgeKick: true }) } } : {}),
+  });
+  const builder: SiteBuilder = local.builder;
+  const tracker = createDeltaTracker();
+  /** What the state changed since it was last sent. */
+  const news = (): StateNews => {
+    const held = builder.heldState();
+    if (held) return tracker.take(held);
+    tracker.reset();
+    return 'forget';
+  };
+  let placedSeq = 0;
+  const acks = new Map<number, () => void>();
+  builder.onFilesPlaced(async (paths) => {
+    const seq = ++placedSeq;
+    const taken = new Promise<void>((resolve) => acks.set(seq, resolve));
+    report({ placed: seq, paths: [...paths], state: news() });
+    await taken;
+  });
+  const operations: Record<string, () => Promise<unknown>> = {
+    fullBuild: () => builder.fullBuild(),
+    repairOutput: () => builder.repairOutput(),
+    applyEvents: () => builder.applyEvents(),
+    publicState: async () => void (await builder.publicState()),
+    release: () => builder.release(),
+  };
+  // One at a time, in the order sent (the builder's own queue orders them too; this keeps the replies in order).
+  let chain: Promise<void> = Promise.resolve();
+  port.on('message', (request: BuildRequest) => {
+    if ('placedAck' in request) {
+      acks.get(request.placedAck)?.();
+      acks.delete(request.placedAck);
+      return;
+    }
+    if ('close' in request) {
+      chain = chain
+        .then(() => local.close())
+        .catch((error: unknown) => log.error('stopping the builder failed', { error: describeError(error) }))
+        .then(() => db.destroy())
+        .finally(() => report({ closed: true }));
+      return;
+    }
+    chain = chain.then(async () => {
+      sentTime = new Date(request.now);
+      try {
+        const result = await operations[request.op]!();
+        report({ done: request.call, result, state: news() });
+      } catch (error) {
+        report({ failed: request.call, error: describeError(error, { stack: true }) });
+      }
+    });
+  });
+  report({ ready: true });
+} catch (error) {
+  report({ bootError: describeError(error, { stack: true }) });
+}
