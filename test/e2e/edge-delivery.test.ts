@@ -66,8 +66,10 @@ it('a purge that fails is retried, survives a SIGKILL, and only its success repo
   const warning = held.warnings.find((w: { code: string }) => w.code === 'EDGE_DELIVERY_DELAYED');
   expect(warning.message).toMatch(/webhook: 503 .*CDN maintenance/);
   expect(warning.message).toMatch(/retries by itself/);
-  // The files are at the origin meanwhile: readers of the origin itself already get them.
-  expect((await fetch(`${server.url}/held/waiting`)).status).toBe(200);
+  // The files reach the origin meanwhile: readers of the origin itself get them while the publishing API still
+  // reports the change held back. (The warning can come first: the CDN already refused the channel's build.)
+  await pollUntil(async () => (await fetch(`${server!.url}/held/waiting`)).status, (status) => status === 200, { what: 'the origin to serve the page', timeoutMs: 60_000 });
+  expect((await call(key, 'GET', '/channels/held/pages/waiting')).json.translations[0].status).toBe('moderation_review');
   expect(recorder.requests.length).toBeGreaterThan(0);
   // And to the operator.
   const admin = await npmRun('admin', ['edge'], env());
