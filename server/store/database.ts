@@ -14,7 +14,7 @@ import { Kysely, Migrator, sql, type Transaction } from 'kysely';
 import { ImmediateSqliteDialect } from './immediate-dialect.ts';
 import type { Database } from './schema.ts';
 import { reportingMigrations } from './migrations/index.ts';
-import { everyFewSeconds, type RebuildProgress } from './table-rebuild.ts';
+import { everyFewSeconds, PROGRESS_EVERY_MS, type RebuildProgress } from './table-rebuild.ts';
 import { describeError } from '../describe-error.ts';
 import { InternalError, invariant } from '../internal-error.ts';
 
@@ -122,14 +122,19 @@ export const MIGRATION_NOTE = 'a migration that rebuilds a table takes minutes o
 /**
  * Applies every pending migration, in order. `onPending` is told their names
  * first, when there are any, and `onProgress` where a table rebuild is, every
- * few seconds once it has run that long (`everyFewSeconds`): a long one should
- * not look like a hang.
+ * `progressEveryMs` once it has run that long (`everyFewSeconds`): a long one
+ * should not look like a hang.
  * @returns the names of the migrations applied now.
  * @throws when a migration fails; the database stays at the last good version
  *   (a rebuild interrupted mid-copy keeps its copy, and the next run resumes it).
  */
-export async function migrateToLatest(db: Db, onPending?: (names: readonly string[]) => void, onProgress?: (progress: RebuildProgress) => void): Promise<string[]> {
-  const provided = reportingMigrations(everyFewSeconds(onProgress ?? (() => undefined)));
+export async function migrateToLatest(
+  db: Db,
+  onPending?: (names: readonly string[]) => void,
+  onProgress?: (progress: RebuildProgress) => void,
+  progressEveryMs = PROGRESS_EVERY_MS,
+): Promise<string[]> {
+  const provided = reportingMigrations(everyFewSeconds(onProgress ?? (() => undefined), progressEveryMs));
   const migrator = new Migrator({ db, provider: { getMigrations: async () => provided } });
   if (onPending) {
     // Said before they run: one that rebuilds a table takes minutes on a large database (0013's time is in docs/PERFORMANCE.md, "Current figures").
