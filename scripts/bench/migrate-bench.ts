@@ -15,7 +15,9 @@
  * The database is closed and migrated to the latest version by a child
  * process of its own (`--measure FILE`), so its peak RSS is the migration's,
  * not the fill's: wall time, CPU time and `maxRSS` of that process, and the
- * rows rebuilt per second (every translation and revision).
+ * rows rebuilt per second (every translation and revision). A second row is
+ * 0013's switch: its final transaction, the one stop of a rebuild that runs
+ * beside a serving process (`server/store/table-rebuild.ts`).
  *
  * Prints a JSON array of figures. Run by `npm run bench -- --only migrate`;
  * alone: `tsx scripts/bench/migrate-bench.ts --articles N --languages L`.
@@ -27,8 +29,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Migrator } from 'kysely';
-import { migrateToLatest, openDatabase, sqliteConnection, type Db } from '../../server/store/database.ts';
-import { migrations } from '../../server/store/migrations/index.ts';
+import { openDatabase, sqliteConnection, type Db } from '../../server/store/database.ts';
+import { migrations, reportingMigrations } from '../../server/store/migrations/index.ts';
+import { describeProgress, everyFewSeconds } from '../../server/store/table-rebuild.ts';
 import { parseScriptArgs } from '../lib/cli.ts';
 import { CORPUS_CHANNELS, corpusBody, corpusLanguages } from './corpus.ts';
 import type { BenchFigure } from './run-measurement.ts';
@@ -45,6 +48,8 @@ interface Measured {
   readonly cpuMs: number;
   readonly peakRssMb: number;
   readonly applied: readonly string[];
+  /** 0013's final transaction (drop, rename, check), from its `done` report. */
+  readonly switchMs: number | null;
 }
 
 /** HTML of the size the renderer makes: a block element per Markdown block. */
@@ -66,7 +71,7 @@ function textOf(markdown: string): string {
 }
 
 /** Migrates a new database at `file` to {@link BEFORE} and fills it. */
-async function fill(file: string, articles: number, languages: readonly string[]): Promise<void> {
+export async function fill(file: string, articles: number, languages: readonly string[]): Promise<void> {
   const db = openDatabase(file);
   try {
     const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateTo(BEFORE);
@@ -106,16 +111,30 @@ function insertRows(db: Db, articles: number, languages: readonly string[]): voi
   for (let from = 0; from < articles; from += FILL_BATCH) batch(from, Math.min(articles, from + FILL_BATCH));
 }
 
-/** The measured run (in the child): migrates `file` to the latest version. */
+/**
+ * The measured run (in the child): migrates `file` to the latest version, as
+ * `migrateToLatest` does, printing its progress lines every few seconds, and
+ * keeps 0013's switch time (which `migrateToLatest` passes on only for a long
+ * rebuild).
+ */
 async function measure(file: string): Promise<Measured> {
   const db = openDatabase(file);
   try {
+    let switchMs: number | null = null;
+    const say = everyFewSeconds((p) => process.stderr.write(`bench migrate: ${describeProgress(p)}\n`));
+    const provided = reportingMigrations((p) => {
+      if (p.phase === 'done') switchMs = p.switchMs ?? null;
+      say(p);
+    });
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => provided } });
     const cpuBefore = process.cpuUsage();
     const started = performance.now();
-    const applied = await migrateToLatest(db, (pending) => process.stderr.write(`bench migrate: applying ${pending.join(', ')}…\n`));
+    const { error, results } = await migrator.migrateToLatest();
     const wallMs = performance.now() - started;
     const cpu = process.cpuUsage(cpuBefore);
-    return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, peakRssMb: process.resourceUsage().maxRSS / 1024, applied };
+    if (error) throw error;
+    const applied = (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, peakRssMb: process.resourceUsage().maxRSS / 1024, applied, switchMs };
   } finally {
     await db.destroy();
   }
@@ -158,6 +177,8 @@ export async function benchMigration(articles: number, languageCount: number): P
         rowsPerSec: Math.round(rows / (measured.wallMs / 1000)),
         databaseMb: Math.round(sizeMb),
       },
+      // The only stop a rebuild beside a serving process makes: every writer waits for this transaction.
+      ...(measured.switchMs === null ? [] : [{ name: `migrate 0013's switch, one transaction (${articles}×${languages.length})`, wallMs: round(measured.switchMs), cpuMs: Number.NaN, peakRssMb: Number.NaN }]),
     ];
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
