@@ -80,7 +80,10 @@ describe('migrateToLatest says where a long migration is (issue 36)', () => {
         expect.stringMatching(/^0013-heads-before-bodies: revisions 1 \/ 1 rows \(100 %\), about \d+ s left$/),
         expect.stringMatching(/^0013-heads-before-bodies: article_translations 1 \/ 1 rows \(100 %\), about \d+ s left$/),
         '0013-heads-before-bodies: every row copied (2); switching to the new tables in one transaction',
-        expect.stringMatching(/^0013-heads-before-bodies: switched in \d+\.\d s$/),
+        expect.stringMatching(/^0013-heads-before-bodies: switched in \d+\.\d s; freeing the old tables$/),
+        '0013-heads-before-bodies: freeing the old revisions, 1 / 1 rows (100 %)',
+        '0013-heads-before-bodies: freeing the old article_translations, 1 / 1 rows (100 %)',
+        expect.stringMatching(/^0013-heads-before-bodies: done \(the switch held the write lock \d+\.\d s\)$/),
       ]);
       // Nothing pending, nothing said.
       said.length = 0;

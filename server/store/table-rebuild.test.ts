@@ -93,6 +93,13 @@ describe('rebuildTables', () => {
       ['copy', 'children', 10, 10, 10, 13],
       ['copy', 'parents', 3, 3, 13, 13],
       ['switch', 'parents', 3, 3, 13, 13],
+      ['switched', 'parents', 3, 3, 13, 13],
+      // The old tables, renamed aside, are freed in batches too.
+      ['retire', 'children', 3, 10, 13, 13],
+      ['retire', 'children', 6, 10, 13, 13],
+      ['retire', 'children', 9, 10, 13, 13],
+      ['retire', 'children', 10, 10, 13, 13],
+      ['retire', 'parents', 3, 3, 13, 13],
       ['done', 'parents', 3, 3, 13, 13],
     ]);
     // The estimate is this run's rate over what is left: nothing left at the end.
@@ -190,6 +197,34 @@ describe('rebuildTables', () => {
     expect(await columns('children')).toEqual(CHILDREN.columns);
   });
 
+  it('finishes freeing the old tables when a run is stopped after its switch, and copies nothing again', async () => {
+    const before = await snapshot('children');
+    const stop = new Error('killed');
+    await expect(
+      rebuildTables(raw(), 'test-rebuild', [CHILDREN, PARENTS], {
+        batchRows: 4,
+        restShare: 0,
+        onProgress: (p) => {
+          if (p.phase === 'retire') throw stop;
+        },
+      }),
+    ).rejects.toBe(stop);
+    // Switched: the new tables serve (the other connection writes one, its cascade reaches the old rows too), the old ones wait to be freed.
+    expect(await columns('children')).toEqual(CHILDREN.columns);
+    expect((await schema()).map((o) => o.name)).toEqual(expect.arrayContaining(['children_retired', 'parents_retired']));
+    await sql`INSERT INTO children (parent_id, number, body) VALUES (1, 88, 'after the switch')`.execute(other);
+    await sql`DELETE FROM parents WHERE id = 2`.execute(other);
+    const expected = await snapshot('children');
+    expect(expected).not.toEqual(before);
+
+    const seen: string[] = [];
+    const report = await rebuildTables(raw(), 'test-rebuild', [CHILDREN, PARENTS], { batchRows: 4, restShare: 0, onProgress: (p) => void seen.push(p.phase) });
+    expect(report).toMatchObject({ copiedRows: 0, batches: 0, switchMs: 0 });
+    expect(seen).toEqual(['retire', 'retire', 'done']);
+    expect(await snapshot('children')).toEqual(expected);
+    expect((await schema()).map((o) => o.name).filter((n) => /retired|reordered/.test(n))).toEqual([]);
+  });
+
   it('starts over when the partial table is not what this run would make', async () => {
     await sql`CREATE TABLE children_reordered (id INTEGER PRIMARY KEY, stale TEXT)`.execute(db);
     await sql`INSERT INTO children_reordered VALUES (1000, 'left by another version')`.execute(db);
@@ -254,7 +289,9 @@ describe('progress', () => {
     expect(describeProgress(at({ leftMs: 40_000 }))).toBe('0013-heads-before-bodies: revisions 45,000 / 200,000 rows (22 %), about 40 s left');
     expect(describeProgress(at({ leftMs: null }))).toBe('0013-heads-before-bodies: revisions 45,000 / 200,000 rows (22 %)');
     expect(describeProgress(at({ phase: 'switch', rows: 400_000 }))).toBe('0013-heads-before-bodies: every row copied (400,000); switching to the new tables in one transaction');
-    expect(describeProgress(at({ phase: 'done', switchMs: 1234 }))).toBe('0013-heads-before-bodies: switched in 1.2 s');
+    expect(describeProgress(at({ phase: 'switched', switchMs: 1234 }))).toBe('0013-heads-before-bodies: switched in 1.2 s; freeing the old tables');
+    expect(describeProgress(at({ phase: 'retire', tableRows: 100_000 }))).toBe('0013-heads-before-bodies: freeing the old revisions, 100,000 / 200,000 rows (50 %)');
+    expect(describeProgress(at({ phase: 'done', switchMs: 1234 }))).toBe('0013-heads-before-bodies: done (the switch held the write lock 1.2 s)');
   });
 
   it('is passed on every few seconds of a long rebuild, and not at all for a short one', () => {
@@ -262,12 +299,14 @@ describe('progress', () => {
     const listener = everyFewSeconds((p) => said.push(`${p.phase}@${p.elapsedMs}`), 5000);
     for (const elapsedMs of [100, 4900, 5100, 6000, 10_000, 10_200, 16_000]) listener(at({ elapsedMs }));
     listener(at({ phase: 'switch', elapsedMs: 17_000 }));
-    listener(at({ phase: 'done', elapsedMs: 18_000 }));
-    expect(said).toEqual(['copy@5100', 'copy@10200', 'copy@16000', 'switch@17000', 'done@18000']);
+    listener(at({ phase: 'switched', elapsedMs: 17_500 }));
+    for (const elapsedMs of [18_000, 21_000, 22_000]) listener(at({ phase: 'retire', elapsedMs }));
+    listener(at({ phase: 'done', elapsedMs: 23_000 }));
+    expect(said).toEqual(['copy@5100', 'copy@10200', 'copy@16000', 'switch@17000', 'switched@17500', 'retire@21000', 'done@23000']);
     // Another migration's short rebuild: silent again.
     const quiet: string[] = [];
     const again = everyFewSeconds((p) => quiet.push(p.phase), 5000);
-    for (const phase of ['copy', 'switch', 'done'] as const) again(at({ migration: 'short', phase, elapsedMs: 10 }));
+    for (const phase of ['copy', 'switch', 'switched', 'retire', 'done'] as const) again(at({ migration: 'short', phase, elapsedMs: 10 }));
     expect(quiet).toEqual([]);
     again(at({ migration: 'short', phase: 'resume' }));
     expect(quiet).toEqual(['resume']);

@@ -6,10 +6,14 @@
  * "otheralter": foreign keys off; create the new table, copy, drop the old,
  * rename the new, recreate its indexes and triggers, `PRAGMA foreign_key_check`).
  * Done in one transaction, the copy of a large table holds the write lock for
- * minutes (0013: ~12 min at 100,000 articles), shows nothing meanwhile, grows
+ * minutes (0013: 9.3 min at 100,000 × 2 on the benchmark machine), shows nothing meanwhile, grows
  * the WAL to the table's size, and starts again from nothing after a kill.
  * Here the copy runs in key order, {@link BATCH_ROWS} rows per transaction,
- * and only the switch (drop, rename, recreate, check) is one transaction.
+ * and only the switch (rename, recreate, check) is one transaction. The old
+ * table is not dropped in it: a drop reads every overflow page of every row
+ * to free it (0.8 s at 10,000 × 2 for 0013, ten times that at 100,000, while
+ * every writer waits and may time out), so the switch renames it aside
+ * (`{table}_retired`) and it is emptied afterwards in batches, then dropped.
  *
  * Between batches other connections may write the old table (`npm run
  * migrate` beside a running service, or a killed rebuild before it is run
@@ -22,14 +26,17 @@
  * are copied again by the next batch), and a partial new table found on the
  * next run, with its triggers, is resumed from it: no row is lost or copied
  * twice. The switch copies what was written after the last batch, checks
- * that both tables hold as many rows, and drops the triggers with the old
- * table.
+ * that both tables hold as many rows, and drops the triggers. A run killed
+ * after the switch finds the tables in their new layout and only finishes
+ * emptying and dropping the retired ones.
  *
  * Requirements on a rebuilt table: an `INTEGER PRIMARY KEY` named `id` (the
  * keyset), the same columns in both layouts, and no writer that deletes rows
  * by `REPLACE` conflict resolution (those deletes fire no trigger; nothing
  * in Pressroom writes these tables so, and the count check refuses the
- * switch if it happened).
+ * switch if it happened). The old table's own indexes and triggers are made
+ * again on the new one in the switch: a large index would lengthen it (0013's
+ * tables have none but their UNIQUE constraints, which the copy fills).
  * @module
  */
 import { sql, type Kysely } from 'kysely';
@@ -47,8 +54,12 @@ export interface TableLayout {
 export interface RebuildProgress {
   /** Who rebuilds (a migration's name). */
   readonly migration: string;
-  /** `resume`: a partial copy was found; `copy`: a batch was copied; `switch`: every row is copied, the switch begins; `done`: switched. */
-  readonly phase: 'resume' | 'copy' | 'switch' | 'done';
+  /**
+   * `resume`: a partial copy was found; `copy`: a batch was copied; `switch`: every row is copied, the switch begins;
+   * `switched`: the new tables are in place; `retire`: a batch of the old table's rows was freed (`tableRows` of
+   * `tableTotal`); `done`: the old tables are dropped.
+   */
+  readonly phase: 'resume' | 'copy' | 'switch' | 'switched' | 'retire' | 'done';
   /** The table being copied (the last one from `switch` on). */
   readonly table: string;
   /** Rows of `table` in its new layout, and in the old one. */
@@ -63,7 +74,7 @@ export interface RebuildProgress {
   readonly elapsedMs: number;
   /** Estimated time to the end of the copy, from this run's rate; null before a first batch. */
   readonly leftMs: number | null;
-  /** `done` only: how long the switch's transaction took. */
+  /** From `switched` on: how long the switch's transaction took (0 when an earlier run switched). */
   readonly switchMs?: number;
 }
 
@@ -98,6 +109,7 @@ export const BATCH_ROWS = 500;
 export const REST_SHARE = 0.25;
 
 const freshName = (layout: TableLayout) => `${layout.table}_reordered`;
+const retiredName = (layout: TableLayout) => `${layout.table}_retired`;
 const quoteId = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** The mirroring triggers on the old table, by name; their SQL is compared on resume, so it must not change. */
@@ -191,11 +203,18 @@ async function prepare(db: Db, layout: TableLayout): Promise<boolean> {
   return false;
 }
 
+/** True when `layout.table` already has the new layout: an earlier run switched, and was stopped before it ended. */
+async function switchedBefore(db: Db, layout: TableLayout): Promise<boolean> {
+  return (await schemaSql(db, 'table', layout.table)) === layout.create(quoteId(layout.table));
+}
+
 /**
- * The switch, inside the caller's transaction: copies what was written since
- * the last batch, checks the counts, drops the old table (and its mirroring
- * triggers), renames the new one, and recreates the old table's own indexes
- * and triggers.
+ * The switch, inside the caller's transaction (with `legacy_alter_table` on,
+ * so that renaming the old table aside does not point the references of
+ * other tables, the new child among them, at it): copies what was written
+ * since the last batch, checks the counts, drops the mirroring triggers and
+ * the old table's own indexes and triggers, renames the old table aside and
+ * the new one into its place, and recreates those indexes and triggers on it.
  */
 async function switchTable(db: Db, layout: TableLayout): Promise<void> {
   await copyAfterCursor(db, layout, null);
@@ -203,11 +222,25 @@ async function switchTable(db: Db, layout: TableLayout): Promise<void> {
   if (before !== after) {
     throw new InternalError('MIGRATION_FAILED', `Rebuilding ${layout.table} copied ${after} rows of ${before}; nothing was changed. Run the migration again: it copies the table anew.`);
   }
-  const ours = new Set(mirrorTriggers(layout).map((t) => t.name));
-  const { rows: objects } = await sql<{ name: string; sql: string }>`SELECT name, sql FROM sqlite_master WHERE tbl_name = ${layout.table} AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY type, name`.execute(db);
-  await sql.raw(`DROP TABLE ${quoteId(layout.table)}`).execute(db);
+  for (const trigger of mirrorTriggers(layout)) await sql.raw(`DROP TRIGGER ${quoteId(trigger.name)}`).execute(db);
+  // Index names are the schema's: the old table's must go before the new table takes them (an index is small beside the rows).
+  const { rows: objects } = await sql<{ type: string; name: string; sql: string }>`SELECT type, name, sql FROM sqlite_master WHERE tbl_name = ${layout.table} AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY type, name`.execute(db);
+  for (const object of objects) await sql.raw(`DROP ${object.type === 'index' ? 'INDEX' : 'TRIGGER'} ${quoteId(object.name)}`).execute(db);
+  await sql.raw(`ALTER TABLE ${quoteId(layout.table)} RENAME TO ${quoteId(retiredName(layout))}`).execute(db);
   await sql.raw(`ALTER TABLE ${quoteId(freshName(layout))} RENAME TO ${quoteId(layout.table)}`).execute(db);
-  for (const object of objects) if (!ours.has(object.name)) await sql.raw(object.sql).execute(db);
+  for (const object of objects) await sql.raw(object.sql).execute(db);
+}
+
+/** Every reference in the database that does not start in a retired table, as `PRAGMA foreign_key_check` reports them. */
+async function brokenReferences(db: Db, layouts: readonly TableLayout[]): Promise<Array<{ table: string }>> {
+  const retired = new Set(layouts.map(retiredName));
+  const { rows: tables } = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY name`.execute(db);
+  const broken: Array<{ table: string }> = [];
+  for (const { name } of tables) {
+    if (retired.has(name)) continue;
+    broken.push(...(await sql<{ table: string }>`SELECT * FROM pragma_foreign_key_check(${name})`.execute(db)).rows);
+  }
+  return broken;
 }
 
 /**
@@ -224,27 +257,20 @@ export async function rebuildTables(db: Db, migration: string, layouts: readonly
   const restShare = options.restShare ?? REST_SHARE;
   const now = options.now ?? (() => performance.now());
   const started = now();
+  const rest = async (since: number) => {
+    const restMs = (now() - since) * restShare;
+    if (restMs >= 1) await new Promise((resolve) => setTimeout(resolve, restMs));
+  };
   for (const layout of layouts) await checkColumns(db, layout);
   // A parent dropped with foreign keys on would take its children with it (DELETE CASCADE).
   await sql`PRAGMA foreign_keys = OFF`.execute(db);
   try {
-    // Every table's triggers exist from the first batch on: a write between two tables' copies is kept too.
-    const kept = await db.transaction().execute(async (trx) => {
-      const found: boolean[] = [];
-      for (const layout of layouts) found.push(await prepare(trx, layout));
-      return found;
-    });
     const totals: number[] = [];
     const done: number[] = [];
-    for (const layout of layouts) {
-      totals.push(await count(db, layout.table));
-      done.push(await count(db, freshName(layout)));
-    }
-    const resumedRows = done.reduce((a, b) => a + b, 0);
-    const total = () => totals.reduce((a, b) => a + b, 0);
-    let rows = resumedRows;
+    let rows = 0;
     let copiedRows = 0;
     let batches = 0;
+    const total = () => totals.reduce((a, b) => a + b, 0);
     const progress = (phase: RebuildProgress['phase'], i: number, extra: Partial<RebuildProgress> = {}): RebuildProgress => {
       const elapsedMs = now() - started;
       const rate = copiedRows / Math.max(1, elapsedMs);
@@ -252,8 +278,8 @@ export async function rebuildTables(db: Db, migration: string, layouts: readonly
         migration,
         phase,
         table: layouts[i]!.table,
-        tableRows: done[i]!,
-        tableTotal: totals[i]!,
+        tableRows: done[i] ?? 0,
+        tableTotal: totals[i] ?? 0,
         rows,
         total: total(),
         batches,
@@ -262,45 +288,82 @@ export async function rebuildTables(db: Db, migration: string, layouts: readonly
         ...extra,
       };
     };
-    const first = kept.indexOf(true);
-    if (first >= 0) await options.onProgress?.(progress('resume', first));
+    const last = layouts.length - 1;
+    let resumedRows = 0;
+    let switchMs = 0;
+    const switched = [];
+    for (const layout of layouts) switched.push(await switchedBefore(db, layout));
+    if (!switched.every(Boolean)) {
+      // Every table's triggers exist from the first batch on: a write between two tables' copies is kept too.
+      const kept = await db.transaction().execute(async (trx) => {
+        const found: boolean[] = [];
+        for (const layout of layouts) found.push(await prepare(trx, layout));
+        return found;
+      });
+      for (const layout of layouts) {
+        totals.push(await count(db, layout.table));
+        done.push(await count(db, freshName(layout)));
+      }
+      resumedRows = rows = done.reduce((a, b) => a + b, 0);
+      const first = kept.indexOf(true);
+      if (first >= 0) await options.onProgress?.(progress('resume', first));
+      for (const [i, layout] of layouts.entries()) {
+        for (;;) {
+          const batchStarted = now();
+          const copied = await db.transaction().execute((trx) => copyAfterCursor(trx, layout, batchRows));
+          if (copied === 0) break;
+          batches += 1;
+          copiedRows += copied;
+          rows += copied;
+          done[i]! += copied;
+          // Rows another process added meanwhile count too (a total that only grows keeps the percentage ≤ 100).
+          totals[i] = Math.max(totals[i]!, done[i]!);
+          await options.onProgress?.(progress('copy', i));
+          await rest(batchStarted);
+        }
+      }
+      await options.onProgress?.(progress('switch', last));
+      const switchStarted = now();
+      await sql`PRAGMA legacy_alter_table = ON`.execute(db);
+      try {
+        await db.transaction().execute(async (trx) => {
+          for (const layout of layouts) await switchTable(trx, layout);
+          const broken = await brokenReferences(trx, layouts);
+          if (broken.length > 0) {
+            throw new InternalError('MIGRATION_FAILED', `Rebuilding ${layouts.map((l) => l.table).join(' and ')} broke ${broken.length} references (first in ${broken[0]!.table}); nothing was changed.`);
+          }
+        });
+      } catch (error) {
+        // A busy lock or a kill leaves the copies for the next run; a refusal (the data's or a lost row) drops them,
+        // so the database is as it was and its writes no longer pay for the triggers.
+        if (!(error instanceof InternalError)) throw error;
+        await db.transaction().execute(async (trx) => {
+          for (const layout of layouts) await dropPartial(trx, layout);
+        });
+        throw error;
+      } finally {
+        await sql`PRAGMA legacy_alter_table = OFF`.execute(db);
+      }
+      switchMs = now() - switchStarted;
+      await options.onProgress?.(progress('switched', last, { switchMs }));
+    }
+    // The old tables, renamed aside by the switch (this run's or an earlier one's), are freed a batch at a time.
     for (const [i, layout] of layouts.entries()) {
+      const retired = retiredName(layout);
+      if ((await schemaSql(db, 'table', retired)) === null) continue;
+      const size = await count(db, retired);
+      let freed = 0;
       for (;;) {
         const batchStarted = now();
-        const copied = await db.transaction().execute((trx) => copyAfterCursor(trx, layout, batchRows));
-        if (copied === 0) break;
-        batches += 1;
-        copiedRows += copied;
-        rows += copied;
-        done[i]! += copied;
-        // Rows another process added meanwhile count too (a total that only grows keeps the percentage ≤ 100).
-        totals[i] = Math.max(totals[i]!, done[i]!);
-        await options.onProgress?.(progress('copy', i));
-        const restMs = (now() - batchStarted) * restShare;
-        if (restMs >= 1) await new Promise((resolve) => setTimeout(resolve, restMs));
+        const result = await db.transaction().execute((trx) => sql.raw(`DELETE FROM ${quoteId(retired)} WHERE rowid IN (SELECT rowid FROM ${quoteId(retired)} ORDER BY rowid LIMIT ${batchRows})`).execute(trx));
+        const deleted = Number(result.numAffectedRows ?? 0n);
+        if (deleted === 0) break;
+        freed += deleted;
+        await options.onProgress?.(progress('retire', i, { tableRows: freed, tableTotal: Math.max(size, freed), switchMs }));
+        await rest(batchStarted);
       }
+      await sql.raw(`DROP TABLE ${quoteId(retired)}`).execute(db);
     }
-    const last = layouts.length - 1;
-    await options.onProgress?.(progress('switch', last));
-    const switchStarted = now();
-    try {
-      await db.transaction().execute(async (trx) => {
-        for (const layout of layouts) await switchTable(trx, layout);
-        const { rows: broken } = await sql<{ table: string }>`PRAGMA foreign_key_check`.execute(trx);
-        if (broken.length > 0) {
-          throw new InternalError('MIGRATION_FAILED', `Rebuilding ${layouts.map((l) => l.table).join(' and ')} broke ${broken.length} references (first in ${broken[0]!.table}); nothing was changed.`);
-        }
-      });
-    } catch (error) {
-      // A busy lock or a kill leaves the copies for the next run; a refusal (the data's or a lost row) drops them,
-      // so the database is as it was and its writes no longer pay for the triggers.
-      if (!(error instanceof InternalError)) throw error;
-      await db.transaction().execute(async (trx) => {
-        for (const layout of layouts) await dropPartial(trx, layout);
-      });
-      throw error;
-    }
-    const switchMs = now() - switchStarted;
     await options.onProgress?.(progress('done', last, { switchMs }));
     return { resumedRows, copiedRows, batches, switchMs };
   } finally {
@@ -328,8 +391,12 @@ export function describeProgress(p: RebuildProgress): string {
       return `${p.migration}: ${p.table} ${grouped(p.tableRows)} / ${grouped(p.tableTotal)} rows (${percent} %)${p.leftMs === null ? '' : `, ${timeLeft(p.leftMs)}`}`;
     case 'switch':
       return `${p.migration}: every row copied (${grouped(p.rows)}); switching to the new tables in one transaction`;
+    case 'switched':
+      return `${p.migration}: switched in ${((p.switchMs ?? 0) / 1000).toFixed(1)} s; freeing the old tables`;
+    case 'retire':
+      return `${p.migration}: freeing the old ${p.table}, ${grouped(p.tableRows)} / ${grouped(p.tableTotal)} rows (${percent} %)`;
     case 'done':
-      return `${p.migration}: switched in ${((p.switchMs ?? 0) / 1000).toFixed(1)} s`;
+      return `${p.migration}: done (the switch held the write lock ${((p.switchMs ?? 0) / 1000).toFixed(1)} s)`;
   }
 }
 
@@ -337,9 +404,10 @@ export function describeProgress(p: RebuildProgress): string {
 export const PROGRESS_EVERY_MS = 5000;
 
 /**
- * Passes on at most one `copy` report every `everyMs`, none in the first
- * `everyMs` (a short rebuild says nothing), and the `switch` and `done`
- * reports only of a rebuild that said something before. `resume` always.
+ * Passes on at most one batch's report (`copy`, `retire`) every `everyMs`,
+ * none in the first `everyMs` (a short rebuild says nothing), and the
+ * `switch`, `switched` and `done` reports only of a rebuild that said
+ * something before. `resume` always.
  * Each migration's rebuild counts on its own.
  */
 export function everyFewSeconds(listener: (progress: RebuildProgress) => void, everyMs = PROGRESS_EVERY_MS): (progress: RebuildProgress) => void {
@@ -348,12 +416,10 @@ export function everyFewSeconds(listener: (progress: RebuildProgress) => void, e
   let migration = '';
   return (progress) => {
     if (progress.migration !== migration) [migration, lastAt, spoke] = [progress.migration, 0, false];
-    const pass =
-      progress.phase === 'resume' ||
-      (progress.phase === 'copy' && progress.elapsedMs - lastAt >= everyMs) ||
-      ((progress.phase === 'switch' || progress.phase === 'done') && spoke);
+    const batch = progress.phase === 'copy' || progress.phase === 'retire';
+    const pass = progress.phase === 'resume' || (batch ? progress.elapsedMs - lastAt >= everyMs : spoke);
     if (!pass) return;
-    if (progress.phase === 'copy') lastAt = progress.elapsedMs;
+    if (batch) lastAt = progress.elapsedMs;
     spoke = true;
     listener(progress);
   };

@@ -21,9 +21,10 @@
  * hundred rows per transaction, with progress, while triggers keep the copy
  * in step with writes to the old table; a run killed mid-copy resumes where
  * it stopped. Only the switch is one transaction, as before: foreign keys
- * off, drop, rename, check. It copies every body once, so it takes minutes
- * on a large database (docs/PERFORMANCE.md, "Current figures"); the space
- * the old rows held is reused by later writes.
+ * off, the old table renamed aside, the new one into its place, check; the
+ * old tables are then freed in batches and dropped. It copies every body
+ * once, so it takes minutes on a large database (docs/PERFORMANCE.md,
+ * "Current figures"); the space the old rows held is reused by later writes.
  * @module
  */
 import type { Kysely } from 'kysely';
