@@ -177,6 +177,7 @@ it('migrates a database filled at 0012 to the latest version and says how fast',
   expect(run.rowsPerSec).toBeGreaterThan(0);
   expect(run.peakRssMb).toBeGreaterThan(0);
   expect(r.stdout).toMatch(/\| migrate 0013's switch, one transaction \(20×2\) \| \d/);
+  expect(r.stdout).toMatch(/\| migrate 0013's old tables freed in batches \(20×2\) \| \d/);
 }, 300_000);
 
 it('explains itself and refuses unknown benchmarks', async () => {

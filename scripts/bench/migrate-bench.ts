@@ -15,9 +15,11 @@
  * The database is closed and migrated to the latest version by a child
  * process of its own (`--measure FILE`), so its peak RSS is the migration's,
  * not the fill's: wall time, CPU time and `maxRSS` of that process, and the
- * rows rebuilt per second (every translation and revision). A second row is
- * 0013's switch: its final transaction, the one stop of a rebuild that runs
- * beside a serving process (`server/store/table-rebuild.ts`).
+ * rows rebuilt per second (every translation and revision). Two more rows
+ * come from 0013's progress reports: its switch, the one transaction that
+ * holds the write lock longer than a batch (the one stop of a rebuild that
+ * runs beside a serving process, `server/store/table-rebuild.ts`), and the
+ * time its old tables then took to be freed in batches and dropped.
  *
  * Prints a JSON array of figures. Run by `npm run bench -- --only migrate`;
  * alone: `tsx scripts/bench/migrate-bench.ts --articles N --languages L`.
@@ -48,8 +50,10 @@ interface Measured {
   readonly cpuMs: number;
   readonly peakRssMb: number;
   readonly applied: readonly string[];
-  /** 0013's final transaction (drop, rename, check), from its `done` report. */
+  /** 0013's final transaction (rename, check), from its reports. */
   readonly switchMs: number | null;
+  /** From 0013's switch to its end: the old tables emptied in batches and dropped. */
+  readonly retireMs: number | null;
 }
 
 /** HTML of the size the renderer makes: a block element per Markdown block. */
@@ -121,9 +125,15 @@ async function measure(file: string): Promise<Measured> {
   const db = openDatabase(file);
   try {
     let switchMs: number | null = null;
+    let switchedAt: number | null = null;
+    let retireMs: number | null = null;
     const say = everyFewSeconds((p) => process.stderr.write(`bench migrate: ${describeProgress(p)}\n`));
     const provided = reportingMigrations((p) => {
-      if (p.phase === 'done') switchMs = p.switchMs ?? null;
+      if (p.phase === 'switched') switchedAt = p.elapsedMs;
+      if (p.phase === 'done') {
+        switchMs = p.switchMs ?? null;
+        retireMs = switchedAt === null ? null : p.elapsedMs - switchedAt;
+      }
       say(p);
     });
     const migrator = new Migrator({ db, provider: { getMigrations: async () => provided } });
@@ -134,7 +144,7 @@ async function measure(file: string): Promise<Measured> {
     const cpu = process.cpuUsage(cpuBefore);
     if (error) throw error;
     const applied = (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-    return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, peakRssMb: process.resourceUsage().maxRSS / 1024, applied, switchMs };
+    return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, peakRssMb: process.resourceUsage().maxRSS / 1024, applied, switchMs, retireMs };
   } finally {
     await db.destroy();
   }
@@ -179,6 +189,8 @@ export async function benchMigration(articles: number, languageCount: number): P
       },
       // The only stop a rebuild beside a serving process makes: every writer waits for this transaction.
       ...(measured.switchMs === null ? [] : [{ name: `migrate 0013's switch, one transaction (${articles}×${languages.length})`, wallMs: round(measured.switchMs), cpuMs: Number.NaN, peakRssMb: Number.NaN }]),
+      // Then the old tables are freed a batch at a time (writers wait at most for one batch).
+      ...(measured.retireMs === null ? [] : [{ name: `migrate 0013's old tables freed in batches (${articles}×${languages.length})`, wallMs: round(measured.retireMs), cpuMs: Number.NaN, peakRssMb: Number.NaN }]),
     ];
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
