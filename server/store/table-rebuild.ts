@@ -60,7 +60,7 @@ export interface RebuildProgress {
    * `tableTotal`); `done`: the old tables are dropped.
    */
   readonly phase: 'resume' | 'copy' | 'switch' | 'switched' | 'retire' | 'done';
-  /** The table being copied (the last one from `switch` on). */
+  /** The table being copied or freed (the last one at `switch`, `switched` and `done`). */
   readonly table: string;
   /** Rows of `table` in its new layout, and in the old one. */
   readonly tableRows: number;
@@ -103,7 +103,7 @@ export interface RebuildReport {
   readonly switchMs: number;
 }
 
-/** Rows per transaction: ~500 rows of ~25 KB (0013's bodies) is ~12 MB, some 100 ms of the write lock. */
+/** Rows per transaction: 500 of 0013's rows (~35 KB each in the benchmark) are ~17 MB, 100–200 ms of the write lock. */
 export const BATCH_ROWS = 500;
 /** After each batch the lock is left free for a quarter of the batch's time: at most 80 % of the time held. */
 export const REST_SHARE = 0.25;
