@@ -44,6 +44,7 @@ let readYourWrites: Promise<Run>;
 let edge: Promise<Run>;
 let reads: Promise<Run> | null;
 let dashboard: Promise<Run>;
+let migrate: Promise<Run>;
 let help: Promise<Run>;
 let bad: Promise<Run>;
 beforeAll(() => {
@@ -56,11 +57,12 @@ beforeAll(() => {
   edge = bench('--only', 'edge', '--repeat', '1', '--articles', '20', '--loops', '3', '--out', path.join(dir, 'edge.json'));
   reads = runHttp ? bench('--only', 'reads', '--repeat', '1', '--articles', '20', '--duration', '1', '--warmup', '0', '--connections', '4', '--out', path.join(dir, 'reads.json')) : null;
   dashboard = bench('--only', 'dashboard', '--repeat', '1', '--articles', '20', '--out', path.join(dir, 'dashboard.json'));
+  migrate = bench('--only', 'migrate', '--repeat', '1', '--articles', '20', '--out', path.join(dir, 'migrate.json'));
   help = bench('--help');
   bad = bench('--only', 'nope');
 });
 afterAll(async () => {
-  await Promise.all([media, build, http, bodies, readYourWrites, edge, reads, dashboard, help, bad]);
+  await Promise.all([media, build, http, bodies, readYourWrites, edge, reads, dashboard, migrate, help, bad]);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -164,6 +166,18 @@ it('signs in to the dashboard and times its lists, editor, saves and previews', 
   expect(r.stdout).toMatch(/\| dashboard editor page, first request: bundles the source editor \(esbuild\) \(20×2\) \| \d/);
   expect(row('dashboard.json', 'dashboard source editor bundle, first request').runs[0].bytes).toBeGreaterThan(0);
   expect(row('dashboard.json', 'dashboard save (editor form, a draft) p50').runs[0].requests).toBeGreaterThan(0);
+}, 300_000);
+
+it('migrates a database filled at 0012 to the latest version and says how fast', async () => {
+  const r = await migrate;
+  expect(r.status, r.stderr).toBe(0);
+  expect(r.stdout).toMatch(/\| migrate 0012 → latest: 20 articles × 2 \| \d/);
+  const run = row('migrate.json', 'migrate 0012 → latest').runs[0];
+  expect(run.rows).toBe(80);
+  expect(run.rowsPerSec).toBeGreaterThan(0);
+  expect(run.peakRssMb).toBeGreaterThan(0);
+  expect(r.stdout).toMatch(/\| migrate 0013's switch, one transaction \(20×2\) \| \d/);
+  expect(r.stdout).toMatch(/\| migrate 0013's old tables freed in batches \(20×2\) \| \d/);
 }, 300_000);
 
 it('explains itself and refuses unknown benchmarks', async () => {

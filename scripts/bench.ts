@@ -90,6 +90,12 @@ const MEASUREMENTS: readonly Measurement[] = [
     script: 'scripts/bench/dashboard-bench.ts',
     args: (o) => [...corpusArgs(o), ...(o.corpus ? ['--corpus', o.corpus] : [])],
   },
+  {
+    name: 'migrate',
+    description: 'A database at migration 0012 filled through SQL (--articles × --languages, ~1,200-word bodies), migrated to the latest version by a process of its own: wall, CPU, peak RSS, rows rebuilt per second',
+    script: 'scripts/bench/migrate-bench.ts',
+    args: corpusArgs,
+  },
 ];
 
 const USAGE = '[--only NAME] [--repeat N] [--out FILE] [--articles N] [--languages L] [--channels C] [--duration S] [--warmup S] [--connections C] [--body-scale P] [--loops N] [--profile DIR] [--corpus DIR]';
@@ -112,7 +118,10 @@ of their size in issue 18 (default 100). The read-your-writes benchmark runs
 benchmark publishes min(--loops, 50) articles one after the other behind
 Varnish and a bucket (needs Debian's varnish and varnish-modules). The
 dashboard benchmark signs in through the form and times 30 requests of each
-row after 3 unmeasured ones (fewer once a row passes 60 s). With
+row after 3 unmeasured ones (fewer once a row passes 60 s). The migrate
+benchmark fills a database at migration 0012 with --articles articles in
+--languages languages through SQL and times the upgrade to the latest
+version (0013 rebuilds the article tables). With
 --profile DIR the build benchmark writes a V8 CPU profile of each of its
 phases (cold, warm, search, publish, new article, search fresh; the Node
 process's main thread) to DIR; npm run profile:summary reads them. With

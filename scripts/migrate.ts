@@ -5,6 +5,7 @@
  */
 import { ConfigError, loadConfig } from '../server/config.ts';
 import { MIGRATION_NOTE, migrateToLatest, openDatabase } from '../server/store/database.ts';
+import { describeProgress } from '../server/store/table-rebuild.ts';
 import { wantsHelp } from './lib/cli.ts';
 import { describeError } from '../server/describe-error.ts';
 
@@ -14,6 +15,12 @@ Opens the configured SQLite database (PRESSROOM_DATA_DIR, default ./data),
 creating it when missing, and applies every pending migration in order, each
 in its own transaction. Prints the migrations applied, or
 "Database is up to date". Safe to run while the server runs.
+
+A migration that rebuilds a large table (0013) copies it in batches and
+prints where it is every few seconds on stderr; the server keeps reading and
+writing the old table meanwhile, and only the final switch holds the write
+lock. Interrupted (Ctrl-C, a kill), it resumes where it stopped on the next
+run.
 `;
 
 const args = process.argv.slice(2);
@@ -38,8 +45,10 @@ async function migrate(): Promise<number> {
   const db = openDatabase(config.databaseFile);
   try {
     // Progress to stderr, before the work: a migration that rebuilds a table should not look like a hang.
-    const applied = await migrateToLatest(db, (pending) =>
-      process.stderr.write(`Applying ${pending.join(', ')} to ${config.databaseFile} (${MIGRATION_NOTE})…\n`),
+    const applied = await migrateToLatest(
+      db,
+      (pending) => process.stderr.write(`Applying ${pending.join(', ')} to ${config.databaseFile} (${MIGRATION_NOTE})…\n`),
+      (progress) => process.stderr.write(`${describeProgress(progress)}\n`),
     );
     const lines =
       applied.length === 0

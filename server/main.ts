@@ -127,7 +127,12 @@ export async function startService(
       await stopWriting();
     },
   });
-  const applied = await migrateToLatest(db, (pending) => log.info('migrating the database', { file: config.databaseFile, pending: pending.join(','), note: MIGRATION_NOTE }));
+  const applied = await migrateToLatest(
+    db,
+    (pending) => log.info('migrating the database', { file: config.databaseFile, pending: pending.join(','), note: MIGRATION_NOTE }),
+    // Every few seconds of a table rebuild, so a long start does not look like a hang (issue 36).
+    (p) => log.info('migration progress', { migration: p.migration, phase: p.phase, table: p.table, rows: p.tableRows, of: p.tableTotal, leftSeconds: p.leftMs === null ? null : Math.round(p.leftMs / 1000), ...(p.switchMs === undefined ? {} : { switchMs: Math.round(p.switchMs) }) }),
+  );
   if (applied.length > 0) log.info('database migrated', { file: config.databaseFile, applied: applied.join(',') });
   // Bodies an older renderer made are rendered again, on every core, before anything reads them.
   await refreshBodyRenderings(db, log.child('bodies'), { threads: config.buildWorkers, timeLimitMs: config.bodyTimeLimitMs });

@@ -13,7 +13,8 @@ import { SQLite } from './sqlite-binding.ts';
 import { Kysely, Migrator, sql, type Transaction } from 'kysely';
 import { ImmediateSqliteDialect } from './immediate-dialect.ts';
 import type { Database } from './schema.ts';
-import { migrations } from './migrations/index.ts';
+import { reportingMigrations } from './migrations/index.ts';
+import { everyFewSeconds, PROGRESS_EVERY_MS, type RebuildProgress } from './table-rebuild.ts';
 import { describeError } from '../describe-error.ts';
 import { InternalError, invariant } from '../internal-error.ts';
 
@@ -116,16 +117,25 @@ export async function refuseWrites(db: Db): Promise<void> {
 }
 
 /** What to say beside the names of pending migrations, before they run. */
-export const MIGRATION_NOTE = 'a migration that rebuilds a table takes minutes on a large database';
+export const MIGRATION_NOTE = 'a migration that rebuilds a table takes minutes on a large database; it says where it is every few seconds, and resumes where it stopped if interrupted';
 
 /**
  * Applies every pending migration, in order. `onPending` is told their names
- * first, when there are any (a long one should not look like a hang).
+ * first, when there are any, and `onProgress` where a table rebuild is, every
+ * `progressEveryMs` once it has run that long (`everyFewSeconds`): a long one
+ * should not look like a hang.
  * @returns the names of the migrations applied now.
- * @throws when a migration fails; the database stays at the last good version.
+ * @throws when a migration fails; the database stays at the last good version
+ *   (a rebuild interrupted mid-copy keeps its copy, and the next run resumes it).
  */
-export async function migrateToLatest(db: Db, onPending?: (names: readonly string[]) => void): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+export async function migrateToLatest(
+  db: Db,
+  onPending?: (names: readonly string[]) => void,
+  onProgress?: (progress: RebuildProgress) => void,
+  progressEveryMs = PROGRESS_EVERY_MS,
+): Promise<string[]> {
+  const provided = reportingMigrations(everyFewSeconds(onProgress ?? (() => undefined), progressEveryMs));
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => provided } });
   if (onPending) {
     // Said before they run: one that rebuilds a table takes minutes on a large database (0013's time is in docs/PERFORMANCE.md, "Current figures").
     const pending = (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).map((m) => m.name);

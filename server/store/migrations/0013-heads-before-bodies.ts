@@ -16,23 +16,27 @@
  * faster (docs/PERFORMANCE-HISTORY.md, issue 17's third session).
  *
  * The rebuild is SQLite's own procedure for changing a table's layout
- * (https://sqlite.org/lang_altertable.html, "otheralter"): foreign keys off,
- * then in one transaction create, copy, drop, rename, check. It copies every
- * body once, so it takes minutes on a large database (docs/PERFORMANCE.md,
+ * (https://sqlite.org/lang_altertable.html, "otheralter"), run in batches by
+ * `table-rebuild.ts` (issue 36): each table is copied in key order, some
+ * hundred rows per transaction, with progress, while triggers keep the copy
+ * in step with writes to the old table; a run killed mid-copy resumes where
+ * it stopped. Only the switch is one transaction, as before: foreign keys
+ * off, the old table renamed aside, the new one into its place, check; the
+ * old tables are then freed in batches and dropped. It copies every body
+ * once, so it takes minutes on a large database (docs/PERFORMANCE.md,
  * "Current figures"); the space the old rows held is reused by later writes.
  * @module
  */
-import { sql, type Kysely } from 'kysely';
-import { InternalError } from '../../internal-error.ts';
+import type { Kysely } from 'kysely';
+import { rebuildTables, type RebuildOptions, type TableLayout } from '../table-rebuild.ts';
+
+/** The migration's permanent name (`index.ts`), which its progress reports carry. */
+export const NAME = '0013-heads-before-bodies';
 
 /** A table rebuilt: its new definition, and its columns in the new order (every column, or the migration refuses). */
-interface Layout {
-  readonly table: string;
-  readonly create: (name: string) => string;
-  readonly columns: readonly string[];
-}
+type Layout = TableLayout;
 
-const REVISIONS: Layout = {
+export const REVISIONS: Layout = {
   table: 'revisions',
   create: (name) => `CREATE TABLE ${name} (
       id INTEGER PRIMARY KEY,
@@ -61,7 +65,7 @@ const REVISIONS: Layout = {
   ],
 };
 
-const TRANSLATIONS: Layout = {
+export const TRANSLATIONS: Layout = {
   table: 'article_translations',
   create: (name) => `CREATE TABLE ${name} (
       id INTEGER PRIMARY KEY,
@@ -91,37 +95,13 @@ const TRANSLATIONS: Layout = {
   ],
 };
 
-/** Rebuilds one table in `layout`'s column order; the caller holds the transaction, with foreign keys off. */
-async function rebuild(trx: Kysely<unknown>, layout: Layout): Promise<void> {
-  const { rows } = await sql<{ name: string }>`SELECT name FROM pragma_table_info(${layout.table})`.execute(trx);
-  const present = rows.map((r) => r.name).sort();
-  const wanted = [...layout.columns].sort();
-  if (present.join() !== wanted.join()) {
-    throw new InternalError('MIGRATION_FAILED', `${layout.table} has the columns ${present.join(', ')}; this migration expects ${wanted.join(', ')}. Restore the database from a backup made by this version.`);
-  }
-  const fresh = `${layout.table}_reordered`;
-  const list = layout.columns.join(', ');
-  await sql.raw(layout.create(fresh)).execute(trx);
-  await sql.raw(`INSERT INTO ${fresh} (${list}) SELECT ${list} FROM ${layout.table}`).execute(trx);
-  await sql.raw(`DROP TABLE ${layout.table}`).execute(trx);
-  await sql.raw(`ALTER TABLE ${fresh} RENAME TO ${layout.table}`).execute(trx);
-}
-
-/** Rebuilds both tables, heads first. */
-export async function up(db: Kysely<unknown>): Promise<void> {
-  // `article_translations` is the parent of `revisions`: with foreign keys on, dropping it would delete every
-  // revision. SQLite ignores this pragma inside a transaction, so it is set around it.
-  await sql`PRAGMA foreign_keys = OFF`.execute(db);
-  try {
-    await db.transaction().execute(async (trx) => {
-      await rebuild(trx, REVISIONS);
-      await rebuild(trx, TRANSLATIONS);
-      const { rows } = await sql<{ table: string }>`PRAGMA foreign_key_check`.execute(trx);
-      if (rows.length > 0) throw new InternalError('MIGRATION_FAILED', `Rebuilding the article tables broke ${rows.length} references (first in ${rows[0]!.table}); nothing was changed.`);
-    });
-  } finally {
-    await sql`PRAGMA foreign_keys = ON`.execute(db);
-  }
+/**
+ * Rebuilds both tables, heads first; both switch in one transaction
+ * (`revisions` first: it refers to `article_translations` by name).
+ * `options` are for the caller that reports progress, and for tests.
+ */
+export async function up(db: Kysely<unknown>, options: RebuildOptions = {}): Promise<void> {
+  await rebuildTables(db, NAME, [REVISIONS, TRANSLATIONS], options);
 }
 
 /** Nothing to undo: the tables hold the same columns and rows in either order. */

@@ -4,6 +4,7 @@
  * @module
  */
 import type { Migration } from 'kysely';
+import type { RebuildProgress } from '../table-rebuild.ts';
 import * as initial from './0001-initial.ts';
 import * as publicationEvents from './0002-publication-events.ts';
 import * as media from './0003-media.ts';
@@ -48,3 +49,14 @@ export const migrations: Record<string, Migration> = {
   '0019-dashboard-sign-in': dashboardSignIn,
   '0020-editor-autosaves': editorAutosaves,
 };
+
+/**
+ * The same migrations, with those that rebuild a large table (`table-rebuild.ts`)
+ * telling `onProgress` where they are after every batch.
+ */
+export function reportingMigrations(onProgress: (progress: RebuildProgress) => void): Record<string, Migration> {
+  return {
+    ...migrations,
+    '0013-heads-before-bodies': { up: (db) => headsBeforeBodies.up(db, { onProgress }), down: headsBeforeBodies.down },
+  };
+}
