@@ -87,6 +87,7 @@ export function createThreadSiteBuilder(data: BuildWorkerData, deps: { db: Db; c
   let calls = 0;
   let worker: Worker | null = null;
   let closing: Promise<void> | null = null;
+  let loading: Promise<void> | null = null;
 
   const applyState = (news: StateNews) => {
     if (news === 'forget') mirror.forget();
@@ -161,7 +162,13 @@ export function createThreadSiteBuilder(data: BuildWorkerData, deps: { db: Db; c
     async publicState() {
       const held = mirror.state();
       if (held) return held;
-      await run('publicState');
+      // One load at a time: a request that comes while the start's load is under way waits for that one, not
+      // for a load queued on the thread behind the output check that followed it.
+      const started = performance.now();
+      loading ??= run<void>('publicState').then(
+        () => deps.log.debug('public state received from the build thread', { articles: mirror.state()?.articles.size ?? 0, ms: Math.round(performance.now() - started) }),
+      ).finally(() => (loading = null));
+      await loading;
       const loaded = mirror.state();
       if (!loaded) throw new InternalError('BUILD_THREAD_FAILED', 'The build thread sent no public state. Restart the service; report it if it happens again.');
       return loaded;

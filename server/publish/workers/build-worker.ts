@@ -85,8 +85,12 @@ try {
     chain = chain.then(async () => {
       sentTime = new Date(request.now);
       try {
+        const started = performance.now();
         const result = await operations[request.op]!();
-        report({ done: request.call, result, state: news() });
+        const ran = performance.now();
+        const state = news();
+        if (request.op === 'publicState') log.debug('public state loaded', { ms: Math.round(ran - started), deltaMs: Math.round(performance.now() - ran) });
+        report({ done: request.call, result, state });
       } catch (error) {
         report({ failed: request.call, error: describeError(error, { stack: true }) });
       }
