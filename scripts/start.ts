@@ -4,7 +4,7 @@
  */
 import { ConfigError, loadConfig } from '../server/config.ts';
 import { applyHeapGrowth } from '../server/heap-growth.ts';
-import { startService } from '../server/main.ts';
+import { bootBuildThread } from '../server/publish/build-thread-boot.ts';
 import { wantsHelp } from './lib/cli.ts';
 
 const HELP = `Usage: npm start
@@ -25,7 +25,10 @@ if (wantsHelp(process.argv.slice(2))) {
 try {
   const config = loadConfig(process.env, process.cwd());
   applyHeapGrowth(config.heapGrowthPercent);
-  const service = await startService(config);
+  // The build thread loads its sources while this thread loads the service's (main.ts is imported after it).
+  const buildThread = config.staticBuild && config.buildWorkers > 0 ? bootBuildThread() : undefined;
+  const { startService } = await import('../server/main.ts');
+  const service = await startService(config, { ...(buildThread ? { buildThread } : {}) });
   const lines = [`Pressroom is running at ${service.url}`, `Publishing API: ${service.url}/api/v1 (docs: ${service.url}/api/v1/openapi.json)`];
   if (service.newDevKey) {
     lines.push(`Development API key (shown once, saved to ${service.devKeyFile}):`, `  ${service.newDevKey}`);

@@ -24,6 +24,7 @@ import { createWorker, type Worker } from './jobs/worker.ts';
 import type { CursorCodec } from './domain/cursor.ts';
 import { removeStaleTempFilesInThread } from './output/stale-temp-sweep.ts';
 import { createStaticSite, type StaticSite } from './publish/static-site.ts';
+import type { BootingBuildThread } from './publish/build-thread-boot.ts';
 import { keepHostFiles } from './hosting/host-files.ts';
 import { createPublicModel } from './read-model/public-model.ts';
 import { createSearchKeeper, type SearchKeeper } from './public-api/search-keeper.ts';
@@ -107,10 +108,11 @@ function outputWatch(staticSite: StaticSite, edge: EdgeDelivery | null, clock: C
  * @param options.clock injectable for tests.
  * @param options.startWorker false to leave jobs to `worker.runDue()` (tests).
  * @param options.syncSearchIndex false to leave the search index's first sync to `searchIndex.syncAll()` (tests of the 503).
+ * @param options.buildThread the build thread, started before this module loaded (`npm start`): its sources load meanwhile.
  */
 export async function startService(
   config: Config,
-  options: { clock?: Clock; log?: Logger; startWorker?: boolean; syncSearchIndex?: boolean } = {},
+  options: { clock?: Clock; log?: Logger; startWorker?: boolean; syncSearchIndex?: boolean; buildThread?: BootingBuildThread } = {},
 ): Promise<RunningService> {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? createLogger(config.logLevel);
@@ -165,8 +167,9 @@ export async function startService(
   // The CDNs each build is purged from (PRESSROOM_PURGE_*): with any, `published` means readable there.
   const edge = config.staticBuild ? createConfiguredEdge(config, { db, clock, log: log.child('edge') }) : null;
   const staticSite = config.staticBuild
-    ? await createStaticSite({ db, clock, urls, cursors, config, projectRoot: PROJECT_ROOT, log: log.child('build'), builderThread: true, ...(edge ? { edge } : {}) })
+    ? await createStaticSite({ db, clock, urls, cursors, config, projectRoot: PROJECT_ROOT, log: log.child('build'), builderThread: true, ...(options.buildThread ? { bootedBuildThread: options.buildThread } : {}), ...(edge ? { edge } : {}) })
     : null;
+  if (!staticSite) void options.buildThread?.worker.terminate();
   // The host's own files (PRESSROOM_STATIC_HOST) follow every build; wired here, so the builder knows no host.
   const hostFiles = staticSite ? keepHostFiles(staticSite.builder, config.staticHost, config.outputDir, log.child('build'), config.cacheTagPrefix) : null;
   // How long readers' requests waited behind the builder on this thread, logged per period with builds.

@@ -20,6 +20,7 @@ import { PROJECT_ROOT } from '../paths.ts';
 import { ensureSiteBuild } from '../render/astro-compile.ts';
 import { migrateToLatest, openDatabase, type Db } from '../store/database.ts';
 import { createThreadSiteBuilder, type ThreadSiteBuilder } from './build-thread.ts';
+import { bootBuildThread } from './build-thread-boot.ts';
 
 const clock = manualClock(new Date('2026-11-01T10:00:00Z'));
 let dir: string;
@@ -51,9 +52,10 @@ afterAll(async () => {
 });
 
 describe('the build thread', () => {
-  it('builds there, sends the public state back, and writes its log lines here', async () => {
+  it('builds there (a thread started before it was told what to build), sends the public state back, and writes its log lines here', async () => {
     const config = configIn(path.join(dir, 'data'));
-    const builder: ThreadSiteBuilder = createThreadSiteBuilder({ config, projectRoot: PROJECT_ROOT, astroBuildDir, edge: false, realClock: false }, { db, clock, log });
+    const booted = bootBuildThread();
+    const builder: ThreadSiteBuilder = createThreadSiteBuilder({ config, projectRoot: PROJECT_ROOT, astroBuildDir, edge: false, realClock: false }, { db, clock, log }, booted);
     try {
       expect(builder.heldState()).toBeNull();
       const report = await builder.fullBuild();

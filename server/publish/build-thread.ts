@@ -28,7 +28,7 @@
  * starts a new thread, which sends the whole state again.
  * @module
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { systemClock, type Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { describeError } from '../describe-error.ts';
@@ -39,6 +39,7 @@ import type { Db } from '../store/database.ts';
 import { hasUnbuiltEvent, lastEventId } from '../store/publication-event.repository.ts';
 import { threadLogWriter, type ThreadLogLine } from '../thread-log.ts';
 import type { SiteBuilder } from './builder/site-builder.ts';
+import { bootBuildThread, type BootingBuildThread } from './build-thread-boot.ts';
 
 /** What the thread needs to make its own store handle and builder. */
 export interface BuildWorkerData {
@@ -55,7 +56,11 @@ export interface BuildWorkerData {
 export type BuildOp = 'fullBuild' | 'repairOutput' | 'applyEvents' | 'publicState' | 'release';
 
 /** What this side sends. */
-export type BuildRequest = { readonly call: number; readonly op: BuildOp; readonly now: string } | { readonly placedAck: number } | { readonly close: true };
+export type BuildRequest =
+  | { readonly init: BuildWorkerData }
+  | { readonly call: number; readonly op: BuildOp; readonly now: string }
+  | { readonly placedAck: number }
+  | { readonly close: true };
 
 /** What the state part of a reply says: a delta to apply, forget what is held (the thread holds nothing), or nothing changed. */
 export type StateNews = StateDelta | 'forget' | null;
@@ -79,7 +84,12 @@ export interface ThreadSiteBuilder extends SiteBuilder {
 }
 
 /** Starts the build thread (at once: loading its sources takes a second or two, overlapping the rest of the start). */
-export function createThreadSiteBuilder(data: BuildWorkerData, deps: { db: Db; clock: Clock; log: Logger; edge?: { kick(): void } }): ThreadSiteBuilder {
+export function createThreadSiteBuilder(
+  data: BuildWorkerData,
+  deps: { db: Db; clock: Clock; log: Logger; edge?: { kick(): void } },
+  /** A thread started earlier (`bootBuildThread`, by `npm start` before the service's modules load): used first. */
+  booted?: BootingBuildThread,
+): ThreadSiteBuilder {
   const mirror = createStateMirror();
   const writeLog = threadLogWriter(deps.log);
   const placedListeners: Array<(paths: readonly string[]) => void | Promise<void>> = [];
@@ -96,6 +106,8 @@ export function createThreadSiteBuilder(data: BuildWorkerData, deps: { db: Db; c
   const lost = (w: Worker, why: string) => {
     if (worker !== w) return;
     worker = null;
+    // A thread that could not start still listens for messages: end it.
+    void w.terminate();
     mirror.forget();
     if (closing) return;
     if (pending.size > 0) deps.log.error('the build thread stopped: its builds are retried on a new thread', { error: why, pending: pending.size });
@@ -105,9 +117,10 @@ export function createThreadSiteBuilder(data: BuildWorkerData, deps: { db: Db; c
   };
 
   function start(): Worker {
-    // The thread runs the TypeScript sources, as the rest of the service does (see worker-boot.mjs).
-    const w = new Worker(new URL('../worker-boot.mjs', import.meta.url), { workerData: { ...data, entry: new URL('./workers/build-worker.ts', import.meta.url).href } });
-    w.on('message', (report: BuildThreadReport | { error: string }) => {
+    const boot = booted ?? bootBuildThread();
+    booted = undefined;
+    const w = boot.worker;
+    const onMessage = (report: BuildThreadReport | { error: string }) => {
       if ('log' in report) writeLog(report.log);
       else if ('edgeKick' in report) deps.edge?.kick();
       else if ('placed' in report) {
@@ -126,10 +139,20 @@ export function createThreadSiteBuilder(data: BuildWorkerData, deps: { db: Db; c
       } else if ('failed' in report) settle(report.failed)?.reject(new Error(report.error));
       else if ('bootError' in report) lost(w, report.bootError);
       else if ('error' in report) lost(w, report.error);
-    });
-    w.on('error', (error) => lost(w, error instanceof Error ? (error.stack ?? error.message) : String(error)));
+    };
+    const onError = (error: unknown) => lost(w, error instanceof Error ? (error.stack ?? error.message) : String(error));
+    w.on('message', onMessage);
+    w.on('error', onError);
     w.on('exit', (code) => lost(w, `exit code ${code}`));
     w.unref();
+    w.postMessage({ init: data } satisfies BuildRequest);
+    // What it said while loading, before this side listened (a failed import, an exit), is taken in now.
+    const early = boot.take();
+    queueMicrotask(() => {
+      for (const message of early.messages) onMessage(message as BuildThreadReport);
+      if (early.error) onError(early.error);
+      if (early.exitCode !== null) lost(w, `exit code ${early.exitCode}`);
+    });
     return w;
   }
 

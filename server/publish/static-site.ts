@@ -18,6 +18,7 @@ import type { Db } from '../store/database.ts';
 import type { PublicUrls } from '../urls/public-urls.ts';
 import { createBuildQueue, type BuildQueue } from './build-queue.ts';
 import { createThreadSiteBuilder, isRealClock } from './build-thread.ts';
+import type { BootingBuildThread } from './build-thread-boot.ts';
 import { createSearchIndexer } from './search-index.ts';
 import { createSiteSearch, SEARCH_PENDING_FILE, type SiteSearch } from './site-search.ts';
 import { createThreadSiteSearch } from './site-search-thread.ts';
@@ -57,6 +58,8 @@ export async function createStaticSite(deps: {
    * does when worker threads are allowed. Default: in this thread (`npm run build`, the benchmarks' builds).
    */
   builderThread?: boolean;
+  /** The build thread, started before the service's modules loaded (`bootBuildThread`, by `npm start`). */
+  bootedBuildThread?: BootingBuildThread;
 }): Promise<StaticSite> {
   const { config } = deps;
   const { buildDir } = await ensureSiteBuild(deps.projectRoot, { log: (line: string) => deps.log.info(line) });
@@ -65,8 +68,11 @@ export async function createStaticSite(deps: {
     ? createThreadSiteBuilder(
         { config, projectRoot: deps.projectRoot, astroBuildDir: buildDir, edge: deps.edge !== undefined, realClock: isRealClock(deps.clock) },
         { db: deps.db, clock: deps.clock, log: deps.log, ...(deps.edge ? { edge: deps.edge } : {}) },
+        deps.bootedBuildThread,
       )
     : null;
+  // Started for a builder that runs here after all: not needed.
+  if (!thread) void deps.bootedBuildThread?.worker.terminate();
   // The preview renders on this thread, with renderers of its own when the builder has a thread.
   const local = thread ? null : await createLocalBuilder({ ...deps, astroBuildDir: buildDir });
   const parts = local ?? (await createRenderParts({ ...deps, astroBuildDir: buildDir }));

@@ -1,13 +1,14 @@
 /**
- * Entry point of the build thread (`build-thread.ts`): opens the store,
- * makes the builder (`local-builder.ts`) from `workerData`, runs each
+ * Entry point of the build thread (`build-thread.ts`): loads its sources at
+ * once (`build-thread-boot.ts`), then, told its `init` data, opens the
+ * store, makes the builder (`local-builder.ts`), runs each
  * operation it is sent, one at a time, and reports with each result what
  * the public state changed (`read-model/state-delta.ts`). When a build's
  * files are in place it sends the state and the paths, and waits until the
  * request thread has taken them in before the build is recorded.
  * @module
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { loadCursorCodec } from '../../bootstrap.ts';
 import { systemClock, type Clock } from '../../clock.ts';
 import { describeError } from '../../describe-error.ts';
@@ -19,12 +20,12 @@ import type { BuildRequest, BuildThreadReport, BuildWorkerData, StateNews } from
 import type { SiteBuilder } from '../builder/site-builder.ts';
 import { createLocalBuilder } from '../local-builder.ts';
 
-const data = workerData as BuildWorkerData;
 const port = parentPort!;
 const report = (message: BuildThreadReport) => port.postMessage(message);
+const log = forwardingLogger((line) => report({ log: line }));
 
-try {
-  const log = forwardingLogger((line) => report({ log: line }));
+/** The builder made from `init`'s data, and how each operation runs on it. */
+async function boot(data: BuildWorkerData): Promise<{ run: (request: { op: string; now: string }) => Promise<{ result: unknown; state: StateNews }>; close: () => Promise<void> }> {
   const { config } = data;
   // A test's manual clock stands still between operations: the thread reads the time the last one brought.
   let sentTime = new Date();
@@ -51,8 +52,6 @@ try {
     tracker.reset();
     return 'forget';
   };
-  let placedSeq = 0;
-  const acks = new Map<number, () => void>();
   builder.onFilesPlaced(async (paths) => {
     const seq = ++placedSeq;
     const taken = new Promise<void>((resolve) => acks.set(seq, resolve));
@@ -66,37 +65,58 @@ try {
     publicState: async () => void (await builder.publicState()),
     release: () => builder.release(),
   };
-  // One at a time, in the order sent (the builder's own queue orders them too; this keeps the replies in order).
-  let chain: Promise<void> = Promise.resolve();
-  port.on('message', (request: BuildRequest) => {
-    if ('placedAck' in request) {
-      acks.get(request.placedAck)?.();
-      acks.delete(request.placedAck);
-      return;
-    }
-    if ('close' in request) {
-      chain = chain
-        .then(() => local.close())
-        .catch((error: unknown) => log.error('stopping the builder failed', { error: describeError(error) }))
-        .then(() => db.destroy())
-        .finally(() => report({ closed: true }));
-      return;
-    }
-    chain = chain.then(async () => {
+  return {
+    async run(request) {
       sentTime = new Date(request.now);
-      try {
-        const started = performance.now();
-        const result = await operations[request.op]!();
-        const ran = performance.now();
-        const state = news();
-        if (request.op === 'publicState') log.debug('public state loaded', { ms: Math.round(ran - started), deltaMs: Math.round(performance.now() - ran) });
-        report({ done: request.call, result, state });
-      } catch (error) {
-        report({ failed: request.call, error: describeError(error, { stack: true }) });
-      }
-    });
-  });
-  report({ ready: true });
-} catch (error) {
-  report({ bootError: describeError(error, { stack: true }) });
+      const started = performance.now();
+      const result = await operations[request.op]!();
+      const ran = performance.now();
+      const state = news();
+      if (request.op === 'publicState') log.debug('public state loaded', { ms: Math.round(ran - started), deltaMs: Math.round(performance.now() - ran) });
+      return { result, state };
+    },
+    async close() {
+      await local.close().catch((error: unknown) => log.error('stopping the builder failed', { error: describeError(error) }));
+      await db.destroy();
+    },
+  };
 }
+
+let placedSeq = 0;
+const acks = new Map<number, () => void>();
+// Everything runs in the order sent, one at a time, after the builder is made (the builder's own queue orders
+// its builds too; this keeps the replies in order, and no state is sent while an operation is under way).
+let booted: ReturnType<typeof boot> | null = null;
+let chain: Promise<void> = Promise.resolve();
+port.on('message', (request: BuildRequest) => {
+  if ('placedAck' in request) {
+    acks.get(request.placedAck)?.();
+    acks.delete(request.placedAck);
+    return;
+  }
+  if ('init' in request) {
+    booted = boot(request.init);
+    chain = booted.then(
+      () => report({ ready: true }),
+      (error: unknown) => report({ bootError: describeError(error, { stack: true }) }),
+    );
+    return;
+  }
+  const started = booted;
+  if (!started) return report({ bootError: 'The build thread was sent an operation before its init message.' });
+  if ('close' in request) {
+    chain = chain
+      .then(async () => (await started).close())
+      .catch((error: unknown) => log.error('stopping the build thread failed', { error: describeError(error) }))
+      .finally(() => report({ closed: true }));
+    return;
+  }
+  chain = chain.then(async () => {
+    try {
+      const { result, state } = await (await started).run(request);
+      report({ done: request.call, result, state });
+    } catch (error) {
+      report({ failed: request.call, error: describeError(error, { stack: true }) });
+    }
+  });
+});
