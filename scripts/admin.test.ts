@@ -91,7 +91,7 @@ describe('npm run migrate', { timeout: 60_000 }, () => {
       const first = await run('npx', ['tsx', 'scripts/migrate.ts'], env);
       expect(first.code, first.stderr).toBe(0);
       expect(first.stdout).toMatch(/^Applied \d+ migrations? to .*pressroom\.db:\n {2}0001-initial\n/);
-      expect(first.stderr).toMatch(/^Applying 0001-initial, .* \(a migration that rebuilds a table takes minutes on a large database\)…$/m);
+      expect(first.stderr).toMatch(/^Applying 0001-initial, .* \(a migration that rebuilds a table takes minutes on a large database; it says where it is every few seconds, and resumes where it stopped if interrupted\)…$/m);
       const second = await run('npx', ['tsx', 'scripts/migrate.ts'], env);
       expect(second.stdout).toMatch(/^Database is up to date/);
       expect((await run('npx', ['tsx', 'scripts/migrate.ts', 'now'], env)).code).toBe(2);
