@@ -37,6 +37,7 @@ import type { Logger } from '../logger.ts';
 import { createStateMirror, type StateDelta } from '../read-model/state-delta.ts';
 import type { Db } from '../store/database.ts';
 import { hasUnbuiltEvent, lastEventId } from '../store/publication-event.repository.ts';
+import { closeThread } from '../thread-close.ts';
 import { threadLogWriter, type ThreadLogLine } from '../thread-log.ts';
 import type { SiteBuilder } from './builder/site-builder.ts';
 import { bootBuildThread, type BootingBuildThread } from './build-thread-boot.ts';
@@ -205,16 +206,9 @@ export function createThreadSiteBuilder(
     release: () => run('release'),
     close() {
       closing ??= (async () => {
-        const w = worker;
-        if (!w) return;
-        w.ref();
+        if (!worker) return;
         // The thread finishes its running operation, stops its writer and closes its store; then it ends.
-        await new Promise<void>((resolve) => {
-          w.on('message', (report: BuildThreadReport) => 'closed' in report && resolve());
-          w.once('exit', () => resolve());
-          w.postMessage({ close: true } satisfies BuildRequest);
-        });
-        await w.terminate();
+        await closeThread(worker, { close: true } satisfies BuildRequest);
         worker = null;
       })();
       return closing;

@@ -20,6 +20,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger.ts';
+import { closeThread } from '../thread-close.ts';
 import { threadLogWriter, type ThreadLogLine } from '../thread-log.ts';
 import { hasSearchIndex, type SearchChange, type SiteSearch } from './site-search.ts';
 
@@ -123,16 +124,9 @@ export function createThreadSiteSearch(data: SiteSearchWorkerData, log: Logger):
     failed: () => failed,
     close() {
       closing ??= (async () => {
-        const w = worker;
-        if (!w) return;
-        w.ref();
+        if (!worker) return;
         // The keeper waits for its running rebuild and stops Pagefind; the thread then ends.
-        await new Promise<void>((resolve) => {
-          w.on('message', (report: SiteSearchReport) => 'closed' in report && resolve());
-          w.once('exit', () => resolve());
-          w.postMessage({ op: 'close' } satisfies SiteSearchRequest);
-        });
-        await w.terminate();
+        await closeThread(worker, { op: 'close' } satisfies SiteSearchRequest);
         worker = null;
         settled = sent;
         wake();

@@ -128,3 +128,26 @@ describe('the builder on a thread of its own', () => {
     expect(JSON.stringify(channelDoc.json)).toContain('Renamed');
   }, 300_000);
 });
+
+describe('without worker threads (PRESSROOM_BUILD_WORKERS=0)', () => {
+  it('builds in the request thread, and answers the same', async () => {
+    const solo = await startTestService({ PRESSROOM_STATIC_BUILD: 'true', PRESSROOM_BUILD_WORKERS: '0', PRESSROOM_RATE_LIMIT_CONTENT: '0' }, { startWorker: true });
+    try {
+      const builder = solo.service.staticSite!.builder as unknown as { close?: unknown };
+      expect(builder.close, 'the builder is the one made in place').toBeUndefined();
+      const soloKey = await solo.key('solo', 'pro');
+      expect((await solo.request('POST', '/api/v1/channels', { key: soloKey, body: { slug: 'solo', default_language: 'en', translations: [{ language: 'en', title: 'Solo' }] } })).status).toBe(201);
+      const res = await solo.request('POST', '/api/v1/channels/solo/pages', { key: soloKey, body: { slug: 'alone', default_language: 'en', status: 'published', translations: [{ language: 'en', title: 'Alone', content_markdown: 'Alone.' }] } });
+      expect(res.status, res.text).toBeLessThan(300);
+      for (let i = 0; i < 5000; i++) {
+        const article = (await solo.request('GET', '/api/v1/channels/solo/pages/alone', { key: soloKey })).json;
+        if (article.translations[0].status === 'published') break;
+        await tick();
+      }
+      const list = await solo.request('GET', '/api/public/v1/channels/solo/articles?limit=3');
+      expect(slugsOf(list.json), list.text).toEqual(['alone']);
+    } finally {
+      await solo.stop();
+    }
+  }, 120_000);
+});
