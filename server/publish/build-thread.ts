@@ -130,12 +130,23 @@ export function createThreadSiteBuilder(
             applyState(report.state);
             for (const listener of placedListeners) await listener(report.paths);
           } catch (error) {
+            // What is held here may be half of the build: dropped, so the next answer of the thread finds no
+            // mirror to apply to and starts a thread that sends the whole state again (below).
+            mirror.forget();
             deps.log.error('a build could not be taken in on the request thread', { error: describeError(error, { stack: true }) });
           }
           w.postMessage({ placedAck: report.placed } satisfies BuildRequest);
         })();
       } else if ('done' in report) {
-        applyState(report.state);
+        try {
+          applyState(report.state);
+        } catch (error) {
+          // The mirror and the thread disagree on what was sent (a build not taken in above): a new thread
+          // sends the whole state; this operation's result stands.
+          deps.log.error('the public state from the build thread could not be applied: starting a new thread', { error: describeError(error) });
+          settle(report.done)?.resolve(report.result);
+          return lost(w, 'its public state could not be applied here');
+        }
         settle(report.done)?.resolve(report.result);
       } else if ('failed' in report) settle(report.failed)?.reject(new Error(report.error));
       else if ('bootError' in report) lost(w, report.bootError);
