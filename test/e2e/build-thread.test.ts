@@ -12,6 +12,7 @@
  *   holds: every list made on demand equals the list's file.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pollUntil as poll } from '../helpers/poll.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
 let t: TestService;
@@ -29,16 +30,13 @@ beforeAll(async () => {
 afterAll(async () => t?.stop());
 
 const page = (channel: string, slug: string) => `/api/v1/channels/${channel}/pages/${slug}`;
-const tick = () => new Promise((resolve) => setTimeout(resolve, 2));
-
-/** Reads the article until `test` holds for its translations' statuses; bounded. */
+/** Reads the article until `test` holds for its translations' statuses (at most 60 s). */
 async function pollUntil(channel: string, slug: string, test: (statuses: string[]) => boolean): Promise<void> {
-  for (let i = 0; i < 5000; i++) {
-    const article = (await t.request('GET', page(channel, slug), { key })).json;
-    if (test(article.translations.map((tr: { status: string }) => tr.status))) return;
-    await tick();
-  }
-  throw new Error(`${slug} never reached the awaited state`);
+  await poll(
+    async () => (await t.request('GET', page(channel, slug), { key })).json.translations.map((tr: { status: string }) => tr.status) as string[],
+    test,
+    { what: `${slug} to reach the awaited state`, timeoutMs: 60_000, intervalMs: 2 },
+  );
 }
 
 const slugsOf = (body: { articles?: Array<{ slug: string }> }) => (body.articles ?? []).map((a) => a.slug);
@@ -75,13 +73,13 @@ describe('the builder on a thread of its own', () => {
 
       const revised = await t.request('PUT', `/api/v1/channels/${channel}/pages/${slug}/translations/en`, { key, body: { title: `Second ${i}`, content_markdown: `Revised ${i}.` } });
       expect(revised.status, revised.text).toBeLessThan(300);
-      let article: { translations: Array<{ language: string; pending_revision: unknown }>; translation_status_summary: { all_translations_settled: boolean } } | undefined;
-      for (let n = 0; n < 5000; n++) {
-        article = (await t.request('GET', page(channel, slug), { key })).json;
-        if (article!.translations.every((tr) => tr.pending_revision === null) && article!.translation_status_summary.all_translations_settled) break;
-        await tick();
-      }
-      expect(article!.translations.every((tr) => tr.pending_revision === null)).toBe(true);
+      type Article = { translations: Array<{ language: string; pending_revision: unknown }>; translation_status_summary: { all_translations_settled: boolean } };
+      const article = await poll(
+        async () => (await t.request('GET', page(channel, slug), { key })).json as Article,
+        (a) => a.translations.every((tr) => tr.pending_revision === null) && a.translation_status_summary.all_translations_settled,
+        { what: `the revision of ${slug} to settle`, timeoutMs: 60_000, intervalMs: 2 },
+      );
+      expect(article.translations.every((tr) => tr.pending_revision === null)).toBe(true);
       const again = await t.request('GET', `/api/public/v1/channels/${channel}/articles/${slug}?include=html`);
       expect(again.json.content_html, again.text).toContain(`Revised ${i}.`);
 
@@ -139,11 +137,11 @@ describe('without worker threads (PRESSROOM_BUILD_WORKERS=0)', () => {
       expect((await solo.request('POST', '/api/v1/channels', { key: soloKey, body: { slug: 'solo', default_language: 'en', translations: [{ language: 'en', title: 'Solo' }] } })).status).toBe(201);
       const res = await solo.request('POST', '/api/v1/channels/solo/pages', { key: soloKey, body: { slug: 'alone', default_language: 'en', status: 'published', translations: [{ language: 'en', title: 'Alone', content_markdown: 'Alone.' }] } });
       expect(res.status, res.text).toBeLessThan(300);
-      for (let i = 0; i < 5000; i++) {
-        const article = (await solo.request('GET', '/api/v1/channels/solo/pages/alone', { key: soloKey })).json;
-        if (article.translations[0].status === 'published') break;
-        await tick();
-      }
+      await poll(
+        async () => (await solo.request('GET', '/api/v1/channels/solo/pages/alone', { key: soloKey })).json.translations[0].status as string,
+        (status) => status === 'published',
+        { what: 'the article to be published', timeoutMs: 60_000, intervalMs: 2 },
+      );
       const list = await solo.request('GET', '/api/public/v1/channels/solo/articles?limit=3');
       expect(slugsOf(list.json), list.text).toEqual(['alone']);
     } finally {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlesOfChannel, requireChannel } from '../../server/public-api/public-reader.ts';
 import { HOST_ERRORS } from '../../server/serving/host-errors.ts';
 import { NGINX_MISSING, startNginx, type NginxHost } from '../helpers/nginx-host.ts';
+import { pollUntil } from '../helpers/poll.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { startWrangler, type WranglerHost } from '../helpers/wrangler-host.ts';
 import { startNetlify, type NetlifyHost } from '../helpers/netlify-host.ts';
@@ -66,12 +67,12 @@ async function currentOrder(language: string | null): Promise<string[]> {
  */
 async function caughtUp(base: string, address: string): Promise<void> {
   if (base === t.url) return;
-  const until = Date.now() + 30_000;
-  while (Date.now() < until) {
+  const same = async () => {
     const [host, server] = await Promise.all([fetch(`${base}${address}`).then((r) => r.text()), fetch(`${t.url}${address}`).then((r) => r.text())]);
-    if (host === server) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    return host === server;
+  };
+  // Past the wait, the assertion that follows shows what differs.
+  await pollUntil(same, (equal) => equal, { what: `${base} to show the last build at ${address}`, timeoutMs: 30_000, intervalMs: 100 }).catch(() => undefined);
 }
 
 const pathOf = (url: string) => {
