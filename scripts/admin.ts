@@ -7,13 +7,15 @@ import { systemClock } from '../server/clock.ts';
 import { loadConfig } from '../server/config.ts';
 import { runAdmin } from '../server/admin/run-admin.ts';
 import { migrateToLatest, openDatabase } from '../server/store/database.ts';
+import { describeProgress } from '../server/store/table-rebuild.ts';
 import { readSecret } from './lib/read-secret.ts';
 
 const result = await runAdmin(process.argv.slice(2), async () => {
   const config = loadConfig(process.env, process.cwd());
   const db = openDatabase(config.databaseFile);
   try {
-    const applied = await migrateToLatest(db);
+    // A long table rebuild says where it is on stderr, as npm run migrate does.
+    const applied = await migrateToLatest(db, undefined, (progress) => void process.stderr.write(`${describeProgress(progress)}\n`));
     // On stderr, so stdout stays the command's result (a key must be capturable alone).
     const notes = applied.length > 0 ? [`Database ${config.databaseFile}: applied migrations ${applied.join(', ')}.`] : [];
     const progress = (line: string) => void process.stderr.write(`${line}\n`);

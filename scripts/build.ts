@@ -14,7 +14,8 @@ import { PROJECT_ROOT } from '../server/paths.ts';
 import type { BuildReport } from '../server/publish/builder/build-report.ts';
 import { createStaticSite } from '../server/publish/static-site.ts';
 import { removeStaleTempFiles } from '../server/output/output-writer.ts';
-import { MIGRATION_NOTE, migrateToLatest, openDatabase } from '../server/store/database.ts';
+import { openDatabase } from '../server/store/database.ts';
+import { migrateLogged } from '../server/migrate-logged.ts';
 import { createPublicUrls } from '../server/urls/public-urls.ts';
 import { parseScriptArgs, wantsHelp } from './lib/cli.ts';
 import { keepHostFiles } from '../server/hosting/host-files.ts';
@@ -51,7 +52,7 @@ try {
   applyHeapGrowth(config.heapGrowthPercent);
   const log = createLogger(config.logLevel === 'silent' ? 'silent' : 'info', 'build');
   const db = openDatabase(config.databaseFile);
-  await migrateToLatest(db, (pending) => log.info('migrating the database', { file: config.databaseFile, pending: pending.join(','), note: MIGRATION_NOTE }));
+  await migrateLogged(db, config.databaseFile, log);
   // Bodies an older renderer made are rendered again, on every core, before the build reads them.
   await refreshBodyRenderings(db, log.child('bodies'), { threads: config.buildWorkers, timeLimitMs: config.bodyTimeLimitMs });
   const clock = systemClock;

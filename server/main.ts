@@ -37,7 +37,8 @@ import { answerClientError } from './http/client-error.ts';
 import type { PublicUrls } from './urls/public-urls.ts';
 import { scheduleMediaCleanup } from './domain/media/cleanup.ts';
 import { loadModerationRules } from './moderation-rules-file.ts';
-import { MIGRATION_NOTE, migrateToLatest, openDatabase, refuseWrites, type Db } from './store/database.ts';
+import { openDatabase, refuseWrites, type Db } from './store/database.ts';
+import { migrateLogged } from './migrate-logged.ts';
 import { recordDatabaseFiles } from './store/database-files.ts';
 import { guardDatabase } from './database-guard.ts';
 import { hasAnyFile } from './store/output-file.repository.ts';
@@ -129,12 +130,7 @@ export async function startService(
       await stopWriting();
     },
   });
-  const applied = await migrateToLatest(
-    db,
-    (pending) => log.info('migrating the database', { file: config.databaseFile, pending: pending.join(','), note: MIGRATION_NOTE }),
-    // Every few seconds of a table rebuild, so a long start does not look like a hang (issue 36).
-    (p) => log.info('migration progress', { migration: p.migration, phase: p.phase, table: p.table, rows: p.tableRows, of: p.tableTotal, leftSeconds: p.leftMs === null ? null : Math.round(p.leftMs / 1000), ...(p.switchMs === undefined ? {} : { switchMs: Math.round(p.switchMs) }) }),
-  );
+  const applied = await migrateLogged(db, config.databaseFile, log);
   if (applied.length > 0) log.info('database migrated', { file: config.databaseFile, applied: applied.join(',') });
   // Bodies an older renderer made are rendered again, on every core, before anything reads them.
   await refreshBodyRenderings(db, log.child('bodies'), { threads: config.buildWorkers, timeLimitMs: config.bodyTimeLimitMs });
