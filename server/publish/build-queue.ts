@@ -9,7 +9,7 @@
  * translation, one after the other, and each job asks for a build as it
  * ends. Built at once, the first job's change is one build and the second's
  * another a few tens of milliseconds later, each rendering the channel's
- * lists and the site's files again on the request thread. Waiting while such
+ * lists and the site's files again. Waiting while such
  * a job runs (or is due) makes them one build: the publish is reported
  * published no later, and the lists are rendered once.
  * @module

@@ -1,6 +1,7 @@
 /**
  * The end of every build: the listeners learn which files changed (the
- * bundled server's file cache), then one transaction records what the
+ * bundled server's file cache; on the build thread, the request thread's
+ * copy of the public state comes with them), then one transaction records what the
  * output now shows of each translation (`built_translations`, what the
  * publishing API's read-your-writes answer waits for) and marks the events
  * processed. A crash before the transaction leaves the events to the next
