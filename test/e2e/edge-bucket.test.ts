@@ -172,7 +172,8 @@ describe('a deploy cut short by SIGKILL', () => {
       .slice(putsAtRestart)
       .filter((key) => before.get(key)?.bytes.equals(final.get(key) ?? Buffer.alloc(0)));
     expect(sentAgain.length, sentAgain.join(', ')).toBeLessThanOrEqual(BUCKET_UPLOAD_CONCURRENCY);
-    expect(s3.puts() - putsAtRestart).toBeLessThan(final.size);
+    // Keys, not puts: a list or page the restart's builds changed twice is uploaded twice, which is no start over.
+    expect(new Set(s3.putKeys().slice(putsAtRestart)).size).toBeLessThan(final.size);
     const admin = await npmRun('admin', ['edge'], env());
     expect(admin.stdout).toMatch(/nothing pending/);
     expect(await server.stop()).toBe(0);
