@@ -25,9 +25,10 @@ if (wantsHelp(process.argv.slice(2))) {
 try {
   const config = loadConfig(process.env, process.cwd());
   applyHeapGrowth(config.heapGrowthPercent);
-  // The build thread loads its sources while this thread loads the service's (main.ts is imported after it).
-  const buildThread = config.staticBuild && config.buildWorkers > 0 ? bootBuildThread() : undefined;
+  // The build thread loads its sources while this thread migrates, imports content/ and starts listening. Not
+  // sooner: loading both threads' modules at once on two cores made the first answer a second later.
   const { startService } = await import('../server/main.ts');
+  const buildThread = config.staticBuild && config.buildWorkers > 0 ? bootBuildThread() : undefined;
   const service = await startService(config, { ...(buildThread ? { buildThread } : {}) });
   const lines = [`Pressroom is running at ${service.url}`, `Publishing API: ${service.url}/api/v1 (docs: ${service.url}/api/v1/openapi.json)`];
   if (service.newDevKey) {

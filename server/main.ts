@@ -175,8 +175,17 @@ export async function startService(
     // An output folder deleted (or emptied) while the server was stopped is rebuilt before anything is served.
     const lost = !first && !fs.existsSync(path.join(config.outputDir, staticFiles.home()));
     if (lost) log.warn('the output folder has no site (deleted or emptied while stopped): rebuilding it from the store', { dir: config.outputDir });
-    const report = first || lost ? await staticSite.builder.fullBuild() : await staticSite.builder.applyEvents();
-    log.info(first ? 'static site built' : lost ? 'static site rebuilt' : 'static site up to date', { dir: config.outputDir, written: report.written, removed: report.removed, ms: report.ms });
+    // Events a crash left unbuilt are built before anything is served. With none, the output is as recorded and
+    // the server listens at once: the build thread may still be loading its sources (a second or more), and
+    // only answers made from the public state wait for it, not files or search.
+    const unbuilt = first || lost || (await staticSite.builder.hasUnbuiltEvents());
+    const building = first || lost ? staticSite.builder.fullBuild() : staticSite.builder.applyEvents();
+    const built = building.then((report) => {
+      log.info(first ? 'static site built' : lost ? 'static site rebuilt' : 'static site up to date', { dir: config.outputDir, written: report.written, removed: report.removed, ms: report.ms });
+      return report;
+    });
+    if (unbuilt) await built;
+    else built.catch((error: unknown) => log.error('static site not brought up to date', { error: describeError(error) }));
     // Then, while serving, the folder is compared with the manifest file by file (size and mtime, a hash where
     // they changed): files missing, edited or left by a crash are repaired by a full build.
     if (!first && !lost) {
@@ -195,7 +204,7 @@ export async function startService(
     await hostFiles?.ensure();
     // The search shards build in the background; pages work without them meanwhile.
     if (first || !staticSite.search.hasIndex()) staticSite.search.rebuildAll();
-    else staticSite.search.rebuildFor(report);
+    else void built.then((report) => staticSite.search.rebuildFor(report), () => {});
     staticSite.queue.start(100);
     staticSite.queue.onBuilt(() => loopWatch.built());
     kickBuild = () => staticSite.queue.kick();
@@ -370,6 +379,8 @@ async function createPublicReadSide(deps: {
       cursors: deps.cursors,
       urls: deps.urls,
       state,
+      heldState: () => staticSite.builder.heldState(),
+      loadHeads: async (ids) => (await model.heads({ ids })).map((head) => head.summary),
       loadArticle: async (id) => (await model.articles({ ids: [id] }))[0] ?? null,
       loadTranslationBody: (id, shown) => model.translationBody(id, shown),
       loadTranslationHtml: (id, shown) => model.translationHtml(id, shown),

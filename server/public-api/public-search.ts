@@ -3,6 +3,11 @@
  * FTS5 index (`search-keeper.ts`), ordered and paged by `search-query.ts`,
  * shown as ArticleSummary items of the public state, so a translation that is
  * not public (any more) is never shown even for a moment.
+ *
+ * The matches are looked up through `SearchDeps.articles`: the public state
+ * once the server holds it, and until then (the first seconds after a start,
+ * while the build thread loads it) the store's public heads of the matched
+ * articles alone, so search answers as soon as its index is in step.
  * @module
  */
 import type { CursorCodec } from '../domain/cursor.ts';
@@ -16,7 +21,10 @@ import type { PublicQuery } from './public-query.ts';
 import { LIMIT } from './public-query.ts';
 import { pageUrl, type ReadAnswer } from './public-reader.ts';
 import { searchPosition, searchScope, toFtsExpression, type SearchPosition } from './search-query.ts';
-import type { PublicState } from '../read-model/public-state.ts';
+import type { AnyPublicArticle } from '../read-model/view-models.ts';
+
+/** The public articles among `ids`, by id (an id that is not public is absent). */
+export type PublicArticleLookup = (ids: readonly number[]) => Promise<ReadonlyMap<number, AnyPublicArticle>>;
 
 /** What a search needs. */
 export interface SearchDeps {
@@ -26,13 +34,15 @@ export interface SearchDeps {
   readonly searchUrl: string;
   /** Whether the index may be queried. */
   readonly ready: () => boolean;
+  /** The public articles the matches may show. */
+  readonly articles: PublicArticleLookup;
 }
 
 /**
  * Runs one search and renders the SearchResults document.
  * @throws PressroomError SEARCH_UNAVAILABLE before the index's first build; VALIDATION_FAILED for a bad cursor.
  */
-export async function searchArticles(state: PublicState, query: PublicQuery<'searchPublicArticles'>, deps: SearchDeps): Promise<ReadAnswer> {
+export async function searchArticles(query: PublicQuery<'searchPublicArticles'>, deps: SearchDeps): Promise<ReadAnswer> {
   if (!deps.ready()) {
     throw new PressroomError('SEARCH_UNAVAILABLE');
   }
@@ -47,10 +57,11 @@ export async function searchArticles(state: PublicState, query: PublicQuery<'sea
   const matches = expression
     ? await matchDocuments(deps.db, { match: expression, language, channelSlug: channel, after, limit: limit + 1 + SLACK })
     : [];
+  const publicArticles = matches.length > 0 ? await deps.articles([...new Set(matches.map((m) => m.articleId))]) : new Map<number, AnyPublicArticle>();
   const shown: Array<{ summary: Record<string, unknown>; position: SearchPosition }> = [];
   let more = false;
   for (const m of matches) {
-    const article = state.articles.get(m.articleId);
+    const article = publicArticles.get(m.articleId);
     const translation = article ? translationIn(article, m.language) : undefined;
     // The index can trail the public state by one sync: only what is public now is shown.
     if (!article || !translation) continue;

@@ -1,10 +1,12 @@
 /**
  * Starts the build thread's process of loading its sources, before it is
  * told what to build (`build-thread.ts` sends that). Loading the builder's
- * ~1,000 modules takes a second or two; `npm start` starts the thread
- * before it loads the service's own modules, so both load at once, and the
- * first answers that need the public state come sooner. Imports nothing
- * but `node:worker_threads`, so it costs the caller nothing to load.
+ * ~1,000 modules takes a second or two; `npm start` starts the thread once
+ * it has loaded the service's own modules, so the thread loads while the
+ * service migrates, imports content/ and starts to listen. (Loading both at
+ * once, on two cores, put the first answer a second later; files and search
+ * do not need the thread.) Imports nothing but `node:worker_threads`, so it
+ * costs the caller nothing to load.
  * @module
  */
 import { Worker } from 'node:worker_threads';

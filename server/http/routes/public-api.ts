@@ -13,8 +13,8 @@ import { articleDocument, articleListPage, articleListSources, channelListPage, 
 import type { AnswerCache, Recheck } from '../../public-api/answer-cache.ts';
 import { memoByIdentity } from '../../read-model/identity-memo.ts';
 import { isDefaultForm, parsePublicQuery } from '../../public-api/public-query.ts';
-import { searchArticles } from '../../public-api/public-search.ts';
-import type { PublicArticle, PublicTranslation, PublicTranslationSummary } from '../../read-model/view-models.ts';
+import { searchArticles, type PublicArticleLookup } from '../../public-api/public-search.ts';
+import type { AnyPublicArticle, PublicArticle, PublicTranslation, PublicTranslationSummary } from '../../read-model/view-models.ts';
 import { renderArticleJsonOf, withContentHtml } from '../../render/article-json.ts';
 import { publicHtmlOf } from '../../render/public-body.ts';
 import { channelTranslationIn, translationIn } from '../../read-model/selection.ts';
@@ -40,6 +40,10 @@ export interface PublicApiDeps {
   readonly urls: PublicUrls;
   /** The public state the output was last built from. */
   readonly state: () => Promise<PublicState>;
+  /** That state if the server holds it now, or null while it is being loaded (after a start). */
+  readonly heldState: () => PublicState | null;
+  /** The store's public articles among `ids`, without bodies (`PublicModel.heads`): what search shows before the state is held. */
+  readonly loadHeads: (ids: readonly number[]) => Promise<readonly AnyPublicArticle[]>;
   /** One public article with its bodies (for `include=html`), or null. */
   readonly loadArticle: (id: number) => Promise<PublicArticle | null>;
   /** One translation of the state with its body, read alone while the store still holds that version (`PublicModel.translationBody`). */
@@ -241,9 +245,16 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
     const key = new URL(c.req.url).search;
     let read = remembered.get(key);
     if (!read) {
-      read = await searchArticles(await deps.state(), q, { db: deps.db, cursors: deps.cursors, searchUrl: deps.urls.search(), ready: deps.searchReady });
-      // The version may have moved while the index was read: remember only what is still current.
-      if (deps.searchVersion() === version) {
+      // Until the state is held (a start loads it on the build thread), the matches are looked up in the store
+      // alone: the index is in step with the output already, and a search need not wait for the whole state.
+      const held = deps.heldState();
+      const articles: PublicArticleLookup = held
+        ? async () => held.articles
+        : async (ids) => new Map((await deps.loadHeads(ids)).map((article) => [article.id, article]));
+      read = await searchArticles(q, { db: deps.db, cursors: deps.cursors, searchUrl: deps.urls.search(), ready: deps.searchReady, articles });
+      // The version may have moved while the index was read: remember only what is still current, and only an
+      // answer drawn from the state (the version follows the state's changes, not the store's).
+      if (held && deps.searchVersion() === version) {
         if (remembered.size >= SEARCH_CACHE_ENTRIES) remembered.clear();
         remembered.set(key, read);
       }
