@@ -21,6 +21,7 @@ import { ensureSiteBuild } from '../render/astro-compile.ts';
 import { migrateToLatest, openDatabase, type Db } from '../store/database.ts';
 import { createThreadSiteBuilder, type ThreadSiteBuilder } from './build-thread.ts';
 import { bootBuildThread } from './build-thread-boot.ts';
+import { BACKGROUND_NICENESS } from '../thread-priority.ts';
 
 const clock = manualClock(new Date('2026-11-01T10:00:00Z'));
 let dir: string;
@@ -51,6 +52,13 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/** This process's threads at the background priority (Linux keeps a nice value per thread); 0 elsewhere. */
+function backgroundThreads(): number {
+  if (process.platform !== 'linux') return 0;
+  const niceness = (task: string) => Number(fs.readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+  return fs.readdirSync('/proc/self/task').filter((task) => niceness(task) === BACKGROUND_NICENESS).length;
+}
+
 describe('the build thread', () => {
   it('builds there (a thread started before it was told what to build), sends the public state back, and writes its log lines here', async () => {
     const config = configIn(path.join(dir, 'data'));
@@ -58,9 +66,15 @@ describe('the build thread', () => {
     const builder: ThreadSiteBuilder = createThreadSiteBuilder({ config, projectRoot: PROJECT_ROOT, astroBuildDir, edge: false, realClock: false }, { db, clock, log }, booted);
     try {
       expect(builder.heldState()).toBeNull();
+      const before = backgroundThreads();
       const report = await builder.fullBuild();
       expect(report.full).toBe(true);
       expect(fs.existsSync(path.join(config.outputDir, 'news/en/first.html'))).toBe(true);
+      if (process.platform === 'linux') {
+        // Below this thread's priority: the build thread and the writer thread it started (thread-priority.ts).
+        expect(os.getPriority()).toBeLessThan(BACKGROUND_NICENESS);
+        expect(backgroundThreads() - before).toBeGreaterThanOrEqual(2);
+      }
       const state = builder.heldState()!;
       expect([...state.articles.values()].map((a) => a.slug)).toEqual(['first']);
       expect(state.channels.map((c) => c.slug)).toEqual(['news']);

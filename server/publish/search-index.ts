@@ -27,6 +27,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as pagefind from 'pagefind';
 import type { Logger } from '../logger.ts';
+import { BACKGROUND_NICENESS } from '../thread-priority.ts';
 import { createSerialQueue } from '../serial-work.ts';
 import { LANG_SEGMENT, NOT_FOUND_NAME } from '../serving/static-files.ts';
 import { InternalError } from '../internal-error.ts';
@@ -116,14 +117,14 @@ const RECORDS_IN_FLIGHT = 4096;
 type PagefindApi = typeof pagefind;
 
 /**
- * The OS scheduling priority (niceness) of the Pagefind processes. The index
- * is background work that trails the pages by design; on a busy machine its
- * processes (one per lane, each able to fill a core for seconds) would
- * otherwise take the cores from the work a publish waits for: moderation,
- * the build, the edge delivery, and readers' requests. At a lower priority
- * they use what those leave.
+ * The OS scheduling priority (niceness) of the Pagefind processes: the
+ * lowest (`thread-priority.ts`). The index is background work that trails
+ * the pages by design; on a busy machine its processes (one per lane, each
+ * able to fill a core for seconds) would otherwise take the cores from
+ * readers' requests and the work a publish waits for. At the lowest
+ * priority they use what those leave.
  */
-export const PAGEFIND_NICENESS = 10;
+export const PAGEFIND_NICENESS = BACKGROUND_NICENESS;
 
 const lowered = new Set<number>();
 

@@ -15,11 +15,14 @@ import { describeError } from '../../describe-error.ts';
 import { createDeltaTracker } from '../../read-model/state-delta.ts';
 import { openDatabase } from '../../store/database.ts';
 import { forwardingLogger } from '../../thread-log.ts';
+import { lowerThisThread } from '../../thread-priority.ts';
 import { createPublicUrls } from '../../urls/public-urls.ts';
 import type { BuildRequest, BuildThreadReport, BuildWorkerData, StateNews } from '../build-thread.ts';
 import type { SiteBuilder } from '../builder/site-builder.ts';
 import { createLocalBuilder } from '../local-builder.ts';
 
+// Builds trail the readers' answers: below the request thread's priority, with the writer and render threads it starts.
+lowerThisThread();
 const port = parentPort!;
 const report = (message: BuildThreadReport) => port.postMessage(message);
 const log = forwardingLogger((line) => report({ log: line }));

@@ -10,7 +10,6 @@
  * then gives a reader's request the core before a shard's records.
  * @module
  */
-import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { describeError } from '../../describe-error.ts';
 import { forwardingLogger } from '../../thread-log.ts';
@@ -18,7 +17,8 @@ import { createBodyCache } from '../../read-model/body-cache.ts';
 import { createPublicModel } from '../../read-model/public-model.ts';
 import { openDatabase } from '../../store/database.ts';
 import { createPublicUrls } from '../../urls/public-urls.ts';
-import { createSearchIndexer, PAGEFIND_NICENESS } from '../search-index.ts';
+import { createSearchIndexer } from '../search-index.ts';
+import { lowerThisThread } from '../../thread-priority.ts';
 import { createSiteSearch } from '../site-search.ts';
 import type { SiteSearchReport, SiteSearchRequest, SiteSearchWorkerData } from '../site-search-thread.ts';
 
@@ -28,11 +28,7 @@ const port = parentPort!;
 const report = (message: SiteSearchReport) => port.postMessage(message);
 
 try {
-  try {
-    os.setPriority(PAGEFIND_NICENESS);
-  } catch {
-    // Not allowed here (a container without the capability to change it): the thread runs at the usual priority.
-  }
+  lowerThisThread();
   const log = forwardingLogger((line) => report({ log: line }));
   const db = openDatabase(data.databaseFile);
   // Texts come from the stored renderings; no cache (it would hold every body the index reads).
