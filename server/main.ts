@@ -29,6 +29,7 @@ import { keepHostFiles } from './hosting/host-files.ts';
 import { createPublicModel } from './read-model/public-model.ts';
 import { createSearchKeeper, type SearchKeeper } from './public-api/search-keeper.ts';
 import { answerKey, readAnswerBody, type PublicApiDeps } from './http/routes/public-api.ts';
+import type { ConditionalBody } from './http/conditional-get.ts';
 import { ANSWER_CACHE_CHARS, createAnswerCache } from './public-api/answer-cache.ts';
 import type { ReadAnswer } from './public-api/public-reader.ts';
 import { createOutputFileCache, type OutputFileCache } from './http/output-file-cache.ts';
@@ -255,6 +256,18 @@ export async function startService(
   if (guard.state()) await stopWriting();
   const appListener = getRequestListener(app.fetch);
   const httpLog = log.child('http');
+  const keptBodies = new WeakMap<ReadAnswer, ConditionalBody>();
+  // A request URL's answer key, remembered (bounded): parsing the query per request cost more than the answer's lookup.
+  const keptKeys = new Map<string, string>();
+  const keptKey = (pathname: string, url: string) => {
+    let key = keptKeys.get(url);
+    if (key === undefined) {
+      key = answerKey(pathname, url);
+      if (keptKeys.size >= 20_000) keptKeys.clear();
+      keptKeys.set(url, key);
+    }
+    return key;
+  };
   const fastPath = outputFiles
     ? createStaticFastPath({
         files: outputFiles,
@@ -264,8 +277,12 @@ export async function startService(
         ...(publicApi
           ? {
               keptAnswer: (pathname: string, url: string) => {
-                const read = publicApi.keptAnswer(answerKey(pathname, url));
-                return read ? readAnswerBody(read, publicApi.deps.cache, pathname) : undefined;
+                const read = publicApi.keptAnswer(keptKey(pathname, url));
+                if (!read) return undefined;
+                // One body per kept answer (its key is one path), so the fast path's per-body memo holds.
+                let body = keptBodies.get(read);
+                if (!body) keptBodies.set(read, (body = readAnswerBody(read, publicApi.deps.cache, pathname)));
+                return body;
               },
             }
           : {}),

@@ -45,6 +45,16 @@ export function conditionalHeaders(body: Omit<ConditionalBody, 'bytes'>): Record
   };
 }
 
+/**
+ * The headers `conditionalAnswer` sends for `body` when it is not compressed
+ * (a 200 or a 304; without Content-Length): its validators, and `Vary:
+ * Accept-Encoding` where it could have been.
+ */
+export function identityHeaders(body: ConditionalBody): Record<string, string> {
+  const headers = conditionalHeaders(body);
+  return isCompressible(body.contentType, body.bytes.byteLength) ? { ...headers, Vary: varyWithEncoding(headers['Vary']) } : headers;
+}
+
 /** The request headers a conditional answer depends on. */
 export interface ConditionalRequest {
   readonly acceptEncoding: string | undefined;
@@ -60,10 +70,9 @@ export interface ConditionalRequest {
  */
 export async function conditionalAnswer(body: ConditionalBody, request: ConditionalRequest): Promise<{ status: 200 | 304; headers: Record<string, string>; bytes: Uint8Array<ArrayBuffer> }> {
   let { bytes, etag } = body;
-  let headers = conditionalHeaders(body);
+  let headers = identityHeaders(body);
   let encoding: ReturnType<typeof chooseEncoding> = null;
   if (isCompressible(body.contentType, bytes.byteLength)) {
-    headers = { ...headers, Vary: varyWithEncoding(headers['Vary']) };
     encoding = chooseEncoding(request.acceptEncoding);
     if (encoding) {
       etag = encodedEtag(body.etag, encoding);

@@ -24,7 +24,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PUBLIC_API_PREFIX } from '../urls/public-urls.ts';
 import { normalizeRequestPath } from '../urls/request-path.ts';
 import { chooseEncoding, compressed, encodedEtag, isCompressible, varyWithEncoding } from './compression.ts';
-import { conditionalAnswer, validatorsMatch, type ConditionalBody } from './conditional-get.ts';
+import { conditionalAnswer, identityHeaders, validatorsMatch, type ConditionalBody } from './conditional-get.ts';
 import type { CachedFile, OutputFileCache } from './output-file-cache.ts';
 import { prefersMarkdown } from '../serving/accept-markdown.ts';
 import { cacheTagHeaders, tagsOfFile } from '../serving/cache-tags.ts';
@@ -78,6 +78,10 @@ const MAX_ROUTES = 20_000;
  */
 export function createStaticFastPath(deps: StaticFastPathDeps): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   const routes = new Map<string, Route | null>();
+  // The canonical path of a request URL that may have a kept answer (null: it cannot), bounded as `routes`.
+  const keptPaths = new Map<string, string | null>();
+  // A kept answer's headers, flattened once (the caller gives the same body while the answer is kept).
+  const flatHeaders = new WeakMap<ConditionalBody, { readonly headers: string[]; readonly compressible: boolean }>();
 
   function route(raw: string, wantsMarkdown: boolean): Route | null {
     const q = raw.indexOf('?');
@@ -115,9 +119,28 @@ export function createStaticFastPath(deps: StaticFastPathDeps): (req: IncomingMe
     return { file: answer.file, fixed: Object.entries(fixed).flat(), contentType: fixed['Content-Type']!, vary };
   }
 
-  /** Sends a kept answer as `respondConditionally` sends it in the app (the same `conditionalAnswer`). */
+  /**
+   * Sends a kept answer as `respondConditionally` sends it in the app (the same `conditionalAnswer`). Uncompressed,
+   * its headers are flattened once per answer (`identityHeaders`), as a file's are once per version.
+   */
   async function sendKept(req: IncomingMessage, res: ServerResponse, body: ConditionalBody): Promise<number> {
     const header = (name: string) => req.headers[name] as string | undefined;
+    let flat = flatHeaders.get(body);
+    if (!flat) {
+      flat = { headers: Object.entries(identityHeaders(body)).flat(), compressible: isCompressible(body.contentType, body.bytes.byteLength) };
+      flatHeaders.set(body, flat);
+    }
+    if (!flat.compressible || !chooseEncoding(header('accept-encoding'))) {
+      const notModified = validatorsMatch(header('if-none-match'), header('if-modified-since'), body.etag, body.lastModified);
+      if (notModified) {
+        res.writeHead(304, flat.headers);
+        res.end();
+        return 304;
+      }
+      res.writeHead(200, [...flat.headers, 'Content-Length', String(body.bytes.byteLength)]);
+      res.end(req.method === 'HEAD' ? undefined : body.bytes);
+      return 200;
+    }
     const answer = await conditionalAnswer(body, { acceptEncoding: header('accept-encoding'), ifNoneMatch: header('if-none-match'), ifModifiedSince: header('if-modified-since') });
     if (answer.status === 304) {
       res.writeHead(304, answer.headers);
@@ -132,11 +155,15 @@ export function createStaticFastPath(deps: StaticFastPathDeps): (req: IncomingMe
   /** A kept answer of the public API for this request, when the app left one and it is current. */
   function kept(raw: string): ConditionalBody | undefined {
     if (!deps.keptAnswer || deps.apiRateLimited) return undefined;
-    const q = raw.indexOf('?');
-    if (q < 0) return undefined;
-    const pathname = normalizeRequestPath(raw.slice(0, q));
-    if (pathname === null || !pathname.startsWith(`${PUBLIC_API_PREFIX}/`)) return undefined;
-    return deps.keptAnswer(pathname, raw);
+    let pathname = keptPaths.get(raw);
+    if (pathname === undefined) {
+      const q = raw.indexOf('?');
+      const canonical = q < 0 ? null : normalizeRequestPath(raw.slice(0, q));
+      pathname = canonical !== null && canonical.startsWith(`${PUBLIC_API_PREFIX}/`) ? canonical : null;
+      if (keptPaths.size >= MAX_ROUTES) keptPaths.clear();
+      keptPaths.set(raw, pathname);
+    }
+    return pathname === null ? undefined : deps.keptAnswer(pathname, raw);
   }
 
   return async (req, res) => {
