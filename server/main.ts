@@ -195,7 +195,7 @@ export async function startService(
       void staticSite.builder.publicState().catch((error: unknown) => log.error('public state not loaded', { error: describeError(error) }));
       void staticSite.builder.repairOutput().then(
         (repaired) => {
-          if (!repaired) return log.debug('output folder checked: as recorded', { dir: config.outputDir });
+          if (!repaired) return log.info('output folder checked: as recorded', { dir: config.outputDir });
           const { check, report: build } = repaired;
           log.warn('output folder repaired: files were missing, changed or unrecorded', { missing: check.missing.length - check.damaged.length, changed: check.damaged.length, unrecorded: check.unrecorded.length, written: build.written, removed: build.removed, ms: build.ms, example: check.damaged[0] ?? check.missing[0] ?? check.unrecorded[0] });
         },
