@@ -29,6 +29,7 @@ import { contentRequests, prepareContents, type PreparedContents } from '../../s
 import type { ArticleWriteInput } from '../../server/domain/article/article.schema.ts';
 import { insertChannelFor } from '../../server/domain/channel/channel.service.ts';
 import { migrateToLatest, openDatabase, type Db } from '../../server/store/database.ts';
+import { parseScriptArgs, wantsHelp } from '../lib/cli.ts';
 
 /** The file in a corpus's data folder that says what it holds (`CorpusShape`). */
 export const CORPUS_FILE = 'corpus.json';
@@ -145,16 +146,51 @@ export async function writeCorpus(db: Db, articles: number, languages: number, c
   return articles;
 }
 
+const USAGE = '--data DIR [--output DIR] [--articles N] [--languages L] [--channels C]';
+const HELP = `Usage: tsx scripts/bench/corpus.ts ${USAGE}
+
+Writes the benchmark corpus into a data folder of its own (a new SQLite file,
+its uploaded images), to keep and give to a benchmark's --corpus: writing
+100,000 articles takes some 20 minutes.
+
+  --data DIR        the data folder to write (required; never the service's own)
+  --output DIR      the output folder of the few articles published through the
+                    API (default: dist beside the data folder)
+  --articles N      articles (default 100)
+  --languages L     languages, 1 to 8, English then Arabic (default 2)
+  --channels C      channels the articles are spread over (default ${CORPUS_CHANNELS})
+`;
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const arg = (name: string, fallback: string) => {
-    const i = process.argv.indexOf(`--${name}`);
-    return i >= 0 ? process.argv[i + 1]! : fallback;
-  };
-  const dataDir = path.resolve(arg('data', 'data'));
-  const outputDir = path.resolve(arg('output', path.join(path.dirname(dataDir), 'dist')));
-  const articles = Number(arg('articles', '100'));
-  const languages = Number(arg('languages', '2'));
-  const channels = Number(arg('channels', String(CORPUS_CHANNELS)));
+  if (wantsHelp(process.argv.slice(2))) {
+    process.stdout.write(HELP);
+    process.exit(0);
+  }
+  const { values } = parseScriptArgs(
+    'tsx scripts/bench/corpus.ts',
+    {
+      usage: USAGE,
+      options: {
+        data: { kind: 'value', placeholder: 'DIR', description: 'The data folder to write.' },
+        output: { kind: 'value', placeholder: 'DIR', description: 'The output folder.' },
+        articles: { kind: 'value', placeholder: 'N', description: 'Articles.' },
+        languages: { kind: 'value', placeholder: 'L', description: 'Languages.' },
+        channels: { kind: 'value', placeholder: 'C', description: 'Channels.' },
+      },
+      positionals: [],
+    },
+    process.argv.slice(2),
+  );
+  // Required: a default would write the corpus into whatever data folder is beside the caller, the service's own.
+  if (!values.data) {
+    process.stderr.write(`--data DIR is required.\nUsage: tsx scripts/bench/corpus.ts ${USAGE}\n`);
+    process.exit(2);
+  }
+  const dataDir = path.resolve(values.data);
+  const outputDir = path.resolve(values.output ?? path.join(path.dirname(dataDir), 'dist'));
+  const articles = Number(values.articles ?? '100');
+  const languages = Number(values.languages ?? '2');
+  const channels = Number(values.channels ?? String(CORPUS_CHANNELS));
   // Imported here: the API part starts the whole service, which the store part does not need.
   const { apiSampleSize, publishThroughApi } = await import('./corpus-api.ts');
   const throughStore = articles - apiSampleSize(articles);
