@@ -28,8 +28,7 @@ import type { BootingBuildThread } from './publish/build-thread-boot.ts';
 import { keepHostFiles } from './hosting/host-files.ts';
 import { createPublicModel } from './read-model/public-model.ts';
 import { createSearchKeeper, type SearchKeeper } from './public-api/search-keeper.ts';
-import { answerKey, readAnswerBody, type PublicApiDeps } from './http/routes/public-api.ts';
-import type { ConditionalBody } from './http/conditional-get.ts';
+import { readAnswerBody, type PublicApiDeps } from './http/routes/public-api.ts';
 import { ANSWER_CACHE_CHARS, createAnswerCache } from './public-api/answer-cache.ts';
 import type { ReadAnswer } from './public-api/public-reader.ts';
 import { createOutputFileCache, type OutputFileCache } from './http/output-file-cache.ts';
@@ -180,8 +179,7 @@ export async function startService(
     // the server listens at once: the build thread may still be loading its sources (a second or more), and
     // only answers made from the public state wait for it, not files or search.
     const unbuilt = first || lost || (await staticSite.builder.hasUnbuiltEvents());
-    const building = first || lost ? staticSite.builder.fullBuild() : staticSite.builder.applyEvents();
-    const built = building.then((report) => {
+    const built = (first || lost ? staticSite.builder.fullBuild() : staticSite.builder.applyEvents()).then((report) => {
       log.info(first ? 'static site built' : lost ? 'static site rebuilt' : 'static site up to date', { dir: config.outputDir, written: report.written, removed: report.removed, ms: report.ms });
       return report;
     });
@@ -256,18 +254,6 @@ export async function startService(
   if (guard.state()) await stopWriting();
   const appListener = getRequestListener(app.fetch);
   const httpLog = log.child('http');
-  const keptBodies = new WeakMap<ReadAnswer, ConditionalBody>();
-  // A request URL's answer key, remembered (bounded): parsing the query per request cost more than the answer's lookup.
-  const keptKeys = new Map<string, string>();
-  const keptKey = (pathname: string, url: string) => {
-    let key = keptKeys.get(url);
-    if (key === undefined) {
-      key = answerKey(pathname, url);
-      if (keptKeys.size >= 20_000) keptKeys.clear();
-      keptKeys.set(url, key);
-    }
-    return key;
-  };
   const fastPath = outputFiles
     ? createStaticFastPath({
         files: outputFiles,
@@ -276,13 +262,9 @@ export async function startService(
         // Answers the read API rendered on demand and kept, while current: served here without the app.
         ...(publicApi
           ? {
-              keptAnswer: (pathname: string, url: string) => {
-                const read = publicApi.keptAnswer(keptKey(pathname, url));
-                if (!read) return undefined;
-                // One body per kept answer (its key is one path), so the fast path's per-body memo holds.
-                let body = keptBodies.get(read);
-                if (!body) keptBodies.set(read, (body = readAnswerBody(read, publicApi.deps.cache, pathname)));
-                return body;
+              keptAnswer: (key: string, pathname: string) => {
+                const read = publicApi.keptAnswer(key);
+                return read ? readAnswerBody(read, publicApi.deps.cache, pathname) : undefined;
               },
             }
           : {}),

@@ -125,7 +125,8 @@ function readReports(text: string): void {
   const lines = pending.split('\n');
   pending = lines.pop()!;
   for (const line of lines) {
-    if (line.includes('output folder checked') || line.includes('output folder repaired')) outputChecked = true;
+    // Checked, repaired, or the check failed (the server says so): in each case it removes nothing more.
+    if (/output folder (check|repaired)/.test(line)) outputChecked = true;
     if (!line.includes('event loop delay while building')) continue;
     const field = (name: string) => Number(new RegExp(`${name}=([0-9.]+)`).exec(line)?.[1] ?? Number.NaN);
     loopReports.push({ at: performance.now(), builds: field('builds'), p99Ms: field('p99Ms'), maxMs: field('maxMs') });

@@ -21,6 +21,7 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { answerKey } from '../public-api/answer-cache.ts';
 import { PUBLIC_API_PREFIX } from '../urls/public-urls.ts';
 import { normalizeRequestPath } from '../urls/request-path.ts';
 import { chooseEncoding, compressed, encodedEtag, isCompressible, varyWithEncoding } from './compression.ts';
@@ -39,10 +40,10 @@ export interface StaticFastPathDeps {
   readonly apiRateLimited: boolean;
   /**
    * An answer of the public API rendered on demand that the app kept and whose sources are still current
-   * (`public-api/answer-cache.ts`), for the canonical path and the request URL; undefined when there is none.
+   * (`public-api/answer-cache.ts`), for its key (`answerKey`) and canonical path; undefined when there is none.
    * The app rendered it for this very key after validating its query, so it answers as the app would.
    */
-  readonly keptAnswer?: (canonicalPath: string, url: string) => ConditionalBody | undefined;
+  readonly keptAnswer?: (key: string, canonicalPath: string) => ConditionalBody | undefined;
   /** Called for each request answered here, like the app's request log. */
   readonly onAnswered?: (method: string, path: string, status: number, ms: number) => void;
 }
@@ -78,8 +79,8 @@ const MAX_ROUTES = 20_000;
  */
 export function createStaticFastPath(deps: StaticFastPathDeps): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   const routes = new Map<string, Route | null>();
-  // The canonical path of a request URL that may have a kept answer (null: it cannot), bounded as `routes`.
-  const keptPaths = new Map<string, string | null>();
+  // The answer key and canonical path of a request URL that may have a kept answer (null: it cannot), bounded as `routes`.
+  const keptKeys = new Map<string, { readonly key: string; readonly pathname: string } | null>();
   // A kept answer's headers, flattened once (the caller gives the same body while the answer is kept).
   const flatHeaders = new WeakMap<ConditionalBody, { readonly headers: string[]; readonly compressible: boolean }>();
 
@@ -155,15 +156,15 @@ export function createStaticFastPath(deps: StaticFastPathDeps): (req: IncomingMe
   /** A kept answer of the public API for this request, when the app left one and it is current. */
   function kept(raw: string): ConditionalBody | undefined {
     if (!deps.keptAnswer || deps.apiRateLimited) return undefined;
-    let pathname = keptPaths.get(raw);
-    if (pathname === undefined) {
+    let found = keptKeys.get(raw);
+    if (found === undefined) {
       const q = raw.indexOf('?');
-      const canonical = q < 0 ? null : normalizeRequestPath(raw.slice(0, q));
-      pathname = canonical !== null && canonical.startsWith(`${PUBLIC_API_PREFIX}/`) ? canonical : null;
-      if (keptPaths.size >= MAX_ROUTES) keptPaths.clear();
-      keptPaths.set(raw, pathname);
+      const pathname = q < 0 ? null : normalizeRequestPath(raw.slice(0, q));
+      found = pathname !== null && pathname.startsWith(`${PUBLIC_API_PREFIX}/`) ? { key: answerKey(pathname, raw), pathname } : null;
+      if (keptKeys.size >= MAX_ROUTES) keptKeys.clear();
+      keptKeys.set(raw, found);
     }
-    return pathname === null ? undefined : deps.keptAnswer(pathname, raw);
+    return found === null ? undefined : deps.keptAnswer(found.key, found.pathname);
   }
 
   return async (req, res) => {

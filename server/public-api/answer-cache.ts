@@ -20,6 +20,14 @@ import type { PublicState } from '../read-model/public-state.ts';
 import type { ReadAnswer } from './public-reader.ts';
 
 /**
+ * The key of an answer kept for a request: its canonical path and its query
+ * as the URL parser spells it (the app's router and the fast path alike).
+ */
+export function answerKey(canonicalPath: string, url: string): string {
+  return `${canonicalPath}${new URL(url, 'http://localhost').search}`;
+}
+
+/**
  * Characters of answers kept at most by the server (list pages of other sizes, `include=html` documents):
  * about 128 MB of memory when full.
  */

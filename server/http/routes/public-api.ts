@@ -10,8 +10,7 @@
 import { Hono, type Context } from 'hono';
 import type { CursorCodec } from '../../domain/cursor.ts';
 import { articleDocument, articleListPage, articleListSources, channelListPage, channelListSources, findArticle, requireArticle, requireChannel, translationMissing, type ReadAnswer } from '../../public-api/public-reader.ts';
-import type { AnswerCache, Recheck } from '../../public-api/answer-cache.ts';
-import { memoByIdentity } from '../../read-model/identity-memo.ts';
+import { answerKey, type AnswerCache, type Recheck } from '../../public-api/answer-cache.ts';
 import { isDefaultForm, parsePublicQuery } from '../../public-api/public-query.ts';
 import { searchArticles, type PublicArticleLookup } from '../../public-api/public-search.ts';
 import type { AnyPublicArticle, PublicArticle, PublicTranslation, PublicTranslationSummary } from '../../read-model/view-models.ts';
@@ -70,28 +69,25 @@ const SEARCH_CACHE_ENTRIES = 2_000;
 /** Seconds a client is asked to wait while the search index is first built. */
 const SEARCH_RETRY_AFTER_SECONDS = 5;
 
-/**
- * The key of an answer kept for a request: its canonical path and its query
- * as the URL parser spells it (the app's router and the fast path alike).
- */
-export function answerKey(canonicalPath: string, url: string): string {
-  return `${canonicalPath}${new URL(url, 'http://localhost').search}`;
-}
-
-// A kept answer is encoded and hashed once, not per request.
-const encoded = memoByIdentity((read: ReadAnswer) => ({ bytes: new TextEncoder().encode(read.body), etag: etagOf(read.body) }));
+// A kept answer is encoded, hashed and given its headers once, not per request: the same body object each time,
+// so the fast path's headers flattened once per body hold too. An answer is kept for one key, so one path.
+const bodies = new WeakMap<ReadAnswer, { readonly path: string; readonly body: ConditionalBody }>();
 
 /** The bytes, validators and headers of an answer rendered on demand at `path` (the routes and the fast path). */
 export function readAnswerBody(read: ReadAnswer, cache: CachePolicy, path: string): ConditionalBody {
-  return {
-    bytes: encoded(read).bytes,
+  const held = bodies.get(read);
+  if (held?.path === path) return held.body;
+  const body: ConditionalBody = {
+    bytes: new TextEncoder().encode(read.body),
     contentType: 'application/json; charset=utf-8',
     cacheControl: documentCacheControl(cache),
-    etag: encoded(read).etag,
+    etag: etagOf(read.body),
     lastModified: read.lastModified ? new Date(read.lastModified) : null,
     // Rendered on demand from the public state: purged with the lists it is drawn from (`serving/cache-tags.ts`).
     headers: cacheTagHeaders(tagsOfQueryAnswer(cache.tagPrefix, path)),
   };
+  bodies.set(read, { path, body });
+  return body;
 }
 
 /** The routes, to mount at `/api/public/v1`. */
