@@ -21,7 +21,6 @@ import { createPublicUrls } from '../urls/public-urls.ts';
 import { createSearchIndexer } from './search-index.ts';
 import { partOf, partsOf } from './search-parts.ts';
 import { createSiteSearch, type SiteSearch } from './site-search.ts';
-import { pollUntil } from '../../test/helpers/poll.ts';
 
 const PART = 4;
 const clock = manualClock(new Date('2026-11-01T10:00:00Z'));
@@ -154,46 +153,6 @@ describe('search parts in a channel', () => {
     rest.filter((id) => ids.indexOf(id) < 40).forEach((id) => expect(holds(partOf(now, id), `word${ids.indexOf(id)}x`), `article ${id}`).toBe(true));
     expect(bundles()).toEqual([...now.keys()].map((p) => `en.${p}`).sort());
   });
-  it('stops a long rebuild when closed, without starting its other shards, and leaves the rest to the next keeper', async () => {
-    const pendingFile = path.join(dir, 'data', 'search-pending-stop.json');
-    const real = createSearchIndexer({ outputDir: path.join(dir, 'dist'), log: createLogger('silent') });
-    const lines: string[] = [];
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let asked = 0;
-    let read = 0;
-    // The first shard's records wait until the keeper is being closed.
-    const indexer = {
-      ...real,
-      rebuildShards: (shards: Parameters<typeof real.rebuildShards>[0], recordsFor: Parameters<typeof real.rebuildShards>[1]) =>
-        real.rebuildShards(shards, async (shard) => {
-          if (asked++ === 0) await gate;
-          const records = await recordsFor(shard);
-          read++;
-          return records;
-        }),
-    };
-    const keeper = createSiteSearch(indexer, createPublicModel({ db, urls }), path.join(dir, 'dist'), createLogger('info', 'test', (line) => lines.push(line)), PART, pendingFile);
-    keeper.rebuildAll();
-    await pollUntil(() => asked, (n) => n > 0, { what: 'the rebuild to ask for its first records' });
-    const closing = keeper.close();
-    release();
-    await closing;
-    const shards = partsOf(await publicIds(), PART).size;
-    expect(read).toBeLessThan(shards);
-    expect(lines.some((l) => l.includes('search rebuild stopped with the service'))).toBe(true);
-    expect(lines.some((l) => l.includes('search index build failed'))).toBe(false);
-    expect(JSON.parse(fs.readFileSync(pendingFile, 'utf8'))).toMatchObject({ everything: true });
-    const next = createSiteSearch(real, createPublicModel({ db, urls }), path.join(dir, 'dist'), createLogger('silent'), PART, pendingFile);
-    try {
-      next.rebuildFor({ changedPaths: [], articleIds: [] });
-      await next.idle();
-      expect(fs.existsSync(pendingFile)).toBe(false);
-    } finally {
-      await next.close();
-    }
-  });
-
   it('keeps the work it was asked for until it is done, so a keeper after a crash does what the last one left', async () => {
     const pendingFile = path.join(dir, 'data', 'search-pending.json');
     const real = createSearchIndexer({ outputDir: path.join(dir, 'dist'), log: createLogger('silent') });

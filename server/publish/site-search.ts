@@ -75,9 +75,6 @@ const isEmpty = (p: Pending) => !p.everything && p.pairs.size === 0 && p.goneCha
 /** The work file's name in the data folder: search work requested and not done yet (`createSiteSearch`). */
 export const SEARCH_PENDING_FILE = 'search-pending.json';
 
-/** Thrown for the shards a rebuild has not started when the keeper is closed (never leaves this module). */
-const STOPPING = Symbol('the search keeper is closing');
-
 /** The work file as written: what `Pending` holds, in JSON. */
 interface PendingFile {
   everything: boolean;
@@ -196,9 +193,6 @@ export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, out
     const report = await indexer.rebuildShards(
       planned.map((p) => p.shard),
       async (shard) => {
-        // A stop does not wait for the rest of a long rebuild (30 s and more at the lowest priority on a busy
-        // machine): the shards under way finish, the others are not started, and the work file keeps it all.
-        if (closed) throw STOPPING;
         const ids = idsOf.get(shardFolder(shard)) ?? [];
         if (ids.length === 0) return [];
         const key = partOfShard(shard);
@@ -227,7 +221,6 @@ export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, out
         writePending(pendingFile, outstanding);
         for (const listener of indexed) listener(change);
       } catch (error) {
-        if (error === STOPPING) return log.info('search rebuild stopped with the service: the next start resumes it', { everything: work.everything, shards: work.pairs.size });
         log.error('search index build failed', { error: describeError(error, { stack: true }) });
         retry = merge(retry, work);
       }
