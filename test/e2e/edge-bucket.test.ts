@@ -147,7 +147,10 @@ describe('a deploy cut short by SIGKILL', () => {
     s3.delayUploads(40);
     const putsBefore = s3.puts();
     server = await startServerProcess(env());
-    await pollUntil(() => s3.puts() - putsBefore, (n) => n >= 20, { what: 'the deploy to be under way', timeoutMs: 120_000 });
+    // Killed once some 40 of the site's ~100 files are up: early enough that the deploy is unfinished (8 lanes, each
+    // upload 40 ms), late enough that what the restart must send, with the search bundles its own rebuild replaces
+    // meanwhile, stays fewer keys than the output (at 20, a loaded run sent 105 keys for 100 files).
+    await pollUntil(() => s3.puts() - putsBefore, (n) => n >= 40, { what: 'the deploy to be under way', timeoutMs: 120_000 });
     server.child.kill('SIGKILL');
     await new Promise((resolve) => server!.child.once('exit', resolve));
     server = null;
