@@ -47,6 +47,7 @@ const envSchema = z.object({
   PRESSROOM_LOG_REQUESTS: boolean.default('true'),
   PRESSROOM_WATCH_CONTENT: boolean.default('true'),
   PRESSROOM_CACHE_MAX_AGE: z.coerce.number().int().min(0).max(31_536_000).default(60),
+  PRESSROOM_ANSWER_CACHE_MB: z.coerce.number().int().min(0).max(1_048_576).default(4096),
   PRESSROOM_RATE_LIMIT_CONTENT: z.coerce.number().int().min(0).max(1_000_000).default(120),
   PRESSROOM_RATE_LIMIT_SEARCH: z.coerce.number().int().min(0).max(1_000_000).default(60),
   PRESSROOM_TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
@@ -118,6 +119,10 @@ export interface Config {
   readonly logRequests: boolean;
   /** Where drawn cards are kept by content hash, so a rebuilt output does not draw them again (`{dataDir}/cards`). */
   readonly cardCacheDir: string;
+  /** Where the server keeps `include=html` documents it made (`{dataDir}/answers`, emptied at start; `http/answer-files.ts`). */
+  readonly answerCacheDir: string;
+  /** Bytes of such documents kept there at most (0: none are kept). */
+  readonly answerCacheBytes: number;
   /** Watch content/ while running and import edits (needs importContent). */
   readonly watchContent: boolean;
   /** JSON file with the moderation rules; null for the defaults. */
@@ -240,6 +245,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     socialCards: e.PRESSROOM_SOCIAL_CARDS,
     logRequests: e.PRESSROOM_LOG_REQUESTS,
     cardCacheDir: path.join(dataDir, 'cards'),
+    answerCacheDir: path.join(dataDir, 'answers'),
+    answerCacheBytes: e.PRESSROOM_ANSWER_CACHE_MB * 1024 * 1024,
     watchContent: e.PRESSROOM_WATCH_CONTENT,
     cacheMaxAgeSeconds: e.PRESSROOM_CACHE_MAX_AGE,
     rateLimitContent: e.PRESSROOM_RATE_LIMIT_CONTENT,

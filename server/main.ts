@@ -30,6 +30,7 @@ import { createPublicModel } from './read-model/public-model.ts';
 import { createSearchKeeper, type SearchKeeper } from './public-api/search-keeper.ts';
 import { readAnswerBody, type PublicApiDeps } from './http/routes/public-api.ts';
 import { ANSWER_CACHE_CHARS, createAnswerCache } from './public-api/answer-cache.ts';
+import { createAnswerFiles } from './http/answer-files.ts';
 import type { ReadAnswer } from './public-api/public-reader.ts';
 import { createOutputFileCache, type OutputFileCache } from './http/output-file-cache.ts';
 import { createStaticFastPath } from './http/static-fast-path.ts';
@@ -266,6 +267,7 @@ export async function startService(
                 const read = publicApi.keptAnswer(key);
                 return read ? readAnswerBody(read, publicApi.deps.cache, pathname) : undefined;
               },
+              keptAnswerFile: (key: string) => publicApi.deps.answerFiles.get(key),
             }
           : {}),
         // The request log line, as the app writes it; nothing is built per request when the level hides it.
@@ -362,6 +364,8 @@ async function createPublicReadSide(deps: {
   const model = createPublicModel({ db, urls: deps.urls });
   const state = () => staticSite.builder.publicState();
   const answers = createAnswerCache(ANSWER_CACHE_CHARS);
+  const answerFiles = createAnswerFiles({ dir: config.answerCacheDir, maxBytes: config.answerCacheBytes, stampOf: (file) => deps.files.stamp(file) });
+  staticSite.builder.onFilesPlaced((paths) => answerFiles.invalidate(paths));
   const search = await createSearchKeeper({ db, state, loadTexts: (ids) => model.texts({ ids }), lastEventId: () => staticSite.builder.newestEvent(), log: deps.log.child('search') });
   staticSite.queue.onBuilt((report) => void (report.full ? search.syncAll() : search.syncArticles(report.articleIds, report.through)));
   return {
@@ -384,6 +388,7 @@ async function createPublicReadSide(deps: {
       loadTranslationBody: (id, shown) => model.translationBody(id, shown),
       loadTranslationHtml: (id, shown) => model.translationHtml(id, shown),
       answers,
+      answerFiles,
       searchReady: search.ready,
       searchVersion: search.version,
       openApi: () => openApiJson(OPENAPI_FILES.public),

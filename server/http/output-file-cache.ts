@@ -24,6 +24,8 @@ export interface CachedFile {
   readonly mtime: Date;
   /** `mtime` as an HTTP date, made once. */
   readonly lastModified: string;
+  /** Which file this was (inode, size, mtime): the same while nothing replaced or changed it (`stamp`). */
+  readonly stamp: string;
 }
 
 /** The cache's operations. */
@@ -35,12 +37,16 @@ export interface OutputFileCache {
   get(relative: string): Promise<CachedFile | null>;
   /** The file at `relative` when it is in memory and fresh, without touching the disk; otherwise null (use `get`). */
   peek(relative: string): CachedFile | null;
+  /**
+   * The `stamp` the file at `relative` has now, or null when there is none: from memory when fresh, else one `stat`.
+   * What was made from a file's bytes holds while its stamp is the same (`answer-files.ts`).
+   */
+  stamp(relative: string): Promise<string | null>;
   /** Forgets files a build wrote or deleted (paths relative to the folder). */
   invalidate(paths: readonly string[]): void;
 }
 
 interface Entry extends CachedFile {
-  readonly identity: string;
   checkedAt: number;
 }
 
@@ -109,7 +115,7 @@ export function createOutputFileCache(
         filled += bytesRead;
       }
       const body = filled === content.byteLength ? content : content.slice(0, filled);
-      const loaded: Entry = { bytes: body, etag: etagOf(body), mtime: stat.mtime, lastModified: stat.mtime.toUTCString(), identity: identityOf(stat), checkedAt: now() };
+      const loaded: Entry = { bytes: body, etag: etagOf(body), mtime: stat.mtime, lastModified: stat.mtime.toUTCString(), stamp: identityOf(stat), checkedAt: now() };
       keep(relative, loaded);
       return loaded;
     } catch {
@@ -144,12 +150,20 @@ export function createOutputFileCache(
           forget(relative);
           return null;
         }
-        if (entry.identity === identityOf(stat)) {
+        if (entry.stamp === identityOf(stat)) {
           entry.checkedAt = now();
           return entry;
         }
       }
       return load(relative, resolved);
+    },
+    async stamp(relative) {
+      const hit = fresh(relative);
+      if (hit) return hit.stamp;
+      const resolved = path.resolve(root, relative);
+      if (!resolved.startsWith(root + path.sep)) return null;
+      const stat = await fs.promises.stat(resolved).catch(() => undefined);
+      return stat?.isFile() ? identityOf(stat) : null;
     },
     invalidate(paths) {
       for (const p of paths) forget(p);

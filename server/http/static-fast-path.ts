@@ -25,6 +25,7 @@ import { answerKey } from '../public-api/answer-cache.ts';
 import { PUBLIC_API_PREFIX } from '../urls/public-urls.ts';
 import { normalizeRequestPath } from '../urls/request-path.ts';
 import { chooseEncoding, compressed, encodedEtag, isCompressible, varyWithEncoding } from './compression.ts';
+import type { KeptFileAnswer } from './answer-files.ts';
 import { conditionalAnswer, identityHeaders, validatorsMatch, type ConditionalBody } from './conditional-get.ts';
 import type { CachedFile, OutputFileCache } from './output-file-cache.ts';
 import { prefersMarkdown } from '../serving/accept-markdown.ts';
@@ -44,6 +45,11 @@ export interface StaticFastPathDeps {
    * The app rendered it for this very key after validating its query, so it answers as the app would.
    */
   readonly keptAnswer?: (key: string, canonicalPath: string) => ConditionalBody | undefined;
+  /**
+   * The same from the answers kept on disk (`answer-files.ts`): `meta` is the same object while the answer is kept.
+   * The app made it for this very key too.
+   */
+  readonly keptAnswerFile?: (key: string) => Promise<KeptFileAnswer | undefined>;
   /** Called for each request answered here, like the app's request log. */
   readonly onAnswered?: (method: string, path: string, status: number, ms: number) => void;
 }
@@ -82,7 +88,7 @@ export function createStaticFastPath(deps: StaticFastPathDeps): (req: IncomingMe
   // The answer key and canonical path of a request URL that may have a kept answer (null: it cannot), bounded as `routes`.
   const keptKeys = new Map<string, { readonly key: string; readonly pathname: string } | null>();
   // A kept answer's headers, flattened once (the caller gives the same body while the answer is kept).
-  const flatHeaders = new WeakMap<ConditionalBody, { readonly headers: string[]; readonly compressible: boolean }>();
+  const flatHeaders = new WeakMap<object, { readonly headers: string[]; readonly compressible: boolean }>();
 
   function route(raw: string, wantsMarkdown: boolean): Route | null {
     const q = raw.indexOf('?');
@@ -124,12 +130,12 @@ export function createStaticFastPath(deps: StaticFastPathDeps): (req: IncomingMe
    * Sends a kept answer as `respondConditionally` sends it in the app (the same `conditionalAnswer`). Uncompressed,
    * its headers are flattened once per answer (`identityHeaders`), as a file's are once per version.
    */
-  async function sendKept(req: IncomingMessage, res: ServerResponse, body: ConditionalBody): Promise<number> {
+  async function sendKept(req: IncomingMessage, res: ServerResponse, body: ConditionalBody, meta: object = body): Promise<number> {
     const header = (name: string) => req.headers[name] as string | undefined;
-    let flat = flatHeaders.get(body);
+    let flat = flatHeaders.get(meta);
     if (!flat) {
       flat = { headers: Object.entries(identityHeaders(body)).flat(), compressible: isCompressible(body.contentType, body.bytes.byteLength) };
-      flatHeaders.set(body, flat);
+      flatHeaders.set(meta, flat);
     }
     if (!flat.compressible || !chooseEncoding(header('accept-encoding'))) {
       const notModified = validatorsMatch(header('if-none-match'), header('if-modified-since'), body.etag, body.lastModified);
@@ -153,9 +159,9 @@ export function createStaticFastPath(deps: StaticFastPathDeps): (req: IncomingMe
     return answer.status;
   }
 
-  /** A kept answer of the public API for this request, when the app left one and it is current. */
-  function kept(raw: string): ConditionalBody | undefined {
-    if (!deps.keptAnswer || deps.apiRateLimited) return undefined;
+  /** A kept answer of the public API for this request, when the app left one and it is current: in memory, else on disk. */
+  async function kept(raw: string): Promise<{ body: ConditionalBody; meta?: object } | undefined> {
+    if (!(deps.keptAnswer || deps.keptAnswerFile) || deps.apiRateLimited) return undefined;
     let found = keptKeys.get(raw);
     if (found === undefined) {
       const q = raw.indexOf('?');
@@ -164,7 +170,9 @@ export function createStaticFastPath(deps: StaticFastPathDeps): (req: IncomingMe
       if (keptKeys.size >= MAX_ROUTES) keptKeys.clear();
       keptKeys.set(raw, found);
     }
-    return found === null ? undefined : deps.keptAnswer(found.key, found.pathname);
+    if (found === null) return undefined;
+    const body = deps.keptAnswer?.(found.key, found.pathname);
+    return body ? { body } : deps.keptAnswerFile?.(found.key);
   }
 
   return async (req, res) => {
@@ -181,9 +189,9 @@ export function createStaticFastPath(deps: StaticFastPathDeps): (req: IncomingMe
       routes.set(key, found);
     }
     if (!found) {
-      const body = kept(raw);
-      if (!body) return false;
-      const status = await sendKept(req, res, body);
+      const answer = await kept(raw);
+      if (!answer) return false;
+      const status = await sendKept(req, res, answer.body, answer.meta);
       deps.onAnswered?.(req.method, raw, status, performance.now() - started);
       return true;
     }

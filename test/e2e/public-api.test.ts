@@ -68,6 +68,26 @@ function operationOf(address: string): string | null {
 }
 
 /** Runs moderation, then waits for the build and the search index. */
+/** The files of the server's kept answers (`http/answer-files.ts`) whose text contains `text`. */
+function keptAnswersHolding(text: string): string[] {
+  const dir = t.config.answerCacheDir;
+  return fs.readdirSync(dir).filter((name) => {
+    try {
+      return fs.readFileSync(path.join(dir, name), 'utf8').includes(text);
+    } catch {
+      return false; // removed meanwhile
+    }
+  });
+}
+
+async function until(done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 async function settle(): Promise<void> {
   await t.service.worker.runDue();
   t.service.staticSite!.queue.kick();
@@ -277,14 +297,17 @@ describe('include=html', () => {
     expect(withHtml.headers.get('etag')).not.toBe(plain.headers.get('etag'));
   });
 
-  it('answers kept in memory follow every change: a revision, a withdrawal, a new article on a kept page', async () => {
+  it('answers kept follow every change: a revision, a withdrawal, a new article on a kept page', async () => {
     await publish('kept', 'Kept first', null);
     await settle();
     const address = `${API}/channels/wire/articles/kept?include=html`;
     const first = await get(address);
     expect(first.json.content_html).toContain('Kept first');
-    // Served again from memory, by the server's fast path this time (the app rendered and kept it): the same
-    // status, headers and bytes, compressed alike, and a 304 for its validator.
+    // The document was written to the folder of kept answers; the next request reads it from there.
+    await until(() => keptAnswersHolding('Kept first').length === 1);
+    expect((await get(address)).text).toBe(first.text);
+    // Served again (from memory or disk), by the server's fast path this time (the app rendered and kept it): the
+    // same status, headers and bytes, compressed alike, and a 304 for its validator.
     const headersOf = (g: Got) => Object.fromEntries([...g.headers].filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name)));
     // Each spelling is a key of its own: its first request is the app's, the next the fast path's.
     const spellings: Array<[string, Record<string, string>]> = [
@@ -312,9 +335,13 @@ describe('include=html', () => {
     const revised = await t.request('PUT', '/api/v1/channels/wire/pages/kept/translations/en', { key, body: { title: 'Kept revised', content_markdown: 'Kept revised body.' } });
     expect(revised.status, revised.text).toBe(200);
     await settle();
+    // The build that rewrote the document dropped the answers made from it.
+    await until(() => keptAnswersHolding('Kept first').length === 0);
     const now = await get(address);
     expect(now.json.content_html).toContain('Kept revised body');
     expect(now.headers.get('etag')).not.toBe(first.headers.get('etag'));
+    await until(() => keptAnswersHolding('Kept revised body').length > 0);
+    expect((await get(address)).text).toBe(now.text);
 
     await publish('kept-later', 'Kept later', null);
     await settle();
@@ -322,6 +349,8 @@ describe('include=html', () => {
 
     await unpublish('kept');
     await settle();
+    // Withdrawn: its kept answers left the folder with its files, before anyone asked again.
+    await until(() => keptAnswersHolding('Kept revised body').length === 0);
     expect((await get(address)).status).toBe(404);
     expect((await get(`${API}/channels/wire/articles?limit=2`)).json.articles.map((a: { slug: string }) => a.slug)).not.toContain('kept');
     await unpublish('kept-later');

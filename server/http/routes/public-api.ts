@@ -24,6 +24,7 @@ import { etagOf, respondConditionally, type ConditionalBody } from '../condition
 import { PressroomError } from '../../domain/errors.ts';
 import { perClientRateLimit } from '../middleware/rate-limit.ts';
 import type { OutputFileCache } from '../output-file-cache.ts';
+import type { AnswerFiles } from '../answer-files.ts';
 import { documentCacheControl, serveOutputFile, type CachePolicy } from './site-files.ts';
 import type { PublicState } from '../../read-model/public-state.ts';
 import { openApiDocument } from './openapi-document.ts';
@@ -58,6 +59,8 @@ export interface PublicApiDeps {
   readonly searchVersion: () => number;
   /** Answers rendered on demand, kept while their sources are current (shared with the fast path). */
   readonly answers: AnswerCache;
+  /** `include=html` documents, kept on disk while the plain document's file is the same (shared with the fast path). */
+  readonly answerFiles: AnswerFiles;
   /** The OpenAPI document of this API as JSON text (`openapi-json.ts`); read at its first request. */
   readonly openApi: () => string;
   readonly limits: { readonly content: number; readonly search: number; readonly trustProxyHops: number };
@@ -188,23 +191,22 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
     if (!includeHtml) return rebuilding(c);
     const shown = translationIn(article, language)!;
     const [channelSlug, articleSlug] = [c.req.param('channel'), article.slug];
-    // The stored rendering added to the built document of the same version (the plain form's file), while both
-    // are current: kept while the article's summary is the state's and the file the one read.
+    // The stored rendering added to the built document of the same version (the plain form's file): kept on disk
+    // while that file is the same file (`answer-files.ts`), so a crawler of every article reads each once.
     const mapped = fileForRequest(new URL(c.req.url).pathname, q.lang ?? null, null);
-    const built = 'file' in mapped && deps.loadTranslationHtml ? await deps.files.get(mapped.file) : null;
-    if (built && 'file' in mapped) {
-      const recheck = (now: PublicState) => {
-        const current = findArticle(now, channelSlug, articleSlug);
-        const file = deps.files.peek(mapped.file);
-        return current && file ? [current, file] : null;
-      };
-      const read = await kept(c, [article, built], recheck, async () => {
-        const html = await deps.loadTranslationHtml!(article.id, shown);
-        const body = html === null ? null : withContentHtml(new TextDecoder().decode(built.bytes), { id: article.id, ...shown }, publicHtmlOf({ html, htmlUrl: shown.htmlUrl }));
-        return body === null ? null : { body, lastModified: shown.updatedAt };
-      });
+    if ('file' in mapped && deps.loadTranslationHtml) {
+      const key = answerKey(c.req.path, c.req.url);
+      const saved = await deps.answerFiles.get(key);
+      if (saved) return respondConditionally(c, saved.body);
+      const built = await deps.files.get(mapped.file);
+      const html = built ? await deps.loadTranslationHtml(article.id, shown) : null;
+      const body = built && html !== null ? withContentHtml(new TextDecoder().decode(built.bytes), { id: article.id, ...shown }, publicHtmlOf({ html, htmlUrl: shown.htmlUrl })) : null;
+      if (built && body !== null) {
+        const made = readAnswerBody({ body, lastModified: shown.updatedAt }, deps.cache, c.req.path);
+        deps.answerFiles.put(key, { file: mapped.file, stamp: built.stamp }, made);
+        return respondConditionally(c, made);
+      }
       // Null: the file or the store is not of the state's version (a build in between); rendered whole below.
-      if (read) return answer(c, read);
     }
     // Kept while the article's summary is the state's (a new version replaces it).
     const sourcesIn = (now: PublicState) => {

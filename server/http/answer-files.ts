@@ -1,0 +1,178 @@
+/**
+ * Answers of the read API made on demand from an output file, kept on disk
+ * while that file is the same file: the `include=html` documents (issue 36,
+ * "every answer from a file, an index or a cache sized to the answer").
+ *
+ * An `include=html` document is the plain document's file with the stored
+ * rendering added. Made again per request it cost four times the file it
+ * extends (the file read and hashed, a row of the store, the links made
+ * absolute, the JSON spliced and hashed again); kept in memory, a crawler
+ * walking every article evicts each answer before it is asked again. So the
+ * answer's bytes are written once to a file of their own here, with its
+ * validators held in memory, and served from there while the document it was
+ * made from is unchanged: the same file by inode, size and mtime
+ * (`OutputFileCache.stamp`, the rule by which the output's own files are
+ * known to be unchanged). A build that rewrites or deletes the document
+ * changes that, so a kept answer is never other than the one the server would
+ * make now; the document's file being current is also what makes its plain
+ * form servable, so an answer kept here is served exactly while its plain
+ * form is.
+ *
+ * The folder is a cache: emptied at each start (the answers are remade on
+ * demand), bounded by `maxBytes` (least recently used go first).
+ * @module
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ConditionalBody } from './conditional-get.ts';
+
+/** An answer kept on disk, as read back: the same `meta` object for as long as it is kept. */
+export interface KeptFileAnswer {
+  readonly body: ConditionalBody;
+  /** Stable per kept answer (a key for what is derived once from its headers, as the fast path's). */
+  readonly meta: object;
+}
+
+/** The store's operations. */
+export interface AnswerFiles {
+  /** The answer kept for `key`, when the output file it was made from is still the same file. */
+  get(key: string): Promise<KeptFileAnswer | undefined>;
+  /**
+   * Keeps `body` for `key`, made from the output file `source.file` when it was the file `source.stamp` names.
+   * Written in the background; until then (or when it cannot be) the answer is made again.
+   */
+  put(key: string, source: { readonly file: string; readonly stamp: string }, body: ConditionalBody): void;
+  /**
+   * Drops the answers made from these output files (a build wrote or deleted them): a withdrawn article's
+   * documents leave the folder with its files, not when they are next asked for.
+   */
+  invalidate(files: readonly string[]): void;
+  /** Bytes of kept answers on disk. */
+  size(): number;
+  /** Resolves when the writes begun so far have ended (tests). */
+  settled(): Promise<void>;
+}
+
+interface Entry {
+  readonly file: string;
+  readonly stamp: string;
+  readonly path: string;
+  readonly meta: Omit<ConditionalBody, 'bytes'> & { readonly byteLength: number };
+}
+
+/**
+ * Creates the store in `dir`, emptying it (and removing what an earlier run left of a folder it was emptying).
+ * @param stampOf the current identity of an output file (`OutputFileCache.stamp`), null when there is none
+ */
+export function createAnswerFiles(options: { dir: string; maxBytes: number; stampOf: (file: string) => Promise<string | null> }): AnswerFiles {
+  const dir = path.resolve(options.dir);
+  clearFolder(dir);
+  // Map order is recency order: a hit moves its entry to the end.
+  const entries = new Map<string, Entry>();
+  // The keys kept for each output file (an article's document has one per spelling of its address).
+  const keysOf = new Map<string, Set<string>>();
+  const pending = new Set<Promise<void>>();
+  let bytes = 0;
+  let written = 0;
+
+  const unlink = (file: string) => void fs.promises.unlink(file).catch(() => undefined);
+  const drop = (key: string) => {
+    const entry = entries.get(key);
+    if (!entry) return;
+    entries.delete(key);
+    const keys = keysOf.get(entry.file);
+    keys?.delete(key);
+    if (keys?.size === 0) keysOf.delete(entry.file);
+    bytes -= entry.meta.byteLength;
+    unlink(entry.path);
+  };
+
+  async function read(entry: Entry): Promise<Uint8Array<ArrayBuffer> | null> {
+    const handle = await fs.promises.open(entry.path, 'r').catch(() => null);
+    if (!handle) return null;
+    try {
+      const content = new Uint8Array(entry.meta.byteLength);
+      let filled = 0;
+      while (filled < content.byteLength) {
+        const { bytesRead } = await handle.read(content, filled, content.byteLength - filled, filled);
+        if (bytesRead === 0) return null;
+        filled += bytesRead;
+      }
+      return content;
+    } catch {
+      return null;
+    } finally {
+      void handle.close().catch(() => undefined);
+    }
+  }
+
+  return {
+    async get(key) {
+      const entry = entries.get(key);
+      if (!entry) return undefined;
+      const stamp = await options.stampOf(entry.file);
+      // Another answer may have replaced this one meanwhile: only this one is dropped.
+      if (stamp !== entry.stamp) {
+        if (entries.get(key) === entry) drop(key);
+        return undefined;
+      }
+      const content = await read(entry);
+      // Dropped (the bound, a newer answer) while it was being read: made again.
+      if (!content) return undefined;
+      if (entries.get(key) === entry) {
+        entries.delete(key);
+        entries.set(key, entry);
+      }
+      const { byteLength: _, ...meta } = entry.meta;
+      return { body: { ...meta, bytes: content }, meta: entry.meta };
+    },
+    put(key, source, body) {
+      if (body.bytes.byteLength > options.maxBytes / 4) return;
+      const file = path.join(dir, `${(written++).toString(36)}.json`);
+      const { bytes: content, ...rest } = body;
+      const entry: Entry = { file: source.file, stamp: source.stamp, path: file, meta: { ...rest, byteLength: content.byteLength } };
+      const write = fs.promises.writeFile(file, content, { flag: 'wx' }).then(
+        () => {
+          drop(key);
+          entries.set(key, entry);
+          keysOf.set(source.file, (keysOf.get(source.file) ?? new Set()).add(key));
+          bytes += content.byteLength;
+          for (const oldest of entries.keys()) {
+            if (bytes <= options.maxBytes) break;
+            drop(oldest);
+          }
+        },
+        // A full disk or a folder removed under the server: the answer is made on demand instead.
+        () => unlink(file),
+      );
+      const tracked = write.finally(() => pending.delete(tracked));
+      pending.add(tracked);
+    },
+    invalidate(files) {
+      for (const file of files) for (const key of keysOf.get(file) ?? []) drop(key);
+    },
+    size: () => bytes,
+    async settled() {
+      await Promise.all(pending);
+    },
+  };
+}
+
+/**
+ * Empties `dir` for a new run at once: it is renamed aside and removed in the background, with any folder an
+ * earlier run renamed aside and did not finish removing (a cache of 100,000 answers takes a while to delete).
+ */
+function clearFolder(dir: string): void {
+  const parent = path.dirname(dir);
+  const aside = `${path.basename(dir)}.removing-`;
+  fs.mkdirSync(parent, { recursive: true });
+  try {
+    fs.renameSync(dir, path.join(parent, `${aside}${process.pid}-${Date.now()}`));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  fs.mkdirSync(dir, { recursive: true });
+  for (const name of fs.readdirSync(parent)) {
+    if (name.startsWith(aside)) void fs.promises.rm(path.join(parent, name), { recursive: true, force: true }).catch(() => undefined);
+  }
+}
