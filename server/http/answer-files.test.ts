@@ -26,8 +26,8 @@ const bodyOf = (text: string): ConditionalBody => ({
   headers: { 'Cache-Tag': 'pressroom:q:wire' },
 });
 
-function store(maxBytes = 1_000_000) {
-  return createAnswerFiles({ dir, maxBytes, stampOf: async (file) => stamps.get(file) ?? null });
+function store(maxBytes = 1_000_000, memoryBytes = 0) {
+  return createAnswerFiles({ dir, maxBytes, memoryBytes, stampOf: async (file) => stamps.get(file) ?? null });
 }
 
 const filesIn = () => fs.readdirSync(dir);
@@ -108,6 +108,22 @@ describe('answers kept on disk', () => {
     expect(await files.get('/a')).toBeDefined();
     expect(await files.get('/c')).toBeDefined();
     expect(files.size()).toBe(30);
+  });
+
+  it('holds the most recently used answers in memory too, within memoryBytes, checked against the file all the same', async () => {
+    const files = store(1_000_000, 40);
+    const names = ['a', 'b', 'c', 'd', 'e'];
+    for (const name of names) stamps.set(`${name}.json`, name);
+    for (const name of names) {
+      files.put(`/${name}`, { file: `${name}.json`, stamp: name }, bodyOf(name.repeat(10)));
+      await files.settled();
+    }
+    // Their files gone, the bytes held in memory still answer: the four most recent (40 bytes hold four of ten).
+    for (const name of filesIn()) fs.rmSync(path.join(dir, name));
+    expect(await files.get('/a')).toBeUndefined();
+    for (const name of names.slice(1)) expect(new TextDecoder().decode((await files.get(`/${name}`))!.body.bytes)).toBe(name.repeat(10));
+    stamps.set('c.json', 'rewritten');
+    expect(await files.get('/c')).toBeUndefined();
   });
 
   it('starts empty: what an earlier run kept, and a folder it was still removing, go', async () => {

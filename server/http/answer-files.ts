@@ -19,7 +19,10 @@
  * form is.
  *
  * The folder is a cache: emptied at each start (the answers are remade on
- * demand), bounded by `maxBytes` (least recently used go first).
+ * demand), bounded by `maxBytes` (least recently used go first). The most
+ * recently used answers' bytes are also held in memory (`memoryBytes`), as
+ * the output file cache holds the hot files, so a popular document costs no
+ * read either.
  * @module
  */
 import fs from 'node:fs';
@@ -64,7 +67,8 @@ interface Entry {
  * Creates the store in `dir`, emptying it (and removing what an earlier run left of a folder it was emptying).
  * @param stampOf the current identity of an output file (`OutputFileCache.stamp`), null when there is none
  */
-export function createAnswerFiles(options: { dir: string; maxBytes: number; stampOf: (file: string) => Promise<string | null> }): AnswerFiles {
+export function createAnswerFiles(options: { dir: string; maxBytes: number; memoryBytes?: number; stampOf: (file: string) => Promise<string | null> }): AnswerFiles {
+  const memoryBytes = options.memoryBytes ?? 32 * 1024 * 1024;
   const dir = path.resolve(options.dir);
   clearFolder(dir);
   // Map order is recency order: a hit moves its entry to the end.
@@ -72,6 +76,9 @@ export function createAnswerFiles(options: { dir: string; maxBytes: number; stam
   // The keys kept for each output file (an article's document has one per spelling of its address).
   const keysOf = new Map<string, Set<string>>();
   const pending = new Set<Promise<void>>();
+  // The bytes of the most recently used answers, least recently used first.
+  const hot = new Map<Entry, Uint8Array<ArrayBuffer>>();
+  let hotBytes = 0;
   let bytes = 0;
   let written = 0;
 
@@ -85,6 +92,20 @@ export function createAnswerFiles(options: { dir: string; maxBytes: number; stam
     if (keys?.size === 0) keysOf.delete(entry.file);
     bytes -= entry.meta.byteLength;
     unlink(entry.path);
+    cool(entry);
+  };
+  const cool = (entry: Entry) => {
+    if (hot.delete(entry)) hotBytes -= entry.meta.byteLength;
+  };
+  const warm = (entry: Entry, content: Uint8Array<ArrayBuffer>) => {
+    cool(entry);
+    if (content.byteLength > memoryBytes / 4) return;
+    hot.set(entry, content);
+    hotBytes += content.byteLength;
+    for (const oldest of hot.keys()) {
+      if (hotBytes <= memoryBytes) break;
+      cool(oldest);
+    }
   };
 
   async function read(entry: Entry): Promise<Uint8Array<ArrayBuffer> | null> {
@@ -116,12 +137,13 @@ export function createAnswerFiles(options: { dir: string; maxBytes: number; stam
         if (entries.get(key) === entry) drop(key);
         return undefined;
       }
-      const content = await read(entry);
+      const content = hot.get(entry) ?? (await read(entry));
       // Dropped (the bound, a newer answer) while it was being read: made again.
       if (!content) return undefined;
       if (entries.get(key) === entry) {
         entries.delete(key);
         entries.set(key, entry);
+        warm(entry, content);
       }
       const { byteLength: _, ...meta } = entry.meta;
       return { body: { ...meta, bytes: content }, meta: entry.meta };
@@ -137,6 +159,7 @@ export function createAnswerFiles(options: { dir: string; maxBytes: number; stam
           entries.set(key, entry);
           keysOf.set(source.file, (keysOf.get(source.file) ?? new Set()).add(key));
           bytes += content.byteLength;
+          warm(entry, content);
           for (const oldest of entries.keys()) {
             if (bytes <= options.maxBytes) break;
             drop(oldest);
