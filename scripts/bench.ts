@@ -56,7 +56,7 @@ const MEASUREMENTS: readonly Measurement[] = [
   },
   {
     name: 'bodies',
-    description: 'Hostile bodies of issues 18 and 40: time per body in place, the slowest concurrent GET while the server saves it, growth of the shapes that were quadratic, another account\'s draft beside one account\'s burst, 120 parallel 9.4 MB uploads beside a reader',
+    description: 'Hostile bodies of issues 18 and 40: time per body in place, the slowest concurrent GET while the server saves it, growth of the shapes that were quadratic, another account\'s draft beside one account\'s burst, 120 parallel 9.4 MB uploads beside a reader; and issue 36\'s ordinary Markdown of 100 KB, 1 MB and 20 MB: MB/s in place and the save time',
     script: 'scripts/bench/body-bench.ts',
     args: (o) => ['--scale', String(o.bodyScale)],
   },

@@ -6,7 +6,8 @@
  * p99 column (the max, in fact: a stall is what matters). Then issue 40's
  * rows: the growth of the shapes that were quadratic, another account's
  * draft beside one account's burst of slow bodies, and 120 parallel 9.4 MB
- * uploads from one key beside a reader.
+ * uploads from one key beside a reader. Last, issue 36's save times: one-
+ * language articles of ordinary Markdown at 100 KB, 1 MB and 20 MB.
  *
  * `--scale P` runs the inputs at P percent of their size (the smoke test
  * uses 1). Run directly: `npx tsx scripts/bench/body-bench.ts --scale 100`.
@@ -25,6 +26,7 @@ import { createLogger } from '../../server/logger.ts';
 import { startService } from '../../server/main.ts';
 import type { BenchFigure } from './run-measurement.ts';
 import { GROWTH_SHAPES, NESTED_MARKERS_51KB } from '../../test/support/burst-inputs.ts';
+import { ordinaryMarkdown } from '../../test/support/ordinary-markdown.ts';
 
 import { npmRun, serviceEnv, startServerProcess } from '../../test/helpers/service-process.ts';
 
@@ -78,6 +80,50 @@ function growthFigures(scale: number): BenchFigure[] {
     const twice = leastOf3(shape(2 * lines));
     return { name: `body growth: ${name}, ${lines} → ${2 * lines} lines: ${Math.round(once)} → ${Math.round(twice)} ms, ×${(twice / once).toFixed(2)} (target ≤ 2.5)`, wallMs: Math.round(twice), cpuMs: 0, peakRssMb: Math.round(process.memoryUsage.rss() / 2 ** 20) };
   });
+}
+
+/** Issue 36's sizes of ordinary Markdown, in characters: 100 KB, 1 MB and the whole 20 MB request. */
+const ORDINARY_SIZES: ReadonlyArray<readonly [label: string, chars: number]> = [
+  ['100 KB', 100_000],
+  ['1 MB', 1_000_000],
+  ['20 MB', 20_000_000],
+];
+
+/**
+ * Issue 36's save times: one-language articles of ordinary Markdown (`ordinaryMarkdown`) at 100 KB, 1 MB and
+ * 20 MB, each prepared and rendered in place (its rate in MB/s; the guide is ≥ 5), then saved through the server
+ * (the answer's status and, when refused, its code; the targets are 1 MB ≤ 1 s and 20 MB accepted in ≤ 10 s).
+ */
+async function ordinarySaves(scale: number, post: (p: string, body: unknown) => Promise<Response>): Promise<BenchFigure[]> {
+  const figures: BenchFigure[] = [];
+  for (const [label, chars] of ORDINARY_SIZES) {
+    const markdown = ordinaryMarkdown(Math.max(1_000, Math.round(chars * scale)));
+    const size = scale === 1 ? label : `${Math.round(markdown.length / 1000)} KB`;
+    const cpu = process.cpuUsage();
+    const inPlace = performance.now();
+    const result = outcome({ title: 'T', contentMarkdown: markdown });
+    const ms = performance.now() - inPlace;
+    const used = process.cpuUsage(cpu);
+    const rate = markdown.length / 1e6 / (ms / 1000);
+    const speed = result === 'stored' ? `${rate.toFixed(2)} MB/s (guide ≥ 5)` : 'not parsed';
+    figures.push({ name: `body in place: ordinary Markdown, ${size} (${result}): ${speed}`, wallMs: Math.round(ms), cpuMs: Math.round((used.user + used.system) / 1000), peakRssMb: Math.round(process.memoryUsage.rss() / 2 ** 20) });
+    const started = performance.now();
+    const res = await post('/api/v1/channels/bench/pages', { slug: `ordinary-${chars}`, default_language: 'en', translations: [{ language: 'en', title: 'T', content_markdown: markdown }] });
+    const text = await res.text();
+    const saveMs = performance.now() - started;
+    const code = res.status === 201 ? '' : `, ${errorCode(text)}`;
+    figures.push({ name: `body save: ordinary Markdown, ${size}, one language (${res.status}${code})`, wallMs: Math.round(saveMs), cpuMs: 0, peakRssMb: Math.round(process.memoryUsage.rss() / 2 ** 20) });
+  }
+  return figures;
+}
+
+/** The error code of an error body, or what it began with. */
+function errorCode(text: string): string {
+  try {
+    return (JSON.parse(text) as { error?: { code?: string } }).error?.code ?? text.slice(0, 60);
+  } catch {
+    return text.slice(0, 60);
+  }
 }
 
 /** The server's resident memory (MB), from /proc. */
@@ -215,6 +261,7 @@ export async function benchBodies(scale: number): Promise<BenchFigure[]> {
       figures.push({ name: `body save (${saved.status}) + concurrent GET, slowest: ${name}`, wallMs: Math.round(saved.ms * 10) / 10, cpuMs: 0, peakRssMb: Math.round(process.memoryUsage.rss() / 2 ** 20), p99Ms: Math.round(slowest * 100) / 100 });
     }
     figures.push(...growthFigures(scale));
+    figures.push(...(await ordinarySaves(scale, post)));
   } finally {
     await service.stop();
     fs.rmSync(dir, { recursive: true, force: true });
