@@ -28,7 +28,8 @@ export function answerKey(canonicalPath: string, url: string): string {
 }
 
 /**
- * Characters of answers kept at most by the server (list pages of other sizes, `include=html` documents):
+ * Characters of answers kept at most by the server (list pages of other sizes; `include=html` documents rendered
+ * whole while a build is between versions; the others are kept on disk, `http/answer-files.ts`):
  * about 128 MB of memory when full.
  */
 export const ANSWER_CACHE_CHARS = 64 * 1024 * 1024;
