@@ -148,8 +148,7 @@ describe('a deploy cut short by SIGKILL', () => {
     const putsBefore = s3.puts();
     server = await startServerProcess(env());
     // Killed once some 40 of the site's ~100 files are up: early enough that the deploy is unfinished (8 lanes, each
-    // upload 40 ms), late enough that what the restart must send, with the search bundles its own rebuild replaces
-    // meanwhile, stays fewer keys than the output (at 20, a loaded run sent 105 keys for 100 files).
+    // upload 40 ms), late enough that some of what it sent is final.
     await pollUntil(() => s3.puts() - putsBefore, (n) => n >= 40, { what: 'the deploy to be under way', timeoutMs: 120_000 });
     server.child.kill('SIGKILL');
     await new Promise((resolve) => server!.child.once('exit', resolve));
@@ -175,8 +174,9 @@ describe('a deploy cut short by SIGKILL', () => {
       .slice(putsAtRestart)
       .filter((key) => before.get(key)?.bytes.equals(final.get(key) ?? Buffer.alloc(0)));
     expect(sentAgain.length, sentAgain.join(', ')).toBeLessThanOrEqual(BUCKET_UPLOAD_CONCURRENCY);
-    // Keys, not puts: a list or page the restart's builds changed twice is uploaded twice, which is no start over.
-    expect(new Set(s3.putKeys().slice(putsAtRestart)).size).toBeLessThan(final.size);
+    // How many keys the restart sends says nothing more: when the kill comes before the first start has built its
+    // articles, the builds after the restart change nearly every file the first deploy had sent (a loaded run sent
+    // all 118), and each changed file must go up again. What a start over would do is send unchanged ones: above.
     const admin = await npmRun('admin', ['edge'], env());
     expect(admin.stdout).toMatch(/nothing pending/);
     expect(await server.stop()).toBe(0);
