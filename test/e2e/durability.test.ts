@@ -129,7 +129,7 @@ describe('the reproduction of issue 39 on a second start, 20 times', () => {
       const [a, backup, query] = await Promise.all([
         burst(server, `r${round}a`),
         sqlite3(databaseFile, [`.backup ${path.join(dir, `sqlite3-backup-${round}.db`)}`]),
-        sqlite3(databaseFile, ['-readonly', 'select count(*) from api_keys']),
+        sqlite3(databaseFile, ['-readonly', '-cmd', '.timeout 5000', 'select count(*) from api_keys']),
       ]);
       ok(backup, 'sqlite3 .backup');
       ok(query, 'sqlite3 -readonly');
@@ -188,7 +188,7 @@ describe('each documented tool beside a burst of writes, three times', () => {
     for (let round = 0; round < 3; round++) {
       const tools: Array<[string, () => Promise<void>]> = [
         ['sqlite3 .backup', async () => void ok(await sqlite3(databaseFile, [`.backup ${path.join(dir, `tools-${round}.db`)}`]), 'sqlite3 .backup')],
-        ['sqlite3 -readonly', async () => void ok(await sqlite3(databaseFile, ['-readonly', 'select count(*) from articles']), 'sqlite3 -readonly')],
+        ['sqlite3 -readonly', async () => void ok(await sqlite3(databaseFile, ['-readonly', '-cmd', '.timeout 5000', 'select count(*) from articles']), 'sqlite3 -readonly')],
         ['admin key create', () => createKeyBeside(server, `tool-${round}`)],
         [
           'admin moderation approve',
