@@ -364,7 +364,13 @@ async function createPublicReadSide(deps: {
   const model = createPublicModel({ db, urls: deps.urls });
   const state = () => staticSite.builder.publicState();
   const answers = createAnswerCache(ANSWER_CACHE_CHARS);
-  const answerFiles = createAnswerFiles({ dir: config.answerCacheDir, maxBytes: config.answerCacheBytes, stampOf: (file) => deps.files.stamp(file) });
+  const answerFiles = createAnswerFiles({
+    dir: config.answerCacheDir,
+    maxBytes: config.answerCacheBytes,
+    stampOf: (file) => deps.files.stamp(file),
+    onWriteFailed: (error) =>
+      deps.log.warn('an include=html answer could not be kept on disk: such answers are made per request while writes fail (said once a run)', { dir: config.answerCacheDir, error: describeError(error) }),
+  });
   staticSite.builder.onFilesPlaced((paths) => answerFiles.invalidate(paths));
   const search = await createSearchKeeper({ db, state, loadTexts: (ids) => model.texts({ ids }), lastEventId: () => staticSite.builder.newestEvent(), log: deps.log.child('search') });
   staticSite.queue.onBuilt((report) => void (report.full ? search.syncAll() : search.syncArticles(report.articleIds, report.through)));

@@ -33,6 +33,17 @@ function store(maxBytes = 1_000_000, memoryBytes = 0) {
 const filesIn = () => fs.readdirSync(dir);
 
 describe('answers kept on disk', () => {
+  it('says once a run that an answer could not be written', async () => {
+    const failures: unknown[] = [];
+    const files = createAnswerFiles({ dir, maxBytes: 1_000_000, stampOf: async () => 'ino1', onWriteFailed: (error) => failures.push(error) });
+    fs.rmSync(dir, { recursive: true });
+    files.put('/a', { file: 'a.json', stamp: 'ino1' }, bodyOf('a'));
+    files.put('/b', { file: 'a.json', stamp: 'ino1' }, bodyOf('b'));
+    await files.settled();
+    expect(failures).toHaveLength(1);
+    expect(await files.get('/a')).toBeUndefined();
+  });
+
   it('gives back the bytes and validators kept, with the same meta object each time, while the file is the same', async () => {
     const files = store();
     stamps.set('a.json', 'ino1');
@@ -59,7 +70,7 @@ describe('answers kept on disk', () => {
     stamps.delete('b.json'); // deleted by a build
     expect(await files.get('/a')).toBeUndefined();
     expect(await files.get('/b')).toBeUndefined();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await files.settled();
     expect(filesIn()).toEqual([]);
     expect(files.size()).toBe(0);
   });
@@ -76,7 +87,7 @@ describe('answers kept on disk', () => {
     expect(await files.get('/a?include=html')).toBeUndefined();
     expect(await files.get('/a?include=html&lang=en')).toBeUndefined();
     expect(await files.get('/c?include=html')).toBeDefined();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await files.settled();
     expect(filesIn()).toHaveLength(1);
   });
 
@@ -88,7 +99,7 @@ describe('answers kept on disk', () => {
     files.put('/a', { file: 'a.json', stamp: 'ino2' }, bodyOf('new'));
     await files.settled();
     expect(new TextDecoder().decode((await files.get('/a'))!.body.bytes)).toBe('new');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await files.settled();
     expect(filesIn()).toHaveLength(1);
   });
 

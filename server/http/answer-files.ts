@@ -52,7 +52,7 @@ export interface AnswerFiles {
   invalidate(files: readonly string[]): void;
   /** Bytes of kept answers on disk. */
   size(): number;
-  /** Resolves when the writes begun so far have ended (tests). */
+  /** Resolves when the writes and removals begun so far have ended (tests). */
   settled(): Promise<void>;
 }
 
@@ -60,14 +60,23 @@ interface Entry {
   readonly file: string;
   readonly stamp: string;
   readonly path: string;
-  readonly meta: Omit<ConditionalBody, 'bytes'> & { readonly byteLength: number };
+  /** The answer but its bytes: the `meta` every read of it gives back. */
+  readonly meta: Omit<ConditionalBody, 'bytes'>;
+  readonly byteLength: number;
 }
 
 /**
  * Creates the store in `dir`, emptying it (and removing what an earlier run left of a folder it was emptying).
  * @param stampOf the current identity of an output file (`OutputFileCache.stamp`), null when there is none
  */
-export function createAnswerFiles(options: { dir: string; maxBytes: number; memoryBytes?: number; stampOf: (file: string) => Promise<string | null> }): AnswerFiles {
+export function createAnswerFiles(options: {
+  dir: string;
+  maxBytes: number;
+  memoryBytes?: number;
+  stampOf: (file: string) => Promise<string | null>;
+  /** Told, once a run, that an answer could not be written (a full disk): answers are then made on demand. */
+  onWriteFailed?: (error: unknown) => void;
+}): AnswerFiles {
   const memoryBytes = options.memoryBytes ?? 32 * 1024 * 1024;
   const dir = path.resolve(options.dir);
   clearFolder(dir);
@@ -81,8 +90,16 @@ export function createAnswerFiles(options: { dir: string; maxBytes: number; memo
   let hotBytes = 0;
   let bytes = 0;
   let written = 0;
+  let warned = false;
 
-  const unlink = (file: string) => void fs.promises.unlink(file).catch(() => undefined);
+  const track = (work: Promise<unknown>) => {
+    const tracked = work.then(
+      () => undefined,
+      () => undefined,
+    ).finally(() => pending.delete(tracked));
+    pending.add(tracked);
+  };
+  const unlink = (file: string) => track(fs.promises.unlink(file));
   const drop = (key: string) => {
     const entry = entries.get(key);
     if (!entry) return;
@@ -90,12 +107,12 @@ export function createAnswerFiles(options: { dir: string; maxBytes: number; memo
     const keys = keysOf.get(entry.file);
     keys?.delete(key);
     if (keys?.size === 0) keysOf.delete(entry.file);
-    bytes -= entry.meta.byteLength;
+    bytes -= entry.byteLength;
     unlink(entry.path);
     cool(entry);
   };
   const cool = (entry: Entry) => {
-    if (hot.delete(entry)) hotBytes -= entry.meta.byteLength;
+    if (hot.delete(entry)) hotBytes -= entry.byteLength;
   };
   const warm = (entry: Entry, content: Uint8Array<ArrayBuffer>) => {
     cool(entry);
@@ -112,7 +129,7 @@ export function createAnswerFiles(options: { dir: string; maxBytes: number; memo
     const handle = await fs.promises.open(entry.path, 'r').catch(() => null);
     if (!handle) return null;
     try {
-      const content = new Uint8Array(entry.meta.byteLength);
+      const content = new Uint8Array(entry.byteLength);
       let filled = 0;
       while (filled < content.byteLength) {
         const { bytesRead } = await handle.read(content, filled, content.byteLength - filled, filled);
@@ -145,14 +162,13 @@ export function createAnswerFiles(options: { dir: string; maxBytes: number; memo
         entries.set(key, entry);
         warm(entry, content);
       }
-      const { byteLength: _, ...meta } = entry.meta;
-      return { body: { ...meta, bytes: content }, meta: entry.meta };
+      return { body: { ...entry.meta, bytes: content }, meta: entry.meta };
     },
     put(key, source, body) {
       if (body.bytes.byteLength > options.maxBytes / 4) return;
       const file = path.join(dir, `${(written++).toString(36)}.json`);
       const { bytes: content, ...rest } = body;
-      const entry: Entry = { file: source.file, stamp: source.stamp, path: file, meta: { ...rest, byteLength: content.byteLength } };
+      const entry: Entry = { file: source.file, stamp: source.stamp, path: file, meta: rest, byteLength: content.byteLength };
       const write = fs.promises.writeFile(file, content, { flag: 'wx' }).then(
         () => {
           drop(key);
@@ -166,17 +182,21 @@ export function createAnswerFiles(options: { dir: string; maxBytes: number; memo
           }
         },
         // A full disk or a folder removed under the server: the answer is made on demand instead.
-        () => unlink(file),
+        (error: unknown) => {
+          unlink(file);
+          if (!warned) options.onWriteFailed?.(error);
+          warned = true;
+        },
       );
-      const tracked = write.finally(() => pending.delete(tracked));
-      pending.add(tracked);
+      track(write);
     },
     invalidate(files) {
       for (const file of files) for (const key of keysOf.get(file) ?? []) drop(key);
     },
     size: () => bytes,
     async settled() {
-      await Promise.all(pending);
+      // A write's end may begin a removal (the answer it replaced, or what the bound drops).
+      while (pending.size > 0) await Promise.all(pending);
     },
   };
 }

@@ -355,7 +355,7 @@ describe('include=html', () => {
     expect((await get(`${API}/channels/wire/articles?limit=2`)).json.articles.map((a: { slug: string }) => a.slug)).not.toContain('kept');
     await unpublish('kept-later');
     await settle();
-  });
+  }, 120_000);
 
   it.each(['markdown', 'HTML', '', 'html,text'])('include=%j is 422', async (value) => {
     const res = await get(`${API}/channels/wire/articles/story-1?include=${value}`);

@@ -76,11 +76,18 @@ const SEARCH_RETRY_AFTER_SECONDS = 5;
 // so the fast path's headers flattened once per body hold too. An answer is kept for one key, so one path.
 const bodies = new WeakMap<ReadAnswer, { readonly path: string; readonly body: ConditionalBody }>();
 
-/** The bytes, validators and headers of an answer rendered on demand at `path` (the routes and the fast path). */
+/** The bytes, validators and headers of an answer kept in memory at `path`, made once (the routes and the fast path). */
 export function readAnswerBody(read: ReadAnswer, cache: CachePolicy, path: string): ConditionalBody {
   const held = bodies.get(read);
   if (held?.path === path) return held.body;
-  const body: ConditionalBody = {
+  const body = answerBody(read, cache, path);
+  bodies.set(read, { path, body });
+  return body;
+}
+
+/** The bytes, validators and headers of an answer rendered on demand at `path`. */
+function answerBody(read: ReadAnswer, cache: CachePolicy, path: string): ConditionalBody {
+  return {
     bytes: new TextEncoder().encode(read.body),
     contentType: 'application/json; charset=utf-8',
     cacheControl: documentCacheControl(cache),
@@ -89,8 +96,6 @@ export function readAnswerBody(read: ReadAnswer, cache: CachePolicy, path: strin
     // Rendered on demand from the public state: purged with the lists it is drawn from (`serving/cache-tags.ts`).
     headers: cacheTagHeaders(tagsOfQueryAnswer(cache.tagPrefix, path)),
   };
-  bodies.set(read, { path, body });
-  return body;
 }
 
 /** The routes, to mount at `/api/public/v1`. */
@@ -202,7 +207,7 @@ export function publicApiRoutes(deps: PublicApiDeps): Hono {
       const html = built ? await deps.loadTranslationHtml(article.id, shown) : null;
       const body = built && html !== null ? withContentHtml(new TextDecoder().decode(built.bytes), { id: article.id, ...shown }, publicHtmlOf({ html, htmlUrl: shown.htmlUrl })) : null;
       if (built && body !== null) {
-        const made = readAnswerBody({ body, lastModified: shown.updatedAt }, deps.cache, c.req.path);
+        const made = answerBody({ body, lastModified: shown.updatedAt }, deps.cache, c.req.path);
         deps.answerFiles.put(key, { file: mapped.file, stamp: built.stamp }, made);
         return respondConditionally(c, made);
       }
