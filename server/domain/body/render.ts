@@ -30,6 +30,7 @@ import { checkMarkdownBody } from './limits.ts';
 import { encodeLinkTargets, findLinkTargets, findLinkTargetsInTree } from './link-targets.ts';
 import { publicMarkdown } from './safe-markdown.ts';
 import { takeParsedBody } from './parsed-bodies.ts';
+import { parseMarkdown } from './processors.ts';
 import { ARTICLE_SCHEMA } from './schema.ts';
 import { firstCodePoints, PROSE_MAX_CHARS, proseOf } from './prose.ts';
 import { rehypeImagesNeedAlt } from './image-alt.ts';
@@ -58,8 +59,8 @@ function renderTree(markdown: string): Root {
 }
 
 function parseTree(markdown: string): MdastRoot {
-  // remark-parse + remark-gfm with default options, as `parseMarkdown`: a kept tree is the same parse.
-  return takeParsedBody(markdown) ?? (renderer.parse(markdown) as MdastRoot);
+  // remark-parse + remark-gfm with default options, as `renderer`; a long body is parsed part by part.
+  return takeParsedBody(markdown) ?? parseMarkdown(markdown);
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
