@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BodyRejectedError, processBody, renderMarkdownBody } from '../domain/body/index.ts';
 import { PressroomError } from '../domain/errors.ts';
-import { BODIES_QUEUED_PER_OWNER, BODIES_RETRY_AFTER_SECONDS, createBodyPool, type BodyPool } from './body-pool.ts';
+import { BODIES_QUEUED_PER_OWNER, BODIES_RETRY_AFTER_SECONDS, createBodyPool, jobTimeLimitMs, type BodyPool } from './body-pool.ts';
 
 // Within every limit (each per-body total near its maximum, 1 MB) but seconds of parsing: the time limit has to stop it.
 const SLOW_HEAD = `${'word *x* and [y](http://x.example/) '.repeat(10).trim()}\n\n`.repeat(500) + `${'*x* '.repeat(10)}\n\n`.repeat(499) + '> quote\n\n'.repeat(499);
@@ -11,6 +11,17 @@ let pool: BodyPool | undefined;
 afterEach(async () => {
   await pool?.close();
   pool = undefined;
+});
+
+describe('jobTimeLimitMs', () => {
+  it('is the limit once per started million characters of the text a task works through', () => {
+    const body = (chars: number) => ({ kind: 'body' as const, job: { title: 'T', contentMarkdown: 'a'.repeat(chars) } });
+    expect(jobTimeLimitMs(10_000, body(0))).toBe(10_000);
+    expect(jobTimeLimitMs(10_000, body(1_000_000))).toBe(10_000);
+    expect(jobTimeLimitMs(10_000, body(1_000_001))).toBe(20_000);
+    expect(jobTimeLimitMs(10_000, { kind: 'render', markdown: 'a'.repeat(20_000_000) })).toBe(200_000);
+    expect(jobTimeLimitMs(10_000, { kind: 'body', job: { title: 'T', contentHtml: 'a'.repeat(1_500_000) } })).toBe(20_000);
+  });
 });
 
 describe('createBodyPool', () => {

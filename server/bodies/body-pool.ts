@@ -96,6 +96,25 @@ export const BODIES_QUEUED_PER_OWNER = 200;
 export const BODIES_RETRY_AFTER_SECONDS = 5;
 /** The wall-clock time after which a job is stopped whatever its CPU time, as a multiple of the limit. */
 const WALL_CAP = 4;
+/** The text a job's time limit is for: a longer one gets the limit once per started million characters. */
+const CHARS_PER_LIMIT = 1_000_000;
+
+/** The characters of Markdown or HTML a task works through. */
+function taskChars(task: PoolTask): number {
+  if (task.kind === 'render') return task.markdown.length;
+  if (task.kind === 'body') return (task.job.contentMarkdown ?? task.job.contentHtml ?? '').length;
+  const subject = task.subject;
+  return subject.markdown.length + subject.title.length + (subject.excerpt?.length ?? 0);
+}
+
+/**
+ * A job's time limit: `base` for a body of up to a million characters (a 1 MB body of old), and as many
+ * times `base` as it has started millions, so the limit grows as linearly as the work (bodies of up to the
+ * request's 20 MB are accepted, issue 36).
+ */
+export function jobTimeLimitMs(base: number, task: PoolTask): number {
+  return base * Math.max(1, Math.ceil(taskChars(task) / CHARS_PER_LIMIT));
+}
 
 interface Job {
   readonly id: number;
@@ -118,6 +137,8 @@ interface Slot {
   /** Its CPU time (ms) when the current job started, and that job's wall-clock start. */
   cpuAtStart: number | null;
   startedAt: number;
+  /** The current job's time limit (`jobTimeLimitMs`). */
+  limitMs: number;
 }
 
 const BOOT = new URL('../worker-boot.mjs', import.meta.url);
@@ -145,7 +166,8 @@ export function createBodyPool(options: BodyPoolOptions): BodyPool {
       slot.worker.ref();
       slot.cpuAtStart = slot.tid === null ? null : threadCpuMs(slot.tid);
       slot.startedAt = performance.now();
-      slot.timer = setTimeout(() => checkTime(slot), options.timeLimitMs);
+      slot.limitMs = jobTimeLimitMs(options.timeLimitMs, job.task);
+      slot.timer = setTimeout(() => checkTime(slot), slot.limitMs);
       slot.worker.postMessage({ id: job.id, task: job.task });
     }
   };
@@ -159,8 +181,9 @@ export function createBodyPool(options: BodyPoolOptions): BodyPool {
     const now = slot.tid === null || slot.cpuAtStart === null ? null : threadCpuMs(slot.tid);
     const spent = now === null ? null : now - slot.cpuAtStart!;
     const wall = performance.now() - slot.startedAt;
-    if (spent === null || spent >= options.timeLimitMs || wall >= WALL_CAP * options.timeLimitMs) return timeOut(slot);
-    slot.timer = setTimeout(() => checkTime(slot), Math.min(Math.max(10, options.timeLimitMs - spent), WALL_CAP * options.timeLimitMs - wall));
+    const limit = slot.limitMs;
+    if (spent === null || spent >= limit || wall >= WALL_CAP * limit) return timeOut(slot);
+    slot.timer = setTimeout(() => checkTime(slot), Math.min(Math.max(10, limit - spent), WALL_CAP * limit - wall));
   };
 
   const finish = (slot: Slot): Job | null => {
@@ -179,17 +202,18 @@ export function createBodyPool(options: BodyPoolOptions): BodyPool {
   };
 
   const timeOut = (slot: Slot) => {
+    const limit = slot.limitMs;
     const job = finish(slot);
     replace(slot);
     void slot.worker.terminate();
-    job?.fail('timeMs', `took longer than the time limit of ${options.timeLimitMs} ms of processing (limit timeMs), so it was stopped`);
+    job?.fail('timeMs', `took longer than the time limit of ${limit} ms of processing (limit timeMs), so it was stopped`);
     dispatch();
   };
 
   const start = () => {
     started++;
     const worker = new Worker(BOOT, { workerData: { entry: ENTRY } });
-    const slot: Slot = { worker, ready: false, current: null, timer: null, tid: null, cpuAtStart: null, startedAt: 0 };
+    const slot: Slot = { worker, ready: false, current: null, timer: null, tid: null, cpuAtStart: null, startedAt: 0, limitMs: options.timeLimitMs };
     slots.add(slot);
     worker.unref();
     worker.on('message', (reply: BodyReply | { ready: true; tid: number | null } | { error: string }) => {

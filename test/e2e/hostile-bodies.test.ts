@@ -25,7 +25,7 @@ const MARKDOWN: Array<[string, () => string, string]> = [
   ['a 500-deep nested list (was 25 s)', () => Array.from({ length: 500 }, (_, k) => `${'  '.repeat(k)}- item`).join('\n'), 'markdownDepth'],
   ['a 10,000-deep list (was a stack overflow)', () => `${'- '.repeat(10_000)}a`, 'markdownDepth'],
   ['a 5,000-column table (was 5 s)', () => `|${'a|'.repeat(5_000)}\n|${'-|'.repeat(5_000)}\n`, 'tableColumns'],
-  ['1.5 MB of plain text (was ~15 s)', () => 'word '.repeat(300_000), 'markdownChars'],
+  ['1.5 MB of plain text in one paragraph (was ~15 s)', () => 'word '.repeat(300_000), 'segmentChars'],
 ];
 
 const HTML: Array<[string, () => string, string]> = [
@@ -55,7 +55,7 @@ describe('bodies over a limit', () => {
     expect(message).toMatch(/at most [\d,]+/);
   });
 
-  it('the size limit is per translation, and the message says the 20 MB request is for all translations together', async () => {
+  it('a stretch of over a million characters that cannot be divided is refused, naming the translation and saying how to divide it', async () => {
     const res = await t.request('POST', '/api/v1/channels/bodies/pages', {
       key,
       body: {
@@ -68,7 +68,9 @@ describe('bodies over a limit', () => {
       },
     });
     expect(res.status).toBe(422);
-    expect(res.json.error.details.fields['translations.1.content_markdown']).toMatch(/one translation's content_markdown.*20 MB limit is for the whole article/);
+    const message: string = res.json.error.details.fields['translations.1.content_markdown'];
+    expect(message).toContain('limit segmentChars');
+    expect(message).toMatch(/Line 1 begins 1000001 characters that cannot be divided.*Start a paragraph/);
   });
 
   it.each(HTML)('content_html %s → 422 naming the field and its limit', async (_name, make, limit) => {

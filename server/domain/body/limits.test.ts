@@ -18,7 +18,9 @@ const PATHOLOGICAL_MARKDOWN: Array<[string, () => string, BodyLimitName]> = [
   ['a 10,000-deep list on one line', () => `${'- '.repeat(10_000)}a`, 'markdownDepth'],
   ['"> - " mixed, 40 levels', () => `${'> - '.repeat(20)}a`, 'markdownDepth'],
   ['a 5,000-column table (5 s)', () => `|${'a|'.repeat(5_000)}\n|${'-|'.repeat(5_000)}\n`, 'tableColumns'],
-  ['plain text over the size limit (~10 s per MB)', () => 'word '.repeat(250_000), 'markdownChars'],
+  ['one paragraph of plain text longer than a part (~1 s per MB)', () => 'word '.repeat(250_000), 'segmentChars'],
+  ['a body over the size limit', () => 'A paragraph.\n\n'.repeat(Math.ceil(BODY_LIMITS.markdownChars / 14) + 1), 'markdownChars'],
+  ['a reference definition keeps a long body one part', () => `[a]: /x\n\n${'A paragraph.\n\n'.repeat(80_000)}`, 'segmentChars'],
   ['10,000 nested <div> as raw HTML', () => `${'<div>'.repeat(10_000)}x${'</div>'.repeat(10_000)}`, 'htmlDepth'],
   ['3,000 nested <b> as raw HTML', () => `${'<b>'.repeat(3_000)}x`, 'htmlDepth'],
   ['"`a" × 100,000', () => '`a'.repeat(100_000), 'backticksPerBlock'],
@@ -42,6 +44,12 @@ const PATHOLOGICAL_HTML: Array<[string, () => string, BodyLimitName]> = [
   ['over the size limit', () => `<p>${'word '.repeat(500_000)}</p>`, 'htmlChars'],
 ];
 
+/** `unit` repeated, then cut or padded with letters to exactly `length` characters. */
+function atLength(unit: string, length: number): string {
+  const text = unit.repeat(Math.floor(length / unit.length));
+  return text + 'a'.repeat(length - text.length);
+}
+
 describe('checkMarkdownBody', () => {
   it.each(PATHOLOGICAL_MARKDOWN)('%s → %s', (_name, make, limit) => {
     const problem = checkMarkdownBody(make());
@@ -63,11 +71,31 @@ describe('checkMarkdownBody', () => {
     ['a code fence full of brackets and stars', `\`\`\`js\n${'const a = [[1], [2]]; // *x*\n'.repeat(500)}\`\`\`\n`],
     ['deeply indented code in a fence', `\`\`\`python\n${Array.from({ length: 40 }, (_, k) => `${'    '.repeat(k)}- x`).join('\n')}\n\`\`\`\n`],
     ['balanced raw HTML', '<details><summary>More</summary>\n\n<div><p>text<br>more</p></div>\n\n</details>\n'.repeat(200)],
-    ['a body exactly at the size limit', 'a'.repeat(BODY_LIMITS.markdownChars)],
+    ['a body exactly at the size limit', atLength('A paragraph of ordinary words, as many articles have them.\n\n', BODY_LIMITS.markdownChars)],
+    ['one paragraph exactly as long as a part may be', 'a'.repeat(BODY_LIMITS.segmentChars)],
+    // Per 1,000 characters: 12 emphasis characters, 6 brackets, 12 container markers, a quote and a list opened.
+    ['3 MB with more emphasis, brackets and markers than one million characters may have', atLength(`Text ${'*a* '.repeat(6)}${'[b] '.repeat(3)}${'words '.repeat(150)}\n\n${'> - q\n'.repeat(6)}\n`, 3_000_000)],
+    ['a list every 2,000 characters in 2 MB (1,000 lists, 16 to a part)', atLength(`- item\n\n${'Words of a paragraph. '.repeat(90)}\n\n`, 2_000_000)],
     ['a list of 3,000 items, loose and tight', '- item *a* [b](/c)\n\n'.repeat(1_500) + '- item\n'.repeat(1_500)],
     ['200 separate quotes and lists', '> a quote\n\n- a\n- b\n\nText.\n\n'.repeat(200)],
   ])('accepts %s', (_name, markdown) => {
     expect(checkMarkdownBody(markdown)).toBeNull();
+  });
+
+  it('allows the per-body counts once per started million characters, and says so', () => {
+    const dense = `${'*a'.repeat(240)}\n\n`.repeat(400); // 96,000 emphasis characters in 193 KB
+    expect(checkMarkdownBody(dense)).toMatchObject({ limit: 'delimitersPerBody', max: 20_000 });
+    const padded = dense + 'A paragraph of words.\n\n'.repeat(160_000); // 3.9 MB: four millions started
+    const problem = checkMarkdownBody(padded);
+    expect(problem).toMatchObject({ limit: 'delimitersPerBody', max: 80_000 });
+    expect(checkMarkdownBody(padded + 'A paragraph of words.\n\n'.repeat(15_000))).toBeNull(); // 4.2 MB: five
+    expect(problem!.message).toContain('20000 per started million characters');
+  });
+
+  it('counts blockquotes and lists opened per part', () => {
+    const part = `${'> quote\n\nText.\n\n'.repeat(400)}${'A paragraph of words. '.repeat(6_000)}\n\n`;
+    expect(checkMarkdownBody(part.repeat(4))).toBeNull();
+    expect(checkMarkdownBody('> quote\n\nText.\n\n'.repeat(600))).toMatchObject({ limit: 'containerBlocks' });
   });
 
   it('names the line of the problem', () => {

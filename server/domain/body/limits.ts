@@ -18,10 +18,14 @@
  * @module
  */
 
+import { SEGMENT_MAX_CHARS, markdownSegments } from './markdown-segments.ts';
+
 /** The limits, named as in error messages and docs/CONTENT.md. */
 export const BODY_LIMITS = Object.freeze({
-  /** Characters of content_markdown (≈ 150,000 words). */
-  markdownChars: 1_000_000,
+  /** Characters of content_markdown: the whole 20 MB request (`PRESSROOM_MAX_BODY_MB`'s default) may be one translation's. */
+  markdownChars: 20 * 1024 * 1024,
+  /** Characters of one part of a Markdown body (`markdown-segments.ts`): parsed on its own, so what it costs is bounded by it. */
+  segmentChars: SEGMENT_MAX_CHARS,
   /** Characters of content_html (markup is verbose). */
   htmlChars: 2_000_000,
   /** Blockquote markers + list levels on one line of Markdown. */
@@ -36,15 +40,16 @@ export const BODY_LIMITS = Object.freeze({
   backticksPerBlock: 500,
   /** Column separators (`|`) on one line, i.e. about the cells of a table row. */
   tableColumns: 100,
-  /** `*`, `_` and `~` in the whole body: each costs the inline parser far more than a letter. */
+  /** `*`, `_` and `~` per started million characters of body: each costs the inline parser far more than a letter. */
   delimitersPerBody: 20_000,
-  /** `[` and `]` in the whole body (about 5,000 links). */
+  /** `[` and `]` per started million characters of body (about 5,000 links). */
   bracketsPerBody: 10_000,
-  /** Blockquote and list markers summed over all lines: each is re-read on every line it spans. */
+  /** Blockquote and list markers summed over all lines, per started million characters: each is re-read on every line it spans. */
   containerMarkers: 25_000,
-  /** Blockquotes and lists opened: micromark closes each at a cost growing with the text before it (quadratic). */
+  /** Blockquotes and lists opened in one part of the body: micromark closes each at a cost growing with the text before it in the same parse (quadratic). */
   containerBlocks: 500,
 });
+
 
 /** Which limit a body went over. */
 export type BodyLimitName = keyof typeof BODY_LIMITS;
@@ -63,6 +68,8 @@ export interface BodyLimitProblem {
 
 const ADVICE: Record<BodyLimitName, string> = {
   markdownChars: 'Split the article, or move long appendices to their own article.',
+  segmentChars:
+    'Start a paragraph (a line beginning with a letter, after a blank line) somewhere in it; a body is parsed in parts divided there. A reference definition ([label]: url) keeps the whole body one part: write such links inline ([text](url)). Line feeds, not carriage returns, end lines.',
   htmlChars: 'Split the article, or send it as content_markdown, which is more compact.',
   markdownDepth: 'Flatten the nested blockquotes or lists.',
   htmlDepth: 'Remove wrapper elements (nested div, span, b …) that carry no meaning.',
@@ -78,6 +85,7 @@ const ADVICE: Record<BodyLimitName, string> = {
 
 const WHAT: Record<BodyLimitName, string> = {
   markdownChars: "The body has {value} characters; at most {max} are accepted in one translation's content_markdown (the request's 20 MB limit is for the whole article, all translations together)",
+  segmentChars: 'Line {line} begins {value} characters that cannot be divided (no paragraph starts after a blank line in them, or the body holds a reference definition, a carriage return, or an indented code fence or raw HTML block the division does not follow); at most {max} are accepted in one part',
   htmlChars: "The body has {value} characters; at most {max} are accepted in one translation's content_html (the request's 20 MB limit is for the whole article, all translations together)",
   markdownDepth: 'Line {line} nests {value} blockquotes/lists; at most {max} levels are accepted',
   htmlDepth: 'Line {line} nests {value} HTML elements; at most {max} levels are accepted',
@@ -85,15 +93,18 @@ const WHAT: Record<BodyLimitName, string> = {
   bracketsPerBlock: 'The block at line {line} has {value} square brackets; at most {max} per paragraph are accepted',
   backticksPerBlock: 'The block at line {line} has {value} backticks; at most {max} per paragraph are accepted',
   tableColumns: 'Line {line} has {value} table column separators (|); at most {max} are accepted',
-  delimitersPerBody: 'The body has {value} emphasis characters (*, _, ~) by line {line}; at most {max} per body are accepted',
-  bracketsPerBody: 'The body has {value} square brackets by line {line}; at most {max} per body are accepted',
-  containerMarkers: 'The body has {value} blockquote/list markers by line {line}; at most {max} per body are accepted',
-  containerBlocks: 'The body opens {value} blockquotes and lists by line {line}; at most {max} per body are accepted',
+  delimitersPerBody: 'The body has {value} emphasis characters (*, _, ~) by line {line}; at most {max} are accepted in a body of its length ({base} per started million characters)',
+  bracketsPerBody: 'The body has {value} square brackets by line {line}; at most {max} are accepted in a body of its length ({base} per started million characters)',
+  containerMarkers: 'The body has {value} blockquote/list markers by line {line}; at most {max} are accepted in a body of its length ({base} per started million characters)',
+  containerBlocks: 'The body opens {value} blockquotes and lists by line {line} (since the last paragraph after a blank line where it is divided into parts, about every 128,000 characters); at most {max} per part are accepted',
 };
 
-function problem(limit: BodyLimitName, value: number, line: number): BodyLimitProblem {
-  const max = BODY_LIMITS[limit];
-  const what = WHAT[limit].replace('{value}', String(value)).replace('{max}', String(max)).replace('{line}', String(line));
+function problem(limit: BodyLimitName, value: number, line: number, max: number = BODY_LIMITS[limit]): BodyLimitProblem {
+  const what = WHAT[limit]
+    .replace('{value}', String(value))
+    .replace('{max}', String(max))
+    .replace('{line}', String(line))
+    .replace('{base}', String(BODY_LIMITS[limit]));
   return { limit, value, max, line, message: `${what} (limit ${limit}). ${ADVICE[limit]}` };
 }
 
@@ -275,13 +286,23 @@ interface BodyCounts {
   containerBlocks: number;
 }
 
-function blockProblem(block: BlockCounts, body: BodyCounts, line: number): BodyLimitProblem | null {
+/** The per-body limits of a body of `chars` characters: each once per started million characters. */
+function bodyMaxima(chars: number): Record<'delimitersPerBody' | 'bracketsPerBody' | 'containerMarkers', number> {
+  const millions = Math.max(1, Math.ceil(chars / 1_000_000));
+  return {
+    delimitersPerBody: BODY_LIMITS.delimitersPerBody * millions,
+    bracketsPerBody: BODY_LIMITS.bracketsPerBody * millions,
+    containerMarkers: BODY_LIMITS.containerMarkers * millions,
+  };
+}
+
+function blockProblem(block: BlockCounts, body: BodyCounts, line: number, max: ReturnType<typeof bodyMaxima>): BodyLimitProblem | null {
   if (block.delimiters > BODY_LIMITS.delimitersPerBlock) return problem('delimitersPerBlock', block.delimiters, block.line);
   if (block.brackets > BODY_LIMITS.bracketsPerBlock) return problem('bracketsPerBlock', block.brackets, block.line);
   if (block.backticks > BODY_LIMITS.backticksPerBlock) return problem('backticksPerBlock', block.backticks, block.line);
-  if (body.delimiters > BODY_LIMITS.delimitersPerBody) return problem('delimitersPerBody', body.delimiters, line);
-  if (body.brackets > BODY_LIMITS.bracketsPerBody) return problem('bracketsPerBody', body.brackets, line);
-  if (body.containerMarkers > BODY_LIMITS.containerMarkers) return problem('containerMarkers', body.containerMarkers, line);
+  if (body.delimiters > max.delimitersPerBody) return problem('delimitersPerBody', body.delimiters, line, max.delimitersPerBody);
+  if (body.brackets > max.bracketsPerBody) return problem('bracketsPerBody', body.brackets, line, max.bracketsPerBody);
+  if (body.containerMarkers > max.containerMarkers) return problem('containerMarkers', body.containerMarkers, line, max.containerMarkers);
   if (body.containerBlocks > BODY_LIMITS.containerBlocks) return problem('containerBlocks', body.containerBlocks, line);
   return null;
 }
@@ -314,6 +335,15 @@ const RAW_HTML_CLOSE = /<\/(pre|script|style|textarea)>/i;
  */
 export function checkMarkdownBody(markdown: string): BodyLimitProblem | null {
   if (markdown.length > BODY_LIMITS.markdownChars) return problem('markdownChars', markdown.length, 1);
+  // The parts the body is parsed in (`parseMarkdown`): the costs that grow with the text before them in one parse
+  // are bounded per part.
+  const parts = markdownSegments(markdown);
+  for (let i = 0; i < parts.length; i++) {
+    const chars = (parts[i + 1] ?? markdown.length) - parts[i]!;
+    if (chars > BODY_LIMITS.segmentChars) return problem('segmentChars', chars, countLines(markdown, parts[i]!));
+  }
+  const max = bodyMaxima(markdown.length);
+  let part = 1;
   const html = new HtmlDepth();
   let block: BlockCounts = { line: 1, delimiters: 0, brackets: 0, backticks: 0 };
   const body: BodyCounts = { delimiters: 0, brackets: 0, containerMarkers: 0, containerBlocks: 0 };
@@ -329,6 +359,10 @@ export function checkMarkdownBody(markdown: string): BodyLimitProblem | null {
     const nl = markdown.indexOf('\n', start);
     const end = nl === -1 ? markdown.length : nl;
     const next = end + 1;
+    if (start === parts[part]) {
+      part++;
+      body.containerBlocks = 0;
+    }
 
     const head = markdown.slice(start, Math.min(end, start + 64));
     const open = rawHtml ? null : FENCE.exec(head);
@@ -373,7 +407,7 @@ export function checkMarkdownBody(markdown: string): BodyLimitProblem | null {
       }
     }
     if (cells > BODY_LIMITS.tableColumns) return problem('tableColumns', cells, line);
-    const over = blockProblem(block, body, line);
+    const over = blockProblem(block, body, line, max);
     if (over) return over;
     html.scan(markdown, content, end, line);
     if (html.max > BODY_LIMITS.htmlDepth) return problem('htmlDepth', html.max, html.maxLine);
