@@ -41,7 +41,7 @@ export function hostileBodies(scale: number): Array<{ name: string; job: BodyJob
     { name: '5,000-column table', job: { title: 'T', contentMarkdown: `|${'a|'.repeat(n(5_000))}\n|${'-|'.repeat(n(5_000))}\n` } },
     { name: '10,000 nested <div> (HTML)', job: { title: 'T', contentHtml: `${'<div>'.repeat(n(10_000))}x${'</div>'.repeat(n(10_000))}` } },
     { name: '3,000 nested <b> (HTML)', job: { title: 'T', contentHtml: `<p>${'<b>'.repeat(n(3_000))}x</p>` } },
-    { name: '1 MB of plain text (the size limit)', job: { title: 'T', contentMarkdown: 'word '.repeat(n(199_999)) } },
+    { name: '1 MB of plain text in one paragraph (the limit of one part)', job: { title: 'T', contentMarkdown: 'word '.repeat(n(199_999)) } },
     { name: '900 KB of emphasis and links within every limit', job: { title: 'T', contentMarkdown: `${'word *x* and [y] '.repeat(10).trim()}\n\n`.repeat(n(400)) + 'word '.repeat(n(165_000)) } },
     // Shapes that passed the first limits and still took 15 s to 3 min.
     { name: '3,000 blocks of 30 nested quotes', job: { title: 'T', contentMarkdown: Array.from({ length: n(3_000) }, () => `${'> '.repeat(30)}text *em* [l](/x)\n`).join('\n') } },
