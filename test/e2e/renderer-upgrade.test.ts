@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
 import { BODY_RENDER_VERSION, renderMarkdownBody } from '../../server/domain/body/index.ts';
+import { RENDERINGS_STAMP_KEY } from '../../server/domain/article/refresh-renderings.ts';
 import { createLogger } from '../../server/logger.ts';
 import { startService } from '../../server/main.ts';
 import { openDatabase } from '../../server/store/database.ts';
@@ -31,6 +32,8 @@ it('renders bodies of an older renderer again at start, once, logging it, before
   const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', PRESSROOM_DATA_DIR: first.config.dataDir, PRESSROOM_OUTPUT_DIR: first.config.outputDir, PRESSROOM_IMPORT_CONTENT: 'false', PRESSROOM_STATIC_BUILD: 'false' }, first.dir);
   const before = openDatabase(config.databaseFile);
   await before.updateTable('article_translations').set(old).execute();
+  // An older version recorded the renderings complete for its own renderer, not for this one.
+  await before.updateTable('instance_settings').set({ value: 'renderer old, 20 migrations' }).where('key', '=', RENDERINGS_STAMP_KEY).execute();
   await before.destroy();
 
   const again = await startService(config, { log: createLogger('info', 'pressroom', (line) => lines.push(line)), startWorker: false });

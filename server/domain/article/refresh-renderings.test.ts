@@ -10,7 +10,8 @@ import { createTestChannel, openTestDeps, publishTestArticle, type TestDeps } fr
 import { imageSlice } from '../body/article-image.ts';
 import { BODY_RENDER_VERSION, renderMarkdownBody } from '../body/index.ts';
 import { keepTranslationRendering } from '../../store/kept-rendering.repository.ts';
-import { refreshRenderings } from './refresh-renderings.ts';
+import { readSetting, writeSetting } from '../../store/instance-setting.repository.ts';
+import { refreshRenderings, renderingsStamp, RENDERINGS_STAMP_KEY } from './refresh-renderings.ts';
 
 const BODY = 'A [link](../other) and ![a photo](/media/x.webp) in *one* body.';
 const kept = { content_html: '<p>old</p>', content_text: 'old', body_version: 'old', link_targets: null };
@@ -36,6 +37,20 @@ describe('refreshRenderings', () => {
     expect(await refreshRenderings(t.db, (done, total) => progress.push([done, total]))).toEqual({ translations: 0, revisions: 0 });
     expect([await translations(), await revisions()]).toEqual(before);
     expect(progress).toEqual([]);
+  });
+
+  it('records the renderings complete for this renderer and schema; the same code does not look again, another does', async () => {
+    expect(await readSetting(t.db, RENDERINGS_STAMP_KEY)).toBeUndefined();
+    expect(await refreshRenderings(t.db)).toEqual({ translations: 0, revisions: 0 });
+    expect(await readSetting(t.db, RENDERINGS_STAMP_KEY)).toBe(renderingsStamp());
+    expect(renderingsStamp()).toContain(`renderer ${BODY_RENDER_VERSION},`);
+    // A row no save of this code can leave (an older version's, after a downgrade): not looked for again…
+    await t.db.updateTable('article_translations').set(kept).where('id', '=', (await translations())[0]!.id).execute();
+    expect(await refreshRenderings(t.db)).toEqual({ translations: 0, revisions: 0 });
+    // …until the renderer or the schema changes, as a new version's stamp differs.
+    await writeSetting(t.db, RENDERINGS_STAMP_KEY, 'renderer old, 20 migrations');
+    expect(await refreshRenderings(t.db)).toEqual({ translations: 1, revisions: 0 });
+    expect(await readSetting(t.db, RENDERINGS_STAMP_KEY)).toBe(renderingsStamp());
   });
 
   it.each([
