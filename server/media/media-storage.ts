@@ -16,6 +16,7 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
+import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { realFileInside } from '../output/output-writer.ts';
@@ -60,22 +61,33 @@ function tempBeside(full: string): string {
   return path.join(path.dirname(full), `.${path.basename(full)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
 }
 
+/** Stats a walk of the media folders has running at once. */
+const STATS_AT_ONCE = 32;
+
 /** Every file under `dir` by relative name (`/`-separated); temporaries and dot files left out. */
 async function filesUnder(dir: string): Promise<Map<string, number>> {
   const out = new Map<string, number>();
-  let names: string[];
+  let entries: Dirent[];
   try {
-    names = await fs.readdir(dir, { recursive: true, encoding: 'utf8' });
+    entries = await fs.readdir(dir, { recursive: true, withFileTypes: true });
   } catch (error) {
     if (isMissing(error)) return out;
     throw error;
   }
-  for (const name of names) {
-    const rel = name.split(path.sep).join('/');
-    if (rel.split('/').some((segment) => segment.startsWith('.'))) continue;
-    const stat = await fs.lstat(path.join(dir, name)).catch(() => null);
-    if (stat?.isFile()) out.set(rel, stat.size);
-  }
+  const files = entries.filter((entry) => entry.isFile());
+  // Many stats at once: one after another they took 0.9 s of every start for 2,000 images (issue 36).
+  let next = 0;
+  const statNext = async (): Promise<void> => {
+    while (next < files.length) {
+      const entry = files[next++]!;
+      const full = path.join(entry.parentPath, entry.name);
+      const rel = path.relative(dir, full).split(path.sep).join('/');
+      if (rel.split('/').some((segment) => segment.startsWith('.'))) continue;
+      const stat = await fs.lstat(full).catch(() => null);
+      if (stat?.isFile()) out.set(rel, stat.size);
+    }
+  };
+  await Promise.all(Array.from({ length: STATS_AT_ONCE }, statNext));
   return out;
 }
 
@@ -200,8 +212,8 @@ export function createMediaStorage(root: string, published?: string): PublishedM
     async publishAll() {
       const done = { adopted: 0, placed: 0, removed: 0 };
       if (!copyBase) return done;
-      let kept = await filesUnder(base);
-      const shown = await filesUnder(copyBase);
+      const [found, shown] = await Promise.all([filesUnder(base), filesUnder(copyBase)]);
+      let kept = found;
       if (kept.size === 0 && shown.size > 0) {
         // Media from before they moved into the data folder: the output's files become the originals.
         for (const name of shown.keys()) {
