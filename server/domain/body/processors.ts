@@ -55,10 +55,10 @@ export function parseMarkdown(markdown: string): MdastRoot {
 const NEXT_PART = 'a';
 
 /**
- * Parses one part of a body, e.g. on another thread. `followed`: a part
- * comes after it. Null when the part did not parse as the scan expected
- * (its follower did not stay a paragraph of its own); the caller then
- * parses the whole body.
+ * Parses one part of a body (`markdownSegments`). `followed`: a part comes
+ * after it. Null when the part did not parse as the scan expected (its
+ * follower did not stay a paragraph of its own); the caller then parses
+ * the whole body.
  */
 export function parseMarkdownPart(part: string, followed = false): MdastRoot | null {
   if (!followed) return markdownParser.parse(part);
