@@ -35,7 +35,7 @@ import { Worker } from 'node:worker_threads';
 import { PressroomError } from '../domain/errors.ts';
 import { createFairQueue, GateFullError } from '../fair-gate.ts';
 import { threadCpuMs } from './thread-cpu.ts';
-import { BodyRejectedError, processBody, renderMarkdownBody, type BodyJob, type BodyProcessor, type ProcessedBody, type RenderedBody } from '../domain/body/index.ts';
+import { BodyRejectedError, processBody, renderMarkdownBody, startedMillions, type BodyJob, type BodyProcessor, type ProcessedBody, type RenderedBody } from '../domain/body/index.ts';
 import type { ModerationDecision, ModerationRules, ModerationSubject } from '../domain/moderation/moderation-policy.ts';
 import { moderateInPlace } from './moderation-task.ts';
 
@@ -96,9 +96,6 @@ export const BODIES_QUEUED_PER_OWNER = 200;
 export const BODIES_RETRY_AFTER_SECONDS = 5;
 /** The wall-clock time after which a job is stopped whatever its CPU time, as a multiple of the limit. */
 const WALL_CAP = 4;
-/** The text a job's time limit is for: a longer one gets the limit once per started million characters. */
-const CHARS_PER_LIMIT = 1_000_000;
-
 /** The characters of Markdown or HTML a task works through. */
 function taskChars(task: PoolTask): number {
   if (task.kind === 'render') return task.markdown.length;
@@ -113,7 +110,7 @@ function taskChars(task: PoolTask): number {
  * request's 20 MB are accepted, issue 36).
  */
 export function jobTimeLimitMs(base: number, task: PoolTask): number {
-  return base * Math.max(1, Math.ceil(taskChars(task) / CHARS_PER_LIMIT));
+  return base * startedMillions(taskChars(task));
 }
 
 interface Job {

@@ -14,5 +14,5 @@ export { BODY_RENDER_VERSION, markdownToPlainText, renderMarkdown, renderMarkdow
 export { currentRendering, keptColumns, storedRendering, type KeptRendering } from './current-rendering.ts';
 export { firstCodePoints } from './prose.ts';
 export { readLinkTargets, type LinkTarget } from './link-targets.ts';
-export { BODY_LIMITS, checkHtmlBody, checkMarkdownBody, type BodyLimitName, type BodyLimitProblem } from './limits.ts';
+export { BODY_LIMITS, checkHtmlBody, checkMarkdownBody, startedMillions, type BodyLimitName, type BodyLimitProblem } from './limits.ts';
 export { BodyRejectedError, inlineBodyProcessor, processBody, type BodyJob, type BodyProcessor, type ProcessedBody, type RenderedMarkdown } from './process.ts';

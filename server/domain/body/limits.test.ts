@@ -92,6 +92,14 @@ describe('checkMarkdownBody', () => {
     expect(problem!.message).toContain('20000 per started million characters');
   });
 
+  it('says where and why a body stopped being divided when its last part is too long', () => {
+    const text = `A paragraph.\n\n[a]: /x\n\n${'More words.\n\n'.repeat(80_000)}`;
+    const problem = checkMarkdownBody(text);
+    expect(problem).toMatchObject({ limit: 'segmentChars', line: 1 });
+    expect(problem!.message).toContain('the division stopped at line 3: a reference definition');
+    expect(checkMarkdownBody('word '.repeat(250_000))!.message).not.toContain('the division stopped');
+  });
+
   it('counts blockquotes and lists opened per part', () => {
     const part = `${'> quote\n\nText.\n\n'.repeat(400)}${'A paragraph of words. '.repeat(6_000)}\n\n`;
     expect(checkMarkdownBody(part.repeat(4))).toBeNull();

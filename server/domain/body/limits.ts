@@ -18,7 +18,7 @@
  * @module
  */
 
-import { SEGMENT_MAX_CHARS, markdownSegments } from './markdown-segments.ts';
+import { SEGMENT_MAX_CHARS, SEGMENT_TARGET_CHARS, markdownDivision } from './markdown-segments.ts';
 
 /** The limits, named as in error messages and docs/CONTENT.md. */
 export const BODY_LIMITS = Object.freeze({
@@ -50,6 +50,10 @@ export const BODY_LIMITS = Object.freeze({
   containerBlocks: 500,
 });
 
+/** Millions of characters a body has started (at least one): the per-body counts and the time limit are allowed once per each. */
+export function startedMillions(chars: number): number {
+  return Math.max(1, Math.ceil(chars / 1_000_000));
+}
 
 /** Which limit a body went over. */
 export type BodyLimitName = keyof typeof BODY_LIMITS;
@@ -96,11 +100,11 @@ const WHAT: Record<BodyLimitName, string> = {
   delimitersPerBody: 'The body has {value} emphasis characters (*, _, ~) by line {line}; at most {max} are accepted in a body of its length ({base} per started million characters)',
   bracketsPerBody: 'The body has {value} square brackets by line {line}; at most {max} are accepted in a body of its length ({base} per started million characters)',
   containerMarkers: 'The body has {value} blockquote/list markers by line {line}; at most {max} are accepted in a body of its length ({base} per started million characters)',
-  containerBlocks: 'The body opens {value} blockquotes and lists by line {line} (since the last paragraph after a blank line where it is divided into parts, about every 128,000 characters); at most {max} per part are accepted',
+  containerBlocks: `The body opens {value} blockquotes and lists by line {line} (since the last paragraph after a blank line where it is divided into parts, about every ${SEGMENT_TARGET_CHARS.toLocaleString('en')} characters); at most {max} per part are accepted`,
 };
 
-function problem(limit: BodyLimitName, value: number, line: number, max: number = BODY_LIMITS[limit]): BodyLimitProblem {
-  const what = WHAT[limit]
+function problem(limit: BodyLimitName, value: number, line: number, max: number = BODY_LIMITS[limit], detail = ''): BodyLimitProblem {
+  const what = `${WHAT[limit]}${detail}`
     .replace('{value}', String(value))
     .replace('{max}', String(max))
     .replace('{line}', String(line))
@@ -288,7 +292,7 @@ interface BodyCounts {
 
 /** The per-body limits of a body of `chars` characters: each once per started million characters. */
 function bodyMaxima(chars: number): Record<'delimitersPerBody' | 'bracketsPerBody' | 'containerMarkers', number> {
-  const millions = Math.max(1, Math.ceil(chars / 1_000_000));
+  const millions = startedMillions(chars);
   return {
     delimitersPerBody: BODY_LIMITS.delimitersPerBody * millions,
     bracketsPerBody: BODY_LIMITS.bracketsPerBody * millions,
@@ -337,10 +341,14 @@ export function checkMarkdownBody(markdown: string): BodyLimitProblem | null {
   if (markdown.length > BODY_LIMITS.markdownChars) return problem('markdownChars', markdown.length, 1);
   // The parts the body is parsed in (`parseMarkdown`): the costs that grow with the text before them in one parse
   // are bounded per part.
-  const parts = markdownSegments(markdown);
+  const { starts: parts, stop } = markdownDivision(markdown);
   for (let i = 0; i < parts.length; i++) {
-    const chars = (parts[i + 1] ?? markdown.length) - parts[i]!;
-    if (chars > BODY_LIMITS.segmentChars) return problem('segmentChars', chars, countLines(markdown, parts[i]!));
+    const end = parts[i + 1] ?? markdown.length;
+    const chars = end - parts[i]!;
+    if (chars <= BODY_LIMITS.segmentChars) continue;
+    // The last part is long because the division stopped: say where, and why.
+    const why = stop && stop.offset >= parts[i]! && stop.offset < end ? `; the division stopped at line ${countLines(markdown, stop.offset)}: ${stop.why}` : '';
+    return problem('segmentChars', chars, countLines(markdown, parts[i]!), BODY_LIMITS.segmentChars, why);
   }
   const max = bodyMaxima(markdown.length);
   let part = 1;

@@ -1,7 +1,7 @@
 import type { Root } from 'mdast';
 import { describe, expect, it } from 'vitest';
 import { ordinaryMarkdown } from '../../../test/support/ordinary-markdown.ts';
-import { markdownSegments } from './markdown-segments.ts';
+import { markdownDivision, markdownSegments } from './markdown-segments.ts';
 import { joinParsedSegments, parseMarkdown, parseMarkdownPart } from './processors.ts';
 
 /** The tree of `markdown` parsed part by part, cut at every place `markdownSegments` allows. */
@@ -98,12 +98,17 @@ describe('markdownSegments', () => {
     expect(markdownSegments(text, 1000)).toEqual([0]);
   });
 
+  // What stops the division, and the reason the body limits then give (`DivisionStop`).
   it.each([
-    ['a definition anywhere', 'Alpha\n\nBeta [x]\n\n[x]: /url\n'],
-    ['a footnote definition', 'Alpha[^1]\n\nBeta\n\n[^1]: note\n'],
-    ['a carriage return', 'Alpha\r\n\r\nBeta\r\n'],
-  ])('does not cut a body with %s', (_, text) => {
+    ['a definition anywhere', 'Alpha\n\nBeta [x]\n\n[x]: /url\n', 'reference definition'],
+    ['a footnote definition', 'Alpha[^1]\n\nBeta\n\n[^1]: note\n', 'reference definition'],
+    ['a carriage return', 'Alpha\r\n\r\nBeta\r\n', 'carriage return'],
+    ['an indented fence (it may sit in a list item)', 'Alpha\n\n  ```\n\nBeta\n\nGamma\n', 'indented code fence'],
+    ['a fence inside what may be an HTML block', 'Alpha\n\n<div>\n```\n\nBeta\n\nGamma\n', 'code fence follows an HTML line'],
+    ['a comment whose end overlaps its start', 'Alpha\n\n<!-->\n\nBeta\n\nGamma\n', '<!-->'],
+  ])('makes one part of a body with %s, and says why', (_, text, why) => {
     expect(markdownSegments(text, 1)).toEqual([0]);
+    expect(markdownDivision(text, 1).stop?.why).toContain(why);
   });
 
   it.each([
@@ -115,12 +120,10 @@ describe('markdownSegments', () => {
     expect(markdownSegments(text, 1)).toEqual([0, text.indexOf('After')]);
   });
 
-  it.each([
-    ['an indented fence (it may sit in a list item)', 'Alpha\n\n  ```\n\nBeta\n\nGamma\n'],
-    ['a fence inside what may be an HTML block', 'Alpha\n\n<div>\n```\n\nBeta\n\nGamma\n'],
-    ['a comment whose end overlaps its start', 'Alpha\n\n<!-->\n\nBeta\n\nGamma\n'],
-  ])('stops cutting at %s', (_, text) => {
-    expect(markdownSegments(text, 1)).toEqual([0]);
+  it('cuts before what stops it, and names its place', () => {
+    const text = 'Alpha\n\nBeta\n\n  ```\n\nGamma\n';
+    expect(markdownDivision(text, 1)).toEqual({ starts: [0, 7], stop: { offset: 13, why: expect.stringContaining('indented code fence') } });
+    expect(markdownDivision('Alpha\n\nBeta\n', 1).stop).toBeNull();
   });
 });
 

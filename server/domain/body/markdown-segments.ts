@@ -80,14 +80,30 @@ function rawEnds(end: RawEnd, line: string): boolean {
   return end.tag ? RAW_CLOSE_TAG.test(line) : line.includes(end.close);
 }
 
+/** Where the scan stopped dividing a body, and why (for the error of a part over `SEGMENT_MAX_CHARS`). */
+export interface DivisionStop {
+  /** Offset of the line (or character) that stopped it. */
+  readonly offset: number;
+  readonly why: string;
+}
+
 /**
  * Start offsets of the parts of `markdown` (the first is 0): each part is
  * cut at the first place that allows it once it holds `target` characters.
  * One part when the body cannot be cut (see the module's comment).
  */
 export function markdownSegments(markdown: string, target: number = SEGMENT_TARGET_CHARS): number[] {
+  return markdownDivision(markdown, target).starts;
+}
+
+/** {@link markdownSegments}, with where and why the scan stopped dividing, when it did. */
+export function markdownDivision(markdown: string, target: number = SEGMENT_TARGET_CHARS): { starts: number[]; stop: DivisionStop | null } {
   const starts = [0];
-  if (markdown.length <= target || markdown.includes(']:') || markdown.includes('\r')) return starts;
+  if (markdown.length <= target) return { starts, stop: null };
+  const definition = markdown.indexOf(']:');
+  if (definition !== -1) return { starts, stop: { offset: definition, why: 'a reference definition ([label]: url) applies to the whole body' } };
+  const carriageReturn = markdown.indexOf('\r');
+  if (carriageReturn !== -1) return { starts, stop: { offset: carriageReturn, why: 'a carriage return ends a line' } };
   let fence: { char: string; length: number } | null = null;
   let raw: RawEnd | null = null;
   // A line of indent 0–3 began with `<` since the last blank line: an HTML block of kind 6–7 may be open, in
@@ -133,7 +149,15 @@ export function markdownSegments(markdown: string, target: number = SEGMENT_TARG
       const rawOpen = first === 0x3c ? rawOpener(line) : null;
       if (isFence || rawOpen !== null) {
         // Indented, it may belong to a list item; inside a possible HTML block it may be content.
-        if (columns > 0 || maybeHtml || rawOpen?.ended === 'ambiguous') return starts;
+        const why =
+          columns > 0
+            ? `an indented ${isFence ? 'code fence' : 'raw HTML block'} may belong to a list item`
+            : maybeHtml
+              ? `a ${isFence ? 'code fence' : 'raw HTML block'} follows an HTML line, in whose block it may be content`
+              : rawOpen?.ended === 'ambiguous'
+                ? 'an HTML comment, instruction or declaration may end where it starts (<!-->)'
+                : null;
+        if (why !== null) return { starts, stop: { offset: start, why } };
         if (isFence) fence = { char: fenceOpen[1]![0]!, length: fenceOpen[1]!.length };
         else if (rawOpen && rawOpen.ended === false) raw = rawOpen.end;
       } else if (first === 0x3c) {
@@ -142,7 +166,7 @@ export function markdownSegments(markdown: string, target: number = SEGMENT_TARG
     }
     start = next;
   }
-  return starts;
+  return { starts, stop: null };
 }
 
 function closesFence(line: string, fence: { char: string; length: number }): boolean {
