@@ -7,6 +7,9 @@ import { defineConfig } from 'vitest/config';
  * scripts). `npm test` runs both; `npm run test:unit` and
  * `npm run test:e2e` run one each.
  */
+/** The end-to-end suites that run on both stores. */
+const POSTGRES_SUITES = ['test/e2e/publishing-rules.test.ts', 'test/e2e/lifecycle.test.ts', 'test/e2e/public-api.test.ts'];
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -18,6 +21,16 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['server/**/*.test.ts', 'test/architecture/**/*.test.ts'] } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/hosts/**/*.test.ts', 'test/validate/**/*.test.ts', 'scripts/**/*.test.ts'] } },
+      // The same end-to-end suites with the data in Postgres (issue 38): a cluster per file, a database per service.
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: POSTGRES_SUITES,
+          env: { PRESSROOM_TEST_STORE: 'postgres' },
+          setupFiles: ['test/setup/freeze-models.ts', 'test/setup/postgres-store.ts'],
+        },
+      },
     ],
   },
 });

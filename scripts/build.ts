@@ -14,7 +14,7 @@ import { PROJECT_ROOT } from '../server/paths.ts';
 import type { BuildReport } from '../server/publish/builder/build-report.ts';
 import { createStaticSite } from '../server/publish/static-site.ts';
 import { removeStaleTempFiles } from '../server/output/output-writer.ts';
-import { openDatabase } from '../server/store/database.ts';
+import { openDatabase, shownDatabase } from '../server/store/database.ts';
 import { migrateLogged } from '../server/migrate-logged.ts';
 import { createPublicUrls } from '../server/urls/public-urls.ts';
 import { parseScriptArgs, wantsHelp } from './lib/cli.ts';
@@ -51,8 +51,8 @@ try {
   const config = loadConfig(process.env, process.cwd());
   applyHeapGrowth(config.heapGrowthPercent);
   const log = createLogger(config.logLevel === 'silent' ? 'silent' : 'info', 'build');
-  const db = openDatabase(config.databaseFile);
-  await migrateLogged(db, config.databaseFile, log);
+  const db = openDatabase(config.database);
+  await migrateLogged(db, shownDatabase(config.database), log);
   // Bodies an older renderer made are rendered again, on every core, before the build reads them.
   await refreshBodyRenderings(db, log.child('bodies'), { threads: config.buildWorkers, timeLimitMs: config.bodyTimeLimitMs });
   const clock = systemClock;

@@ -14,7 +14,7 @@ import { PURGE_ALL_ABOVE_TAGS } from '../server/edge/edge-delivery.ts';
 import { createPurgers } from '../server/edge/purgers/create-purgers.ts';
 import { describeError } from '../server/describe-error.ts';
 import { tagsToPurge } from '../server/serving/cache-tags.ts';
-import { openDatabase } from '../server/store/database.ts';
+import { openDatabase, shownDatabase } from '../server/store/database.ts';
 import { migrateLogged } from '../server/migrate-logged.ts';
 import { createLogger } from '../server/logger.ts';
 import { parseScriptArgs, wantsHelp } from './lib/cli.ts';
@@ -62,8 +62,8 @@ if (!config.deployBucket) {
   process.exit(2);
 }
 const log = createLogger(config.logLevel === 'silent' ? 'silent' : 'info', 'deploy');
-const db = openDatabase(config.databaseFile);
-await migrateLogged(db, config.databaseFile, log);
+const db = openDatabase(config.database);
+await migrateLogged(db, shownDatabase(config.database), log);
 const bucket = s3Bucket(config.deployBucket);
 const deps = { db, clock: systemClock, outputDir: config.outputDir, bucket, tagPrefix: config.cacheTagPrefix, maxAgeSeconds: config.cacheMaxAgeSeconds };
 try {

@@ -4,7 +4,7 @@
  * deployments that migrate as a separate step.
  */
 import { ConfigError, loadConfig } from '../server/config.ts';
-import { MIGRATION_NOTE, migrateToLatest, openDatabase } from '../server/store/database.ts';
+import { MIGRATION_NOTE, migrateToLatest, openDatabase, shownDatabase } from '../server/store/database.ts';
 import { describeProgress } from '../server/store/table-rebuild.ts';
 import { wantsHelp } from './lib/cli.ts';
 import { describeError } from '../server/describe-error.ts';
@@ -42,18 +42,18 @@ async function migrate(): Promise<number> {
     process.stderr.write(`${error.message}\n`);
     return 2;
   }
-  const db = openDatabase(config.databaseFile);
+  const db = openDatabase(config.database);
   try {
     // Progress to stderr, before the work: a migration that rebuilds a table should not look like a hang.
     const applied = await migrateToLatest(
       db,
-      (pending) => process.stderr.write(`Applying ${pending.join(', ')} to ${config.databaseFile} (${MIGRATION_NOTE})…\n`),
+      (pending) => process.stderr.write(`Applying ${pending.join(', ')} to ${shownDatabase(config.database)} (${MIGRATION_NOTE})…\n`),
       (progress) => process.stderr.write(`${describeProgress(progress)}\n`),
     );
     const lines =
       applied.length === 0
-        ? [`Database is up to date (${config.databaseFile}).`]
-        : [`Applied ${applied.length} migration${applied.length === 1 ? '' : 's'} to ${config.databaseFile}:`, ...applied.map((name) => `  ${name}`)];
+        ? [`Database is up to date (${shownDatabase(config.database)}).`]
+        : [`Applied ${applied.length} migration${applied.length === 1 ? '' : 's'} to ${shownDatabase(config.database)}:`, ...applied.map((name) => `  ${name}`)];
     process.stdout.write(`${lines.join('\n')}\n`);
     return 0;
   } catch (error) {

@@ -26,6 +26,11 @@ const envSchema = z.object({
   PORT: port.default(4321),
   HOST: z.string().min(1).default('127.0.0.1'),
   PRESSROOM_DATA_DIR: z.string().min(1).default('data'),
+  PRESSROOM_DATABASE_URL: z
+    .string()
+    .url()
+    .refine((value) => /^postgres(ql)?:\/\//.test(value), 'must start with postgres:// or postgresql:// (leave it unset for the SQLite file in PRESSROOM_DATA_DIR)')
+    .optional(),
   PRESSROOM_PUBLIC_URL: z
     .string()
     .url()
@@ -89,8 +94,12 @@ export interface Config {
   readonly host: string;
   /** Folder for the SQLite database and other state. */
   readonly dataDir: string;
-  /** Path of the SQLite database file. */
+  /** Path of the SQLite database file (used when {@link Config.databaseUrl} is null). */
   readonly databaseFile: string;
+  /** The Postgres database (`postgres://…`), or null for the SQLite file. */
+  readonly databaseUrl: string | null;
+  /** Where the data lives, as `openDatabase` takes it: the Postgres URL when set, else the SQLite file. */
+  readonly database: string;
   /** Base of every absolute URL the service emits, without a trailing slash. */
   readonly publicUrl: string;
   /** Base of dashboard addresses (`edit_url`), without a trailing slash. */
@@ -229,6 +238,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     host: e.HOST,
     dataDir,
     databaseFile: path.join(dataDir, 'pressroom.db'),
+    databaseUrl: e.PRESSROOM_DATABASE_URL ?? null,
+    database: e.PRESSROOM_DATABASE_URL ?? path.join(dataDir, 'pressroom.db'),
     publicUrl,
     dashboardUrl: (e.PRESSROOM_DASHBOARD_URL ?? `${publicUrl}/dashboard`).replace(/\/+$/, ''),
     outputDir: path.resolve(cwd, e.PRESSROOM_OUTPUT_DIR),

@@ -36,6 +36,11 @@ export interface DatabaseGuard {
   stop(): void;
 }
 
+/** The guard of a database with no files of this process's to watch (Postgres): always intact. */
+export function unguardedDatabase(): DatabaseGuard {
+  return { state: () => null, verify: () => null, stop: () => undefined };
+}
+
 /** The log line's advice, kept beside the code that trips. */
 export function detachedAdvice(databaseFile: string): string {
   return (

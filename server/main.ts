@@ -38,10 +38,10 @@ import { answerClientError } from './http/client-error.ts';
 import type { PublicUrls } from './urls/public-urls.ts';
 import { scheduleMediaCleanup } from './domain/media/cleanup.ts';
 import { loadModerationRules } from './moderation-rules-file.ts';
-import { openDatabase, refuseWrites, type Db } from './store/database.ts';
+import { openDatabase, PRIVATE_DIR_MODE, refuseWrites, shownDatabase, type Db } from './store/database.ts';
 import { migrateLogged } from './migrate-logged.ts';
 import { recordDatabaseFiles } from './store/database-files.ts';
-import { guardDatabase } from './database-guard.ts';
+import { guardDatabase, unguardedDatabase } from './database-guard.ts';
 import { hasAnyFile } from './store/output-file.repository.ts';
 import { createPublicUrls } from './urls/public-urls.ts';
 import { createMediaKit } from './media/create-media-kit.ts';
@@ -119,20 +119,25 @@ export async function startService(
   const clock = options.clock ?? systemClock;
   const log = options.log ?? createLogger(config.logLevel);
   const rules = loadModerationRules(config.moderationFile);
-  const db = openDatabase(config.databaseFile);
+  // The data folder holds more than a SQLite file (the development key, media, cards): made private whatever the store.
+  fs.mkdirSync(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  const db = openDatabase(config.database);
   // Set once the parts that write exist; called when the database's files are found detached (issue 39).
   let stopWriting = async (): Promise<void> => undefined;
-  const guard = guardDatabase({
-    files: recordDatabaseFiles(config.databaseFile),
-    log: log.child('database'),
-    now: () => new Date(),
-    onDetached: async () => {
-      await refuseWrites(db);
-      await stopWriting();
-    },
-  });
-  const applied = await migrateLogged(db, config.databaseFile, log);
-  if (applied.length > 0) log.info('database migrated', { file: config.databaseFile, applied: applied.join(',') });
+  // A SQLite file can be detached under the server (issue 39); a Postgres server keeps its own files.
+  const guard = config.databaseUrl
+    ? unguardedDatabase()
+    : guardDatabase({
+        files: recordDatabaseFiles(config.databaseFile),
+        log: log.child('database'),
+        now: () => new Date(),
+        onDetached: async () => {
+          await refuseWrites(db);
+          await stopWriting();
+        },
+      });
+  const applied = await migrateLogged(db, shownDatabase(config.database), log);
+  if (applied.length > 0) log.info('database migrated', { file: shownDatabase(config.database), applied: applied.join(',') });
   // Bodies an older renderer made are rendered again, on every core, before anything reads them.
   await refreshBodyRenderings(db, log.child('bodies'), { threads: config.buildWorkers, timeLimitMs: config.bodyTimeLimitMs });
   const local = await ensureLocalAccount({ db, clock }, config.dataDir);

@@ -97,7 +97,7 @@ try {
     dir,
   );
   applyHeapGrowth(config.heapGrowthPercent);
-  const db = openDatabase(config.databaseFile);
+  const db = openDatabase(config.database);
   await migrateToLatest(db);
   const clock = systemClock;
   const urls = createPublicUrls(config.publicUrl, config.dashboardUrl);

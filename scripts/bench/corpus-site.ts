@@ -32,7 +32,7 @@ export async function buildCorpusSite<T>(options: CorpusSiteOptions, then: (db: 
   prepareCorpus({ dir, kept, shape, progress });
   progress('full build and search index…');
   const config = loadConfig({ PRESSROOM_DATA_DIR: dataDir, PRESSROOM_OUTPUT_DIR: outputDir, PRESSROOM_PUBLIC_URL: 'http://bench.test', PRESSROOM_LOG_LEVEL: 'silent' }, dir);
-  const db = openDatabase(config.databaseFile);
+  const db = openDatabase(config.database);
   try {
     await migrateToLatest(db);
     const site = await createStaticSite({ db, clock: systemClock, urls: createPublicUrls(config.publicUrl, config.dashboardUrl), cursors: await loadCursorCodec(db), config, projectRoot: PROJECT_ROOT, log: createLogger('warn') });

@@ -100,7 +100,7 @@ try {
   process.stderr.write('edge bench: building the site…\n');
   {
     const config = loadConfig(env, dir);
-    const db = openDatabase(config.databaseFile);
+    const db = openDatabase(config.database);
     await migrateToLatest(db, () => undefined);
     const site = await createStaticSite({ db, clock: systemClock, urls: createPublicUrls(config.publicUrl, config.dashboardUrl), cursors: await loadCursorCodec(db), config, projectRoot: PROJECT_ROOT, log: createLogger('warn') });
     await site.builder.fullBuild();

@@ -81,7 +81,7 @@ async function buildSite(): Promise<void> {
   if (generated.status !== 0) throw new Error('corpus generation failed');
   progress('full build and search index…');
   const config = loadConfig({ PRESSROOM_DATA_DIR: dataDir, PRESSROOM_OUTPUT_DIR: outputDir, PRESSROOM_PUBLIC_URL: 'http://bench.test', PRESSROOM_LOG_LEVEL: 'silent' }, dir);
-  const db = openDatabase(config.databaseFile);
+  const db = openDatabase(config.database);
   await migrateToLatest(db);
   const urls = createPublicUrls(config.publicUrl, config.dashboardUrl);
   const site = await createStaticSite({ db, clock: systemClock, urls, cursors: await loadCursorCodec(db), config, projectRoot: PROJECT_ROOT, log: createLogger('silent') });

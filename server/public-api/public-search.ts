@@ -20,7 +20,7 @@ import { matchDocuments } from '../store/search-document.repository.ts';
 import type { PublicQuery } from './public-query.ts';
 import { LIMIT } from './public-query.ts';
 import { pageUrl, type ReadAnswer } from './public-reader.ts';
-import { searchPosition, searchScope, toFtsExpression, type SearchPosition } from './search-query.ts';
+import { searchPosition, searchScope, searchWords, type SearchPosition } from './search-query.ts';
 import type { AnyPublicArticle } from '../read-model/view-models.ts';
 
 /** The public articles among `ids`, by id (an id that is not public is absent). */
@@ -51,11 +51,11 @@ export async function searchArticles(query: PublicQuery<'searchPublicArticles'>,
   const channel = query.channel ?? null;
   const scope = searchScope(query.q, language, channel);
   const after = query.cursor ? (deps.cursors.decode(scope, query.cursor) as unknown as SearchPosition) : null;
-  const expression = toFtsExpression(query.q);
+  const words = searchWords(query.q);
   // A few rows beyond the page: a match whose translation left the public state since the last sync is skipped.
   const SLACK = 10;
-  const matches = expression
-    ? await matchDocuments(deps.db, { match: expression, language, channelSlug: channel, after, limit: limit + 1 + SLACK })
+  const matches = words
+    ? await matchDocuments(deps.db, { words, language, channelSlug: channel, after, limit: limit + 1 + SLACK })
     : [];
   const publicArticles = matches.length > 0 ? await deps.articles([...new Set(matches.map((m) => m.articleId))]) : new Map<number, AnyPublicArticle>();
   const shown: Array<{ summary: Record<string, unknown>; position: SearchPosition }> = [];

@@ -1,6 +1,7 @@
 /**
- * Turns a reader's search words into an SQLite FTS5 expression, and defines
- * the order of search results. Pure.
+ * Turns a reader's search into the words the index matches (the store
+ * writes them in its own query language: FTS5 on SQLite, `tsquery` on
+ * Postgres), and defines the order of search results. Pure.
  *
  * Matching (documented in docs/SEARCH.md): every word must occur in the
  * title, excerpt or body of the translation; the last word also matches as a
@@ -24,16 +25,15 @@ import type { SearchMatch } from '../store/search-document.repository.ts';
 export const MAX_QUERY_WORDS = 24;
 
 /**
- * The FTS5 MATCH expression for `q`, or null when `q` holds no word at all
- * (only punctuation), which matches nothing.
- * @example toFtsExpression('static sites!') // '"static" AND "sites"*'
+ * The words of `q` a search matches, every one required and the last also
+ * as a prefix; null when `q` holds no word at all (only punctuation), which
+ * matches nothing. Letters, digits and marks make words; anything else
+ * separates them, so nothing a reader types is read as query syntax.
+ * @example searchWords('static sites!') // ['static', 'sites']
  */
-export function toFtsExpression(q: string): string | null {
+export function searchWords(q: string): string[] | null {
   const words = q.normalize('NFKC').match(/[\p{L}\p{N}\p{M}]+/gu);
-  if (!words) return null;
-  const used = words.slice(0, MAX_QUERY_WORDS);
-  // Each word is quoted, so nothing a reader types is read as FTS5 syntax.
-  return used.map((w, i) => `"${w}"${i === used.length - 1 ? '*' : ''}`).join(' AND ');
+  return words ? words.slice(0, MAX_QUERY_WORDS) : null;
 }
 
 /** A result's keyset position: title tier, article date, id, language. */

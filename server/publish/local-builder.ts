@@ -100,7 +100,7 @@ export async function createLocalBuilder(deps: LocalBuilderDeps): Promise<LocalB
         ? () =>
             createRenderPool(
               {
-                databaseFile: config.databaseFile,
+                database: config.database,
                 publicUrl: config.publicUrl,
                 dashboardUrl: config.dashboardUrl,
                 astroBuildDir: deps.astroBuildDir,
@@ -112,7 +112,7 @@ export async function createLocalBuilder(deps: LocalBuilderDeps): Promise<LocalB
             )
         : undefined,
     ...(deps.edge ? { edge: deps.edge } : {}),
-    checkOutput: config.buildWorkers > 0 ? () => checkOutputInWorker({ databaseFile: config.databaseFile, outputDir: config.outputDir }) : undefined,
+    checkOutput: config.buildWorkers > 0 ? () => checkOutputInWorker({ database: config.database, outputDir: config.outputDir }) : undefined,
   });
   return { builder, model, renderers, site, close: () => output.close() };
 }

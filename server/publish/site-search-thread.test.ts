@@ -55,7 +55,7 @@ beforeAll(async () => {
   await db.transaction().execute((trx) => insertChannelFor(trx, clock, principal, { slug: 'news', default_language: 'en', translations: [{ language: 'en', title: 'News' }] }));
   for (let i = 0; i < 6; i++) await publish(`a-${i}`, `first${i}x`);
   search = createThreadSiteSearch(
-    { databaseFile: path.join(dir, 'pressroom.db'), publicUrl: 'http://pressroom.test', dashboardUrl: 'http://pressroom.test/dashboard', outputDir: path.join(dir, 'dist'), lanes: 1, pendingFile: path.join(dir, 'search-pending.json'), partSize: 4 },
+    { database: path.join(dir, 'pressroom.db'), publicUrl: 'http://pressroom.test', dashboardUrl: 'http://pressroom.test/dashboard', outputDir: path.join(dir, 'dist'), lanes: 1, pendingFile: path.join(dir, 'search-pending.json'), partSize: 4 },
     createLogger('info', 'test', (line) => lines.push(line)),
   );
   search.onIndexed((change) => changes.push(change));
@@ -100,7 +100,7 @@ describe('the search keeper on its own thread', () => {
     const script = [
       `import { createThreadSiteSearch } from ${JSON.stringify(new URL('./site-search-thread.ts', import.meta.url).href)};`,
       `import { createLogger } from ${JSON.stringify(new URL('../logger.ts', import.meta.url).href)};`,
-      `const search = createThreadSiteSearch(${JSON.stringify({ databaseFile: path.join(dir, 'pressroom.db'), publicUrl: 'http://pressroom.test', dashboardUrl: 'http://pressroom.test/dashboard', outputDir: path.join(out, 'dist'), lanes: 1, pendingFile: path.join(out, 'search-pending.json'), partSize: 4 })}, createLogger('error', 'child', () => {}));`,
+      `const search = createThreadSiteSearch(${JSON.stringify({ database: path.join(dir, 'pressroom.db'), publicUrl: 'http://pressroom.test', dashboardUrl: 'http://pressroom.test/dashboard', outputDir: path.join(out, 'dist'), lanes: 1, pendingFile: path.join(out, 'search-pending.json'), partSize: 4 })}, createLogger('error', 'child', () => {}));`,
       `search.rebuildAll();`,
       `await search.close();`,
       `console.log('closed');`,

@@ -26,7 +26,8 @@ import { hasSearchIndex, type SearchChange, type SiteSearch } from './site-searc
 
 /** What the thread needs to build its own store handle, model and keeper. */
 export interface SiteSearchWorkerData {
-  readonly databaseFile: string;
+  /** Where the data lives: a SQLite file or a Postgres URL (`Config.database`). */
+  readonly database: string;
   readonly publicUrl: string;
   readonly dashboardUrl: string;
   readonly outputDir: string;

@@ -84,7 +84,7 @@ export async function createStaticSite(deps: {
   const search =
     config.buildWorkers > 0
       ? createThreadSiteSearch(
-          { databaseFile: config.databaseFile, publicUrl: config.publicUrl, dashboardUrl: config.dashboardUrl, outputDir: config.outputDir, lanes: config.searchProcesses, pendingFile },
+          { database: config.database, publicUrl: config.publicUrl, dashboardUrl: config.dashboardUrl, outputDir: config.outputDir, lanes: config.searchProcesses, pendingFile },
           deps.log,
         )
       : createSiteSearch(createSearchIndexer({ outputDir: config.outputDir, log: deps.log, lanes: config.searchProcesses }), parts.model, config.outputDir, deps.log, undefined, pendingFile);

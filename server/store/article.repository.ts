@@ -152,7 +152,7 @@ function translationWhere(condition: RawBuilder<unknown>): RawBuilder<boolean> {
 }
 
 /** A published translation's newest revision is not the public one: what `pending_revision` reports on. */
-const NEWER_REVISION = sql`t.status = 'published' AND r.id IS NOT NULL AND r.id IS NOT t.published_revision_id`;
+const NEWER_REVISION = sql`t.status = 'published' AND r.id IS NOT NULL AND r.id IS DISTINCT FROM t.published_revision_id`;
 
 /** Each list state (`ARTICLE_LIST_STATES`) as a condition on `articles`. */
 const STATE_CONDITIONS: Record<ArticleListState, RawBuilder<boolean>> = {

@@ -12,7 +12,7 @@
  * @module
  */
 import { sql, type Kysely } from 'kysely';
-import type { Executor } from './database.ts';
+import { storeKind, type Executor } from './database.ts';
 import type { BuildOwnerTable } from './build-owner.table.ts';
 
 /** What the builder keeps per owner. */
@@ -25,6 +25,10 @@ const withTable = (db: Executor) => (db as Kysely<unknown>).withTables<{ build_o
 
 /** Creates the table when missing (idempotent, cheap). */
 export async function ensureBuildOwners(db: Executor): Promise<void> {
+  if (storeKind(db) === 'postgres') {
+    await sql`CREATE TABLE IF NOT EXISTS build_owners (owner TEXT COLLATE "C" PRIMARY KEY, input_hash TEXT NOT NULL, text_starts TEXT NOT NULL)`.execute(db);
+    return;
+  }
   await sql`CREATE TABLE IF NOT EXISTS build_owners (owner TEXT PRIMARY KEY, input_hash TEXT NOT NULL, text_starts TEXT NOT NULL) WITHOUT ROWID`.execute(db);
 }
 

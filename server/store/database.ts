@@ -10,13 +10,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SQLite } from './sqlite-binding.ts';
-import { Kysely, Migrator, sql, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresAdapter, sql, type Transaction } from 'kysely';
 import { ImmediateSqliteDialect } from './immediate-dialect.ts';
 import type { Database } from './schema.ts';
 import { reportingMigrations } from './migrations/index.ts';
 import { everyFewSeconds, PROGRESS_EVERY_MS, type RebuildProgress } from './table-rebuild.ts';
 import { describeError } from '../describe-error.ts';
 import { InternalError, invariant } from '../internal-error.ts';
+import { isPostgresUrl, openPostgres, shownDatabaseUrl } from './postgres/postgres-database.ts';
+import { postgresMigrations } from './postgres/migrations/index.ts';
+
+export { isPostgresUrl } from './postgres/postgres-database.ts';
+
+/** Where the data lives, as logs and messages show it: the SQLite file, or the Postgres URL without its password. */
+export function shownDatabase(location: string): string {
+  return isPostgresUrl(location) ? shownDatabaseUrl(location) : location;
+}
 
 /** How long a statement waits for another connection's write lock before SQLITE_BUSY. */
 export const BUSY_TIMEOUT_MS = 5000;
@@ -68,11 +77,34 @@ function tightenFileModes(file: string): void {
   }
 }
 
+/** The two stores (issue 38): the embedded SQLite file, or a Postgres database. */
+export type StoreKind = 'sqlite' | 'postgres';
+
+/** The kind of each handle {@link openDatabase} made. */
+const kinds = new WeakMap<Db, StoreKind>();
+
 /**
- * Opens (creating if needed) the database file and applies pragmas.
- * @param file path of the SQLite file; its folder is created (0700), the file is 0600.
+ * Which store `db` (or a transaction on it) talks to: the few statements
+ * that differ between the two choose by it, inside `server/store/` only.
  */
-export function openDatabase(file: string): Db {
+export function storeKind(db: Executor): StoreKind {
+  // A transaction is a handle of its own; its executor's adapter tells.
+  return kinds.get(db as Db) ?? (db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite');
+}
+
+/**
+ * Opens the database at `location`: a Postgres URL (`postgres://…`,
+ * `postgres/postgres-database.ts`), or else the path of a SQLite file,
+ * created if needed, with its pragmas.
+ * @param location a Postgres URL, or the path of the SQLite file; its folder is created (0700), the file is 0600.
+ */
+export function openDatabase(location: string): Db {
+  if (isPostgresUrl(location)) {
+    const db = openPostgres(location);
+    kinds.set(db, 'postgres');
+    return db;
+  }
+  const file = location;
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
   if (file !== ':memory:') createPrivateFile(file);
   const sqlite = new SQLite(file);
@@ -86,6 +118,7 @@ export function openDatabase(file: string): Db {
   sqlite.function('fold_case', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? foldCase(text) : text));
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
   connections.set(db, sqlite);
+  kinds.set(db, 'sqlite');
   return db;
 }
 
@@ -134,7 +167,7 @@ export async function migrateToLatest(
   onProgress?: (progress: RebuildProgress) => void,
   progressEveryMs = PROGRESS_EVERY_MS,
 ): Promise<string[]> {
-  const provided = reportingMigrations(everyFewSeconds(onProgress ?? (() => undefined), progressEveryMs));
+  const provided = storeKind(db) === 'postgres' ? postgresMigrations : reportingMigrations(everyFewSeconds(onProgress ?? (() => undefined), progressEveryMs));
   const migrator = new Migrator({ db, provider: { getMigrations: async () => provided } });
   if (onPending) {
     // Said before they run: one that rebuilds a table takes minutes on a large database (0013's time is in docs/PERFORMANCE.md, "Current figures").

@@ -26,14 +26,14 @@ export interface KeptColumns {
 // Stale means another renderer's `body_version` (or none). Only that head column is tested, never the bodies'
 // own columns, which come after the bodies in the row (migration 0013): this runs at every start. A rendering of
 // `version` always keeps all of them together (`keptColumns`).
-const staleTranslation = (version: string) => sql<SqlBool>`article_translations.body_version IS NOT ${version}`;
+const staleTranslation = (version: string) => sql<SqlBool>`article_translations.body_version IS DISTINCT FROM ${version}`;
 
 // A revision is read only while a translation shows it (published) or edits it (current); older ones are history.
 // The ids are collected once (a set SQLite builds before the scan), not looked up per revision: an OR of two
 // columns cannot use an index, and a correlated lookup scanned every translation for every revision.
 // Rows older than migration 0012 have no image slice (a head column), and are rendered again too.
 const staleRevision = (version: string) =>
-  sql<SqlBool>`(revisions.body_version IS NOT ${version} OR revisions.image_html IS NULL)
+  sql<SqlBool>`(revisions.body_version IS DISTINCT FROM ${version} OR revisions.image_html IS NULL)
     AND revisions.id IN (SELECT published_revision_id FROM article_translations UNION SELECT current_revision_id FROM article_translations)`;
 
 /** How many translations and read revisions hold no rendering of `version`. */

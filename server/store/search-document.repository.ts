@@ -4,8 +4,9 @@
  * transaction first; the caller owns the transaction.
  * @module
  */
-import { sql, type Generated } from 'kysely';
-import type { Executor } from './database.ts';
+import { sql } from 'kysely';
+import { storeKind, type Executor } from './database.ts';
+import { deleteSearchText, matchSearchText, putSearchText } from './postgres/search-index.postgres.ts';
 
 /** A document to store: its key, filters, version and text. */
 export interface SearchDocument {
@@ -58,13 +59,16 @@ export async function putDocument(db: Executor, doc: SearchDocument): Promise<vo
     )
     .returning('id')
     .executeTakeFirstOrThrow();
+  if (storeKind(db) === 'postgres') return putSearchText(db, id, doc);
   await sql`INSERT OR REPLACE INTO search_fts (rowid, title, excerpt, body) VALUES (${id}, ${doc.title}, ${doc.excerpt}, ${doc.body})`.execute(db);
 }
 
 /** Deletes documents by id. */
 export async function deleteDocuments(db: Executor, ids: readonly number[]): Promise<void> {
+  const postgres = storeKind(db) === 'postgres';
   for (const id of ids) {
-    await sql`DELETE FROM search_fts WHERE rowid = ${id}`.execute(db);
+    if (postgres) await deleteSearchText(db, id);
+    else await sql`DELETE FROM search_fts WHERE rowid = ${id}`.execute(db);
     await db.deleteFrom('search_documents').where('id', '=', id).execute();
   }
 }
@@ -88,24 +92,37 @@ export interface SearchKeyset {
 }
 
 /**
- * The first `limit` documents matching the FTS5 expression `match` after the
- * keyset position `after`, narrowed by language and channel slug, in search
- * order: title matches first, then newest article, higher id, language.
- * Sorting and paging happen in SQLite, so a common word costs a sort of row
- * ids, not a row object per match.
+ * The FTS5 MATCH expression for `words` (`searchWords`): every word, the
+ * last also as a prefix, each quoted so nothing is read as FTS5 syntax.
+ * @example ftsExpression(['static', 'sites']) // '"static" AND "sites"*'
+ */
+export function ftsExpression(words: readonly string[]): string {
+  return words.map((w, i) => `"${w}"${i === words.length - 1 ? '*' : ''}`).join(' AND ');
+}
+
+/**
+ * The first `limit` documents matching every one of `words` (the last also
+ * as a prefix) after the keyset position `after`, narrowed by language and
+ * channel slug, in search order: title matches first, then newest article,
+ * higher id, language. Sorting and paging happen in the database, so a
+ * common word costs a sort of row ids, not a row object per match. On
+ * Postgres, `postgres/search-index.postgres.ts` answers.
  */
 export async function matchDocuments(
   db: Executor,
-  query: { match: string; language: string | null; channelSlug: string | null; after: SearchKeyset | null; limit: number },
+  query: { words: readonly string[]; language: string | null; channelSlug: string | null; after: SearchKeyset | null; limit: number },
 ): Promise<SearchMatch[]> {
-  const titleMatch = `title : (${query.match})`;
+  if (query.words.length === 0) return [];
+  if (storeKind(db) === 'postgres') return (await matchSearchText(db, query)).map(toMatch);
+  const match = ftsExpression(query.words);
+  const titleMatch = `title : (${match})`;
   const a = query.after;
   const rows = await sql<{ article_id: number; language: string; published_at: string; t: number }>`
     SELECT article_id, language, published_at, t FROM (
       SELECT d.article_id, d.language, d.published_at,
         CASE WHEN d.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ${titleMatch}) THEN 0 ELSE 1 END AS t
       FROM search_fts JOIN search_documents d ON d.id = search_fts.rowid
-      WHERE search_fts MATCH ${query.match}
+      WHERE search_fts MATCH ${match}
         AND (${query.language} IS NULL OR d.language = ${query.language})
         AND (${query.channelSlug} IS NULL OR d.channel_slug = ${query.channelSlug})
     )
@@ -115,5 +132,12 @@ export async function matchDocuments(
           OR (article_id = ${a?.id ?? 0} AND language > ${a?.l ?? ''})))))
     ORDER BY t, published_at DESC, article_id DESC, language
     LIMIT ${query.limit}`.execute(db);
-  return rows.rows.map((r) => ({ articleId: r.article_id, language: r.language, publishedAt: r.published_at, inTitle: r.t === 0 }));
+  return rows.rows.map(toMatch);
 }
+
+const toMatch = (r: { article_id: number; language: string; published_at: string; t: number }): SearchMatch => ({
+  articleId: r.article_id,
+  language: r.language,
+  publishedAt: r.published_at,
+  inTitle: r.t === 0,
+});

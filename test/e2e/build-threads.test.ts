@@ -32,7 +32,7 @@ describe('full build, when its render threads fail', () => {
     ({ buildDir } = await ensureSiteBuild(PROJECT_ROOT));
   }, 180_000);
   const pool = (databaseFile: string, astroBuildDir: string) => () =>
-    createRenderPool({ databaseFile, publicUrl: f.site.baseUrl, dashboardUrl: `${f.site.baseUrl}/dashboard`, astroBuildDir, outputDir: f.outputDir, site: f.site }, 1);
+    createRenderPool({ database: databaseFile, publicUrl: f.site.baseUrl, dashboardUrl: `${f.site.baseUrl}/dashboard`, astroBuildDir, outputDir: f.outputDir, site: f.site }, 1);
   /** A real SQLite file with no tables: a worker opens it and starts, then every batch it is given fails. */
   const emptyDatabase = () => {
     const file = path.join(f.dir, 'empty.db');
@@ -67,7 +67,7 @@ describe('full build, its render threads', () => {
   /** Render threads whose start, batches and close are logged in `events`. */
   const builderPool = (events: string[]) => async () => {
     events.push('pool started');
-    const pool = await createRenderPool({ databaseFile: f.databaseFile, publicUrl: f.site.baseUrl, dashboardUrl: `${f.site.baseUrl}/dashboard`, astroBuildDir: buildDir, outputDir: f.outputDir, site: f.site }, 1);
+    const pool = await createRenderPool({ database: f.databaseFile, publicUrl: f.site.baseUrl, dashboardUrl: `${f.site.baseUrl}/dashboard`, astroBuildDir: buildDir, outputDir: f.outputDir, site: f.site }, 1);
     return { render: (...args: Parameters<typeof pool.render>) => (events.push('batch rendered'), pool.render(...args)), close: () => (events.push('pool closed'), pool.close()) };
   };
 
@@ -106,7 +106,7 @@ describe('full build, its render threads', () => {
     // The builder reads the heads once the threads have their batches: an article published meanwhile is in the heads only.
     const heads: typeof model.heads = async (query) => (await f.publish('late', 'Late'), model.heads(query));
     const renderPool = async () => {
-      const pool = await createRenderPool({ databaseFile: f.databaseFile, publicUrl: f.site.baseUrl, dashboardUrl: `${f.site.baseUrl}/dashboard`, astroBuildDir: buildDir, outputDir: f.outputDir, site: f.site }, 1);
+      const pool = await createRenderPool({ database: f.databaseFile, publicUrl: f.site.baseUrl, dashboardUrl: `${f.site.baseUrl}/dashboard`, astroBuildDir: buildDir, outputDir: f.outputDir, site: f.site }, 1);
       return { render: (...args: Parameters<typeof pool.render>) => (events.push(`batch of ${args[0].length}`), pool.render(...args)), close: () => pool.close() };
     };
     const builder = f.makeBuilder({ model: { ...model, heads }, renderPool, poolMinArticles: 5 });

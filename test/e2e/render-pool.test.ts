@@ -41,7 +41,7 @@ describe('render pool', () => {
       const model = createPublicModel({ db: t.service.db, urls: createPublicUrls(urls.publicUrl, urls.dashboardUrl) });
       const renderers = createRenderers(await createAstroRenderer(buildDir), createCardRenderer({ cacheDir: null }));
       const local = await renderArticles({ model, renderers, site, outputDir: here }, [...ids, 999_999]);
-      const pool = await createRenderPool({ databaseFile: t.config.databaseFile, ...urls, astroBuildDir: buildDir, outputDir: there, site }, 2);
+      const pool = await createRenderPool({ database: t.config.database, ...urls, astroBuildDir: buildDir, outputDir: there, site }, 2);
       try {
         const remote = [...(await pool.render(ids.slice(0, 1), {})), ...(await pool.render([...ids.slice(1), 999_999], {}))];
         expect(remote).toEqual(local);
@@ -59,7 +59,7 @@ describe('render pool', () => {
   it('with `fresh`, writes each file without looking for one already there', async () => {
     const ids = (await t.service.db.selectFrom('articles').select('id').limit(1).execute()).map((r) => r.id);
     const there = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-pool-fresh-'));
-    const pool = await createRenderPool({ databaseFile: t.config.databaseFile, ...urls, astroBuildDir: buildDir, outputDir: there, site }, 1);
+    const pool = await createRenderPool({ database: t.config.database, ...urls, astroBuildDir: buildDir, outputDir: there, site }, 1);
     try {
       const first = await pool.render(ids, {});
       expect(first[0]!.files.every((f) => f.written)).toBe(true);

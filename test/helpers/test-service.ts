@@ -1,6 +1,9 @@
 /**
  * Starts the real service for end-to-end tests: a migrated SQLite file in a
- * fresh temp dir, real HTTP on a free loopback port, a manual clock.
+ * fresh temp dir, real HTTP on a free loopback port, a manual clock. In the
+ * `postgres` test project (`PRESSROOM_TEST_STORE=postgres`,
+ * vitest.config.ts) the data lives in a fresh database of a real Postgres
+ * cluster instead (issue 38: the suites run against both stores).
  * @module
  */
 import fs from 'node:fs';
@@ -12,6 +15,10 @@ import { createApiKey } from '../../server/domain/account/account.service.ts';
 import type { PlanId } from '../../server/domain/account/plans.ts';
 import { createLogger } from '../../server/logger.ts';
 import { startService, type RunningService } from '../../server/main.ts';
+import { sharedPostgres } from './postgres-cluster.ts';
+
+/** The store the suites run against: `postgres` in the project of that name, else SQLite. */
+export const TEST_STORE: 'sqlite' | 'postgres' = process.env.PRESSROOM_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
 
 /** A running test service and helpers to call it. */
 export interface TestService {
@@ -37,8 +44,10 @@ export async function startTestService(
   options: { startWorker?: boolean; syncSearchIndex?: boolean } = {},
 ): Promise<TestService> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-test-'));
+  const store = TEST_STORE === 'postgres' ? { PRESSROOM_DATABASE_URL: await (await sharedPostgres()).createDatabase() } : {};
   const config = loadConfig(
     {
+      ...store,
       PORT: '0',
       HOST: '127.0.0.1',
       PRESSROOM_DATA_DIR: path.join(dir, 'data'),

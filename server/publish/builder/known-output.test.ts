@@ -72,7 +72,7 @@ describe('checkOutput', () => {
 
   it('gives the same answer from a worker thread, with its own store connection', async () => {
     // The first check confirms the stamps (it hashes the four files in place); the second trusts them.
-    const inWorker = await checkOutputInWorker({ databaseFile, outputDir });
+    const inWorker = await checkOutputInWorker({ database: databaseFile, outputDir });
     expect(inWorker.hashed).toBe(4);
     expect(await checkOutput(db, outputDir)).toEqual({ ...inWorker, hashed: 0 });
   });
@@ -80,7 +80,7 @@ describe('checkOutput', () => {
   it("fails with the thread's error when the check cannot run", async () => {
     const notADatabase = path.join(dir, 'not-a-database.db');
     fs.writeFileSync(notADatabase, 'this is not SQLite '.repeat(100));
-    await expect(checkOutputInWorker({ databaseFile: notADatabase, outputDir })).rejects.toThrow(/Output check failed: .*not a database/);
+    await expect(checkOutputInWorker({ database: notADatabase, outputDir })).rejects.toThrow(/Output check failed: .*not a database/);
   });
 
   it('trusts a file by its confirmed size and mtime, hashes it again when they change, and removes one whose bytes are not the recorded ones', async () => {

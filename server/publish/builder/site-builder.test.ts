@@ -101,9 +101,9 @@ describe('full build', () => {
 
   it.each([
     ['in this thread', {}],
-    ['in a thread of its own (as for a large site)', { checkOutput: () => checkOutputInWorker({ databaseFile: f.databaseFile, outputDir: f.outputDir }), checkThreadMinFiles: 0 }],
+    ['in a thread of its own (as for a large site)', { checkOutput: () => checkOutputInWorker({ database: f.databaseFile, outputDir: f.outputDir }), checkThreadMinFiles: 0 }],
     // The thread fails (it is given a file that is not a database): the build checks in its own thread instead.
-    ['here after its thread failed', { checkOutput: () => checkOutputInWorker({ databaseFile: notADatabase(), outputDir: f.outputDir }), checkThreadMinFiles: 0 }],
+    ['here after its thread failed', { checkOutput: () => checkOutputInWorker({ database: notADatabase(), outputDir: f.outputDir }), checkThreadMinFiles: 0 }],
   ])('deletes a file no owner produces and renders again an owner whose file went missing, the output checked %s', async (_how, more: Partial<SiteBuilderDeps>) => {
     await f.publish('first', 'First');
     const builder = f.makeBuilder(more);

@@ -10,7 +10,8 @@ import type { OutputCheck } from '../builder/known-output.ts';
 
 /** What the thread is started with. */
 export interface OutputCheckData {
-  readonly databaseFile: string;
+  /** Where the data lives: a SQLite file or a Postgres URL (`Config.database`). */
+  readonly database: string;
   readonly outputDir: string;
 }
 

@@ -14,7 +14,8 @@ import type { RenderedArticle } from '../builder/article-render.ts';
 
 /** What each worker needs to build its own model and renderers. */
 export interface RenderWorkerData {
-  readonly databaseFile: string;
+  /** Where the data lives: a SQLite file or a Postgres URL (`Config.database`). */
+  readonly database: string;
   readonly publicUrl: string;
   readonly dashboardUrl: string;
   readonly astroBuildDir: string;

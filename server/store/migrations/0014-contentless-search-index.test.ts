@@ -19,8 +19,8 @@ beforeEach(async () => {
 afterEach(() => before.remove());
 
 const apply = () => before.applyRest();
-const matching = async (match: string) =>
-  (await matchDocuments(db, { match, language: null, channelSlug: null, after: null, limit: 10 })).map((m) => `${m.articleId}:${m.language}:${m.inTitle}`);
+const matching = async (word: string) =>
+  (await matchDocuments(db, { words: [word], language: null, channelSlug: null, after: null, limit: 10 })).map((m) => `${m.articleId}:${m.language}:${m.inTitle}`);
 const doc = (articleId: number, language: string, title: string, body: string): SearchDocument => ({
   articleId,
   language,

@@ -1,0 +1,14 @@
+/**
+ * The Postgres store's migrations, applied in name order. A Postgres
+ * database starts at the shape SQLite reached with its 20 migrations
+ * (`0001-schema.ts`); later changes add one here and one in
+ * `../../migrations/`. Names are permanent.
+ * @module
+ */
+import type { Migration } from 'kysely';
+import * as schema from './0001-schema.ts';
+
+/** Every Postgres migration by name. */
+export const postgresMigrations: Record<string, Migration> = {
+  '0001-schema': schema,
+};

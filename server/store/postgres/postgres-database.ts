@@ -1,0 +1,106 @@
+/**
+ * The Postgres store (issue 38): kysely's Postgres dialect over a `pg` pool,
+ * the one module that loads `pg`.
+ *
+ * What the repositories may take for granted, as on SQLite:
+ * - **Transactions are serialised.** SQLite has one writer at a time
+ *   (`immediate-dialect.ts` begins every transaction as a write), and the
+ *   services were written for it: a transaction that reads, decides and
+ *   writes is never interleaved with another one. Here every transaction
+ *   begins by taking one transaction-level advisory lock
+ *   ({@link WRITE_LOCK_KEY}), so the same holds across every process that
+ *   shares the database. Reads outside transactions never wait for it.
+ * - **Integers are numbers.** Postgres's `bigint` (every integer column,
+ *   `count(*)`) arrives as a string from `pg`; it is read as a number here
+ *   (the values are ids, sizes and milliseconds, far below 2^53).
+ * - **Text sorts by code point** (SQLite's BINARY): every text column is
+ *   `COLLATE "C"` (`migrations/0001-schema.ts`), whatever the database's
+ *   own locale.
+ * @module
+ */
+import pg from 'pg';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresAdapter,
+  PostgresDriver,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type PostgresDialectConfig,
+  type TransactionSettings,
+} from 'kysely';
+import type { Database } from '../schema.ts';
+
+/** Whether a database location names a Postgres database rather than a SQLite file. */
+export function isPostgresUrl(location: string): boolean {
+  return /^postgres(ql)?:\/\//.test(location);
+}
+
+/** A Postgres URL as logs and messages show it: without its password. */
+export function shownDatabaseUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres://(an address that does not parse)';
+  }
+}
+
+/**
+ * The advisory lock every transaction takes first (`pg_advisory_xact_lock`),
+ * released at its commit or rollback. A fixed number ("PRSR" in ASCII).
+ */
+export const WRITE_LOCK_KEY = 0x50525352;
+
+/** Connections each process keeps open at most. */
+export const POOL_SIZE = 10;
+
+const INT8_OID = 20;
+
+/** `pg`'s type parsers, with `bigint` read as a number. */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID && format !== 'binary') return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+};
+
+/** kysely's Postgres driver, with the write lock taken at the start of every transaction. */
+class SerialisedPostgresDriver extends PostgresDriver {
+  override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    await super.beginTransaction(connection, settings);
+    await connection.executeQuery(CompiledQuery.raw(`select pg_advisory_xact_lock(${WRITE_LOCK_KEY})`));
+  }
+}
+
+/** kysely's Postgres dialect, with {@link SerialisedPostgresDriver}. */
+class SerialisedPostgresDialect implements Dialect {
+  constructor(private readonly config: PostgresDialectConfig) {}
+  createDriver() {
+    return new SerialisedPostgresDriver(this.config);
+  }
+  createQueryCompiler() {
+    return new PostgresQueryCompiler();
+  }
+  createAdapter() {
+    return new PostgresAdapter();
+  }
+  createIntrospector(db: Kysely<unknown>) {
+    return new PostgresIntrospector(db);
+  }
+}
+
+/**
+ * Opens a pool on `url`. Connections are made at the first query, so a
+ * wrong address or password is reported there (by `migrateToLatest`, at
+ * every start).
+ */
+export function openPostgres(url: string): Kysely<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, types, application_name: 'pressroom' });
+  // An idle connection the server closes (a restart, a failover) is dropped from the pool, not thrown.
+  pool.on('error', () => undefined);
+  return new Kysely<Database>({ dialect: new SerialisedPostgresDialect({ pool }) });
+}

@@ -1,0 +1,10 @@
+/**
+ * Setup of the `postgres` test project: the suites it runs start their
+ * services on a Postgres database of a cluster shared by the file
+ * (`test/helpers/test-service.ts`), stopped after the file.
+ * @module
+ */
+import { afterAll } from 'vitest';
+import { stopSharedPostgres } from '../helpers/postgres-cluster.ts';
+
+afterAll(stopSharedPostgres, 60_000);
