@@ -1,14 +1,23 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects: `unit` (the modules' own tests beside the code, and the
- * architecture rules: no server process, no host, no browser) and `e2e`
+ * Three projects: `unit` (the modules' own tests beside the code, and the
+ * architecture rules: no server process, no host, no browser), `e2e`
  * (real HTTP, real processes, the hosts, the output validators and the
- * scripts). `npm test` runs both; `npm run test:unit` and
- * `npm run test:e2e` run one each.
+ * scripts), and `postgres` (the end-to-end suites below again, with the data
+ * in a real Postgres: `test/helpers/postgres-cluster.ts`). `npm test` runs
+ * all three; `npm run test:unit`, `npm run test:e2e` and
+ * `npm run test:postgres` run one each.
  */
-/** The end-to-end suites that run on both stores. */
-const POSTGRES_SUITES = ['test/e2e/publishing-rules.test.ts', 'test/e2e/lifecycle.test.ts', 'test/e2e/public-api.test.ts'];
+
+/** The end-to-end suites that run on both stores (issue 38). */
+const POSTGRES_SUITES = [
+  'test/e2e/publishing-rules.test.ts',
+  'test/e2e/lifecycle.test.ts',
+  'test/e2e/public-api.test.ts',
+  'test/e2e/read-your-writes.test.ts',
+  'test/e2e/static-build.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -17,7 +26,7 @@ export default defineConfig({
     // Each file gets its own process so native handles (SQLite, sharp) never leak between suites.
     pool: 'forks',
     // The identity rule enforced: read models are frozen in every test process.
-    setupFiles: ['test/setup/freeze-models.ts'],
+    setupFiles: ['test/setup/freeze-models.ts', 'test/setup/postgres-store.ts'],
     projects: [
       { extends: true, test: { name: 'unit', include: ['server/**/*.test.ts', 'test/architecture/**/*.test.ts'] } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/hosts/**/*.test.ts', 'test/validate/**/*.test.ts', 'scripts/**/*.test.ts'] } },
@@ -28,7 +37,6 @@ export default defineConfig({
           name: 'postgres',
           include: POSTGRES_SUITES,
           env: { PRESSROOM_TEST_STORE: 'postgres' },
-          setupFiles: ['test/setup/freeze-models.ts', 'test/setup/postgres-store.ts'],
         },
       },
     ],

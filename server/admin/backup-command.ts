@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { BACKUP_PAGES_PER_STEP, backupDatabase } from '../store/backup.ts';
-import { sqliteConnection } from '../store/database.ts';
+import { sqliteConnection, storeKind } from '../store/database.ts';
 import { UsageError } from './args.ts';
 import { output, type AdminDeps, type CommandOutput } from './admin-common.ts';
 
@@ -39,6 +39,10 @@ function checkTarget(target: string, databaseFile: string): string {
  * every tenth of a large database; stdout holds one line naming the copy.
  */
 export async function backupCommand(deps: AdminDeps, target: string): Promise<CommandOutput> {
+  if (storeKind(deps.db) === 'postgres') {
+    // Postgres has its own consistent copy, taken beside a running server; this command copies a SQLite file.
+    throw new UsageError('The data is in Postgres (PRESSROOM_DATABASE_URL): back it up with Postgres\'s own tools, e.g. "pg_dump --format=custom --file=pressroom.dump \'$PRESSROOM_DATABASE_URL\'" (docs/DEPLOYING.md, "Backups").');
+  }
   const databaseFile = sqliteConnection(deps.db).name;
   const file = checkTarget(target, databaseFile);
   const started = performance.now();

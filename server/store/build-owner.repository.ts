@@ -42,8 +42,10 @@ export async function readBuildOwners(db: Executor, owners?: readonly string[]):
 
 /** Records owners' states (insert or replace), in statements of a few hundred rows. */
 export async function writeBuildOwners(db: Executor, states: ReadonlyArray<{ owner: string } & BuildOwnerState>): Promise<void> {
-  for (let i = 0; i < states.length; i += 300) {
-    const rows = states.slice(i, i + 300).map((s) => ({ owner: s.owner, input_hash: s.inputHash, text_starts: JSON.stringify(s.textStarts) }));
+  // An owner given twice is recorded as last given: Postgres refuses one statement that upserts a row twice.
+  const last = [...new Map(states.map((s) => [s.owner, s] as const)).values()];
+  for (let i = 0; i < last.length; i += 300) {
+    const rows = last.slice(i, i + 300).map((s) => ({ owner: s.owner, input_hash: s.inputHash, text_starts: JSON.stringify(s.textStarts) }));
     await withTable(db)
       .insertInto('build_owners')
       .values(rows)

@@ -93,6 +93,29 @@ export function storeKind(db: Executor): StoreKind {
 }
 
 /**
+ * Runs `read` on one view of the data: every statement in it sees the same
+ * committed state, none of a write that commits meanwhile. For answers
+ * built from several reads that must agree (an article's statuses and its
+ * revisions: the publishing API's read-your-writes answer).
+ *
+ * On SQLite, a deferred (read) transaction on the handle's one connection:
+ * in WAL mode it reads one snapshot and takes no write lock. On Postgres, a
+ * read-only `REPEATABLE READ` transaction: one snapshot, and no wait for the
+ * writers' lock.
+ */
+export async function readConsistently<T>(db: Db, read: (db: Executor) => Promise<T>): Promise<T> {
+  if (storeKind(db) === 'postgres') return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(read);
+  return db.connection().execute(async (connection) => {
+    await sql`begin deferred`.execute(connection);
+    try {
+      return await read(connection);
+    } finally {
+      await sql`commit`.execute(connection);
+    }
+  });
+}
+
+/**
  * Opens the database at `location`: a Postgres URL (`postgres://…`,
  * `postgres/postgres-database.ts`), or else the path of a SQLite file,
  * created if needed, with its pragmas.

@@ -10,6 +10,11 @@ import type { JobRow } from './job.table.ts';
 /**
  * Claims the oldest due job: pending with `run_at <= now`, or running with an
  * expired lock (its worker died). Locks it until `lockUntil`.
+ *
+ * The condition is asked again of the row being updated: on Postgres two
+ * workers may pick the same id at once; the second waits for the first's
+ * row lock, then finds the row claimed and takes nothing (SQLite runs one
+ * write at a time, so there it is only asked twice).
  */
 export async function claimDueJob(db: Executor, now: string, lockUntil: string): Promise<JobRow | undefined> {
   const row = await sql<JobRow>`
@@ -19,6 +24,7 @@ export async function claimDueJob(db: Executor, now: string, lockUntil: string):
       WHERE (state = 'pending' AND run_at <= ${now}) OR (state = 'running' AND locked_until <= ${now})
       ORDER BY run_at, id LIMIT 1
     )
+    AND ((state = 'pending' AND run_at <= ${now}) OR (state = 'running' AND locked_until <= ${now}))
     RETURNING *`.execute(db);
   return row.rows[0];
 }

@@ -78,11 +78,13 @@ export async function recordsAtLeast(db: Executor, count: number): Promise<boole
 
 /** Records written files, a few hundred rows per statement (one statement per file cost most of a cold build's manifest time). */
 export async function recordFiles(db: Executor, files: ReadonlyArray<{ path: string; owner: string; hash: string; size?: number | null; mtimeMs?: number | null }>, now: string): Promise<void> {
-  for (let i = 0; i < files.length; i += 400) {
+  // A path given twice is recorded as last given: Postgres refuses one statement that upserts a row twice.
+  const last = [...new Map(files.map((f) => [f.path, f] as const)).values()];
+  for (let i = 0; i < last.length; i += 400) {
     await db
       .insertInto('output_files')
       // Without the stamp the file had when written, the next check of the folder hashes it and learns it.
-      .values(files.slice(i, i + 400).map((f) => ({ path: f.path, owner: f.owner, hash: f.hash, size: f.size ?? null, mtime_ms: f.mtimeMs ?? null, updated_at: now })))
+      .values(last.slice(i, i + 400).map((f) => ({ path: f.path, owner: f.owner, hash: f.hash, size: f.size ?? null, mtime_ms: f.mtimeMs ?? null, updated_at: now })))
       .onConflict((oc) =>
         oc.column('path').doUpdateSet((eb) => ({ owner: eb.ref('excluded.owner'), hash: eb.ref('excluded.hash'), size: eb.ref('excluded.size'), mtime_ms: eb.ref('excluded.mtime_ms'), updated_at: eb.ref('excluded.updated_at') })),
       )

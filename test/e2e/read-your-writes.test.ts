@@ -10,12 +10,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { up as builtTranslationsUp } from '../../server/store/migrations/0008-built-translations.ts';
-import { startTestService, type TestService } from '../helpers/test-service.ts';
+import { startTestService, TEST_STORE, type TestService } from '../helpers/test-service.ts';
 
 let t: TestService;
 let key: string;
 const CHANNEL = 'ryw';
-const LOOPS = 20;
+const LOOPS = Number(process.env.LOOPS ?? 20);
 
 beforeAll(async () => {
   t = await startTestService({ PRESSROOM_STATIC_BUILD: 'true', PRESSROOM_RATE_LIMIT_CONTENT: '0' }, { startWorker: true });
@@ -132,7 +132,8 @@ describe('read your writes on the bundled server', () => {
     expect(failures).toEqual([]);
   });
 
-  it('a database upgraded to 0008 is seeded from its published translations, and a full build records the same', async () => {
+  // SQLite's migration 0008 (a Postgres database starts past it).
+  it.skipIf(TEST_STORE === 'postgres')('a database upgraded to 0008 is seeded from its published translations, and a full build records the same', async () => {
     const written = await t.request('POST', `/api/v1/channels/${CHANNEL}/pages`, {
       key,
       body: { slug: 'upgraded', default_language: 'en', status: 'published', publish_translations: true, translations: [{ language: 'en', title: 'Up', content_markdown: 'Up.' }, { language: 'fr', title: 'Haut', content_markdown: 'Haut.' }] },

@@ -19,7 +19,8 @@ import { ensureSiteBuild } from '../../server/render/astro-compile.ts';
 import type { SiteInfo } from '../../server/read-model/view-models.ts';
 import { migrateToLatest, openDatabase, type Db } from '../../server/store/database.ts';
 import { createPublicUrls } from '../../server/urls/public-urls.ts';
-import { startTestService, type TestService } from '../helpers/test-service.ts';
+import { startTestService, TEST_STORE, type TestService } from '../helpers/test-service.ts';
+import { sharedPostgres } from '../helpers/postgres-cluster.ts';
 import { DEFAULT_LIST_LIMIT } from '../../server/read-model/list-pages.ts';
 import { PROJECT_ROOT } from '../../server/paths.ts';
 
@@ -322,8 +323,10 @@ describe('incremental builds', () => {
     // A fresh full build, from a copy of the store into an empty folder.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-fresh-'));
     try {
-      await t.service.db.executeQuery({ sql: `VACUUM INTO '${path.join(dir, 'copy.db')}'`, parameters: [], query: { kind: 'RawNode' } as never } as never);
-      const copy = openDatabase(path.join(dir, 'copy.db'));
+      let copyLocation = path.join(dir, 'copy.db');
+      if (TEST_STORE === 'postgres') copyLocation = await (await sharedPostgres()).copyDatabase(t.config.database);
+      else await t.service.db.executeQuery({ sql: `VACUUM INTO '${copyLocation}'`, parameters: [], query: { kind: 'RawNode' } as never } as never);
+      const copy = openDatabase(copyLocation);
       await migrateToLatest(copy);
       await copy.deleteFrom('output_files').execute();
       await copy.deleteFrom('built_translations').execute();

@@ -47,6 +47,8 @@ export interface PostgresCluster {
   readonly port: number;
   /** A new, empty database; its URL. */
   createDatabase(): Promise<string>;
+  /** A new database holding a copy of the one at `url` (`pg_dump`, consistent while it is in use); its URL. */
+  copyDatabase(url: string): Promise<string>;
   /** Stops the server and removes its folder. */
   stop(): Promise<void>;
 }
@@ -75,7 +77,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
     throw new Error(`Postgres did not start: ${(error as Error).message}\n${log}`);
   }
   let made = 0;
-  return {
+  const cluster: PostgresCluster = {
     port,
     async createDatabase() {
       const name = `pressroom_${++made}`;
@@ -88,6 +90,17 @@ export async function startPostgres(): Promise<PostgresCluster> {
       }
       return `postgres://${USER}@127.0.0.1:${port}/${name}`;
     },
+    async copyDatabase(url) {
+      const copy = await cluster.createDatabase();
+      const { stdout: dump } = await run(path.join(BIN!, 'pg_dump'), ['--no-owner', url], { maxBuffer: 1 << 30 });
+      const restore = execFile(path.join(BIN!, 'psql'), ['--quiet', '--set=ON_ERROR_STOP=1', copy]);
+      await new Promise<void>((resolve, reject) => {
+        restore.on('error', reject);
+        restore.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`psql exited with ${code} restoring a copy of ${url}`))));
+        restore.stdin!.end(dump);
+      });
+      return copy;
+    },
     async stop() {
       try {
         await runServerProgram('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
@@ -96,6 +109,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
       }
     },
   };
+  return cluster;
 }
 
 let shared: Promise<PostgresCluster> | null = null;

@@ -62,7 +62,7 @@ export async function startTestService(
   );
   const clock = manualClock('2026-11-22T12:00:00.000Z');
   // The worker stays off unless asked for: tests run jobs with service.worker.runDue() and move the clock.
-  const service = await startService(config, { clock, log: createLogger('silent'), startWorker: options.startWorker ?? false, syncSearchIndex: options.syncSearchIndex });
+  const service = await startService(config, { clock, log: createLogger((process.env.PRESSROOM_TEST_LOG as 'info') ?? 'silent'), startWorker: options.startWorker ?? false, syncSearchIndex: options.syncSearchIndex });
   return {
     service,
     config,

@@ -1,5 +1,5 @@
 /**
- * Setup of the `postgres` test project: the suites it runs start their
+ * Setup of every test file: the suites of the `postgres` project start their
  * services on a Postgres database of a cluster shared by the file
  * (`test/helpers/test-service.ts`), stopped after the file.
  * @module

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { checkIfMatch, checkIfNoneMatch, translationVersion } from './translation-version.ts';
 import type { Clock } from '../../clock.ts';
 import { isoNow } from '../../clock.ts';
-import type { Db, Executor } from '../../store/database.ts';
+import { readConsistently, type Db, type Executor } from '../../store/database.ts';
 import * as articles from '../../store/article.repository.ts';
 import type { ArticleRow, RevisionRow, TranslationRow } from '../../store/article.table.ts';
 import type { PublicUrls } from '../../urls/public-urls.ts';
@@ -178,8 +178,8 @@ export async function upsertArticle(
 export async function getArticle(deps: ArticleDeps, principal: Principal, channelSlug: string, ref: string): Promise<ArticleView> {
   requireApiPublishing(principal);
   const access = await channelAccess(deps.db, principal, channelSlug);
-  const article = await findArticle(deps.db, access.channel.id, channelSlug, ref);
-  return viewOf(deps, deps.db, article, channelSlug);
+  // The statuses, revisions and build state of one moment: read apart, a moderation decision landing between them could read as settled (issue 38).
+  return readConsistently(deps.db, async (db) => viewOf(deps, db, await findArticle(db, access.channel.id, channelSlug, ref), channelSlug));
 }
 
 /**

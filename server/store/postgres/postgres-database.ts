@@ -72,6 +72,8 @@ const types = {
 class SerialisedPostgresDriver extends PostgresDriver {
   override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     await super.beginTransaction(connection, settings);
+    // A read-only transaction (`readConsistently`) writes nothing, so it waits for no writer: its snapshot is enough.
+    if (settings.accessMode === 'read only') return;
     await connection.executeQuery(CompiledQuery.raw(`select pg_advisory_xact_lock(${WRITE_LOCK_KEY})`));
   }
 }
