@@ -5,9 +5,11 @@
  * which calls these): every word required, the last also as a prefix; case
  * and diacritics ignored; English stems; title matches first, then newest.
  *
- * Where the answers differ (docs/SEARCH.md): Postgres's parser, not FTS5's
- * unicode61, cuts the text into words, and a document's vector holds at most
- * 1 MB, so the words of a very long body past that are not indexed.
+ * The text is cut into words as FTS5 cuts it ({@link searchableText}).
+ * Where the answers differ (docs/SEARCH.md; `test/e2e/search-stores.test.ts`
+ * compares them): `unaccent` also folds letters such as ß (to ss) and æ,
+ * which FTS5 keeps; and a document's vector holds at most 1 MB, so the
+ * words of a very long body past that are not indexed.
  * @module
  */
 import { sql } from 'kysely';
@@ -30,12 +32,24 @@ export function vectorPieces(text: string): string[] {
   return pieces;
 }
 
+/**
+ * The words of `text` with one space between each: letters, digits and
+ * marks, as FTS5's unicode61 tokenizer and the reader's query
+ * (`searchWords`) cut them. Postgres's own parser would keep an e-mail
+ * address, a host name or a version number as one word, which a search for
+ * one of its parts would then miss.
+ */
+export function searchableText(text: string): string {
+  return text.replace(/[^\p{L}\p{N}\p{M}]+/gu, ' ');
+}
+
 /** Stores the vectors of document `id` (its row in `search_documents` exists). */
 export async function putSearchText(db: Executor, id: number, doc: { title: string; excerpt: string; body: string }): Promise<void> {
-  const pieces = [doc.title, doc.excerpt, ...vectorPieces(doc.body)];
+  const title = searchableText(doc.title);
+  const pieces = [title, searchableText(doc.excerpt), ...vectorPieces(searchableText(doc.body))];
   await sql`
     INSERT INTO search_fts (id, title, everything)
-    VALUES (${id}, pressroom_search_vector(ARRAY[${doc.title}::text]), pressroom_search_vector(${pieces}::text[]))
+    VALUES (${id}, pressroom_search_vector(ARRAY[${title}::text]), pressroom_search_vector(${pieces}::text[]))
     ON CONFLICT (id) DO UPDATE SET title = excluded.title, everything = excluded.everything`.execute(db);
 }
 
