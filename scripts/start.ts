@@ -3,6 +3,7 @@
  * Settings come from the environment (README, "Configuration").
  */
 import { ConfigError, loadConfig } from '../server/config.ts';
+import { InternalError } from '../server/internal-error.ts';
 import { applyHeapGrowth } from '../server/heap-growth.ts';
 import { bootBuildThread } from '../server/publish/build-thread-boot.ts';
 import { wantsHelp } from './lib/cli.ts';
@@ -55,6 +56,10 @@ try {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 } catch (error) {
   if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
+  if (InternalError.is(error) && (error.code === 'DATABASE_UNREACHABLE' || error.code === 'DATABASE_IN_USE')) {
     process.stderr.write(`${error.message}\n`);
     process.exit(2);
   }

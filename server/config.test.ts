@@ -16,4 +16,15 @@ describe('configuration', () => {
     expect(loadConfig({ PRESSROOM_BUILD_WORKERS: '2', PRESSROOM_SEARCH_PROCESSES: '1' }, '/tmp').searchProcesses).toBe(1);
     expect(() => loadConfig({ PRESSROOM_SEARCH_PROCESSES: '0' }, '/tmp')).toThrow(ConfigError);
   });
+
+  it('keeps the data in the SQLite file unless a Postgres URL is given, and refuses any other URL', () => {
+    const embedded = loadConfig({ PRESSROOM_DATA_DIR: 'state' }, '/srv');
+    expect(embedded).toMatchObject({ databaseUrl: null, databaseFile: '/srv/state/pressroom.db', database: '/srv/state/pressroom.db' });
+    for (const url of ['postgres://app:secret@db.internal:5432/pressroom', 'postgresql://app@localhost/pressroom?sslmode=require']) {
+      expect(loadConfig({ PRESSROOM_DATABASE_URL: url }, '/srv')).toMatchObject({ databaseUrl: url, database: url });
+    }
+    for (const wrong of ['mysql://app@db/pressroom', 'data/pressroom.db', 'postgres']) {
+      expect(() => loadConfig({ PRESSROOM_DATABASE_URL: wrong }, '/srv')).toThrow(/PRESSROOM_DATABASE_URL/);
+    }
+  });
 });

@@ -37,6 +37,10 @@ export const INTERNAL_CODES = {
   UPLOAD_PARSER_FAILED: 'The upload parser thread failed',
   /** The build thread stopped or could not start; the build it ran is retried on a new thread. */
   BUILD_THREAD_FAILED: 'The build thread failed',
+  /** The Postgres database (PRESSROOM_DATABASE_URL) cannot be reached. */
+  DATABASE_UNREACHABLE: 'The database cannot be reached',
+  /** Another Pressroom server already runs on this Postgres database. */
+  DATABASE_IN_USE: 'Another server uses the database',
 } as const;
 
 /** A permanent internal failure code. */

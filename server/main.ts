@@ -38,7 +38,7 @@ import { answerClientError } from './http/client-error.ts';
 import type { PublicUrls } from './urls/public-urls.ts';
 import { scheduleMediaCleanup } from './domain/media/cleanup.ts';
 import { loadModerationRules } from './moderation-rules-file.ts';
-import { openDatabase, PRIVATE_DIR_MODE, refuseWrites, shownDatabase, type Db } from './store/database.ts';
+import { holdInstanceLock, openDatabase, PRIVATE_DIR_MODE, refuseWrites, shownDatabase, type Db, type InstanceLock } from './store/database.ts';
 import { migrateLogged } from './migrate-logged.ts';
 import { recordDatabaseFiles } from './store/database-files.ts';
 import { guardDatabase, unguardedDatabase } from './database-guard.ts';
@@ -116,8 +116,26 @@ export async function startService(
   config: Config,
   options: { clock?: Clock; log?: Logger; startWorker?: boolean; syncSearchIndex?: boolean; buildThread?: BootingBuildThread } = {},
 ): Promise<RunningService> {
-  const clock = options.clock ?? systemClock;
   const log = options.log ?? createLogger(config.logLevel);
+  // One server per Postgres database, for now: a second one is refused here, before it touches anything.
+  const instanceLock = config.databaseUrl
+    ? await holdInstanceLock(config.databaseUrl, (reason) => log.child('database').error('lost the connection that holds this server\'s lock on the database: another server could now start on it; restart this one', { reason }))
+    : null;
+  try {
+    return await startHolding(config, { ...options, log }, instanceLock);
+  } catch (error) {
+    await instanceLock?.release();
+    throw error;
+  }
+}
+
+async function startHolding(
+  config: Config,
+  options: { clock?: Clock; log: Logger; startWorker?: boolean; syncSearchIndex?: boolean; buildThread?: BootingBuildThread },
+  instanceLock: InstanceLock | null,
+): Promise<RunningService> {
+  const clock = options.clock ?? systemClock;
+  const log = options.log;
   const rules = loadModerationRules(config.moderationFile);
   // The data folder holds more than a SQLite file (the development key, media, cards): made private whatever the store.
   fs.mkdirSync(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
@@ -346,6 +364,7 @@ export async function startService(
         return;
       }
       await db.destroy();
+      await instanceLock?.release();
     },
   };
 }

@@ -20,7 +20,7 @@ import { InternalError, invariant } from '../internal-error.ts';
 import { isPostgresUrl, openPostgres, shownDatabaseUrl } from './postgres/postgres-database.ts';
 import { postgresMigrations } from './postgres/migrations/index.ts';
 
-export { isPostgresUrl } from './postgres/postgres-database.ts';
+export { holdInstanceLock, isPostgresUrl, type InstanceLock } from './postgres/postgres-database.ts';
 
 /** Where the data lives, as logs and messages show it: the SQLite file, or the Postgres URL without its password. */
 export function shownDatabase(location: string): string {

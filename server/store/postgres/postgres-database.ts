@@ -32,6 +32,8 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import type { Database } from '../schema.ts';
+import { describeError } from '../../describe-error.ts';
+import { InternalError } from '../../internal-error.ts';
 
 /** Whether a database location names a Postgres database rather than a SQLite file. */
 export function isPostgresUrl(location: string): boolean {
@@ -105,4 +107,57 @@ export function openPostgres(url: string): Kysely<Database> {
   // An idle connection the server closes (a restart, a failover) is dropped from the pool, not thrown.
   pool.on('error', () => undefined);
   return new Kysely<Database>({ dialect: new SerialisedPostgresDialect({ pool }) });
+}
+
+/**
+ * The session-level advisory lock a server holds for as long as it runs on
+ * a Postgres database ("PRSI"). Until the distributed shape exists (build
+ * workers, shared output: issue 38), a second server on the same database
+ * would take build events the first one's output then never shows; it is
+ * refused at start instead. `npm run build`, `migrate` and `admin` do not
+ * take it: they are safe beside a server, as on SQLite.
+ */
+export const INSTANCE_LOCK_KEY = 0x50525349;
+
+/** The lock {@link holdInstanceLock} took; `release()` closes its connection. */
+export interface InstanceLock {
+  release(): Promise<void>;
+}
+
+/**
+ * Takes the instance lock on a connection of its own, kept open while the
+ * server runs; Postgres releases it when that connection ends, so a server
+ * that died holds nothing. `onLost` is called if the connection ends while
+ * held (the database restarted, a network cut).
+ * @throws {InternalError} DATABASE_UNREACHABLE, or DATABASE_IN_USE while another server holds it.
+ */
+export async function holdInstanceLock(url: string, onLost: (reason: string) => void): Promise<InstanceLock> {
+  const client = new pg.Client({ connectionString: url, application_name: 'pressroom (instance lock)' });
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new InternalError(
+      'DATABASE_UNREACHABLE',
+      `Could not connect to the Postgres database ${shownDatabaseUrl(url)}: ${describeError(error)}. Check PRESSROOM_DATABASE_URL (user, password, host, port, database name) and that the server runs and accepts connections from this machine.`,
+      { cause: error },
+    );
+  }
+  let releasing = false;
+  client.on('error', (error) => {
+    if (!releasing) onLost(describeError(error));
+  });
+  const { rows } = await client.query<{ held: boolean }>('select pg_try_advisory_lock($1) as held', [INSTANCE_LOCK_KEY]);
+  if (!rows[0]?.held) {
+    await client.end();
+    throw new InternalError(
+      'DATABASE_IN_USE',
+      `Another Pressroom server already runs on the database ${shownDatabaseUrl(url)}. One server per database for now (several instances sharing one database are not supported yet: docs/DEPLOYING.md); stop the other one, or give this one a database of its own.`,
+    );
+  }
+  return {
+    async release() {
+      releasing = true;
+      await client.end();
+    },
+  };
 }
