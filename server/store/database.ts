@@ -17,7 +17,7 @@ import { reportingMigrations } from './migrations/index.ts';
 import { everyFewSeconds, PROGRESS_EVERY_MS, type RebuildProgress } from './table-rebuild.ts';
 import { describeError } from '../describe-error.ts';
 import { InternalError, invariant } from '../internal-error.ts';
-import { isPostgresUrl, openPostgres, shownDatabaseUrl } from './postgres/postgres-database.ts';
+import { isPostgresUrl, openPostgres, POOL_SIZE, shownDatabaseUrl, WORKER_POOL_SIZE } from './postgres/postgres-database.ts';
 import { postgresMigrations } from './postgres/migrations/index.ts';
 
 export { holdInstanceLock, isPostgresUrl, type InstanceLock } from './postgres/postgres-database.ts';
@@ -120,10 +120,11 @@ export async function readConsistently<T>(db: Db, read: (db: Executor) => Promis
  * `postgres/postgres-database.ts`), or else the path of a SQLite file,
  * created if needed, with its pragmas.
  * @param location a Postgres URL, or the path of the SQLite file; its folder is created (0700), the file is 0600.
+ * @param options.thread a build, render or search thread's handle: on Postgres, a smaller pool.
  */
-export function openDatabase(location: string): Db {
+export function openDatabase(location: string, options: { thread?: boolean } = {}): Db {
   if (isPostgresUrl(location)) {
-    const db = openPostgres(location);
+    const db = openPostgres(location, options.thread ? WORKER_POOL_SIZE : POOL_SIZE);
     kinds.set(db, 'postgres');
     return db;
   }

@@ -33,7 +33,7 @@ async function boot(data: BuildWorkerData): Promise<{ run: (request: { op: strin
   // A test's manual clock stands still between operations: the thread reads the time the last one brought.
   let sentTime = new Date();
   const clock: Clock = data.realClock ? systemClock : { now: () => new Date(sentTime) };
-  const db = openDatabase(config.database);
+  const db = openDatabase(config.database, { thread: true });
   const urls = createPublicUrls(config.publicUrl, config.dashboardUrl);
   const local = await createLocalBuilder({
     db,

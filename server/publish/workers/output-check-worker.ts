@@ -10,7 +10,7 @@ import { openDatabase } from '../../store/database.ts';
 import type { OutputCheckData } from './output-check.ts';
 
 const data = workerData as OutputCheckData;
-const db = openDatabase(data.database);
+const db = openDatabase(data.database, { thread: true });
 try {
   parentPort!.postMessage({ check: await checkOutput(db, data.outputDir) });
 } catch (error) {

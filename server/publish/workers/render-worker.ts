@@ -20,7 +20,7 @@ const data = workerData as RenderWorkerData;
 const port = parentPort!;
 
 try {
-  const db = openDatabase(data.database);
+  const db = openDatabase(data.database, { thread: true });
   const context = {
     // Bodies come rendered from the store; one without a current stored body is rendered once and stored,
     // so no cache (it would hold every body of the site).

@@ -30,7 +30,7 @@ const report = (message: SiteSearchReport) => port.postMessage(message);
 try {
   lowerThisThread();
   const log = forwardingLogger((line) => report({ log: line }));
-  const db = openDatabase(data.database);
+  const db = openDatabase(data.database, { thread: true });
   // Texts come from the stored renderings; no cache (it would hold every body the index reads).
   const model = createPublicModel({ db, urls: createPublicUrls(data.publicUrl, data.dashboardUrl), cache: createBodyCache(0) });
   const search = createSiteSearch(createSearchIndexer({ outputDir: data.outputDir, log, lanes: data.lanes }), model, data.outputDir, log, data.partSize, data.pendingFile);

@@ -57,8 +57,11 @@ export function shownDatabaseUrl(url: string): string {
  */
 export const WRITE_LOCK_KEY = 0x50525352;
 
-/** Connections each process keeps open at most. */
+/** Connections the server's request thread (and a command) keeps open at most. */
 export const POOL_SIZE = 10;
+
+/** Connections a build, render or search thread keeps open at most: its reads come one after another. */
+export const WORKER_POOL_SIZE = 2;
 
 const INT8_OID = 20;
 
@@ -102,8 +105,8 @@ class SerialisedPostgresDialect implements Dialect {
  * wrong address or password is reported there (by `migrateToLatest`, at
  * every start).
  */
-export function openPostgres(url: string): Kysely<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, types, application_name: 'pressroom' });
+export function openPostgres(url: string, connections = POOL_SIZE): Kysely<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: connections, types, application_name: 'pressroom' });
   // An idle connection the server closes (a restart, a failover) is dropped from the pool, not thrown.
   pool.on('error', () => undefined);
   return new Kysely<Database>({ dialect: new SerialisedPostgresDialect({ pool }) });
