@@ -38,6 +38,7 @@ const row = (file: string, prefix: string) => results(file).results.find((r: { n
 
 let media: Promise<Run>;
 let build: Promise<Run>;
+let buildPostgres: Promise<Run>;
 let http: Promise<Run> | null;
 let bodies: Promise<Run>;
 let readYourWrites: Promise<Run>;
@@ -51,6 +52,7 @@ beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-bench-test-'));
   media = bench('--only', 'media', '--repeat', '1', '--out', path.join(dir, 'media.json'));
   build = bench('--only', 'build', '--repeat', '1', '--articles', '20', '--out', path.join(dir, 'build.json'));
+  buildPostgres = bench('--only', 'build-postgres', '--repeat', '1', '--articles', '20', '--out', path.join(dir, 'build-postgres.json'));
   http = runHttp ? bench('--only', 'http', '--repeat', '1', '--articles', '20', '--duration', '1', '--warmup', '0', '--connections', '8', '--out', path.join(dir, 'http.json')) : null;
   bodies = bench('--only', 'bodies', '--repeat', '1', '--body-scale', '1', '--out', path.join(dir, 'bodies.json'));
   readYourWrites = bench('--only', 'read-your-writes', '--repeat', '1', '--loops', '3', '--out', path.join(dir, 'ryw.json'));
@@ -62,7 +64,7 @@ beforeAll(() => {
   bad = bench('--only', 'nope');
 });
 afterAll(async () => {
-  await Promise.all([media, build, http, bodies, readYourWrites, edge, reads, dashboard, migrate, help, bad]);
+  await Promise.all([media, build, buildPostgres, http, bodies, readYourWrites, edge, reads, dashboard, migrate, help, bad]);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -88,6 +90,15 @@ it('prints a table and writes the results file, for the media and the build benc
   expect(r.machine.cpus).toBeGreaterThan(0);
   expect(r.machine.node).toBe(process.version);
   expect(r.results[0]).toMatchObject({ name: 'media', runs: [expect.objectContaining({ wallMs: expect.any(Number), peakRssMb: expect.any(Number) })] });
+}, 300_000);
+
+it('takes the build figures again with the data in Postgres, named so they sit beside the SQLite ones', async () => {
+  const b = await buildPostgres;
+  expect(b.status, b.stderr).toBe(0);
+  for (const name of ['build-cold (20×2, Postgres)', 'publish-to-files p50 (20×2, Postgres)', 'publish-to-files p95 (20×2, Postgres)', 'first start → search API answers (20×2, Postgres)']) {
+    expect(b.stdout).toContain(`| ${name} |`);
+  }
+  expect(row('build-postgres.json', 'build-warm').runs[0].files).toBe(0);
 }, 300_000);
 
 it.skipIf(!runHttp)('measures the bundled server against nginx with wrk, and search (or marks it n/a)', async () => {

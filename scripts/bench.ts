@@ -55,6 +55,12 @@ const MEASUREMENTS: readonly Measurement[] = [
     args: buildArgs,
   },
   {
+    name: 'build-postgres',
+    description: 'The build benchmark with the data in Postgres (a throwaway cluster of Debian\'s postgresql; the corpus copied as `npm run migrate -- --copy-to` copies it): beside the `build` rows, SQLite and Postgres side by side',
+    script: 'scripts/bench/build-bench.ts',
+    args: (o) => [...buildArgs(o), '--store', 'postgres'],
+  },
+  {
     name: 'bodies',
     description: 'Hostile bodies of issues 18 and 40: time per body in place, the slowest concurrent GET while the server saves it, growth of the shapes that were quadratic, another account\'s draft beside one account\'s burst, 120 parallel 9.4 MB uploads beside a reader; and issue 36\'s ordinary Markdown of 100 KB, 1 MB and 20 MB: MB/s in place and the save time',
     script: 'scripts/bench/body-bench.ts',

@@ -4,17 +4,29 @@
  * deployments that migrate as a separate step.
  */
 import { ConfigError, loadConfig } from '../server/config.ts';
-import { MIGRATION_NOTE, migrateToLatest, openDatabase, shownDatabase } from '../server/store/database.ts';
+import { isPostgresUrl, MIGRATION_NOTE, migrateToLatest, openDatabase, shownDatabase } from '../server/store/database.ts';
+import { copyToPostgres } from '../server/store/copy-to-postgres.ts';
 import { describeProgress } from '../server/store/table-rebuild.ts';
 import { wantsHelp } from './lib/cli.ts';
 import { describeError } from '../server/describe-error.ts';
 
 const HELP = `Usage: npm run migrate
+       npm run migrate -- --copy-to postgres://user:password@host:5432/database
 
-Opens the configured SQLite database (PRESSROOM_DATA_DIR, default ./data),
-creating it when missing, and applies every pending migration in order, each
-in its own transaction. Prints the migrations applied, or
-"Database is up to date". Safe to run while the server runs.
+Opens the configured database (the SQLite file in PRESSROOM_DATA_DIR, default
+./data, or PRESSROOM_DATABASE_URL's Postgres database), creating the file
+when missing, and applies every pending migration in order, each in its own
+transaction. Prints the migrations applied, or "Database is up to date".
+Safe to run while the server runs.
+
+--copy-to URL  Moves to Postgres: migrates the SQLite database, then copies
+               every row of it into the Postgres database at URL, which must
+               exist and hold no data (createdb …). One transaction: a copy
+               that fails leaves it empty. Stop the server first (what it
+               writes during the copy would not be in it); then start it with
+               PRESSROOM_DATABASE_URL=URL. The read API's search index is not
+               copied: the first start indexes again, in the background.
+               Progress on stderr, the rows per table on stdout.
 
 A migration that rebuilds a large table (0013) copies it in batches and
 prints where it is every few seconds on stderr; the server keeps reading and
@@ -26,11 +38,55 @@ run.
 const args = process.argv.slice(2);
 if (wantsHelp(args)) {
   process.stdout.write(HELP);
+} else if (args[0] === '--copy-to' && args.length === 2 && isPostgresUrl(args[1]!)) {
+  process.exitCode = await copyTo(args[1]!);
+} else if (args[0] === '--copy-to') {
+  process.stderr.write(`--copy-to takes one Postgres URL (postgres://user:password@host:5432/database).\nRun "npm run migrate -- --help" for details.\n`);
+  process.exitCode = 2;
 } else if (args.length > 0) {
-  process.stderr.write(`Unexpected argument "${args[0]}": migrate takes no arguments.\nRun "npm run migrate -- --help" for details.\n`);
+  process.stderr.write(`Unexpected argument "${args[0]}": migrate takes no arguments but --copy-to URL.\nRun "npm run migrate -- --help" for details.\n`);
   process.exitCode = 2;
 } else {
   process.exitCode = await migrate();
+}
+
+async function copyTo(url: string): Promise<number> {
+  let config;
+  try {
+    config = loadConfig(process.env, process.cwd());
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return 2;
+  }
+  if (config.databaseUrl) {
+    process.stderr.write('The copy reads the SQLite file, but PRESSROOM_DATABASE_URL is set: unset it for this command.\n');
+    return 2;
+  }
+  const source = openDatabase(config.databaseFile);
+  const target = openDatabase(url);
+  try {
+    await migrateToLatest(source);
+    await migrateToLatest(target);
+    process.stderr.write(`Copying ${config.databaseFile} to ${shownDatabase(url)}…\n`);
+    let shown = '';
+    const started = performance.now();
+    const copied = await copyToPostgres(source, target, ({ table, rows, of }) => {
+      const line = `${table}: ${Math.floor((rows / Math.max(1, of)) * 10) * 10} %`;
+      if (line !== shown) process.stderr.write(`${(shown = line)}\n`);
+    });
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const lines = [`Copied ${config.databaseFile} to ${shownDatabase(url)} in ${seconds} s:`, ...[...copied].map(([table, rows]) => `  ${table}: ${rows.toLocaleString('en-US')} rows`)];
+    lines.push(`Start the server with PRESSROOM_DATABASE_URL set to that URL; its first start indexes the read API's search again.`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`${describeError(error)}\n`);
+    return 1;
+  } finally {
+    await source.destroy();
+    await target.destroy();
+  }
 }
 
 async function migrate(): Promise<number> {

@@ -11,8 +11,9 @@
  * search index (process start → the search API's first 200, its own row).
  * Prints a JSON array of
  * results. Run by `npm run bench`; alone:
- * `tsx scripts/bench/build-bench.ts --articles N --languages L [--channels C] [--corpus DIR]`
- * (`--corpus`: a kept corpus, copied instead of written).
+ * `tsx scripts/bench/build-bench.ts --articles N --languages L [--channels C] [--corpus DIR] [--store postgres]`
+ * (`--corpus`: a kept corpus, copied instead of written; `--store postgres`: the
+ * corpus copied into a throwaway Postgres cluster, every figure taken there).
  */
 import { spawnSync } from 'node:child_process';
 import { Session } from 'node:inspector/promises';
@@ -32,6 +33,8 @@ import { createLogger } from '../../server/logger.ts';
 import { PROJECT_ROOT } from '../../server/paths.ts';
 import { createStaticSite } from '../../server/publish/static-site.ts';
 import { migrateToLatest, openDatabase } from '../../server/store/database.ts';
+import { copyToPostgres } from '../../server/store/copy-to-postgres.ts';
+import { startPostgres, type PostgresCluster } from '../../test/helpers/postgres-cluster.ts';
 import { createPublicUrls } from '../../server/urls/public-urls.ts';
 import { corpusBody, corpusLanguages } from './corpus.ts';
 import { prepareCorpus } from './kept-corpus.ts';
@@ -47,6 +50,9 @@ const languages = Number(arg('languages', '2'));
 const channels = Number(arg('channels', '20'));
 const profileDir = arg('profile', '');
 const keptCorpus = arg('corpus', '') ? path.resolve(arg('corpus', '')) : '';
+/** `postgres`: the corpus is copied into a throwaway Postgres cluster's database and every figure is taken there (issue 38). */
+const store = arg('store', 'sqlite');
+if (store !== 'sqlite' && store !== 'postgres') throw new Error(`--store is sqlite or postgres, not "${store}"`);
 const LATENCY_SAMPLES = 50;
 const SEARCH_SAMPLES = 3;
 const START_SAMPLES = 3;
@@ -68,9 +74,13 @@ function shardHolds(bundle: string, word: string): boolean {
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-bench-build-'));
-const cleanup = () => fs.rmSync(dir, { recursive: true, force: true });
-process.once('SIGINT', () => (cleanup(), process.exit(130)));
-process.once('SIGTERM', () => (cleanup(), process.exit(143)));
+let cluster: PostgresCluster | null = null;
+const cleanup = async () => {
+  await cluster?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+};
+process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
+process.once('SIGTERM', () => void cleanup().finally(() => process.exit(143)));
 
 try {
   const here = path.dirname(fileURLToPath(import.meta.url));
@@ -85,8 +95,23 @@ try {
   const compiled = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, 'compile-site.ts')], { cwd: PROJECT_ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
   if (compiled.status !== 0) throw new Error('compiling the site failed');
 
+  // On Postgres: the same corpus, copied as `npm run migrate -- --copy-to` copies it.
+  let databaseUrl: string | undefined;
+  if (store === 'postgres') {
+    cluster = await startPostgres();
+    databaseUrl = await cluster.createDatabase();
+    process.stderr.write('build bench: copying the corpus into Postgres…\n');
+    const source = openDatabase(path.join(dir, 'data', 'pressroom.db'));
+    const target = openDatabase(databaseUrl);
+    await migrateToLatest(source);
+    await migrateToLatest(target);
+    await copyToPostgres(source, target);
+    await source.destroy();
+    await target.destroy();
+  }
   const config = loadConfig(
     {
+      PRESSROOM_DATABASE_URL: databaseUrl,
       PRESSROOM_DATA_DIR: path.join(dir, 'data'),
       PRESSROOM_OUTPUT_DIR: path.join(dir, 'dist'),
       PRESSROOM_PUBLIC_URL: 'http://bench.test',
@@ -224,19 +249,21 @@ try {
   // The read API's search index is part of an up-to-date output: the first start fills it and stops once
   // search answers (the index then records that it is in step, docs/SEARCH.md). Its own row, not a start sample.
   const fillStarted = performance.now();
-  const filling = await startBundledServer({ root: PROJECT_ROOT, dataDir: path.join(dir, 'data'), outputDir: config.outputDir, tmpDir: dir, readyPath: '/api/public/v1/search?q=pressroom', pollMs: 200, timeoutMs: 60 * 60_000 });
+  const storeEnv = databaseUrl ? { env: { PRESSROOM_DATABASE_URL: databaseUrl } } : {};
+  const filling = await startBundledServer({ ...storeEnv, root: PROJECT_ROOT, dataDir: path.join(dir, 'data'), outputDir: config.outputDir, tmpDir: dir, readyPath: '/api/public/v1/search?q=pressroom', pollMs: 200, timeoutMs: 60 * 60_000 });
   const firstStartMs = performance.now() - fillStarted;
   await filling.stop();
   const starts: number[] = [];
   for (let i = 0; i < START_SAMPLES; i++) {
     const started = performance.now();
-    const server = await startBundledServer({ root: PROJECT_ROOT, dataDir: path.join(dir, 'data'), outputDir: config.outputDir, tmpDir: dir, readyPath: '/', pollMs: 10 });
+    const server = await startBundledServer({ ...storeEnv, root: PROJECT_ROOT, dataDir: path.join(dir, 'data'), outputDir: config.outputDir, tmpDir: dir, readyPath: '/', pollMs: 10 });
     starts.push(performance.now() - started);
     await server.stop();
   }
   starts.sort((a, b) => a - b);
 
-  const corpus = channels === 20 ? `${articles}×${languages}` : `${articles}×${languages}, ${channels} channel${channels === 1 ? '' : 's'}`;
+  const shape = channels === 20 ? `${articles}×${languages}` : `${articles}×${languages}, ${channels} channel${channels === 1 ? '' : 's'}`;
+  const corpus = store === 'postgres' ? `${shape}, Postgres` : shape;
   process.stdout.write(
     `${JSON.stringify([
       { name: `build-cold (${corpus})`, wallMs: cold.wallMs, cpuMs: cold.cpuMs, peakRssMb: coldRss, files: cold.value },
@@ -253,5 +280,5 @@ try {
     ])}\n`,
   );
 } finally {
-  cleanup();
+  await cleanup();
 }
