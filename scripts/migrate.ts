@@ -76,7 +76,7 @@ async function copyTo(url: string): Promise<number> {
       if (line !== shown) process.stderr.write(`${(shown = line)}\n`);
     });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    const lines = [`Copied ${config.databaseFile} to ${shownDatabase(url)} in ${seconds} s:`, ...[...copied].map(([table, rows]) => `  ${table}: ${rows.toLocaleString('en-US')} rows`)];
+    const lines = [`Copied ${config.databaseFile} to ${shownDatabase(url)} in ${seconds} s:`, ...[...copied].map(([table, rows]) => `  ${table}: ${rows.toLocaleString('en-US')} row${rows === 1 ? '' : 's'}`)];
     lines.push(`Start the server with PRESSROOM_DATABASE_URL set to that URL; its first start indexes the read API's search again.`);
     process.stdout.write(`${lines.join('\n')}\n`);
     return 0;
