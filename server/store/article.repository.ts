@@ -178,7 +178,7 @@ export async function articlesAtLeast(db: Executor, count: number): Promise<bool
 
 /** Ids of every article of a channel, whatever its status. */
 export async function listArticleIdsOfChannel(db: Executor, channelId: number): Promise<number[]> {
-  return (await db.selectFrom('articles').select('id').where('channel_id', '=', channelId).execute()).map((r) => r.id);
+  return (await db.selectFrom('articles').select('id').where('channel_id', '=', channelId).orderBy('id').execute()).map((r) => r.id);
 }
 
 /** An article by id alone (jobs, which carry no channel). */

@@ -15,7 +15,8 @@ export interface ListPosition {
 
 /** Every recorded anchor, by scope, in no particular order. */
 export async function readListAnchors(db: Executor): Promise<Map<string, ListPosition[]>> {
-  const rows = await db.selectFrom('list_anchors').select(['scope', 'published_at', 'item_id']).execute();
+  // In key order, as SQLite's WITHOUT ROWID table gives them; Postgres gives no order unless asked.
+  const rows = await db.selectFrom('list_anchors').select(['scope', 'published_at', 'item_id']).orderBy('scope').orderBy('published_at').orderBy('item_id').execute();
   const out = new Map<string, ListPosition[]>();
   for (const r of rows) {
     let list = out.get(r.scope);

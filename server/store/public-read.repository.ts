@@ -54,7 +54,8 @@ export async function readPublishedArticleRows(db: Executor, filter: ArticleRowF
   let query = db.selectFrom('articles').selectAll().where('status', '!=', 'archived').where('published_at', 'is not', null);
   if (filter.channelId !== undefined) query = query.where('channel_id', '=', filter.channelId);
   if (filter.ids) query = query.where('id', 'in', filter.ids.length > 0 ? filter.ids : [-1]);
-  return query.execute();
+  // In id order on both stores: SQLite reads by key, Postgres gives no order unless asked, and a build's input hashes follow this order.
+  return query.orderBy('id').execute();
 }
 
 /**
@@ -118,6 +119,9 @@ export async function readPublishedRows(
         END`.as('image_html'),
     ])
     .where('article_translations.article_id', 'in', articleIds)
+    // By article, then language, as SQLite's (article_id, language) index reads them: the order a build hashes.
+    .orderBy('article_translations.article_id')
+    .orderBy('article_translations.language')
     .execute() as Promise<PublishedRow[]>;
 }
 
@@ -187,6 +191,8 @@ export async function readPublishedLanguages(db: Executor, articleIds: readonly 
     publishedRevisions(db)
       .select(['article_translations.article_id', 'article_translations.language'])
       .where('article_translations.article_id', 'in', slice)
+      .orderBy('article_translations.article_id')
+      .orderBy('article_translations.language')
       .execute(),
   );
 }

@@ -263,20 +263,24 @@ export async function listArticles(
   const filters = query.state === undefined && query.q === undefined ? '' : `:${query.state ?? ''}:${query.q === undefined ? '' : createHash('sha256').update(query.q).digest('base64url').slice(0, 16)}`;
   const scope = `pages:${access.channel.id}:${query.status ?? ''}${filters}`;
   const beforeId = query.cursor !== undefined ? Number(deps.cursors.decode(scope, query.cursor).id) : undefined;
-  const rows = await articles.listArticlesPage(deps.db, {
-    channelId: access.channel.id,
-    status: query.status,
-    state: query.state,
-    search: query.q,
-    beforeId,
-    limit: query.limit + 1,
+  // One moment's rows, statuses and build state, as for one article (`getArticle`).
+  const { rows, translations, built, building, latest } = await readConsistently(deps.db, async (db) => {
+    const rows = await articles.listArticlesPage(db, {
+      channelId: access.channel.id,
+      status: query.status,
+      state: query.state,
+      search: query.q,
+      beforeId,
+      limit: query.limit + 1,
+    });
+    const page = rows.slice(0, query.limit);
+    const translations = await articles.listTranslations(db, page.map((a) => a.id));
+    const built = deps.output ? await readBuiltTranslations(db, page.map((a) => a.id)) : null;
+    const building = deps.output ? await articlesAwaitingBuild(db, page) : new Set<number>();
+    return { rows, translations, built, building, latest: await latestRevisionMap(db, translations) };
   });
   const page = rows.slice(0, query.limit);
   const hasMore = rows.length > query.limit;
-  const translations = await articles.listTranslations(deps.db, page.map((a) => a.id));
-  const built = deps.output ? await readBuiltTranslations(deps.db, page.map((a) => a.id)) : null;
-  const building = deps.output ? await articlesAwaitingBuild(deps.db, page) : new Set<number>();
-  const latest = await latestRevisionMap(deps.db, translations);
   const item = (a: ArticleRow) => {
     const own = translations.filter((t) => t.article_id === a.id);
     const shown = built?.get(a.id) ?? new Map<string, string>();
