@@ -17,6 +17,8 @@ const POSTGRES_SUITES = [
   'test/e2e/public-api.test.ts',
   'test/e2e/read-your-writes.test.ts',
   'test/e2e/static-build.test.ts',
+  'test/e2e/fuzz-corpus.test.ts',
+  'test/e2e/hostile-input.test.ts',
 ];
 
 export default defineConfig({

@@ -14,6 +14,7 @@ import type { Db } from '../../store/database.ts';
 import { findAccountByName } from '../../store/account.repository.ts';
 import * as store from '../../store/session.repository.ts';
 import { PressroomError } from '../errors.ts';
+import { findControlCharacter } from '../schema-parts.ts';
 import type { Principal } from './account.service.ts';
 import { toPlanId } from './account.service.ts';
 import { decoyHash, hashPassword, needsRehash, PASSWORD_LENGTH, verifyPassword } from './password-hash.ts';
@@ -79,7 +80,8 @@ export type SignInResult = { readonly ok: true; readonly token: string; readonly
  * held before, perhaps planted, never becomes signed in). Takes as long for an unknown name as for a wrong password.
  */
 export async function signIn(deps: { db: Db; clock: Clock }, accountName: string, password: string): Promise<SignInResult> {
-  const account = accountName.length <= 64 ? await findAccountByName(deps.db, accountName) : undefined;
+  // No account name holds a control character (Postgres cannot even compare text holding U+0000): such a name signs in no one.
+  const account = accountName.length <= 64 && findControlCharacter(accountName) === null ? await findAccountByName(deps.db, accountName) : undefined;
   const stored = account ? await store.findPasswordHash(deps.db, account.id) : undefined;
   const matches = await verifyPassword(stored ?? (await decoyHash()), password.slice(0, PASSWORD_LENGTH.max * 4));
   if (!account || !stored || !matches) return { ok: false };

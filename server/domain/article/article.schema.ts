@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from 'zod';
-import { articleSlugSchema, dateTimeSchema, languageSchema, plainTextSchema, titleSchema } from '../schema-parts.ts';
+import { articleSlugSchema, dateTimeSchema, findControlCharacter, languageSchema, plainTextSchema, titleSchema } from '../schema-parts.ts';
 import { ARTICLE_LIST_STATES, HOMEPAGE_MODES, REQUESTABLE_STATUSES } from './article-status.ts';
 import { BODY_LIMITS } from '../body/limits.ts';
 import { RESERVED_ARTICLE_SLUGS } from '../../serving/static-files.ts';
@@ -143,6 +143,8 @@ export const articleListQuerySchema = z
       .string()
       .trim()
       .max(200, 'At most 200 characters. Search for a shorter part of the title or slug.')
+      // No title holds one (titles refuse them), and Postgres cannot compare text holding U+0000.
+      .refine((v) => findControlCharacter(v) === null, 'Contains an invisible control character, which no title or slug holds. Remove it from the search.')
       .optional()
       .transform((v) => (v === '' ? undefined : v)),
   })
