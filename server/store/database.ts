@@ -1,5 +1,8 @@
 /**
- * Opens the SQLite database through kysely and runs the migrations.
+ * Opens the database through kysely and runs the migrations: the SQLite
+ * file by default, or a Postgres database when the location is a
+ * `postgres://` URL (`postgres/postgres-database.ts`, issue 38); what
+ * follows is about SQLite.
  * WAL mode lets readers (the builder, the public server) read while the write
  * service writes; foreign keys are enforced. Transactions begin as writes
  * (`immediate-dialect.ts`) and wait up to {@link BUSY_TIMEOUT_MS} for another
