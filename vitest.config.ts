@@ -19,6 +19,7 @@ const POSTGRES_SUITES = [
   'test/e2e/static-build.test.ts',
   'test/e2e/fuzz-corpus.test.ts',
   'test/e2e/hostile-input.test.ts',
+  'test/e2e/dashboard-lists.test.ts',
 ];
 
 export default defineConfig({
