@@ -5,7 +5,8 @@
  * which calls these): every word required, the last also as a prefix; case
  * and diacritics ignored; English stems; title matches first, then newest.
  *
- * The text is cut into words as FTS5 cuts it ({@link searchableText}).
+ * The text is cut into words as FTS5 cuts it, and lowered by Unicode's
+ * rules whatever the database's locale ({@link searchableText}).
  * Where the answers differ (docs/SEARCH.md; `test/e2e/search-stores.test.ts`
  * compares them): `unaccent` also folds letters such as ß (to ss) and æ,
  * which FTS5 keeps; and a document's vector holds at most 1 MB, so the
@@ -40,7 +41,8 @@ export function vectorPieces(text: string): string[] {
  * one of its parts would then miss.
  */
 export function searchableText(text: string): string {
-  return text.replace(/[^\p{L}\p{N}\p{M}]+/gu, ' ');
+  // Lower case here, by Unicode's rules: Postgres lowers by the database's locale, which under "C" is ASCII only.
+  return text.replace(/[^\p{L}\p{N}\p{M}]+/gu, ' ').toLowerCase();
 }
 
 /** Stores the vectors of document `id` (its row in `search_documents` exists). */
@@ -65,8 +67,10 @@ export async function deleteSearchText(db: Executor, id: number): Promise<void> 
  * reader's text, so nothing typed is read as query syntax.
  */
 function wordsQuery(words: readonly string[]) {
-  const whole = words.slice(0, -1).map((w) => sql`plainto_tsquery('pressroom_search', ${w}::text)`);
-  const last = sql`(SELECT string_agg(quote_literal(lexeme) || ':*', ' & ')::tsquery FROM unnest(to_tsvector('pressroom_search', ${words[words.length - 1]!}::text)))`;
+  // Lowered as the documents' text is ({@link searchableText}).
+  const lowered = words.map((w) => w.toLowerCase());
+  const whole = lowered.slice(0, -1).map((w) => sql`plainto_tsquery('pressroom_search', ${w}::text)`);
+  const last = sql`(SELECT string_agg(quote_literal(lexeme) || ':*', ' & ')::tsquery FROM unnest(to_tsvector('pressroom_search', ${lowered[lowered.length - 1]!}::text)))`;
   return sql.join([...whole, last], sql` && `);
 }
 
