@@ -15,7 +15,7 @@ import { startTestService, TEST_STORE, type TestService } from '../helpers/test-
 let t: TestService;
 let key: string;
 const CHANNEL = 'ryw';
-const LOOPS = Number(process.env.LOOPS ?? 20);
+const LOOPS = 20;
 
 beforeAll(async () => {
   t = await startTestService({ PRESSROOM_STATIC_BUILD: 'true', PRESSROOM_RATE_LIMIT_CONTENT: '0' }, { startWorker: true });

@@ -17,6 +17,8 @@ import { createLogger } from '../../server/logger.ts';
 import { startService, type RunningService } from '../../server/main.ts';
 import { sharedPostgres } from './postgres-cluster.ts';
 
+const TEST_LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
 /** The store the suites run against: `postgres` in the project of that name, else SQLite. */
 export const TEST_STORE: 'sqlite' | 'postgres' = process.env.PRESSROOM_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
 
@@ -62,7 +64,9 @@ export async function startTestService(
   );
   const clock = manualClock('2026-11-22T12:00:00.000Z');
   // The worker stays off unless asked for: tests run jobs with service.worker.runDue() and move the clock.
-  const service = await startService(config, { clock, log: createLogger((process.env.PRESSROOM_TEST_LOG as 'info') ?? 'silent'), startWorker: options.startWorker ?? false, syncSearchIndex: options.syncSearchIndex });
+  // PRESSROOM_TEST_LOG=info (or debug, warn, error) shows the service's log while a suite runs, to see why one fails.
+  const log = createLogger(TEST_LOG_LEVELS.find((level) => level === process.env.PRESSROOM_TEST_LOG) ?? 'silent');
+  const service = await startService(config, { clock, log, startWorker: options.startWorker ?? false, syncSearchIndex: options.syncSearchIndex });
   return {
     service,
     config,
