@@ -25,7 +25,8 @@ Safe to run while the server runs.
                that fails leaves it empty. Stop the server first (what it
                writes during the copy would not be in it); then start it with
                PRESSROOM_DATABASE_URL=URL. The read API's search index is not
-               copied: the first start indexes again, in the background.
+               copied: the first start indexes again, in the background, or
+               run "npm run build" with PRESSROOM_DATABASE_URL set first.
                Progress on stderr, the rows per table on stdout.
 
 A migration that rebuilds a large table (0013) copies it in batches and
@@ -77,7 +78,9 @@ async function copyTo(url: string): Promise<number> {
     });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const lines = [`Copied ${config.databaseFile} to ${shownDatabase(url)} in ${seconds} s:`, ...[...copied].map(([table, rows]) => `  ${table}: ${rows.toLocaleString('en-US')} row${rows === 1 ? '' : 's'}`)];
-    lines.push(`Start the server with PRESSROOM_DATABASE_URL set to that URL; its first start indexes the read API's search again.`);
+    lines.push(
+      `Start the server with PRESSROOM_DATABASE_URL set to that URL. Its first start indexes the read API's search again, in the background (searches answer 503 until then); to have search at once, run "npm run build" with PRESSROOM_DATABASE_URL set first: it fills the index.`,
+    );
     process.stdout.write(`${lines.join('\n')}\n`);
     return 0;
   } catch (error) {
