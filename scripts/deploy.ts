@@ -6,7 +6,6 @@
  * deploys each build by itself; this is for the first upload, after a
  * restore, or to check that the bucket is whole.
  */
-import { ConfigError, loadConfig } from '../server/config.ts';
 import { systemClock } from '../server/clock.ts';
 import { applySync, planSync } from '../server/edge/bucket/bucket-sync.ts';
 import { s3Bucket } from '../server/edge/bucket/s3-bucket.ts';
@@ -17,7 +16,7 @@ import { tagsToPurge } from '../server/serving/cache-tags.ts';
 import { openDatabase, shownDatabase } from '../server/store/database.ts';
 import { migrateLogged } from '../server/migrate-logged.ts';
 import { createLogger } from '../server/logger.ts';
-import { parseScriptArgs, wantsHelp } from './lib/cli.ts';
+import { loadScriptConfig, parseScriptArgs, wantsHelp } from './lib/cli.ts';
 
 const PROGRAM = 'npm run deploy --';
 const HELP = `Usage: ${PROGRAM} [--dry-run]
@@ -49,14 +48,7 @@ const { flags } = parseScriptArgs(
   process.argv.slice(2),
 );
 
-let config;
-try {
-  config = loadConfig(process.env, process.cwd());
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  process.stderr.write(`${error.message}\n`);
-  process.exit(2);
-}
+const config = loadScriptConfig() ?? process.exit(2);
 if (!config.deployBucket) {
   process.stderr.write('No bucket is configured: set PRESSROOM_DEPLOY_S3_BUCKET (and PRESSROOM_DEPLOY_S3_ENDPOINT for R2, GCS or MinIO). See README.md, "Configuration".\n');
   process.exit(2);

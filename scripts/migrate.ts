@@ -3,11 +3,10 @@
  * `npm start` and `npm run admin` migrate on their own; this is for
  * deployments that migrate as a separate step.
  */
-import { ConfigError, loadConfig } from '../server/config.ts';
-import { isPostgresUrl, MIGRATION_NOTE, migrateToLatest, openDatabase, shownDatabase } from '../server/store/database.ts';
+import { isPostgresUrl, MIGRATION_NOTE, migrateToLatest, openDatabase, shownDatabase, type Db } from '../server/store/database.ts';
 import { copyToPostgres } from '../server/store/copy-to-postgres.ts';
 import { describeProgress } from '../server/store/table-rebuild.ts';
-import { wantsHelp } from './lib/cli.ts';
+import { loadScriptConfig, wantsHelp } from './lib/cli.ts';
 import { describeError } from '../server/describe-error.ts';
 
 const HELP = `Usage: npm run migrate
@@ -51,15 +50,18 @@ if (wantsHelp(args)) {
   process.exitCode = await migrate();
 }
 
+/** Applies `db`'s pending migrations, saying on stderr which, and where a long one is, before and while they run. */
+function migrateReporting(db: Db, location: string): Promise<string[]> {
+  return migrateToLatest(
+    db,
+    (pending) => process.stderr.write(`Applying ${pending.join(', ')} to ${shownDatabase(location)} (${MIGRATION_NOTE})…\n`),
+    (progress) => process.stderr.write(`${describeProgress(progress)}\n`),
+  );
+}
+
 async function copyTo(url: string): Promise<number> {
-  let config;
-  try {
-    config = loadConfig(process.env, process.cwd());
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    return 2;
-  }
+  const config = loadScriptConfig();
+  if (!config) return 2;
   if (config.databaseUrl) {
     process.stderr.write('The copy reads the SQLite file, but PRESSROOM_DATABASE_URL is set: unset it for this command.\n');
     return 2;
@@ -67,8 +69,9 @@ async function copyTo(url: string): Promise<number> {
   const source = openDatabase(config.databaseFile);
   const target = openDatabase(url);
   try {
-    await migrateToLatest(source);
-    await migrateToLatest(target);
+    // The SQLite file may be at an old version: its migrations say where they are, as a plain migrate does.
+    await migrateReporting(source, config.databaseFile);
+    await migrateReporting(target, url);
     process.stderr.write(`Copying ${config.databaseFile} to ${shownDatabase(url)}…\n`);
     let shown = '';
     const started = performance.now();
@@ -93,22 +96,11 @@ async function copyTo(url: string): Promise<number> {
 }
 
 async function migrate(): Promise<number> {
-  let config;
-  try {
-    config = loadConfig(process.env, process.cwd());
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    return 2;
-  }
+  const config = loadScriptConfig();
+  if (!config) return 2;
   const db = openDatabase(config.database);
   try {
-    // Progress to stderr, before the work: a migration that rebuilds a table should not look like a hang.
-    const applied = await migrateToLatest(
-      db,
-      (pending) => process.stderr.write(`Applying ${pending.join(', ')} to ${shownDatabase(config.database)} (${MIGRATION_NOTE})…\n`),
-      (progress) => process.stderr.write(`${describeProgress(progress)}\n`),
-    );
+    const applied = await migrateReporting(db, config.database);
     const lines =
       applied.length === 0
         ? [`Database is up to date (${shownDatabase(config.database)}).`]

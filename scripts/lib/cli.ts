@@ -3,6 +3,7 @@
  * @module
  */
 import { parseCommandArgs, UsageError, type CommandSyntax, type ParsedArgs } from '../../server/admin/args.ts';
+import { ConfigError, loadConfig, type Config } from '../../server/config.ts';
 
 /** True when the arguments ask for help. */
 export function wantsHelp(args: readonly string[]): boolean {
@@ -23,5 +24,20 @@ export function parseScriptArgs(program: string, syntax: Omit<CommandSyntax, 'na
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`${error.message}\n`);
     process.exit(2);
+  }
+}
+
+/**
+ * The configuration from the environment, for a script: a `ConfigError` is
+ * printed on stderr (every invalid variable, with README's section) and
+ * gives null, for the script to exit 2.
+ */
+export function loadScriptConfig(): Config | null {
+  try {
+    return loadConfig(process.env, process.cwd());
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return null;
   }
 }

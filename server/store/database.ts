@@ -83,16 +83,13 @@ function tightenFileModes(file: string): void {
 /** The two stores (issue 38): the embedded SQLite file, or a Postgres database. */
 export type StoreKind = 'sqlite' | 'postgres';
 
-/** The kind of each handle {@link openDatabase} made. */
-const kinds = new WeakMap<Db, StoreKind>();
-
 /**
  * Which store `db` (or a transaction on it) talks to: the few statements
  * that differ between the two choose by it, inside `server/store/` only.
  */
 export function storeKind(db: Executor): StoreKind {
-  // A transaction is a handle of its own; its executor's adapter tells.
-  return kinds.get(db as Db) ?? (db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite');
+  // The dialect's adapter tells, for a handle and for a transaction on it alike.
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
 /**
@@ -127,9 +124,7 @@ export async function readConsistently<T>(db: Db, read: (db: Executor) => Promis
  */
 export function openDatabase(location: string, options: { thread?: boolean } = {}): Db {
   if (isPostgresUrl(location)) {
-    const db = openPostgres(location, options.thread ? WORKER_POOL_SIZE : POOL_SIZE);
-    kinds.set(db, 'postgres');
-    return db;
+    return openPostgres(location, options.thread ? WORKER_POOL_SIZE : POOL_SIZE);
   }
   const file = location;
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
@@ -145,7 +140,6 @@ export function openDatabase(location: string, options: { thread?: boolean } = {
   sqlite.function('fold_case', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? foldCase(text) : text));
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
   connections.set(db, sqlite);
-  kinds.set(db, 'sqlite');
   return db;
 }
 
