@@ -20,6 +20,7 @@ const POSTGRES_SUITES = [
   'test/e2e/fuzz-corpus.test.ts',
   'test/e2e/hostile-input.test.ts',
   'test/e2e/dashboard-lists.test.ts',
+  'test/e2e/restart.test.ts',
 ];
 
 export default defineConfig({

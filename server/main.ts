@@ -21,6 +21,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { createRulePolicy } from './domain/moderation/moderation-policy.ts';
 import { createJobHandlers } from './jobs/handlers.ts';
 import { createWorker, type Worker } from './jobs/worker.ts';
+import { createPostgresWorker } from './jobs/postgres-worker.ts';
 import type { CursorCodec } from './domain/cursor.ts';
 import { removeStaleTempFilesInThread } from './output/stale-temp-sweep.ts';
 import { createStaticSite, type StaticSite } from './publish/static-site.ts';
@@ -38,7 +39,7 @@ import { answerClientError } from './http/client-error.ts';
 import type { PublicUrls } from './urls/public-urls.ts';
 import { scheduleMediaCleanup } from './domain/media/cleanup.ts';
 import { loadModerationRules } from './moderation-rules-file.ts';
-import { holdInstanceLock, openDatabase, PRIVATE_DIR_MODE, refuseWrites, shownDatabase, type Db, type InstanceLock } from './store/database.ts';
+import { holdInstanceLock, openDatabase, PRIVATE_DIR_MODE, refuseWrites, shownDatabase, storeKind, type Db, type InstanceLock } from './store/database.ts';
 import { migrateLogged } from './migrate-logged.ts';
 import { recordDatabaseFiles } from './store/database-files.ts';
 import { guardDatabase, unguardedDatabase } from './database-guard.ts';
@@ -176,10 +177,9 @@ async function startHolding(
   const policy = bodies ? createThreadedRulePolicy(rules, bodies) : createRulePolicy(rules);
   // Set once the static side exists: jobs that change what is public ask for a build at once.
   let kickBuild = (): void => undefined;
-  const worker = createWorker(
-    { db, clock, log: log.child('jobs') },
-    createJobHandlers({ db, clock, policy, log: log.child('jobs'), media, afterPublicChange: () => kickBuild() }),
-  );
+  // The durable queue: the `jobs` table and its worker on SQLite, graphile-worker's queue on Postgres.
+  const handlers = createJobHandlers({ db, clock, policy, log: log.child('jobs'), media, afterPublicChange: () => kickBuild() });
+  const worker = storeKind(db) === 'postgres' ? createPostgresWorker({ db, clock, log: log.child('jobs') }, handlers) : createWorker({ db, clock, log: log.child('jobs') }, handlers);
   // Hourly from now on; the job re-enqueues itself, so only the first run is queued here.
   await scheduleMediaCleanup(db, clock);
   const cursors = await loadCursorCodec(db);

@@ -17,7 +17,7 @@ import { describeError } from '../describe-error.ts';
 import { InternalError } from '../internal-error.ts';
 
 /** Runs one kind of job. Throwing means "try again later". */
-export type JobHandler = (payload: unknown, job: JobRow) => Promise<void>;
+export type JobHandler = (payload: unknown, job: { readonly id: number; readonly attempts: number }) => Promise<void>;
 
 /** Worker settings. */
 export interface WorkerOptions {
@@ -29,7 +29,7 @@ export interface WorkerOptions {
   readonly idleMs?: number;
 }
 
-/** The worker's controls. */
+/** The worker's controls; the same for the Postgres store's queue (`postgres-worker.ts`). */
 export interface Worker {
   /** Starts polling in the background. */
   start(): void;

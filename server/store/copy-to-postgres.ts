@@ -8,11 +8,15 @@
  * (SQLite's is contentless: it holds no text to copy; the first start on
  * Postgres indexes every public translation again, in the background, with
  * progress, and answers 503 to searches until it is done) and the builder's
- * cache (`build_owners`, made again by the next full build).
+ * cache (`build_owners`, made again by the next full build). Jobs are not
+ * rows of a table there: each job still to run (pending, running when the
+ * server stopped, or parked) is queued in graphile-worker's queue with its
+ * attempts and last error; finished ones are left, as Postgres keeps none.
  * @module
  */
 import { sql, type Kysely } from 'kysely';
 import { storeKind, type Db } from './database.ts';
+import { importQueueJob } from './postgres/postgres-jobs.ts';
 import type { Database } from './schema.ts';
 
 /** The tables copied, parents before children, with whether an identity column numbers them. */
@@ -29,7 +33,6 @@ export const COPIED_TABLES: ReadonlyArray<{ readonly table: keyof Database & str
   { table: 'revisions', identity: true },
   { table: 'media', identity: true },
   { table: 'publication_events', identity: true },
-  { table: 'jobs', identity: true },
   { table: 'output_files', identity: false },
   { table: 'built_translations', identity: false },
   { table: 'list_anchors', identity: false },
@@ -96,6 +99,10 @@ export async function copyToPostgres(source: Db, target: Db, onProgress: (progre
       }
       copied.set(table, rows);
     }
+    const jobs = await source.selectFrom('jobs').selectAll().where('state', '!=', 'done').orderBy('id').execute();
+    for (const job of jobs) await importQueueJob(trx, job);
+    onProgress({ table: 'jobs', rows: jobs.length, of: jobs.length });
+    copied.set('jobs', jobs.length);
   });
   return copied;
 }

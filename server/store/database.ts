@@ -20,7 +20,8 @@ import { reportingMigrations } from './migrations/index.ts';
 import { everyFewSeconds, PROGRESS_EVERY_MS, type RebuildProgress } from './table-rebuild.ts';
 import { describeError } from '../describe-error.ts';
 import { InternalError, invariant } from '../internal-error.ts';
-import { isPostgresUrl, openPostgres, POOL_SIZE, shownDatabaseUrl, WORKER_POOL_SIZE } from './postgres/postgres-database.ts';
+import { isPostgresUrl, openPostgres, POOL_SIZE, postgresUrl, shownDatabaseUrl, WORKER_POOL_SIZE } from './postgres/postgres-database.ts';
+import { installJobQueue } from './postgres/graphile-queue.ts';
 import { postgresMigrations } from './postgres/migrations/index.ts';
 
 export { holdInstanceLock, isPostgresUrl, type InstanceLock } from './postgres/postgres-database.ts';
@@ -200,6 +201,12 @@ export async function migrateToLatest(
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new InternalError('MIGRATION_FAILED', `Database migration "${failed}" failed: ${describeError(error)}`, {
       cause: error,
+    });
+  }
+  // The job queue's own schema (graphile-worker's migrations, `postgres/graphile-queue.ts`); on SQLite it is the `jobs` table.
+  if (storeKind(db) === 'postgres') {
+    await installJobQueue(postgresUrl(db)).catch((error: unknown) => {
+      throw new InternalError('MIGRATION_FAILED', `The job queue's schema (graphile_worker) could not be created or updated: ${describeError(error)}. The database user needs the right to create a schema (or own graphile_worker).`, { cause: error });
     });
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -1,11 +1,14 @@
 /**
  * The queue operations on `jobs`: claim, finish, retry, park. Claiming is one
- * UPDATE … RETURNING, so two workers never take the same job.
+ * UPDATE … RETURNING, so two workers never take the same job. On Postgres the
+ * queue is graphile-worker's (`postgres/postgres-jobs.ts`): its runner claims
+ * and finishes jobs; only the admin's counts and retry come here.
  * @module
  */
 import { sql } from 'kysely';
-import type { Executor } from './database.ts';
+import { storeKind, type Executor } from './database.ts';
 import type { JobRow } from './job.table.ts';
+import { countQueueJobs, requeueQueueJob } from './postgres/postgres-jobs.ts';
 
 /**
  * Claims the oldest due job: pending with `run_at <= now`, or running with an
@@ -50,6 +53,7 @@ export async function parkJob(db: Executor, id: number, now: string, error: stri
 
 /** Puts a parked job back in the queue, to run now. */
 export async function requeueJob(db: Executor, id: number, now: string): Promise<number> {
+  if (storeKind(db) === 'postgres') return requeueQueueJob(db, id, now);
   const result = await db
     .updateTable('jobs')
     .set({ state: 'pending', attempts: 0, run_at: now, updated_at: now })
@@ -71,6 +75,7 @@ export async function nextRunAt(db: Executor): Promise<string | undefined> {
 
 /** Counts of jobs by state. */
 export async function countJobsByState(db: Executor): Promise<Record<JobRow['state'], number>> {
+  if (storeKind(db) === 'postgres') return countQueueJobs(db);
   const rows = await db.selectFrom('jobs').select(['state', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('state').execute();
   const counts = { pending: 0, running: 0, done: 0, parked: 0 };
   for (const r of rows) counts[r.state] = Number(r.n);

@@ -91,13 +91,6 @@ export async function isTextReferenced(db: Executor, needle: string): Promise<bo
   return revision !== undefined;
 }
 
-/** Whether a job of `kind` is waiting or running, other than `exceptId` (a job re-enqueuing itself). */
-export async function hasActiveJob(db: Executor, kind: string, exceptId?: number): Promise<boolean> {
-  let query = db.selectFrom('jobs').select('id').where('kind', '=', kind).where('state', 'in', ['pending', 'running']);
-  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
-  return (await query.limit(1).executeTakeFirst()) !== undefined;
-}
-
 /** The file names of the given media rows. */
 export async function listMediaFileNames(db: Executor, ids: readonly number[]): Promise<Array<{ id: number; file_name: string; feed_file_name: string | null }>> {
   if (ids.length === 0) return [];

@@ -3,13 +3,16 @@
  * --copy-to URL` copies a site's every row; a server started on the copy
  * answers the publishing API as the SQLite one did (the same keys, ids,
  * statuses, texts), numbers new rows past the copied ones, and indexes the
- * read API's search again. A target that holds data is refused, and so is a
- * copy asked of a server already on Postgres.
+ * read API's search again. Jobs still to run move into the Postgres queue
+ * (graphile-worker's) with their time, attempts and errors: a scheduled
+ * article is published there when its time comes. A target that holds data
+ * is refused, and so is a copy asked of a server already on Postgres.
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedPostgres } from '../helpers/postgres-cluster.ts';
 import { runCommand } from '../helpers/service-process.ts';
+import { insertJob, listJobs } from '../../server/store/job.repository.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -33,7 +36,16 @@ beforeAll(async () => {
     });
     expect(written.status, written.text).toBe(201);
   }
+  // Due an hour after the test clock's time: its job waits in the queue when the copy is made.
+  const later = await sqlite.request('POST', '/api/v1/channels/moved/pages', {
+    key,
+    body: { slug: 'later', default_language: 'en', status: 'scheduled', scheduled_at: '2026-11-22T13:00:00.000Z', translations: [{ language: 'en', title: 'Later', content_markdown: 'Soon.' }] },
+  });
+  expect(later.status, later.text).toBe(201);
   await sqlite.service.worker.runDue();
+  // And a job that failed its every attempt, kept with its error.
+  const parked = await insertJob(sqlite.service.db, { kind: 'moderate_revision', payload: { revisionId: 999 }, runAt: '2026-11-22T11:00:00.000Z', now: '2026-11-22T11:00:00.000Z' });
+  await sqlite.service.db.updateTable('jobs').set({ state: 'parked', attempts: 5, last_error: 'Error: the policy file was unreadable' }).where('id', '=', parked.id).execute();
 });
 afterAll(async () => {
   await postgres?.stop();
@@ -50,13 +62,24 @@ describe('npm run migrate -- --copy-to', () => {
     const url = await (await sharedPostgres()).createDatabase();
     const copied = await migrate(['--copy-to', url], { PRESSROOM_DATA_DIR: path.join(sqlite.dir, 'data') });
     expect(copied.code, copied.stderr).toBe(0);
-    expect(copied.stdout).toMatch(/articles: 2 rows/);
+    expect(copied.stdout).toMatch(/articles: 3 rows/);
+    expect(copied.stdout).toMatch(/jobs: 3 rows/);
     expect(copied.stdout).toContain('Start the server with PRESSROOM_DATABASE_URL');
     expect(copied.stderr).toContain('revisions: 100 %');
 
     postgres = await startTestService({ PRESSROOM_DATABASE_URL: url }, { startWorker: false, syncSearchIndex: true });
     const after = await Promise.all(pages.map((p) => postgres!.request('GET', p, { key })));
     expect(after.map((r) => r.json)).toEqual(before.map((r) => r.json));
+    // The jobs still to run, in the Postgres queue; finished ones are not carried over.
+    const jobs = (await listJobs(postgres.service.db)).map((j) => ({ kind: j.kind, state: j.state, run_at: j.run_at, attempts: j.attempts, last_error: j.last_error }));
+    expect(jobs.sort((a, b) => a.kind.localeCompare(b.kind))).toEqual([
+      { kind: 'media_cleanup', state: 'pending', run_at: '2026-11-22T13:00:00.000Z', attempts: 0, last_error: null },
+      { kind: 'moderate_revision', state: 'parked', run_at: '2026-11-22T11:00:00.000Z', attempts: 5, last_error: 'Error: the policy file was unreadable' },
+      { kind: 'publish_scheduled', state: 'pending', run_at: '2026-11-22T13:00:00.000Z', attempts: 0, last_error: null },
+    ]);
+    postgres.clock.advance(60 * 60 * 1000);
+    await postgres.service.worker.runDue();
+    expect((await postgres.request('GET', '/api/v1/channels/moved/pages/later', { key })).json.status).toBe('published');
     await postgres.stop();
 
     // With the static build on, the read API's search index is made again and finds the published article only.

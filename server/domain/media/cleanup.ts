@@ -12,11 +12,10 @@ import type { Clock } from '../../clock.ts';
 import { isoNow } from '../../clock.ts';
 import type { Db } from '../../store/database.ts';
 import { listAllChannels } from '../../store/channel.repository.ts';
-import { insertJob } from '../../store/job.repository.ts';
+import { hasActiveJob, insertJob } from '../../store/job.repository.ts';
 import {
   deleteMedia,
   findMediaByFileName,
-  hasActiveJob,
   isTextReferenced,
   listDraftsBefore,
   listReplacedChannelImagesBefore,

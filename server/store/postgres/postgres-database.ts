@@ -109,7 +109,19 @@ export function openPostgres(url: string, connections = POOL_SIZE): Kysely<Datab
   const pool = new pg.Pool({ connectionString: url, max: connections, types, application_name: 'pressroom' });
   // An idle connection the server closes (a restart, a failover) is dropped from the pool, not thrown.
   pool.on('error', () => undefined);
-  return new Kysely<Database>({ dialect: new SerialisedPostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new SerialisedPostgresDialect({ pool }) });
+  urls.set(db, url);
+  return db;
+}
+
+// The address each handle was opened on: the job queue's runner and migrations open connections of their own.
+const urls = new WeakMap<Kysely<Database>, string>();
+
+/** The URL `db` was opened on (`openPostgres`). @throws {InternalError} for a handle this module did not open. */
+export function postgresUrl(db: Kysely<Database>): string {
+  const url = urls.get(db);
+  if (url === undefined) throw new InternalError('INVARIANT_BROKEN', 'A Postgres operation was asked of a handle not opened on a Postgres URL.');
+  return url;
 }
 
 /**

@@ -182,20 +182,6 @@ const STATEMENTS = [
   )`,
   `CREATE INDEX publication_events_unprocessed ON publication_events(processed_at, id)`,
   `CREATE INDEX publication_events_unbuilt ON publication_events(built_at, id)`,
-  `CREATE TABLE jobs (
-    id ${ID},
-    kind ${T} NOT NULL,
-    payload ${T} NOT NULL,
-    state ${T} NOT NULL CHECK (state IN ('pending', 'running', 'done', 'parked')),
-    attempts bigint NOT NULL DEFAULT 0,
-    max_attempts bigint NOT NULL DEFAULT 5,
-    run_at ${T} NOT NULL,
-    locked_until ${T},
-    last_error ${T},
-    created_at ${T} NOT NULL,
-    updated_at ${T} NOT NULL
-  )`,
-  `CREATE INDEX jobs_due ON jobs(state, run_at)`,
   `CREATE TABLE output_files (
     path ${T} PRIMARY KEY,
     owner ${T} NOT NULL,
@@ -329,7 +315,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   const tables = [
     'search_fts', 'search_documents', 'editor_autosaves', 'sessions', 'instance_settings', 'bucket_objects', 'edge_deliveries', 'list_anchors',
-    'built_translations', 'output_files', 'jobs', 'publication_events', 'media', 'revisions', 'article_translations', 'articles',
+    'built_translations', 'output_files', 'publication_events', 'media', 'revisions', 'article_translations', 'articles',
     'channel_members', 'channel_translations', 'channels', 'api_keys', 'administrators', 'account_passwords', 'accounts',
   ];
   for (const table of tables) await sql.raw(`DROP TABLE IF EXISTS ${table}`).execute(db);

@@ -1,0 +1,104 @@
+/**
+ * The job worker of the Postgres store (issue 38): graphile-worker's runner
+ * (`store/postgres/graphile-queue.ts`) runs the service's handlers, behind
+ * the same `Worker` controls as the SQLite queue's worker (`worker.ts`).
+ *
+ * The runner hears a job the moment the transaction that queued it commits
+ * (`LISTEN/NOTIFY`) and looks for jobs whose time has come every
+ * `pollMs`, so a scheduled article goes live within a second or two of its
+ * time with no traffic at all. `runDue()` runs the jobs due by the service's
+ * clock instead, one at a time, on the same rows: tests move that clock,
+ * while the runner reads the real one.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock.ts';
+import { describeError } from '../describe-error.ts';
+import type { Logger } from '../logger.ts';
+import type { Db } from '../store/database.ts';
+import { startQueueRunner, type QueueRunner, type QueueTask } from '../store/postgres/graphile-queue.ts';
+import { postgresUrl } from '../store/postgres/postgres-database.ts';
+import { failQueueJob, finishQueueJob, queueLockHolders, takeDueQueueJob, unlockQueueWorkers } from '../store/postgres/postgres-jobs.ts';
+import type { JobHandler, Worker } from './worker.ts';
+
+/** How often the runner looks for jobs whose time has come, besides the notifications of new ones. */
+export const QUEUE_POLL_MS = 1000;
+
+/** The retry delay after a failed attempt, as graphile-worker's runner sets it: e^attempts seconds. */
+export function retryDelayMs(attempts: number): number {
+  return Math.exp(Math.min(attempts, 10)) * 1000;
+}
+
+/**
+ * Creates the worker of a Postgres store.
+ * @example const worker = createPostgresWorker({ db, clock, log }, handlers); await worker.recover(); worker.start();
+ */
+export function createPostgresWorker(deps: { db: Db; clock: Clock; log: Logger }, handlers: Readonly<Record<string, JobHandler>>, options: { pollMs?: number } = {}): Worker {
+  const kinds = Object.keys(handlers);
+  const workerId = `pressroom-${process.pid}-${randomUUID().slice(0, 8)}`;
+  let starting: Promise<QueueRunner | undefined> | undefined;
+  let busy: Promise<number> | undefined;
+
+  // Each handler under the same log lines as the SQLite worker's; the runner retries or keeps the job.
+  const task = (kind: string, handler: JobHandler): QueueTask => async (payload, job) => {
+    try {
+      await handler(payload, job);
+      deps.log.debug('job done', { id: job.id, kind });
+    } catch (error) {
+      const message = describeError(error, { stack: true });
+      if (job.attempts >= job.maxAttempts) deps.log.error('job parked after its last attempt', { id: job.id, kind, attempts: job.attempts, error: message });
+      else deps.log.warn('job failed, will retry', { id: job.id, kind, attempt: job.attempts, retry_in_ms: Math.round(retryDelayMs(job.attempts)), error: message });
+      throw error;
+    }
+  };
+  const tasks = Object.fromEntries(Object.entries(handlers).map(([kind, handler]) => [kind, task(kind, handler)]));
+
+  async function runOne(): Promise<boolean> {
+    const now = deps.clock.now();
+    const job = await takeDueQueueJob(deps.db, kinds, now.toISOString(), workerId);
+    if (!job) return false;
+    try {
+      await tasks[job.kind]!(job.payload, { id: job.id, kind: job.kind, attempts: job.attempts, maxAttempts: job.max_attempts });
+      await finishQueueJob(deps.db, job.id, workerId);
+    } catch (error) {
+      const retryAt = new Date(now.getTime() + retryDelayMs(job.attempts)).toISOString();
+      await failQueueJob(deps.db, job.id, workerId, describeError(error, { stack: true }), retryAt);
+    }
+    return true;
+  }
+
+  async function drain(): Promise<number> {
+    let count = 0;
+    while (await runOne()) count++;
+    return count;
+  }
+
+  return {
+    start() {
+      starting ??= startQueueRunner(postgresUrl(deps.db), tasks, deps.log, { pollMs: options.pollMs ?? QUEUE_POLL_MS, concurrency: 1 }).catch((error: unknown) => {
+        deps.log.error('the job queue\'s runner did not start: jobs wait until the service is restarted', { error: describeError(error) });
+        return undefined;
+      });
+    },
+    // The runner hears new jobs from the database itself.
+    wake() {},
+    runDue() {
+      const previous = busy ?? Promise.resolve(0);
+      busy = previous.then(drain, drain);
+      return busy;
+    },
+    async recover() {
+      // One server per database for now (the instance lock): every job locked by a runner is a stopped process's.
+      const holders = await queueLockHolders(deps.db);
+      await unlockQueueWorkers(deps.db, holders);
+      if (holders.length > 0) deps.log.warn('released jobs left running by a stopped process', { workers: holders.length });
+      return holders.length;
+    },
+    async stop() {
+      const runner = await starting;
+      starting = undefined;
+      await runner?.stop();
+      await busy;
+    },
+  };
+}

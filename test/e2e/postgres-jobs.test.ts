@@ -1,0 +1,136 @@
+/**
+ * The job queue of the Postgres store is graphile-worker's (issue 38, item
+ * 2), behind the same repository calls and `Worker` controls as the SQLite
+ * queue. A job is committed with the write that made it or not at all; the
+ * runner takes it the moment that write commits (LISTEN/NOTIFY), retries a
+ * failure and keeps it, parked, after its last attempt, where the admin's
+ * retry puts it back; a job a killed runner held is released at the next
+ * start; `runDue()` follows the service's clock. The lifecycle, restart and
+ * publishing suites run on this queue too (`npm run test:postgres`).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock, systemClock } from '../../server/clock.ts';
+import { createPostgresWorker } from '../../server/jobs/postgres-worker.ts';
+import type { JobHandler, Worker } from '../../server/jobs/worker.ts';
+import { createLogger, type Logger } from '../../server/logger.ts';
+import { migrateToLatest, openDatabase, type Db } from '../../server/store/database.ts';
+import { insertJob, listJobs } from '../../server/store/job.repository.ts';
+import { countJobsByState, requeueJob } from '../../server/store/job-queue.repository.ts';
+import { takeDueQueueJob } from '../../server/store/postgres/postgres-jobs.ts';
+import { pollUntil } from '../helpers/poll.ts';
+import { sharedPostgres, type PostgresCluster } from '../helpers/postgres-cluster.ts';
+
+let cluster: PostgresCluster;
+const opened: Db[] = [];
+const workers: Worker[] = [];
+const log: Logger = createLogger('silent');
+const iso = (date: Date = new Date()) => date.toISOString();
+
+beforeAll(async () => {
+  cluster = await sharedPostgres();
+});
+afterAll(async () => {
+  for (const worker of workers) await worker.stop();
+  for (const db of opened) await db.destroy();
+});
+
+async function migrated(): Promise<Db> {
+  const db = openDatabase(await cluster.createDatabase());
+  opened.push(db);
+  await migrateToLatest(db);
+  return db;
+}
+
+function worker(db: Db, handlers: Record<string, JobHandler>, clock = systemClock): Worker {
+  const made = createPostgresWorker({ db, clock, log }, handlers, { pollMs: 200 });
+  workers.push(made);
+  return made;
+}
+
+describe('the Postgres job queue', () => {
+  it('commits a job with the write that made it, or neither', async () => {
+    const db = await migrated();
+    const now = iso();
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await insertJob(trx, { kind: 'note', payload: { n: 1 }, runAt: now, now });
+        throw new Error('the write failed after queuing its job');
+      }),
+    ).rejects.toThrow('the write failed');
+    expect(await countJobsByState(db)).toEqual({ pending: 0, running: 0, done: 0, parked: 0 });
+
+    await db.transaction().execute((trx) => insertJob(trx, { kind: 'note', payload: { n: 2 }, runAt: now, now }));
+    const [job] = await listJobs(db);
+    expect(job).toMatchObject({ kind: 'note', payload: '{"n":2}', state: 'pending', attempts: 0, max_attempts: 5, run_at: now });
+  });
+
+  it('runs a job the moment its write commits, retries a failure, parks it after the last attempt, and runs it again when retried', async () => {
+    const db = await migrated();
+    const seen: unknown[] = [];
+    let failing = true;
+    const running = worker(db, {
+      note: async (payload) => void seen.push(payload),
+      flaky: async () => {
+        if (failing) throw new Error('the CDN refused the purge');
+        seen.push('flaky ran');
+      },
+    });
+    running.start();
+    await db.transaction().execute((trx) => insertJob(trx, { kind: 'note', payload: { n: 1 }, runAt: iso(), now: iso() }));
+    await pollUntil(() => seen.length, (n) => n === 1, { what: 'the runner to take the committed job' });
+    expect(seen).toEqual([{ n: 1 }]);
+    expect((await countJobsByState(db)).pending).toBe(0);
+
+    // Two attempts: the second comes e^1 s after the first, then the job stays, parked, with its error.
+    await insertJob(db, { kind: 'flaky', payload: {}, runAt: iso(), now: iso(), maxAttempts: 2 });
+    await pollUntil(() => countJobsByState(db), (counts) => counts.parked === 1, { what: 'the failing job to be parked after two attempts' });
+    const [parked] = await listJobs(db, 'parked');
+    expect(parked).toMatchObject({ kind: 'flaky', state: 'parked', attempts: 2, max_attempts: 2 });
+    expect(parked!.last_error).toContain('the CDN refused the purge');
+
+    failing = false;
+    expect(await requeueJob(db, parked!.id, iso())).toBe(1);
+    expect(await requeueJob(db, parked!.id, iso())).toBe(0);
+    await pollUntil(() => seen.length, (n) => n === 2, { what: 'the retried job to run' });
+    expect(seen[1]).toBe('flaky ran');
+    expect(await countJobsByState(db)).toEqual({ pending: 0, running: 0, done: 0, parked: 0 });
+  });
+
+  it('leaves a job queued for later until its time, with no write to wake it', async () => {
+    const db = await migrated();
+    const ran: number[] = [];
+    const running = worker(db, { later: async () => void ran.push(Date.now()) });
+    running.start();
+    const at = Date.now() + 1500;
+    await insertJob(db, { kind: 'later', payload: {}, runAt: iso(new Date(at)), now: iso() });
+    await pollUntil(() => ran.length, (n) => n === 1, { what: 'the job queued for later to run' });
+    expect(ran[0]).toBeGreaterThanOrEqual(at);
+  });
+
+  it('releases at start a job a killed process held, and runs it', async () => {
+    const db = await migrated();
+    await insertJob(db, { kind: 'note', payload: { n: 7 }, runAt: iso(), now: iso() });
+    // A runner took it, then its process was killed: the row stays locked by a worker that no longer exists.
+    expect(await takeDueQueueJob(db, ['note'], iso(), 'killed-worker')).toMatchObject({ kind: 'note', attempts: 1 });
+    expect((await countJobsByState(db)).running).toBe(1);
+
+    const seen: unknown[] = [];
+    const next = worker(db, { note: async (payload) => void seen.push(payload) });
+    expect(await next.recover()).toBe(1);
+    expect(await countJobsByState(db)).toMatchObject({ pending: 1, running: 0 });
+    expect(await next.runDue()).toBe(1);
+    expect(seen).toEqual([{ n: 7 }]);
+  });
+
+  it('runs by the service\'s clock in runDue(): a job is due when that clock says so', async () => {
+    const db = await migrated();
+    const clock = manualClock('2026-11-22T12:00:00.000Z');
+    const seen: string[] = [];
+    const byClock = worker(db, { tick: async () => void seen.push(iso(clock.now())) }, clock);
+    await insertJob(db, { kind: 'tick', payload: {}, runAt: '2026-11-22T13:00:00.000Z', now: iso(clock.now()) });
+    expect(await byClock.runDue()).toBe(0);
+    clock.advance(60 * 60 * 1000);
+    expect(await byClock.runDue()).toBe(1);
+    expect(seen).toEqual(['2026-11-22T13:00:00.000Z']);
+  });
+});
