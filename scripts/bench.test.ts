@@ -39,6 +39,7 @@ const row = (file: string, prefix: string) => results(file).results.find((r: { n
 let media: Promise<Run>;
 let build: Promise<Run>;
 let buildPostgres: Promise<Run>;
+let jobs: Promise<Run>;
 let http: Promise<Run> | null;
 let bodies: Promise<Run>;
 let readYourWrites: Promise<Run>;
@@ -53,6 +54,7 @@ beforeAll(() => {
   media = bench('--only', 'media', '--repeat', '1', '--out', path.join(dir, 'media.json'));
   build = bench('--only', 'build', '--repeat', '1', '--articles', '20', '--out', path.join(dir, 'build.json'));
   buildPostgres = bench('--only', 'build-postgres', '--repeat', '1', '--articles', '20', '--out', path.join(dir, 'build-postgres.json'));
+  jobs = bench('--only', 'jobs', '--repeat', '1', '--loops', '5', '--out', path.join(dir, 'jobs.json'));
   http = runHttp ? bench('--only', 'http', '--repeat', '1', '--articles', '20', '--duration', '1', '--warmup', '0', '--connections', '8', '--out', path.join(dir, 'http.json')) : null;
   bodies = bench('--only', 'bodies', '--repeat', '1', '--body-scale', '1', '--out', path.join(dir, 'bodies.json'));
   readYourWrites = bench('--only', 'read-your-writes', '--repeat', '1', '--loops', '3', '--out', path.join(dir, 'ryw.json'));
@@ -64,7 +66,7 @@ beforeAll(() => {
   bad = bench('--only', 'nope');
 });
 afterAll(async () => {
-  await Promise.all([media, build, buildPostgres, http, bodies, readYourWrites, edge, reads, dashboard, migrate, help, bad]);
+  await Promise.all([media, build, buildPostgres, jobs, http, bodies, readYourWrites, edge, reads, dashboard, migrate, help, bad]);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -99,6 +101,16 @@ it('takes the build figures again with the data in Postgres, named so they sit b
     expect(b.stdout).toContain(`| ${name} |`);
   }
   expect(row('build-postgres.json', 'build-warm').runs[0].files).toBe(0);
+}, 300_000);
+
+it('times the job queue on both stores: pickup, lateness of a job queued for later, recovery after a killed holder', async () => {
+  const j = await jobs;
+  expect(j.status, j.stderr).toBe(0);
+  for (const store of ['sqlite', 'postgres']) {
+    for (const name of ['committed → handler p50 (5 jobs)', 'due → handler p95 (5 jobs queued for later)', 'killed holder → job runs in the next worker, median of 3']) {
+      expect(j.stdout).toContain(`| jobs ${store}: ${name} |`);
+    }
+  }
 }, 300_000);
 
 it.skipIf(!runHttp)('measures the bundled server against nginx with wrk, and search (or marks it n/a)', async () => {

@@ -61,6 +61,12 @@ const MEASUREMENTS: readonly Measurement[] = [
     args: (o) => [...buildArgs(o), '--store', 'postgres'],
   },
   {
+    name: 'jobs',
+    description: 'The job queue on both stores (SQLite\'s jobs table, graphile-worker on a throwaway Postgres): committed → handler p50/p95 over --loops jobs (at most 500), due → handler for jobs queued for later, a killed holder\'s job → run by the next worker',
+    script: 'scripts/bench/jobs-bench.ts',
+    args: (o) => ['--loops', String(o.loops)],
+  },
+  {
     name: 'bodies',
     description: 'Hostile bodies of issues 18 and 40: time per body in place, the slowest concurrent GET while the server saves it, growth of the shapes that were quadratic, another account\'s draft beside one account\'s burst, 120 parallel 9.4 MB uploads beside a reader; and issue 36\'s ordinary Markdown of 100 KB, 1 MB and 20 MB: MB/s in place and the save time',
     script: 'scripts/bench/body-bench.ts',

@@ -177,8 +177,9 @@ async function startHolding(
   const policy = bodies ? createThreadedRulePolicy(rules, bodies) : createRulePolicy(rules);
   // Set once the static side exists: jobs that change what is public ask for a build at once.
   let kickBuild = (): void => undefined;
+  let buildNow = async (): Promise<void> => undefined;
   // The durable queue: the `jobs` table and its worker on SQLite, graphile-worker's queue on Postgres.
-  const handlers = createJobHandlers({ db, clock, policy, log: log.child('jobs'), media, afterPublicChange: () => kickBuild() });
+  const handlers = createJobHandlers({ db, clock, policy, log: log.child('jobs'), media, afterPublicChange: () => kickBuild(), build: () => buildNow() });
   const worker = storeKind(db) === 'postgres' ? createPostgresWorker({ db, clock, log: log.child('jobs') }, handlers) : createWorker({ db, clock, log: log.child('jobs') }, handlers);
   // Hourly from now on; the job re-enqueues itself, so only the first run is queued here.
   await scheduleMediaCleanup(db, clock);
@@ -231,6 +232,10 @@ async function startHolding(
     staticSite.queue.start(100);
     staticSite.queue.onBuilt(() => loopWatch.built());
     kickBuild = () => staticSite.queue.kick();
+    buildNow = async () => {
+      staticSite.queue.kick();
+      await staticSite.queue.idle();
+    };
     // Deliveries a crash or an outage left pending go out now; another process's builds are found by polling.
     // A rebuilt search index changes files no build reports: the bucket compares them again.
     staticSite.search.onIndexed((change) => edge?.refresh(change));

@@ -13,6 +13,7 @@ import type { Logger } from '../logger.ts';
 import { cleanupMedia, MEDIA_CLEANUP_INTERVAL_MS, MEDIA_CLEANUP_JOB, scheduleMediaCleanup } from '../domain/media/cleanup.ts';
 import type { MediaKit } from '../domain/media/media-kit.ts';
 import type { Db } from '../store/database.ts';
+import { BUILD_JOB } from '../store/job.repository.ts';
 import type { JobHandler } from './worker.ts';
 
 const revisionPayload = z.object({ revisionId: z.number().int().positive() });
@@ -31,6 +32,12 @@ export function createJobHandlers(deps: {
    * queue's next poll, which shortens "being published" (docs/LIFECYCLE.md).
    */
   afterPublicChange?: () => void;
+  /**
+   * Builds the outbox's unbuilt events and resolves when done: the build job
+   * a change queues on Postgres (`queueBuild`). Without a static site it does
+   * nothing, and the job is finished.
+   */
+  build?: () => Promise<void>;
 }): Record<string, JobHandler> {
   const media = deps.media;
   return {
@@ -46,6 +53,9 @@ export function createJobHandlers(deps: {
       const outcome = await moderateRevision(deps, revisionId);
       deps.log.info('moderation', { revision: revisionId, outcome });
       deps.afterPublicChange?.();
+    },
+    [BUILD_JOB]: async () => {
+      await deps.build?.();
     },
     [SCHEDULE_JOB]: async (payload) => {
       const { articleId } = articlePayload.parse(payload);

@@ -8,6 +8,8 @@ import { storeKind, type Executor } from './database.ts';
 import type { JobRow } from './job.table.ts';
 import { addJob, hasActiveQueueJob, hasQueueJobUnderWay, hasWaitingQueueJob, listQueueJobs } from './postgres/postgres-jobs.ts';
 
+export { BUILD_JOB } from './postgres/postgres-jobs.ts';
+
 /** How often a job is tried before it is parked. */
 export const JOB_MAX_ATTEMPTS = 5;
 

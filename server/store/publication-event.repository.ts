@@ -1,9 +1,12 @@
 /**
  * The outbox of publication events. Written inside the transaction of the
- * change; read and marked processed by the static builder.
+ * change; read and marked processed by the static builder. On Postgres each
+ * event also asks for a build through the job queue (`queueBuild`), so any
+ * process's change reaches the builder the moment it commits.
  * @module
  */
-import type { Executor } from './database.ts';
+import { storeKind, type Executor } from './database.ts';
+import { queueBuild } from './postgres/postgres-jobs.ts';
 import type { PublicationEventRow } from './publication-event.table.ts';
 
 /** Kinds of publication event. */
@@ -42,6 +45,7 @@ export async function insertPublicationEvent(
       processed_at: null,
     })
     .execute();
+  if (storeKind(db) === 'postgres') await queueBuild(db);
 }
 
 function decode(row: PublicationEventRow): PublicationEvent {

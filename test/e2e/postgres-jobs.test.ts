@@ -5,7 +5,9 @@
  * runner takes it the moment that write commits (LISTEN/NOTIFY), retries a
  * failure and keeps it, parked, after its last attempt, where the admin's
  * retry puts it back; a job a killed runner held is released at the next
- * start; `runDue()` follows the service's clock. The lifecycle, restart and
+ * start; `runDue()` follows the service's clock. A change written to the
+ * outbox asks for a build through the queue, and a burst of changes asks for
+ * one build, not one each. The lifecycle, restart and
  * publishing suites run on this queue too (`npm run test:postgres`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +16,8 @@ import { createPostgresWorker } from '../../server/jobs/postgres-worker.ts';
 import type { JobHandler, Worker } from '../../server/jobs/worker.ts';
 import { createLogger, type Logger } from '../../server/logger.ts';
 import { migrateToLatest, openDatabase, type Db } from '../../server/store/database.ts';
-import { insertJob, listJobs } from '../../server/store/job.repository.ts';
+import { BUILD_JOB, insertJob, listJobs } from '../../server/store/job.repository.ts';
+import { insertPublicationEvent } from '../../server/store/publication-event.repository.ts';
 import { countJobsByState, requeueJob } from '../../server/store/job-queue.repository.ts';
 import { takeDueQueueJob } from '../../server/store/postgres/postgres-jobs.ts';
 import { pollUntil } from '../helpers/poll.ts';
@@ -120,6 +123,32 @@ describe('the Postgres job queue', () => {
     expect(await countJobsByState(db)).toMatchObject({ pending: 1, running: 0 });
     expect(await next.runDue()).toBe(1);
     expect(seen).toEqual([{ n: 7 }]);
+  });
+
+  it('asks for one build for a burst of changes: at most one build runs and one waits, whatever the burst\'s size', async () => {
+    const db = await migrated();
+    const change = () => db.transaction().execute((trx) => insertPublicationEvent(trx, { kind: 'channel_changed', channelId: 1, articleId: null, languages: ['en'], now: iso() }));
+    const builds = async () => (await listJobs(db)).filter((j) => j.kind === BUILD_JOB).map((j) => j.state).sort();
+    for (let i = 0; i < 20; i++) await change();
+    expect(await builds()).toEqual(['pending']);
+
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let ran = 0;
+    const running = worker(db, {
+      [BUILD_JOB]: async () => {
+        ran++;
+        if (ran === 1) await held;
+      },
+    });
+    running.start();
+    await pollUntil(builds, (states) => states.join() === 'running', { what: 'the runner to take the build' });
+    // Changes while it builds: one more build waits, for all of them.
+    for (let i = 0; i < 20; i++) await change();
+    expect(await builds()).toEqual(['pending', 'running']);
+    release();
+    await pollUntil(builds, (states) => states.length === 0, { what: 'both builds to finish' });
+    expect(ran).toBe(2);
   });
 
   it('runs by the service\'s clock in runDue(): a job is due when that clock says so', async () => {

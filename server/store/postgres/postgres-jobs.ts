@@ -62,6 +62,19 @@ export async function importQueueJob(db: Executor, job: JobRow): Promise<void> {
   await sql`update ${JOBS} j set attempts = ${attempts}, last_error = ${job.last_error} where j.id = ${id}`.execute(db);
 }
 
+/** The job that asks for a build of the outbox's unbuilt events (Postgres only; on SQLite the build queue polls). */
+export const BUILD_JOB = 'build_site';
+
+/**
+ * Asks for a build, in the transaction that wrote an event to the outbox. The
+ * builds' jobs share one named queue, so one runs at a time; and one key, so
+ * a burst of changes adds to the one job still waiting (its time kept)
+ * rather than queuing one build each: at most one build runs and one waits.
+ */
+export async function queueBuild(db: Executor): Promise<void> {
+  await sql`select graphile_worker.add_job(${BUILD_JOB}, '{}'::json, queue_name => ${BUILD_JOB}, job_key => ${BUILD_JOB}, job_key_mode => 'preserve_run_at')`.execute(db);
+}
+
 /** The state the SQLite queue would name: running while locked, parked after its last attempt, else pending. */
 function stateOf(row: QueueRow): JobRow['state'] {
   if (row.locked_at !== null) return 'running';
