@@ -12,7 +12,9 @@ const HELP = `Usage: npm start
 
 Runs Pressroom: migrates the SQLite database, creates a local account with a
 development API key and a dashboard password on first run, imports content/,
-and starts the server.
+and starts the server. On a Postgres database another server holds, it
+refuses to start, or, with PRESSROOM_STANDBY=true, waits and takes over when
+that server stops or dies (docs/DEPLOYING.md).
 
 Settings are environment variables (see README.md, "Configuration"), e.g.
   PORT=8080 HOST=0.0.0.0 PRESSROOM_PUBLIC_URL=https://news.example npm start
@@ -30,7 +32,15 @@ try {
   // sooner: loading both threads' modules at once on two cores made the first answer a second later.
   const { startService } = await import('../server/main.ts');
   const buildThread = config.staticBuild && config.buildWorkers > 0 ? bootBuildThread() : undefined;
-  const service = await startService(config, { ...(buildThread ? { buildThread } : {}) });
+  const service = await startService(config, {
+    ...(buildThread ? { buildThread } : {}),
+    // The lock on a Postgres database is gone (the server logged why and stopped its writers): a standby may
+    // hold it already, so this process must not answer or write any more. A supervisor starts it again.
+    onInstanceLockLost: () => {
+      process.stderr.write('Stopping: this server no longer holds its lock on the database (see the log line above). Start it again; with PRESSROOM_STANDBY=true it waits to take over.\n');
+      process.exit(1);
+    },
+  });
   const lines = [`Pressroom is running at ${service.url}`, `Publishing API: ${service.url}/api/v1 (docs: ${service.url}/api/v1/openapi.json)`];
   if (service.newDevKey) {
     lines.push(`Development API key (shown once, saved to ${service.devKeyFile}):`, `  ${service.newDevKey}`);

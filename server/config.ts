@@ -51,6 +51,7 @@ const envSchema = z.object({
   PRESSROOM_SOCIAL_CARDS: boolean.default('true'),
   PRESSROOM_LOG_REQUESTS: boolean.default('true'),
   PRESSROOM_WATCH_CONTENT: boolean.default('true'),
+  PRESSROOM_STANDBY: boolean.default('false'),
   PRESSROOM_CACHE_MAX_AGE: z.coerce.number().int().min(0).max(31_536_000).default(60),
   PRESSROOM_ANSWER_CACHE_MB: z.coerce.number().int().min(0).max(1_048_576).default(4096),
   PRESSROOM_RATE_LIMIT_CONTENT: z.coerce.number().int().min(0).max(1_000_000).default(120),
@@ -134,6 +135,11 @@ export interface Config {
   readonly answerCacheBytes: number;
   /** Watch content/ while running and import edits (needs importContent). */
   readonly watchContent: boolean;
+  /**
+   * When another server holds the Postgres database: wait, and take over
+   * when it stops or dies (`PRESSROOM_STANDBY`), rather than refuse to start.
+   */
+  readonly standby: boolean;
   /** JSON file with the moderation rules; null for the defaults. */
   readonly moderationFile: string | null;
   /** Seconds public documents may be cached before revalidation (Cache-Control max-age). */
@@ -228,6 +234,11 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     );
   }
   const e = parsed.data;
+  if (e.PRESSROOM_STANDBY && !e.PRESSROOM_DATABASE_URL) {
+    throw new ConfigError([
+      'PRESSROOM_STANDBY: a standby waits to take over from a server on the same Postgres database; set PRESSROOM_DATABASE_URL too (the SQLite file is one machine\'s: run one server on it) (got "true")',
+    ]);
+  }
   const purgeTargets = readPurgeTargets(e);
   const dataDir = path.resolve(cwd, e.PRESSROOM_DATA_DIR);
   const shownHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
@@ -259,6 +270,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     answerCacheDir: path.join(dataDir, 'answers'),
     answerCacheBytes: e.PRESSROOM_ANSWER_CACHE_MB * 1024 * 1024,
     watchContent: e.PRESSROOM_WATCH_CONTENT,
+    standby: e.PRESSROOM_STANDBY,
     cacheMaxAgeSeconds: e.PRESSROOM_CACHE_MAX_AGE,
     rateLimitContent: e.PRESSROOM_RATE_LIMIT_CONTENT,
     rateLimitSearch: e.PRESSROOM_RATE_LIMIT_SEARCH,

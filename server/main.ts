@@ -115,25 +115,39 @@ function outputWatch(staticSite: StaticSite, edge: EdgeDelivery | null, clock: C
  */
 export async function startService(
   config: Config,
-  options: { clock?: Clock; log?: Logger; startWorker?: boolean; syncSearchIndex?: boolean; buildThread?: BootingBuildThread } = {},
+  options: { clock?: Clock; log?: Logger; startWorker?: boolean; syncSearchIndex?: boolean; buildThread?: BootingBuildThread; onInstanceLockLost?: () => void } = {},
 ): Promise<RunningService> {
   const log = options.log ?? createLogger(config.logLevel);
-  // One server per Postgres database, for now: a second one is refused here, before it touches anything.
+  const databaseLog = log.child('database');
+  // Until the parts that write exist, a lost lock is remembered; they stop as soon as they exist.
+  // Replaced once the parts that write exist: they stop first.
+  const lockLost: { handle: (reason: string) => Promise<void>; early?: string } = {
+    handle: async (reason) => void (lockLost.early ??= reason),
+  };
+  // One server per Postgres database, for now: a second one is refused here, before it touches anything, or,
+  // as a standby, waits here until the one that holds the database stops or dies.
   const instanceLock = config.databaseUrl
-    ? await holdInstanceLock(config.databaseUrl, (reason) => log.child('database').error('lost the connection that holds this server\'s lock on the database: another server could now start on it; restart this one', { reason }))
+    ? await holdInstanceLock(config.databaseUrl, (reason) => void lockLost.handle(reason), {
+        ...(config.standby ? { standby: (holder: string) => databaseLog.warn('standby: another server holds the database; this one takes over when it stops or dies', { holder }) } : {}),
+      })
     : null;
+  if (instanceLock && config.standby) databaseLog.info('holding the database: starting');
   try {
-    return await startHolding(config, { ...options, log }, instanceLock);
+    return await startHolding(config, { ...options, log }, instanceLock, lockLost);
   } catch (error) {
     await instanceLock?.release();
     throw error;
   }
 }
 
+/** What a server says when the connection holding its lock on a Postgres database ended. */
+const INSTANCE_LOCK_LOST = 'lost the connection that holds this server\'s lock on the database: a standby may take over now, so this server stops its jobs, builds and content watcher; restart it';
+
 async function startHolding(
   config: Config,
-  options: { clock?: Clock; log: Logger; startWorker?: boolean; syncSearchIndex?: boolean; buildThread?: BootingBuildThread },
+  options: { clock?: Clock; log: Logger; startWorker?: boolean; syncSearchIndex?: boolean; buildThread?: BootingBuildThread; onInstanceLockLost?: () => void },
   instanceLock: InstanceLock | null,
+  lockLost: { handle: (reason: string) => Promise<void>; early?: string },
 ): Promise<RunningService> {
   const clock = options.clock ?? systemClock;
   const log = options.log;
@@ -281,6 +295,14 @@ async function startHolding(
   };
   // Found before these existed: stop them now.
   if (guard.state()) await stopWriting();
+  // A lost lock on a Postgres database: a standby may be writing and building already. This server stops its
+  // writers, then `npm start` exits (`onInstanceLockLost`), as a crash would: whoever holds the lock repairs.
+  lockLost.handle = async (reason) => {
+    log.child('database').error(INSTANCE_LOCK_LOST, { reason });
+    await stopWriting().catch((error: unknown) => log.error('stopping the writers failed', { error: describeError(error) }));
+    options.onInstanceLockLost?.();
+  };
+  if (lockLost.early !== undefined) await lockLost.handle(lockLost.early);
   const appListener = getRequestListener(app.fetch);
   const httpLog = log.child('http');
   const fastPath = outputFiles

@@ -18,6 +18,7 @@
  *   own locale.
  * @module
  */
+import os from 'node:os';
 import pg from 'pg';
 import {
   CompiledQuery,
@@ -127,10 +128,11 @@ export function postgresUrl(db: Kysely<Database>): string {
 /**
  * The session-level advisory lock a server holds for as long as it runs on
  * a Postgres database ("PRSI"). Until the distributed shape exists (build
- * workers, shared output: issue 38), a second server on the same database
- * would take build events the first one's output then never shows; it is
- * refused at start instead. `npm run build`, `migrate` and `admin` do not
- * take it: they are safe beside a server, as on SQLite.
+ * workers, shared output: issue 38), one server at a time writes and builds
+ * for a database: a second one is refused at start, or, as a standby
+ * (`PRESSROOM_STANDBY`), waits for this lock and takes over when the holder
+ * stops or dies. `npm run build`, `migrate` and `admin` do not take it: they
+ * are safe beside a server, as on SQLite.
  */
 export const INSTANCE_LOCK_KEY = 0x50525349;
 
@@ -139,15 +141,36 @@ export interface InstanceLock {
   release(): Promise<void>;
 }
 
+/** How a server names itself to the database: a standby's log says who holds the lock. */
+function instanceName(): string {
+  return `pressroom on ${os.hostname()} pid ${process.pid}`;
+}
+
+/** Who holds the instance lock now, as a standby's log shows it ("pressroom on web-1 pid 4242, since …"). */
+async function lockHolder(client: pg.Client): Promise<string> {
+  const { rows } = await client.query<{ name: string; since: Date | null }>(
+    `select a.application_name as name, a.backend_start as since from pg_locks l join pg_stat_activity a on a.pid = l.pid
+     where l.locktype = 'advisory' and l.granted and l.classid = 0 and l.objid = $1 and l.objsubid = 1 limit 1`,
+    [INSTANCE_LOCK_KEY],
+  );
+  const holder = rows[0];
+  if (!holder) return 'a server that is stopping';
+  return `${holder.name || 'an unnamed client'}${holder.since ? `, connected since ${holder.since.toISOString()}` : ''}`;
+}
+
 /**
  * Takes the instance lock on a connection of its own, kept open while the
  * server runs; Postgres releases it when that connection ends, so a server
  * that died holds nothing. `onLost` is called if the connection ends while
- * held (the database restarted, a network cut).
- * @throws {InternalError} DATABASE_UNREACHABLE, or DATABASE_IN_USE while another server holds it.
+ * held (the database restarted, a network cut): a standby may then take
+ * over, so the server must stop writing at once.
+ * @param options.standby when the lock is held: told who holds it, then the
+ *   lock is waited for (Postgres grants it the moment the holder's
+ *   connection ends), instead of refusing.
+ * @throws {InternalError} DATABASE_UNREACHABLE, or DATABASE_IN_USE while another server holds it (without `standby`).
  */
-export async function holdInstanceLock(url: string, onLost: (reason: string) => void): Promise<InstanceLock> {
-  const client = new pg.Client({ connectionString: url, application_name: 'pressroom (instance lock)' });
+export async function holdInstanceLock(url: string, onLost: (reason: string) => void, options: { standby?: (holder: string) => void } = {}): Promise<InstanceLock> {
+  const client = new pg.Client({ connectionString: url, application_name: instanceName(), keepAlive: true });
   try {
     await client.connect();
   } catch (error) {
@@ -157,18 +180,32 @@ export async function holdInstanceLock(url: string, onLost: (reason: string) => 
       { cause: error },
     );
   }
+  let holding = false;
   let releasing = false;
   client.on('error', (error) => {
-    if (!releasing) onLost(describeError(error));
+    if (holding && !releasing) onLost(describeError(error));
   });
-  const { rows } = await client.query<{ held: boolean }>('select pg_try_advisory_lock($1) as held', [INSTANCE_LOCK_KEY]);
-  if (!rows[0]?.held) {
-    await client.end();
-    throw new InternalError(
-      'DATABASE_IN_USE',
-      `Another Pressroom server already runs on the database ${shownDatabaseUrl(url)}. One server per database for now (several instances sharing one database are not supported yet: docs/DEPLOYING.md); stop the other one, or give this one a database of its own.`,
-    );
+  client.on('end', () => {
+    if (holding && !releasing) onLost('the connection holding the lock ended');
+  });
+  try {
+    const { rows } = await client.query<{ held: boolean }>('select pg_try_advisory_lock($1) as held', [INSTANCE_LOCK_KEY]);
+    if (!rows[0]?.held) {
+      if (!options.standby) {
+        throw new InternalError(
+          'DATABASE_IN_USE',
+          `Another Pressroom server already runs on the database ${shownDatabaseUrl(url)} (${await lockHolder(client)}). One server per database for now (several instances sharing one database are not supported yet: docs/DEPLOYING.md); stop the other one, give this one a database of its own, or start it with PRESSROOM_STANDBY=true to take over when the other one stops.`,
+        );
+      }
+      options.standby(await lockHolder(client));
+      await client.query('select pg_advisory_lock($1)', [INSTANCE_LOCK_KEY]);
+    }
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    if (InternalError.is(error)) throw error;
+    throw new InternalError('DATABASE_UNREACHABLE', `Lost the Postgres database ${shownDatabaseUrl(url)} while taking its server lock: ${describeError(error)}.`, { cause: error });
   }
+  holding = true;
   return {
     async release() {
       releasing = true;
