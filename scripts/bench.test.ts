@@ -40,6 +40,7 @@ let media: Promise<Run>;
 let build: Promise<Run>;
 let buildPostgres: Promise<Run>;
 let jobs: Promise<Run>;
+let failover: Promise<Run>;
 let http: Promise<Run> | null;
 let bodies: Promise<Run>;
 let readYourWrites: Promise<Run>;
@@ -55,6 +56,7 @@ beforeAll(() => {
   build = bench('--only', 'build', '--repeat', '1', '--articles', '20', '--out', path.join(dir, 'build.json'));
   buildPostgres = bench('--only', 'build-postgres', '--repeat', '1', '--articles', '20', '--out', path.join(dir, 'build-postgres.json'));
   jobs = bench('--only', 'jobs', '--repeat', '1', '--loops', '5', '--out', path.join(dir, 'jobs.json'));
+  failover = bench('--only', 'failover', '--repeat', '1', '--duration', '1', '--connections', '2', '--out', path.join(dir, 'failover.json'));
   http = runHttp ? bench('--only', 'http', '--repeat', '1', '--articles', '20', '--duration', '1', '--warmup', '0', '--connections', '8', '--out', path.join(dir, 'http.json')) : null;
   bodies = bench('--only', 'bodies', '--repeat', '1', '--body-scale', '1', '--out', path.join(dir, 'bodies.json'));
   readYourWrites = bench('--only', 'read-your-writes', '--repeat', '1', '--loops', '3', '--out', path.join(dir, 'ryw.json'));
@@ -66,7 +68,7 @@ beforeAll(() => {
   bad = bench('--only', 'nope');
 });
 afterAll(async () => {
-  await Promise.all([media, build, buildPostgres, jobs, http, bodies, readYourWrites, edge, reads, dashboard, migrate, help, bad]);
+  await Promise.all([media, build, buildPostgres, jobs, failover, http, bodies, readYourWrites, edge, reads, dashboard, migrate, help, bad]);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -111,6 +113,15 @@ it('times the job queue on both stores: pickup, lateness of a job queued for lat
       expect(j.stdout).toContain(`| jobs ${store}: ${name} |`);
     }
   }
+}, 300_000);
+
+it('measures one server\'s writes per second on each store, and a standby\'s takeover on Postgres', async () => {
+  const f = await failover;
+  expect(f.status, f.stderr).toBe(0);
+  for (const name of ['writes/s, one server, sqlite (2 clients publishing for 1 s)', 'writes/s, one server, postgres (2 clients publishing for 1 s)', 'takeover: SIGKILL → the standby answers (postgres)', 'takeover: SIGKILL → the last acknowledged publish reads published there (postgres)']) {
+    expect(f.stdout).toContain(`| ${name} |`);
+  }
+  expect(row('failover.json', 'writes/s, one server, postgres').runs[0].requestsPerSec).toBeGreaterThan(0);
 }, 300_000);
 
 it.skipIf(!runHttp)('measures the bundled server against nginx with wrk, and search (or marks it n/a)', async () => {

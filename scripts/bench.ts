@@ -67,6 +67,12 @@ const MEASUREMENTS: readonly Measurement[] = [
     args: (o) => ['--loops', String(o.loops)],
   },
   {
+    name: 'failover',
+    description: 'One npm start per store: writes/s with --connections clients publishing for --duration s, SQLite and Postgres; then on Postgres a standby beside the server, the server killed (SIGKILL): → the standby answers, → the last acknowledged publish reads published there',
+    script: 'scripts/bench/failover-bench.ts',
+    args: (o) => ['--duration', String(o.duration), '--connections', String(Math.min(o.connections, 16))],
+  },
+  {
     name: 'bodies',
     description: 'Hostile bodies of issues 18 and 40: time per body in place, the slowest concurrent GET while the server saves it, growth of the shapes that were quadratic, another account\'s draft beside one account\'s burst, 120 parallel 9.4 MB uploads beside a reader; and issue 36\'s ordinary Markdown of 100 KB, 1 MB and 20 MB: MB/s in place and the save time',
     script: 'scripts/bench/body-bench.ts',

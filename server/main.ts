@@ -120,7 +120,6 @@ export async function startService(
   const log = options.log ?? createLogger(config.logLevel);
   const databaseLog = log.child('database');
   // Until the parts that write exist, a lost lock is remembered; they stop as soon as they exist.
-  // Replaced once the parts that write exist: they stop first.
   const lockLost: { handle: (reason: string) => Promise<void>; early?: string } = {
     handle: async (reason) => void (lockLost.early ??= reason),
   };
@@ -139,6 +138,9 @@ export async function startService(
     throw error;
   }
 }
+
+/** How long a server that lost its lock waits for its jobs and builds to stop before it goes anyway. */
+const LOCK_LOST_STOP_MS = 10_000;
 
 /** What a server says when the connection holding its lock on a Postgres database ended. */
 const INSTANCE_LOCK_LOST = 'lost the connection that holds this server\'s lock on the database: a standby may take over now, so this server stops its jobs, builds and content watcher; restart it';
@@ -299,7 +301,13 @@ async function startHolding(
   // writers, then `npm start` exits (`onInstanceLockLost`), as a crash would: whoever holds the lock repairs.
   lockLost.handle = async (reason) => {
     log.child('database').error(INSTANCE_LOCK_LOST, { reason });
-    await stopWriting().catch((error: unknown) => log.error('stopping the writers failed', { error: describeError(error) }));
+    // Bounded: a job or build that does not stop must not keep a server without its lock alive.
+    let late: NodeJS.Timeout | undefined;
+    await Promise.race([
+      stopWriting().catch((error: unknown) => log.error('stopping the writers failed', { error: describeError(error) })),
+      new Promise<void>((resolve) => (late = setTimeout(resolve, LOCK_LOST_STOP_MS))),
+    ]);
+    clearTimeout(late);
     options.onInstanceLockLost?.();
   };
   if (lockLost.early !== undefined) await lockLost.handle(lockLost.early);

@@ -18,7 +18,7 @@ import type { Logger } from '../logger.ts';
 import type { Db } from '../store/database.ts';
 import { startQueueRunner, type QueueRunner, type QueueTask } from '../store/postgres/graphile-queue.ts';
 import { postgresUrl } from '../store/postgres/postgres-database.ts';
-import { failQueueJob, finishQueueJob, queueLockHolders, takeDueQueueJob, unlockQueueWorkers } from '../store/postgres/postgres-jobs.ts';
+import { countQueueJobs, failQueueJob, finishQueueJob, queueLockHolders, takeDueQueueJob, unlockQueueWorkers } from '../store/postgres/postgres-jobs.ts';
 import type { JobHandler, Worker } from './worker.ts';
 
 /** How often the runner looks for jobs whose time has come, besides the notifications of new ones. */
@@ -89,10 +89,11 @@ export function createPostgresWorker(deps: { db: Db; clock: Clock; log: Logger }
     },
     async recover() {
       // One server per database for now (the instance lock): every job locked by a runner is a stopped process's.
+      const running = (await countQueueJobs(deps.db)).running;
       const holders = await queueLockHolders(deps.db);
       await unlockQueueWorkers(deps.db, holders);
-      if (holders.length > 0) deps.log.warn('released jobs left running by a stopped process', { workers: holders.length });
-      return holders.length;
+      if (running > 0) deps.log.warn('released jobs left running by a stopped process', { jobs: running, workers: holders.length });
+      return running;
     },
     async stop() {
       const runner = await starting;
