@@ -46,6 +46,9 @@ import { guardDatabase, unguardedDatabase } from './database-guard.ts';
 import { hasAnyFile } from './store/output-file.repository.ts';
 import { createPublicUrls } from './urls/public-urls.ts';
 import { createMediaKit } from './media/create-media-kit.ts';
+import { s3Bucket } from './edge/bucket/s3-bucket.ts';
+import { objectHeadersOf } from './edge/bucket/bucket-sync.ts';
+import { listAllMediaFiles } from './store/media.repository.ts';
 import { OPENAPI_FILES, PROJECT_ROOT } from './paths.ts';
 import { openApiJson } from './openapi-json.ts';
 import { describeError } from './describe-error.ts';
@@ -181,7 +184,17 @@ async function startHolding(
     const report = await importContent({ db, clock, log: log.child('content') }, config.contentDir, local.accountId);
     log.info('content imported', { dir: config.contentDir, ...report.counts });
   }
-  const media = createMediaKit(config);
+  // With a bucket, every upload is stored in it too, and a start fetches what its data folder lacks (issue 38).
+  const mediaBucket = config.deployBucket ? s3Bucket(config.deployBucket) : null;
+  const media = createMediaKit(
+    config,
+    mediaBucket ? { bucket: mediaBucket, headersOf: (file) => objectHeadersOf(file, config.cacheMaxAgeSeconds, config.cacheTagPrefix), log: log.child('media') } : undefined,
+  );
+  if (media.storage.restore) {
+    const fetched = await media.storage.restore(await listAllMediaFiles(db));
+    if (fetched.restored > 0) log.info('media fetched from the bucket into the data folder', { dir: media.storage.root, files: fetched.restored });
+    if (fetched.missing.length > 0) log.error('media files neither in the data folder nor in the bucket: their images are broken', { files: fetched.missing.length, example: fetched.missing[0] });
+  }
   // Uploaded images live in the data folder; the output's media/ is made equal to it (after a deleted dist/, say).
   const mediaCopy = await media.storage.publishAll();
   if (mediaCopy.adopted > 0) log.info('media moved into the data folder', { dir: media.storage.root, files: mediaCopy.adopted });

@@ -163,6 +163,11 @@ export const ERROR_CATALOGUE = {
     message:
       'The database is busy with another process\'s write (for example a site build) and the change was not saved. Wait the number of seconds in the Retry-After header, then send the same request again.',
   },
+  MEDIA_STORE_UNAVAILABLE: {
+    status: 503,
+    message:
+      'The image could not be stored in the object store (the bucket that keeps every upload for the other servers), so it was not saved. Wait the number of seconds in the Retry-After header, then send the same upload again; if it keeps failing, the operator should check the bucket settings (PRESSROOM_DEPLOY_S3_*) and the server log.',
+  },
   DATABASE_DETACHED: {
     status: 503,
     message:

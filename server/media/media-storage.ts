@@ -54,6 +54,19 @@ export interface PublishedMediaStorage extends MediaStorage {
    * output has some (a site from before media moved) takes the output's files. Resolves with what it did.
    */
   publishAll(): Promise<{ adopted: number; placed: number; removed: number }>;
+  /**
+   * With a bucket that keeps uploads (`bucket-kept-media.ts`): fetches the
+   * files of `files` the data folder lacks from it. Run before `publishAll`.
+   */
+  restore?(files: ReadonlyArray<{ file_name: string; feed_file_name: string | null; content_hash: string }>): Promise<MediaRestore>;
+}
+
+/** What a restore from the bucket did. */
+export interface MediaRestore {
+  /** Files fetched from the bucket into the data folder. */
+  readonly restored: number;
+  /** Files neither the data folder nor the bucket holds. */
+  readonly missing: readonly string[];
 }
 
 /** Temporary names of this module's writes: `.{name}.{pid}.{12 hex}.tmp` (dot files: no route serves them). */

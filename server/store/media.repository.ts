@@ -96,3 +96,8 @@ export async function listMediaFileNames(db: Executor, ids: readonly number[]): 
   if (ids.length === 0) return [];
   return db.selectFrom('media').select(['id', 'file_name', 'feed_file_name']).where('id', 'in', ids).execute();
 }
+
+/** Every media file the store knows of, by id: its name, its feed rendition's, and its bytes' hash. */
+export async function listAllMediaFiles(db: Executor): Promise<Array<{ file_name: string; feed_file_name: string | null; content_hash: string }>> {
+  return db.selectFrom('media').select(['file_name', 'feed_file_name', 'content_hash']).orderBy('id').execute();
+}

@@ -26,6 +26,9 @@ function recordingBucket(name = 's3://site/'): Bucket {
       if (sent.filter((s) => s.op === 'put').length >= failAfter) throw new EdgeFailure(`s3: refused ${key}`);
       sent.push({ op: 'put', key, headers });
     },
+    async get() {
+      return null;
+    },
     async delete(keys) {
       for (const key of keys) sent.push({ op: 'delete', key });
     },

@@ -1,6 +1,6 @@
 /**
- * The deploy bucket behind the narrowest interface: put one object, delete
- * some. The one module that knows the S3 API (through the AWS SDK, loaded
+ * The deploy bucket behind the narrowest interface: put one object, get
+ * one, delete some. The one module that knows the S3 API (through the AWS SDK, loaded
  * only when a bucket is configured): AWS S3, Cloudflare R2, GCS in its
  * interoperability mode and MinIO all speak it. Credentials come from the
  * SDK's standard chain (`AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY`,
@@ -23,6 +23,8 @@ export interface Bucket {
   /** `s3://bucket/prefix`, for logs. */
   readonly name: string;
   put(key: string, bytes: Uint8Array, headers: ObjectHeaders): Promise<void>;
+  /** An object's bytes, or null when the bucket has no such key. */
+  get(key: string): Promise<Uint8Array | null>;
   /** Deletes objects (at most 1,000 a request, as S3 allows). */
   delete(keys: readonly string[]): Promise<void>;
 }
@@ -64,6 +66,16 @@ export function s3Bucket(target: DeployBucket, credentials?: { accessKeyId: stri
         );
       } catch (error) {
         fail(`uploading ${key}`, error);
+      }
+    },
+    async get(key) {
+      const { s3, client } = await load();
+      try {
+        const answer = await client.send(new s3.GetObjectCommand({ Bucket: target.bucket, Key: `${target.prefix}${key}` }));
+        return answer.Body ? await answer.Body.transformToByteArray() : new Uint8Array();
+      } catch (error) {
+        if (error instanceof Error && error.name === 'NoSuchKey') return null;
+        return fail(`downloading ${key}`, error);
       }
     },
     async delete(keys) {
