@@ -193,7 +193,7 @@ async function startHolding(
   if (media.storage.restore) {
     const fetched = await media.storage.restore(await listAllMediaFiles(db));
     if (fetched.restored > 0) log.info('media fetched from the bucket into the data folder', { dir: media.storage.root, files: fetched.restored });
-    if (fetched.missing.length > 0) log.error('media files neither in the data folder nor in the bucket: their images are broken', { files: fetched.missing.length, example: fetched.missing[0] });
+    if (fetched.missing.length > 0) log.error('media files neither in the data folder nor in the bucket: their images answer 404 until they are restored (a restart fetches them again)', { files: fetched.missing.length, example: fetched.missing[0], ...(fetched.failure ? { bucket_error: fetched.failure } : {}) });
   }
   // Uploaded images live in the data folder; the output's media/ is made equal to it (after a deleted dist/, say).
   const mediaCopy = await media.storage.publishAll();

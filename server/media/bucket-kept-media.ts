@@ -75,10 +75,12 @@ export async function restoreMediaFromBucket(
   for (const file of files) sameBytes.set(file.content_hash, [...(sameBytes.get(file.content_hash) ?? []), file.file_name]);
   let restored = 0;
   const missing: string[] = [];
+  let failure: string | undefined;
   const fetchInto = async (name: string, candidates: readonly string[]): Promise<void> => {
     if (await storage.exists(name)) return;
     for (const candidate of candidates) {
-      const bytes = await bucket.get(mediaKey(candidate));
+      // A bucket that cannot be read leaves the image missing (a 404, logged), not the server down.
+      const bytes = await bucket.get(mediaKey(candidate)).catch((error: unknown) => void (failure ??= describeError(error)));
       if (!bytes) continue;
       // The local write only: the bucket has these bytes already.
       await storage.write(name, bytes);
@@ -91,5 +93,5 @@ export async function restoreMediaFromBucket(
     await fetchInto(file.file_name, [file.file_name, ...(sameBytes.get(file.content_hash) ?? []).filter((other) => other !== file.file_name)]);
     if (file.feed_file_name) await fetchInto(file.feed_file_name, [file.feed_file_name]);
   }
-  return { restored, missing };
+  return { restored, missing, ...(failure ? { failure } : {}) };
 }

@@ -65,8 +65,10 @@ export interface PublishedMediaStorage extends MediaStorage {
 export interface MediaRestore {
   /** Files fetched from the bucket into the data folder. */
   readonly restored: number;
-  /** Files neither the data folder nor the bucket holds. */
+  /** Files neither the data folder nor the bucket holds (or the bucket could not be read). */
   readonly missing: readonly string[];
+  /** The first error the bucket answered, if any. */
+  readonly failure?: string;
 }
 
 /** Temporary names of this module's writes: `.{name}.{pid}.{12 hex}.tmp` (dot files: no route serves them). */
