@@ -16,6 +16,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
 import { openDatabase, type Db } from '../../server/store/database.ts';
+import { instanceName } from '../../server/store/postgres/postgres-database.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { sharedPostgres, type PostgresCluster } from '../helpers/postgres-cluster.ts';
 import { npmRun, serviceEnv, startServerProcess, type ServerProcess } from '../helpers/service-process.ts';
@@ -88,7 +89,7 @@ describe('a standby server', () => {
 
     const standby = startStandby(env);
     const said = await standby.waiting;
-    expect(said).toContain(`pressroom on ${os.hostname()} pid ${first.pid}`);
+    expect(said).toContain(instanceName(first.pid));
 
     // A burst of publishes, with the first server killed once ten were acknowledged.
     const acknowledged: string[] = [];
@@ -171,7 +172,7 @@ describe('a standby server', () => {
     const db = openDatabase(url);
     opened.push(db);
     const { sql } = await import('kysely');
-    const cut = await sql<{ done: boolean }>`select pg_terminate_backend(pid) as done from pg_stat_activity where application_name = ${`pressroom on ${os.hostname()} pid ${first.pid}`}`.execute(db);
+    const cut = await sql<{ done: boolean }>`select pg_terminate_backend(pid) as done from pg_stat_activity where application_name = ${instanceName(first.pid)}`.execute(db);
     expect(cut.rows.map((r) => r.done)).toEqual([true]);
     const code = await new Promise<number | null>((resolve) => (first.child.exitCode !== null ? resolve(first.child.exitCode) : first.child.once('exit', (c) => resolve(c))));
     expect(code).toBe(1);

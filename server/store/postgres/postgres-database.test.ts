@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPostgresUrl, shownDatabaseUrl } from './postgres-database.ts';
+import { instanceName, isPostgresUrl, shownDatabaseUrl } from './postgres-database.ts';
 import { vectorPieces, searchableText, VECTOR_PIECE_CHARS } from './search-index.postgres.ts';
 
 describe('the Postgres store', () => {
@@ -14,6 +14,15 @@ describe('the Postgres store', () => {
     expect(shownDatabaseUrl('postgres://app:s3cret@db:5432/pressroom?sslmode=require')).toBe('postgres://app:***@db:5432/pressroom?sslmode=require');
     expect(shownDatabaseUrl('postgres://app@db/pressroom')).toBe('postgres://app@db/pressroom');
     expect(shownDatabaseUrl('postgres://app:s3cret@[not a host')).not.toContain('s3cret');
+  });
+
+  it('names a server to the database in the 63 bytes Postgres keeps, pid first', () => {
+    expect(instanceName(4242, 'web-1')).toBe('pressroom pid 4242 on web-1');
+    const long = instanceName(4242, `ci-runner-${'x'.repeat(80)}`);
+    expect(Buffer.byteLength(long)).toBe(63);
+    expect(long.startsWith('pressroom pid 4242 on ci-runner-')).toBe(true);
+    // A host name cut inside a character loses the broken character, not the rest.
+    expect(instanceName(1, 'é'.repeat(40))).not.toContain('\uFFFD');
   });
 });
 

@@ -141,9 +141,13 @@ export interface InstanceLock {
   release(): Promise<void>;
 }
 
-/** How a server names itself to the database: a standby's log says who holds the lock. */
-function instanceName(): string {
-  return `pressroom on ${os.hostname()} pid ${process.pid}`;
+/**
+ * How a server names itself to the database (`application_name` of its
+ * lock's connection): a standby's log says who holds the lock. Postgres keeps
+ * 63 bytes of it, so the pid comes before the host name, which may be long.
+ */
+export function instanceName(pid = process.pid, host = os.hostname()): string {
+  return Buffer.from(`pressroom pid ${pid} on ${host}`).subarray(0, 63).toString().replace(/\uFFFD$/, '');
 }
 
 /** Who holds the instance lock now, as a standby's log shows it ("pressroom on web-1 pid 4242, since …"). */
