@@ -34,8 +34,8 @@ export function createJobHandlers(deps: {
   afterPublicChange?: () => void;
   /**
    * Builds the outbox's unbuilt events and resolves when done: the build job
-   * a change queues on Postgres (`queueBuild`). Without a static site it does
-   * nothing, and the job is finished.
+   * a change queues on Postgres (`queueBuild`). Without it, build jobs are
+   * not taken (`npm run worker` leaves them to the server).
    */
   build?: () => Promise<void>;
 }): Record<string, JobHandler> {
@@ -54,9 +54,7 @@ export function createJobHandlers(deps: {
       deps.log.info('moderation', { revision: revisionId, outcome });
       deps.afterPublicChange?.();
     },
-    [BUILD_JOB]: async () => {
-      await deps.build?.();
-    },
+    ...(deps.build && { [BUILD_JOB]: deps.build }),
     [SCHEDULE_JOB]: async (payload) => {
       const { articleId } = articlePayload.parse(payload);
       const outcome = await publishIfDue(deps, articleId);

@@ -9,6 +9,12 @@
  * time with no traffic at all. `runDue()` runs the jobs due by the service's
  * clock instead, one at a time, on the same rows: tests move that clock,
  * while the runner reads the real one.
+ *
+ * Several processes may run jobs on one database (the server and `npm run
+ * worker` processes): each runner holds a liveness lock under its worker id
+ * while it lives, and every running worker releases, every
+ * `DEAD_RUNNER_SWEEP_MS` and at start (`recover()`), the jobs of runners
+ * whose lock is free: a killed process's job runs again within seconds.
  * @module
  */
 import { randomUUID } from 'node:crypto';
@@ -17,12 +23,15 @@ import { describeError } from '../describe-error.ts';
 import type { Logger } from '../logger.ts';
 import type { Db } from '../store/database.ts';
 import { startQueueRunner, type QueueRunner, type QueueTask } from '../store/postgres/graphile-queue.ts';
-import { postgresUrl } from '../store/postgres/postgres-database.ts';
-import { countQueueJobs, failQueueJob, finishQueueJob, queueLockHolders, takeDueQueueJob, unlockQueueWorkers } from '../store/postgres/postgres-jobs.ts';
+import { holdRunnerLiveness, postgresUrl, type InstanceLock } from '../store/postgres/postgres-database.ts';
+import { failQueueJob, finishQueueJob, releaseDeadRunnersJobs, takeDueQueueJob } from '../store/postgres/postgres-jobs.ts';
 import type { JobHandler, Worker } from './worker.ts';
 
 /** How often the runner looks for jobs whose time has come, besides the notifications of new ones. */
 export const QUEUE_POLL_MS = 1000;
+
+/** How often a running worker releases the jobs of runners that died (`npm run worker` processes, a killed server). */
+export const DEAD_RUNNER_SWEEP_MS = 5000;
 
 /** The retry delay after a failed attempt, as graphile-worker's runner sets it: e^attempts seconds. */
 export function retryDelayMs(attempts: number): number {
@@ -33,11 +42,22 @@ export function retryDelayMs(attempts: number): number {
  * Creates the worker of a Postgres store.
  * @example const worker = createPostgresWorker({ db, clock, log }, handlers); await worker.recover(); worker.start();
  */
-export function createPostgresWorker(deps: { db: Db; clock: Clock; log: Logger }, handlers: Readonly<Record<string, JobHandler>>, options: { pollMs?: number } = {}): Worker {
+export function createPostgresWorker(
+  deps: { db: Db; clock: Clock; log: Logger },
+  handlers: Readonly<Record<string, JobHandler>>,
+  options: { pollMs?: number; sweepMs?: number } = {},
+): Worker {
   const kinds = Object.keys(handlers);
   const workerId = `pressroom-${process.pid}-${randomUUID().slice(0, 8)}`;
-  let starting: Promise<QueueRunner | undefined> | undefined;
+  let starting: Promise<{ runner: QueueRunner; liveness: InstanceLock } | undefined> | undefined;
+  let sweeper: NodeJS.Timeout | undefined;
   let busy: Promise<number> | undefined;
+
+  async function releaseDead(): Promise<number> {
+    const released = await releaseDeadRunnersJobs(deps.db);
+    if (released > 0) deps.log.warn('released jobs left running by a stopped process', { jobs: released });
+    return released;
+  }
 
   // Each handler under the same log lines as the SQLite worker's; the runner retries or keeps the job.
   const task = (kind: string, handler: JobHandler): QueueTask => async (payload, job) => {
@@ -75,10 +95,22 @@ export function createPostgresWorker(deps: { db: Db; clock: Clock; log: Logger }
 
   return {
     start() {
-      starting ??= startQueueRunner(postgresUrl(deps.db), tasks, deps.log, { pollMs: options.pollMs ?? QUEUE_POLL_MS, concurrency: 1 }).catch((error: unknown) => {
+      starting ??= (async () => {
+        const url = postgresUrl(deps.db);
+        // Held before the first job is taken: a job locked under this id is never taken for a dead runner's.
+        const liveness = await holdRunnerLiveness(url, workerId);
+        try {
+          return { runner: await startQueueRunner(url, tasks, deps.log, { pollMs: options.pollMs ?? QUEUE_POLL_MS, workerId }), liveness };
+        } catch (error) {
+          await liveness.release();
+          throw error;
+        }
+      })().catch((error: unknown) => {
         deps.log.error('the job queue\'s runner did not start: jobs wait until the service is restarted', { error: describeError(error) });
         return undefined;
       });
+      sweeper ??= setInterval(() => void releaseDead().catch((error: unknown) => deps.log.warn('releasing dead runners\' jobs failed', { error: describeError(error) })), options.sweepMs ?? DEAD_RUNNER_SWEEP_MS);
+      sweeper.unref();
     },
     // The runner hears new jobs from the database itself.
     wake() {},
@@ -87,18 +119,15 @@ export function createPostgresWorker(deps: { db: Db; clock: Clock; log: Logger }
       busy = previous.then(drain, drain);
       return busy;
     },
-    async recover() {
-      // One server per database for now (the instance lock): every job locked by a runner is a stopped process's.
-      const running = (await countQueueJobs(deps.db)).running;
-      const holders = await queueLockHolders(deps.db);
-      await unlockQueueWorkers(deps.db, holders);
-      if (running > 0) deps.log.warn('released jobs left running by a stopped process', { jobs: running, workers: holders.length });
-      return running;
-    },
+    // Only dead runners' jobs: `npm run worker` processes may be running jobs beside this one.
+    recover: releaseDead,
     async stop() {
-      const runner = await starting;
+      if (sweeper) clearInterval(sweeper);
+      sweeper = undefined;
+      const started = await starting;
       starting = undefined;
-      await runner?.stop();
+      await started?.runner.stop();
+      await started?.liveness.release();
       await busy;
     },
   };

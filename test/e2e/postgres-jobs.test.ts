@@ -5,11 +5,14 @@
  * runner takes it the moment that write commits (LISTEN/NOTIFY), retries a
  * failure and keeps it, parked, after its last attempt, where the admin's
  * retry puts it back; a job a killed runner held is released at the next
- * start; `runDue()` follows the service's clock. A change written to the
+ * start, or by any running worker within seconds, while a live runner's job
+ * is left alone; `runDue()` follows the service's clock. A change written to the
  * outbox asks for a build through the queue, and a burst of changes asks for
  * one build, not one each. The lifecycle, restart and
  * publishing suites run on this queue too (`npm run test:postgres`).
  */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock, systemClock } from '../../server/clock.ts';
 import { createPostgresWorker } from '../../server/jobs/postgres-worker.ts';
@@ -45,7 +48,7 @@ async function migrated(): Promise<Db> {
 }
 
 function worker(db: Db, handlers: Record<string, JobHandler>, clock = systemClock): Worker {
-  const made = createPostgresWorker({ db, clock, log }, handlers, { pollMs: 200 });
+  const made = createPostgresWorker({ db, clock, log }, handlers, { pollMs: 200, sweepMs: 200 });
   workers.push(made);
   return made;
 }
@@ -149,6 +152,42 @@ describe('the Postgres job queue', () => {
     release();
     await pollUntil(builds, (states) => states.length === 0, { what: 'both builds to finish' });
     expect(ran).toBe(2);
+  });
+
+  it('leaves a live runner\'s job alone, and runs a killed process\'s job again within seconds', async () => {
+    const url = await cluster.createDatabase();
+    const db = openDatabase(url);
+    opened.push(db);
+    await migrateToLatest(db);
+    // Another process takes the job and never finishes it, until it is killed.
+    const script = `
+      import { createPostgresWorker } from ${JSON.stringify(path.resolve(import.meta.dirname, '../../server/jobs/postgres-worker.ts'))};
+      import { openDatabase } from ${JSON.stringify(path.resolve(import.meta.dirname, '../../server/store/database.ts'))};
+      import { createLogger } from ${JSON.stringify(path.resolve(import.meta.dirname, '../../server/logger.ts'))};
+      const db = openDatabase(${JSON.stringify(url)});
+      const worker = createPostgresWorker({ db, clock: { now: () => new Date() }, log: createLogger('silent') }, {
+        slow: () => { process.stdout.write('holding\\n'); return new Promise(() => {}); },
+      }, { pollMs: 200 });
+      worker.start();`;
+    const holder = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const holding = new Promise<void>((resolve) => holder.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('holding') && resolve()));
+    await insertJob(db, { kind: 'slow', payload: { n: 1 }, runAt: iso(), now: iso() });
+    await holding;
+
+    const ran: unknown[] = [];
+    const next = worker(db, { slow: async (payload) => void ran.push(payload) });
+    // The holder lives: its job is not released (the sweep a running worker repeats is this same call).
+    expect(await next.recover()).toBe(0);
+    expect((await countJobsByState(db)).running).toBe(1);
+    next.start();
+
+    await new Promise<void>((resolve) => {
+      holder.once('exit', () => resolve());
+      holder.kill('SIGKILL');
+    });
+    // No restart: the running worker's sweep finds the dead holder.
+    await pollUntil(() => ran.length, (n) => n === 1, { what: 'the killed process\'s job to run in the live worker' });
+    expect(ran).toEqual([{ n: 1 }]);
   });
 
   it('runs by the service\'s clock in runDue(): a job is due when that clock says so', async () => {

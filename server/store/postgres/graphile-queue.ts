@@ -50,8 +50,8 @@ export async function installJobQueue(url: string): Promise<void> {
 export interface QueueRunnerOptions {
   /** How often due jobs are looked for besides the notifications (a job queued for later is found by it). */
   readonly pollMs: number;
-  /** Jobs run at once by this process. */
-  readonly concurrency: number;
+  /** The id the runner locks jobs with (`locked_by`): its liveness lock is held under it. */
+  readonly workerId: string;
 }
 
 /** A started runner. */
@@ -75,8 +75,11 @@ export async function startQueueRunner(url: string, tasks: Readonly<Record<strin
   );
   const runner: Runner = await run({
     connectionString: url,
-    maxPoolSize: options.concurrency + 2,
-    concurrency: options.concurrency,
+    // One job at a time per process, as on SQLite; graphile-worker takes a chosen worker id only so (it reads
+    // `workerId` from the options it was given, though its RunnerOptions type does not list it).
+    maxPoolSize: 3,
+    concurrency: 1,
+    ...({ workerId: options.workerId } as object),
     pollInterval: options.pollMs,
     // The service's clock is Node's: a job's `run_at` is compared with it, not with the database server's.
     useNodeTime: true,

@@ -217,3 +217,27 @@ export async function holdInstanceLock(url: string, onLost: (reason: string) => 
     },
   };
 }
+
+/**
+ * The first key of every job runner's liveness lock ("PRSW"): the second is
+ * `hashtext` of the runner's worker id. A runner holds its lock for as long
+ * as its process lives (`holdRunnerLiveness`); a job locked by a runner
+ * whose lock anyone can take belongs to a dead process (`postgres-jobs.ts`).
+ */
+export const RUNNER_LIVENESS_KEY = 0x50525357;
+
+/**
+ * Holds runner `workerId`'s liveness lock on a connection of its own, until
+ * `release()`; Postgres drops it with the connection when the process dies.
+ */
+export async function holdRunnerLiveness(url: string, workerId: string): Promise<InstanceLock> {
+  const client = new pg.Client({ connectionString: url, application_name: `pressroom runner ${workerId}`.slice(0, 63), keepAlive: true });
+  await client.connect();
+  client.on('error', () => undefined);
+  await client.query('select pg_advisory_lock($1, hashtext($2))', [RUNNER_LIVENESS_KEY, workerId]);
+  return {
+    async release() {
+      await client.end().catch(() => undefined);
+    },
+  };
+}

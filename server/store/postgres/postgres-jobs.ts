@@ -21,7 +21,8 @@
  * @module
  */
 import { sql } from 'kysely';
-import type { Executor } from '../database.ts';
+import type { Db, Executor } from '../database.ts';
+import { RUNNER_LIVENESS_KEY } from './postgres-database.ts';
 import type { JobRow } from '../job.table.ts';
 
 /** The schema graphile-worker's migrations create. */
@@ -199,14 +200,28 @@ export async function failQueueJob(db: Executor, id: number, workerId: string, e
     where j.id = ${id} and j.locked_by = ${workerId}`.execute(db);
 }
 
-/** The worker ids that hold a job locked. */
-export async function queueLockHolders(db: Executor): Promise<string[]> {
-  const { rows } = await sql<{ locked_by: string }>`select distinct j.locked_by from ${JOBS} j where j.locked_by is not null`.execute(db);
-  return rows.map((row) => row.locked_by);
-}
-
-/** Unlocks every job (and queue) locked by one of `workerIds`: graphile-worker's own way to recover a dead worker's jobs. */
-export async function unlockQueueWorkers(db: Executor, workerIds: readonly string[]): Promise<void> {
-  if (workerIds.length === 0) return;
-  await sql`select graphile_worker.force_unlock_workers(${[...workerIds]}::text[])`.execute(db);
+/**
+ * Releases the jobs (and queues) held by runners whose process is gone: a
+ * runner holds its liveness lock while it lives (`holdRunnerLiveness`), so a
+ * holder whose lock this transaction can take is dead. graphile-worker's own
+ * `force_unlock_workers` releases them; left alone, they would wait the 4
+ * hours after which it resets any lock.
+ * @returns how many jobs were released.
+ */
+export async function releaseDeadRunnersJobs(db: Db): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const { rows } = await sql<{ locked_by: string; jobs: number }>`
+      select j.locked_by, count(*) as jobs from ${JOBS} j where j.locked_by is not null group by j.locked_by`.execute(trx);
+    const dead: string[] = [];
+    let jobs = 0;
+    for (const holder of rows) {
+      // Taken, it is released when this transaction ends.
+      const { rows: taken } = await sql<{ free: boolean }>`select pg_try_advisory_xact_lock(${RUNNER_LIVENESS_KEY}, hashtext(${holder.locked_by})) as free`.execute(trx);
+      if (!taken[0]?.free) continue;
+      dead.push(holder.locked_by);
+      jobs += Number(holder.jobs);
+    }
+    if (dead.length > 0) await sql`select graphile_worker.force_unlock_workers(${dead}::text[])`.execute(trx);
+    return jobs;
+  });
 }
