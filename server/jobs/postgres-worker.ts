@@ -31,7 +31,7 @@ import type { JobHandler, Worker } from './worker.ts';
 export const QUEUE_POLL_MS = 1000;
 
 /** How often a running worker releases the jobs of runners that died (`npm run worker` processes, a killed server). */
-export const DEAD_RUNNER_SWEEP_MS = 5000;
+export const DEAD_RUNNER_SWEEP_MS = 1000;
 
 /** The retry delay after a failed attempt, as graphile-worker's runner sets it: e^attempts seconds. */
 export function retryDelayMs(attempts: number): number {

@@ -209,6 +209,9 @@ export async function failQueueJob(db: Executor, id: number, workerId: string, e
  * @returns how many jobs were released.
  */
 export async function releaseDeadRunnersJobs(db: Db): Promise<number> {
+  // Most of the time no job is running: one read, no transaction, no lock.
+  const held = await sql<{ locked_by: string }>`select 1 as locked_by from ${JOBS} j where j.locked_by is not null limit 1`.execute(db);
+  if (held.rows.length === 0) return 0;
   return db.transaction().execute(async (trx) => {
     const { rows } = await sql<{ locked_by: string; jobs: number }>`
       select j.locked_by, count(*) as jobs from ${JOBS} j where j.locked_by is not null group by j.locked_by`.execute(trx);
