@@ -13,15 +13,13 @@
  * Run directly: `npx tsx scripts/bench/failover-bench.ts --duration 10 --connections 8`.
  * @module
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startPostgres, type PostgresCluster } from '../../test/helpers/postgres-cluster.ts';
-import { serviceEnv, startServerProcess, type ServerProcess } from '../../test/helpers/service-process.ts';
+import { serviceEnv, startServerProcess, startStandbyProcess, type ServerProcess } from '../../test/helpers/service-process.ts';
 import type { BenchFigure } from './run-measurement.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const arg = (name: string, fallback: string) => {
   const at = process.argv.indexOf(`--${name}`);
   return at >= 0 ? process.argv[at + 1]! : fallback;
@@ -59,23 +57,15 @@ async function sustainedWrites(server: ServerProcess, dir: string, seconds: numb
 }
 
 async function takeover(env: NodeJS.ProcessEnv, dir: string, active: ServerProcess): Promise<{ answers: number; published: number }> {
-  const standby = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts')], { cwd: root, env: { ...env, PRESSROOM_STANDBY: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let err = '';
-  let out = '';
-  const waiting = new Promise<void>((resolve) => standby.stderr!.on('data', (chunk: Buffer) => ((err += chunk.toString()), err.includes('standby: another server') && resolve())));
-  const listening = new Promise<string>((resolve) => standby.stdout!.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-    const url = /running at (http:\/\/\S+)/.exec(out)?.[1];
-    if (url) resolve(url);
-  }));
+  const standby = startStandbyProcess(env);
   try {
-    await waiting;
+    await standby.waiting;
     const call = client(active.url, dir);
     const res = await call('POST', '/channels/load/pages', article('last-before-the-kill'));
     if (res.status !== 201) throw new Error(`the last write was answered ${res.status}`);
     active.child.kill('SIGKILL');
     const killed = performance.now();
-    const url = await listening;
+    const url = await standby.listening;
     for (;;) {
       const answer = await fetch(`${url}/api/v1/openapi.json`).catch(() => null);
       if (answer?.status === 200) break;
@@ -89,8 +79,7 @@ async function takeover(env: NodeJS.ProcessEnv, dir: string, active: ServerProce
     }
     return { answers, published: performance.now() - killed };
   } finally {
-    standby.kill('SIGTERM');
-    await new Promise((resolve) => (standby.exitCode === null ? standby.once('exit', resolve) : resolve(undefined)));
+    await standby.stop();
   }
 }
 

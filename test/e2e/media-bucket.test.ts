@@ -8,7 +8,7 @@
  * refuses the upload makes it a 503 `MEDIA_STORE_UNAVAILABLE` with
  * `Retry-After`, and nothing is saved.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,10 +19,9 @@ import { createOpenApiValidator } from '../helpers/openapi-validator.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { sharedPostgres, type PostgresCluster } from '../helpers/postgres-cluster.ts';
 import { startS3, type S3Server } from '../helpers/s3-server.ts';
-import { serviceEnv, startServerProcess } from '../helpers/service-process.ts';
+import { serviceEnv, startServerProcess, startStandbyProcess, type StandbyProcess } from '../helpers/service-process.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const api = createOpenApiValidator(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/openapi/publishing-api.yaml'));
 let cluster: PostgresCluster;
 let s3: S3Server;
@@ -54,22 +53,11 @@ async function upload(base: string, key: string, channel: string, image: Uint8Ar
   return { status: res.status, json, retryAfter: res.headers.get('retry-after') };
 }
 
-/** `npm start` as a standby; resolves `listening` with its URL once it took over. */
-function startStandby(env: NodeJS.ProcessEnv): { child: ChildProcess; waiting: Promise<void>; listening: Promise<string> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts')], { cwd: root, env: { ...env, PRESSROOM_STANDBY: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  processes.push(child);
-  let out = '';
-  let err = '';
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`the standby exited with ${code}: ${err}`))));
-  const waiting = new Promise<void>((resolve) => child.stderr!.on('data', (chunk: Buffer) => ((err += chunk.toString()), err.includes('standby: another server') && resolve())));
-  const listening = new Promise<string>((resolve) =>
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /running at (http:\/\/\S+)/.exec(out)?.[1];
-      if (url) resolve(url);
-    }),
-  );
-  return { child, waiting: Promise.race([waiting, exited]), listening: Promise.race([listening, exited]) };
+/** A standby, its process killed after the file's tests if still running. */
+function startStandby(env: NodeJS.ProcessEnv): StandbyProcess {
+  const standby = startStandbyProcess(env);
+  processes.push(standby.child);
+  return standby;
 }
 
 describe('uploads kept in the bucket', () => {

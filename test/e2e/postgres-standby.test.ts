@@ -9,7 +9,7 @@
  * equals a fresh full build of the same data, file for file and byte for
  * byte. A standby on the SQLite file is refused by name.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,9 +19,8 @@ import { openDatabase, type Db } from '../../server/store/database.ts';
 import { instanceName } from '../../server/store/postgres/postgres-database.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { sharedPostgres, type PostgresCluster } from '../helpers/postgres-cluster.ts';
-import { npmRun, serviceEnv, startServerProcess, type ServerProcess } from '../helpers/service-process.ts';
+import { npmRun, serviceEnv, startServerProcess, startStandbyProcess, type ServerProcess, type StandbyProcess } from '../helpers/service-process.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
 let cluster: PostgresCluster;
 let dir: string;
 const processes: ChildProcess[] = [];
@@ -52,27 +51,11 @@ function snapshot(folder: string): Map<string, Buffer> {
   return files;
 }
 
-/** A server as `npm start` runs it, started as a standby: resolves once it says it waits, with its listening later. */
-function startStandby(env: NodeJS.ProcessEnv): { child: ChildProcess; waiting: Promise<string>; listening: Promise<string> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts')], { cwd: root, env: { ...env, PRESSROOM_STANDBY: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  processes.push(child);
-  let out = '';
-  let err = '';
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`the standby exited with ${code}: ${err}`))));
-  const waiting = new Promise<string>((resolve) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-      if (err.includes('standby: another server holds the database')) resolve(err);
-    });
-  });
-  const listening = new Promise<string>((resolve) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /running at (http:\/\/\S+)/.exec(out)?.[1];
-      if (url) resolve(url);
-    });
-  });
-  return { child, waiting: Promise.race([waiting, exited]), listening: Promise.race([listening, exited]) };
+/** A standby, its process killed after the file's tests if still running. */
+function startStandby(env: NodeJS.ProcessEnv): StandbyProcess {
+  const standby = startStandbyProcess(env);
+  processes.push(standby.child);
+  return standby;
 }
 
 describe('a standby server', () => {
@@ -143,8 +126,7 @@ describe('a standby server', () => {
       { what: 'every change to be built', timeoutMs: 60_000, intervalMs: 200 },
     );
     for (const slug of acknowledged) expect(fs.existsSync(path.join(dir, 'dist/relay/en', `${slug}.html`)), slug).toBe(true);
-    standby.child.kill('SIGTERM');
-    await new Promise<void>((resolve) => (standby.child.exitCode === null ? standby.child.once('exit', () => resolve()) : resolve()));
+    await standby.stop();
     const copy = await cluster.copyDatabase(url);
     const copyDb = openDatabase(copy);
     opened.push(copyDb);

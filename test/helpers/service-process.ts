@@ -63,6 +63,50 @@ export function startServerProcess(env: NodeJS.ProcessEnv): Promise<ServerProces
   });
 }
 
+/** A standby started by {@link startStandbyProcess}. */
+export interface StandbyProcess {
+  readonly child: ChildProcess;
+  /** Resolves with its stderr once it says it waits for the server that holds the database. */
+  readonly waiting: Promise<string>;
+  /** Resolves with its URL once it took over and listens. */
+  readonly listening: Promise<string>;
+  /** SIGTERM; resolves once it exited. */
+  stop(): Promise<void>;
+}
+
+/** Starts `scripts/start.ts` with `PRESSROOM_STANDBY=true`; both promises reject if it exits first. */
+export function startStandbyProcess(env: NodeJS.ProcessEnv): StandbyProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts')], { cwd: root, env: { ...env, PRESSROOM_STANDBY: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`the standby exited with ${code}: ${err}`))));
+  exited.catch(() => undefined);
+  const waiting = new Promise<string>((resolve) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+      if (err.includes('standby: another server holds the database')) resolve(err);
+    });
+  });
+  const listening = new Promise<string>((resolve) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = /running at (http:\/\/\S+)/.exec(out)?.[1];
+      if (url) resolve(url);
+    });
+  });
+  return {
+    child,
+    waiting: Promise.race([waiting, exited]),
+    listening: Promise.race([listening, exited]),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
 /** The outcome of a command. */
 export interface CommandResult {
   readonly code: number;
