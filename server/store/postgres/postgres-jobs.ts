@@ -25,9 +25,6 @@ import type { Db, Executor } from '../database.ts';
 import { RUNNER_LIVENESS_KEY } from './postgres-database.ts';
 import type { JobRow } from '../job.table.ts';
 
-/** The schema graphile-worker's migrations create. */
-export const QUEUE_SCHEMA = 'graphile_worker';
-
 /** A job as the queue's questions see it. */
 interface QueueRow {
   id: number;
@@ -42,6 +39,7 @@ interface QueueRow {
   updated_at: Date;
 }
 
+// The schema graphile-worker's migrations create (its default name, `graphile-queue.ts` keeps it).
 const JOBS = sql`graphile_worker._private_jobs`;
 const TASKS = sql`graphile_worker._private_tasks`;
 
