@@ -7,7 +7,9 @@
  * every acknowledged write is there, every article is published exactly
  * once, the jobs the dead server held run, and the output folder they share
  * equals a fresh full build of the same data, file for file and byte for
- * byte. A standby on the SQLite file is refused by name.
+ * byte. A server whose lock connection is cut stops, and the `content/`
+ * watcher moves with the lock. A standby on the SQLite file is refused by
+ * name.
  */
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -145,7 +147,11 @@ describe('a standby server', () => {
   it('stops a server whose lock connection is cut, and the standby takes over', async () => {
     const url = await cluster.createDatabase();
     const folder = path.join(dir, 'cut');
-    const env = serviceEnv(folder, { PRESSROOM_DATABASE_URL: url, PRESSROOM_IMPORT_CONTENT: 'false', PRESSROOM_STATIC_BUILD: 'false' });
+    // The content/ folder both servers see: its watcher belongs to whichever holds the database.
+    const content = path.join(folder, 'content');
+    fs.mkdirSync(path.join(content, 'notes'), { recursive: true });
+    fs.writeFileSync(path.join(content, 'notes/channel.md'), '---\ndefault_language: en\nstatus: active\ntranslations:\n  - language: en\n    title: Notes\n---\n');
+    const env = serviceEnv(folder, { PRESSROOM_DATABASE_URL: url, PRESSROOM_IMPORT_CONTENT: 'true', PRESSROOM_CONTENT_DIR: content, PRESSROOM_STATIC_BUILD: 'false' });
     const first = await startServerProcess(env);
     processes.push(first.child);
     const standby = startStandby(env);
@@ -162,6 +168,10 @@ describe('a standby server', () => {
     expect(first.stderr()).toContain('Stopping: this server no longer holds its lock on the database');
     const second = await standby.listening;
     expect((await fetch(`${second}/api/v1/openapi.json`)).status).toBe(200);
+    // The content/ watcher moved with the database: an editor's new file is imported by the server that took over.
+    fs.mkdirSync(path.join(content, 'notes/after'), { recursive: true });
+    fs.writeFileSync(path.join(content, 'notes/after/en.md'), '---\ntitle: Written after the takeover\nstatus: published\n---\n\nImported by the standby.\n');
+    await pollUntil(() => db.selectFrom('articles').select('slug').where('slug', '=', 'after').execute(), (rows) => rows.length === 1, { what: 'the new content file to be imported by the server that took over' });
   }, 120_000);
 
   it('is refused on the SQLite file, by name', () => {
