@@ -21,6 +21,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { migrateLogged } from './migrate-logged.ts';
 import { loadModerationRules } from './moderation-rules-file.ts';
 import { openDatabase, shownDatabase } from './store/database.ts';
+import { databaseUnreachable } from './store/postgres/postgres-database.ts';
 import { InternalError } from './internal-error.ts';
 
 /** A running worker. */
@@ -47,7 +48,8 @@ export async function startJobWorker(config: Config, options: { log?: Logger; cl
     if (applied.length > 0) log.info('database migrated', { database: shownDatabase(config.database), applied: applied.join(',') });
   } catch (error) {
     await db.destroy();
-    throw error;
+    // A migration's own failure says what failed; anything else here is the database not answering.
+    throw InternalError.is(error) ? error : databaseUnreachable(config.databaseUrl, error);
   }
   const bodies = config.bodyWorkers > 0 ? createBodyPool({ threads: config.bodyWorkers, timeLimitMs: config.bodyTimeLimitMs, lazy: true, queuedPerOwner: config.bodyQueuePerAccount }) : null;
   const policy = bodies ? createThreadedRulePolicy(rules, bodies) : createRulePolicy(rules);

@@ -19,7 +19,7 @@ import { createOpenApiValidator } from '../helpers/openapi-validator.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { sharedPostgres, type PostgresCluster } from '../helpers/postgres-cluster.ts';
 import { startS3, type S3Server } from '../helpers/s3-server.ts';
-import { serviceEnv, startServerProcess, startStandbyProcess, type StandbyProcess } from '../helpers/service-process.ts';
+import { killProcess, serviceEnv, startServerProcess, startStandbyProcess, type StandbyProcess } from '../helpers/service-process.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
 const api = createOpenApiValidator(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/openapi/publishing-api.yaml'));
@@ -35,7 +35,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-media-bucket-'));
 });
 afterAll(async () => {
-  for (const child of processes) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await Promise.all(processes.map(killProcess));
   await refused?.stop();
   await s3?.stop();
   fs.rmSync(dir, { recursive: true, force: true });

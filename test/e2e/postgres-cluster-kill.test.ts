@@ -13,14 +13,14 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../server/store/database.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { sharedPostgres, type PostgresCluster } from '../helpers/postgres-cluster.ts';
-import { npmRun, serviceEnv, startServerProcess, startStandbyProcess } from '../helpers/service-process.ts';
+import { freshFullBuild, builtSiteFiles, publications } from '../helpers/fresh-build.ts';
+import { killProcess, serviceEnv, startServerProcess, startStandbyProcess, startWorkerProcess } from '../helpers/service-process.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
 let cluster: PostgresCluster;
 let dir: string;
 const processes: ChildProcess[] = [];
@@ -32,7 +32,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-cluster-kill-'));
 });
 afterAll(async () => {
-  for (const child of processes) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await Promise.all(processes.map(killProcess));
   await new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve()));
   for (const db of opened) await db.destroy();
   fs.rmSync(dir, { recursive: true, force: true });
@@ -69,35 +69,11 @@ function failoverProxy(ports: readonly number[]): Promise<string> {
   return new Promise((resolve) => proxy!.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(proxy!.address() as AddressInfo).port}`)));
 }
 
-function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/worker.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
-  processes.push(child);
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Pressroom worker running') && resolve(child));
-    child.once('exit', (code) => reject(new Error(`a worker exited with ${code}`)));
-  });
+async function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const worker = await startWorkerProcess(env);
+  processes.push(worker.child);
+  return worker.child;
 }
-
-function snapshot(folder: string): Map<string, Buffer> {
-  const files = new Map<string, Buffer>();
-  const walk = (d: string, rel: string) => {
-    for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
-      const r = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) {
-        if (entry.name !== 'pagefind') walk(path.join(d, entry.name), r);
-      } else if (!entry.name.includes('.tmp')) files.set(r, fs.readFileSync(path.join(d, entry.name)));
-    }
-  };
-  walk(folder, '');
-  return files;
-}
-
-const kill = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
 
 describe('one active server, a standby and two workers', () => {
   it('lose no acknowledged write, publish each article once and none early, and build what a fresh build builds, when the server and a worker are killed mid-burst', async () => {
@@ -139,7 +115,7 @@ describe('one active server, a standby and two workers', () => {
         translations: [{ language: 'en', title: `Write ${i}`, content_markdown: `Write number ${i}.` }],
       });
       if (res?.status === 201) acknowledged.set(slug, { scheduledAt });
-      if (acknowledged.size >= 300) killed ??= Promise.all([kill(active.child), kill(workers[0]!)]).then(() => undefined);
+      if (acknowledged.size >= 300) killed ??= Promise.all([killProcess(active.child), killProcess(workers[0]!)]).then(() => undefined);
     };
     await Promise.all(
       Array.from({ length: 25 }, async () => {
@@ -168,13 +144,7 @@ describe('one active server, a standby and two workers', () => {
       if (scheduledAt && row.published_at) expect(row.published_at >= scheduledAt, slug).toBe(true);
     }
     // Each article published once: one public change per published article, one passed revision per translation.
-    const events = await db.selectFrom('publication_events').select('article_id').where('article_id', 'is not', null).execute();
-    const perArticle = new Map<number, number>();
-    for (const e of events) perArticle.set(e.article_id!, (perArticle.get(e.article_id!) ?? 0) + 1);
-    expect([...perArticle.values()].every((n) => n === 1)).toBe(true);
-    expect(perArticle.size).toBe(settled.filter((r) => r.status === 'published').length);
-    const passed = await db.selectFrom('revisions').select('translation_id').where('moderation_state', '=', 'passed').execute();
-    expect(new Set(passed.map((r) => r.translation_id)).size).toBe(passed.length);
+    expect(await publications(db)).toEqual({ articles: settled.filter((r) => r.status === 'published').length, eachOnce: true, oneRevisionEach: true });
 
     // The output equals a fresh full build of the same data.
     await pollUntil(
@@ -183,19 +153,12 @@ describe('one active server, a standby and two workers', () => {
       { what: 'every change to be built', timeoutMs: 120_000, intervalMs: 250 },
     );
     await standby.stop();
-    await kill(workers[1]!);
-    const copy = await cluster.copyDatabase(url);
-    const copyDb = openDatabase(copy);
-    opened.push(copyDb);
-    await copyDb.deleteFrom('output_files').execute();
-    await copyDb.deleteFrom('built_translations').execute();
-    const fresh = path.join(dir, 'fresh');
-    const built = await npmRun('build', [], { ...env, PRESSROOM_DATABASE_URL: copy, PRESSROOM_DATA_DIR: path.join(fresh, 'data'), PRESSROOM_OUTPUT_DIR: path.join(fresh, 'dist') });
-    expect(built.code, built.stderr).toBe(0);
-    const served = snapshot(path.join(dir, 'dist'));
-    const rebuilt = snapshot(path.join(fresh, 'dist'));
-    const pages = (files: Map<string, Buffer>) => [...files.keys()].filter((p) => !p.startsWith('media/')).sort();
-    expect(pages(served)).toEqual(pages(rebuilt));
-    for (const [rel, bytes] of rebuilt) if (!rel.startsWith('media/')) expect(bytes.equals(served.get(rel)!), rel).toBe(true);
+    await killProcess(workers[1]!);
+    const fresh = await freshFullBuild(cluster, url, env, path.join(dir, 'fresh'));
+    expect(fresh.build.code, fresh.build.stderr).toBe(0);
+    const served = builtSiteFiles(path.join(dir, 'dist'));
+    const rebuilt = builtSiteFiles(fresh.dist);
+    expect([...served.keys()].sort()).toEqual([...rebuilt.keys()].sort());
+    for (const [rel, bytes] of rebuilt) expect(bytes.equals(served.get(rel)!), rel).toBe(true);
   }, 400_000);
 });

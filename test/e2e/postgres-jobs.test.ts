@@ -31,6 +31,7 @@ const opened: Db[] = [];
 const workers: Worker[] = [];
 const log: Logger = createLogger('silent');
 const iso = (date: Date = new Date()) => date.toISOString();
+// The tests that start runners (and one a process of its own) wait on other processes: a loaded machine is slow to start them.
 
 beforeAll(async () => {
   cluster = await sharedPostgres();
@@ -100,7 +101,7 @@ describe('the Postgres job queue', () => {
     await pollUntil(() => seen.length, (n) => n === 2, { what: 'the retried job to run' });
     expect(seen[1]).toBe('flaky ran');
     expect(await countJobsByState(db)).toEqual({ pending: 0, running: 0, done: 0, parked: 0 });
-  });
+  }, 90_000);
 
   it('leaves a job queued for later until its time, with no write to wake it', async () => {
     const db = await migrated();
@@ -111,7 +112,7 @@ describe('the Postgres job queue', () => {
     await insertJob(db, { kind: 'later', payload: {}, runAt: iso(new Date(at)), now: iso() });
     await pollUntil(() => ran.length, (n) => n === 1, { what: 'the job queued for later to run' });
     expect(ran[0]).toBeGreaterThanOrEqual(at);
-  });
+  }, 90_000);
 
   it('releases at start a job a killed process held, and runs it', async () => {
     const db = await migrated();
@@ -152,7 +153,7 @@ describe('the Postgres job queue', () => {
     release();
     await pollUntil(builds, (states) => states.length === 0, { what: 'both builds to finish' });
     expect(ran).toBe(2);
-  });
+  }, 90_000);
 
   it('leaves a live runner\'s job alone, and runs a killed process\'s job again within seconds', async () => {
     const url = await cluster.createDatabase();
@@ -188,7 +189,7 @@ describe('the Postgres job queue', () => {
     // No restart: the running worker's sweep finds the dead holder.
     await pollUntil(() => ran.length, (n) => n === 1, { what: 'the killed process\'s job to run in the live worker' });
     expect(ran).toEqual([{ n: 1 }]);
-  });
+  }, 90_000);
 
   it('runs by the service\'s clock in runDue(): a job is due when that clock says so', async () => {
     const db = await migrated();

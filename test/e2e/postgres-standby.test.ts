@@ -21,7 +21,8 @@ import { openDatabase, type Db } from '../../server/store/database.ts';
 import { instanceName } from '../../server/store/postgres/postgres-database.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { sharedPostgres, type PostgresCluster } from '../helpers/postgres-cluster.ts';
-import { npmRun, serviceEnv, startServerProcess, startStandbyProcess, type ServerProcess, type StandbyProcess } from '../helpers/service-process.ts';
+import { freshFullBuild, builtSiteFiles, publications } from '../helpers/fresh-build.ts';
+import { killProcess, serviceEnv, startServerProcess, startStandbyProcess, type ServerProcess, type StandbyProcess } from '../helpers/service-process.ts';
 
 let cluster: PostgresCluster;
 let dir: string;
@@ -33,25 +34,10 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-standby-'));
 });
 afterAll(async () => {
-  for (const child of processes) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await Promise.all(processes.map(killProcess));
   for (const db of opened) await db.destroy();
   fs.rmSync(dir, { recursive: true, force: true });
 });
-
-/** Every file of a folder with its bytes, search shards left out (Pagefind's are built after the pages, on their own schedule). */
-function snapshot(folder: string): Map<string, Buffer> {
-  const files = new Map<string, Buffer>();
-  const walk = (d: string, rel: string) => {
-    for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
-      const r = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) {
-        if (entry.name !== 'pagefind') walk(path.join(d, entry.name), r);
-      } else if (!entry.name.includes('.tmp')) files.set(r, fs.readFileSync(path.join(d, entry.name)));
-    }
-  };
-  walk(folder, '');
-  return files;
-}
 
 /** A standby, its process killed after the file's tests if still running. */
 function startStandby(env: NodeJS.ProcessEnv): StandbyProcess {
@@ -113,13 +99,7 @@ describe('a standby server', () => {
     );
     for (const slug of acknowledged) expect((await call(second, 'GET', `/channels/relay/pages/${slug}`)).status).toBe(200);
     // Published once: one public change per article, one passed revision per translation.
-    const events = await db.selectFrom('publication_events').select('article_id').where('article_id', 'is not', null).execute();
-    const perArticle = new Map<number, number>();
-    for (const e of events) perArticle.set(e.article_id!, (perArticle.get(e.article_id!) ?? 0) + 1);
-    expect([...perArticle.values()].every((n) => n === 1)).toBe(true);
-    expect(perArticle.size).toBe(rows.length);
-    const passed = await db.selectFrom('revisions').select('translation_id').where('moderation_state', '=', 'passed').execute();
-    expect(new Set(passed.map((r) => r.translation_id)).size).toBe(passed.length);
+    expect(await publications(db)).toEqual({ articles: rows.length, eachOnce: true, oneRevisionEach: true });
 
     // The output: every event built, then the folder equals a fresh full build of a copy of the data.
     await pollUntil(
@@ -129,19 +109,13 @@ describe('a standby server', () => {
     );
     for (const slug of acknowledged) expect(fs.existsSync(path.join(dir, 'dist/relay/en', `${slug}.html`)), slug).toBe(true);
     await standby.stop();
-    const copy = await cluster.copyDatabase(url);
-    const copyDb = openDatabase(copy);
-    opened.push(copyDb);
-    await copyDb.deleteFrom('output_files').execute();
-    await copyDb.deleteFrom('built_translations').execute();
-    const fresh = path.join(dir, 'fresh');
-    const built = await npmRun('build', [], { ...env, PRESSROOM_DATABASE_URL: copy, PRESSROOM_DATA_DIR: path.join(fresh, 'data'), PRESSROOM_OUTPUT_DIR: path.join(fresh, 'dist') });
-    expect(built.code, built.stderr).toBe(0);
-    const served = snapshot(path.join(dir, 'dist'));
-    const rebuilt = snapshot(path.join(fresh, 'dist'));
+    const fresh = await freshFullBuild(cluster, url, env, path.join(dir, 'fresh'));
+    expect(fresh.build.code, fresh.build.stderr).toBe(0);
+    const served = builtSiteFiles(path.join(dir, 'dist'));
+    const rebuilt = builtSiteFiles(fresh.dist);
     expect([...rebuilt.keys()]).toEqual(expect.arrayContaining(acknowledged.map((slug) => `relay/en/${slug}.html`)));
-    expect([...served.keys()].filter((p) => !p.startsWith('media/')).sort()).toEqual([...rebuilt.keys()].filter((p) => !p.startsWith('media/')).sort());
-    for (const [rel, bytes] of rebuilt) if (!rel.startsWith('media/')) expect(bytes.equals(served.get(rel)!), rel).toBe(true);
+    expect([...served.keys()].sort()).toEqual([...rebuilt.keys()].sort());
+    for (const [rel, bytes] of rebuilt) expect(bytes.equals(served.get(rel)!), rel).toBe(true);
   }, 240_000);
 
   it('stops a server whose lock connection is cut, and the standby takes over', async () => {

@@ -4,9 +4,10 @@
  * killed with SIGKILL in the middle, moderate a backlog of submissions the
  * server queued: every article is published exactly once, and the build
  * and media cleanup jobs are left for the server. A worker stops on SIGTERM after its running
- * job; on the SQLite file it is refused with what to do.
+ * job; on the SQLite file, or a database it cannot reach, it is refused
+ * with what to do.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +16,8 @@ import { openDatabase, type Db } from '../../server/store/database.ts';
 import { BUILD_JOB, listJobs } from '../../server/store/job.repository.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { sharedPostgres, type PostgresCluster } from '../helpers/postgres-cluster.ts';
-import { runCommand, serviceEnv } from '../helpers/service-process.ts';
+import { publications } from '../helpers/fresh-build.ts';
+import { killProcess, runCommand, serviceEnv, startWorkerProcess, type WorkerProcess } from '../helpers/service-process.ts';
 import { startTestService } from '../helpers/test-service.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -29,25 +31,16 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-worker-'));
 });
 afterAll(async () => {
-  for (const child of processes) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await Promise.all(processes.map(killProcess));
   for (const db of opened) await db.destroy();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** `npm run worker` as its own process; resolves once it runs, with what it said. */
-function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; stdout: () => string; stderr: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/worker.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  processes.push(child);
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('Pressroom worker running')) resolve({ child, stdout: () => out, stderr: () => err });
-    });
-    child.once('exit', (code) => reject(new Error(`the worker exited with ${code}: ${err}`)));
-  });
+/** `npm run worker`, its process killed after the file's tests if still running. */
+async function startWorker(env: NodeJS.ProcessEnv): Promise<WorkerProcess> {
+  const worker = await startWorkerProcess(env);
+  processes.push(worker.child);
+  return worker;
 }
 
 describe('npm run worker', () => {
@@ -70,26 +63,19 @@ describe('npm run worker', () => {
     expect((await listJobs(db)).filter((j) => j.kind === 'moderate_revision')).toHaveLength(30);
 
     const env = serviceEnv(path.join(dir, 'workers'), { PRESSROOM_DATABASE_URL: url, PRESSROOM_LOG_LEVEL: 'info' });
-    const [first, second] = await Promise.all([startWorkerProcess(env), startWorkerProcess(env)]);
+    const [first, second] = await Promise.all([startWorker(env), startWorker(env)]);
     expect(first.stdout()).toContain('moderate_revision');
     expect(first.stdout()).not.toContain(BUILD_JOB);
     // Killed once it has moderated something: whatever it held runs again in the other one.
     await pollUntil(() => first.stderr(), (log) => log.includes('moderation revision='), { what: 'the first worker to moderate a submission' });
-    await new Promise<void>((resolve) => {
-      first.child.once('exit', () => resolve());
-      first.child.kill('SIGKILL');
-    });
+    await killProcess(first.child);
     const rows = await pollUntil(
       () => db.selectFrom('articles').select(['slug', 'status']).execute(),
       (r) => r.length === 30 && r.every((row) => row.status === 'published'),
       { what: 'every article to be published by the workers', timeoutMs: 60_000, intervalMs: 200 },
     );
     expect(rows).toHaveLength(30);
-    const events = await db.selectFrom('publication_events').select('article_id').where('article_id', 'is not', null).execute();
-    const perArticle = new Map<number, number>();
-    for (const e of events) perArticle.set(e.article_id!, (perArticle.get(e.article_id!) ?? 0) + 1);
-    expect(perArticle.size).toBe(30);
-    expect([...perArticle.values()].every((n) => n === 1)).toBe(true);
+    expect(await publications(db)).toMatchObject({ articles: 30, eachOnce: true });
     // The builds the publications asked for, and the media cleanup, wait for the server.
     expect((await listJobs(db)).map((j) => `${j.kind}:${j.state}`).sort()).toEqual([`${BUILD_JOB}:pending`, 'media_cleanup:pending']);
 
@@ -100,12 +86,17 @@ describe('npm run worker', () => {
     expect(code).toBe(0);
   }, 120_000);
 
-  it('says what it is for, and refuses the SQLite file', async () => {
+  it('says what it is for, and refuses the SQLite file and a database it cannot reach', async () => {
     const help = await runCommand(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/worker.ts'), '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: npm run worker');
     const refused = await runCommand(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/worker.ts')], serviceEnv(path.join(dir, 'sqlite')));
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('set PRESSROOM_DATABASE_URL');
+    // A database that does not answer is named, without its password, with what to check.
+    const unreachable = await runCommand(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/worker.ts')], serviceEnv(path.join(dir, 'nowhere'), { PRESSROOM_DATABASE_URL: 'postgres://desk:secret@127.0.0.1:1/none' }));
+    expect(unreachable.code).toBe(2);
+    expect(unreachable.stderr).toContain('Could not connect to the Postgres database postgres://desk:***@127.0.0.1:1/none');
+    expect(unreachable.stderr).not.toContain('secret');
   }, 60_000);
 });

@@ -63,6 +63,37 @@ export function startServerProcess(env: NodeJS.ProcessEnv): Promise<ServerProces
   });
 }
 
+/** SIGKILL, as a crash or a lost machine; resolves once the process is gone (at once if it already is). */
+export function killProcess(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+/** A job worker started by {@link startWorkerProcess}. */
+export interface WorkerProcess {
+  readonly child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+}
+
+/** Starts `scripts/worker.ts` (what `npm run worker` runs) and resolves once it says it runs. */
+export function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/worker.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('Pressroom worker running')) resolve({ child, stdout: () => out, stderr: () => err });
+    });
+    child.once('exit', (code) => reject(new Error(`the worker exited with ${code}: ${err}`)));
+  });
+}
+
 /** A standby started by {@link startStandbyProcess}. */
 export interface StandbyProcess {
   readonly child: ChildProcess;

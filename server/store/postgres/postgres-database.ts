@@ -136,6 +136,15 @@ export function postgresUrl(db: Kysely<Database>): string {
  */
 export const INSTANCE_LOCK_KEY = 0x50525349;
 
+/** The error a process that cannot reach the database at `url` stops with: the address without its password, and what to check. */
+export function databaseUnreachable(url: string, cause: unknown): InternalError {
+  return new InternalError(
+    'DATABASE_UNREACHABLE',
+    `Could not connect to the Postgres database ${shownDatabaseUrl(url)}: ${describeError(cause)}. Check PRESSROOM_DATABASE_URL (user, password, host, port, database name) and that the server runs and accepts connections from this machine.`,
+    { cause },
+  );
+}
+
 /** The lock {@link holdInstanceLock} took; `release()` closes its connection. */
 export interface InstanceLock {
   release(): Promise<void>;
@@ -178,11 +187,7 @@ export async function holdInstanceLock(url: string, onLost: (reason: string) => 
   try {
     await client.connect();
   } catch (error) {
-    throw new InternalError(
-      'DATABASE_UNREACHABLE',
-      `Could not connect to the Postgres database ${shownDatabaseUrl(url)}: ${describeError(error)}. Check PRESSROOM_DATABASE_URL (user, password, host, port, database name) and that the server runs and accepts connections from this machine.`,
-      { cause: error },
-    );
+    throw databaseUnreachable(url, error);
   }
   let holding = false;
   let releasing = false;
