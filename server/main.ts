@@ -134,9 +134,12 @@ export async function startService(
       })
     : null;
   if (instanceLock && config.standby) databaseLog.info('holding the database: starting');
+  // What a start that fails half-way closes, so nothing it opened keeps the process alive.
+  const onFailure: Array<() => Promise<void>> = [];
   try {
-    return await startHolding(config, { ...options, log }, instanceLock, lockLost);
+    return await startHolding(config, { ...options, log }, instanceLock, lockLost, onFailure);
   } catch (error) {
+    for (const close of onFailure.reverse()) await close().catch(() => undefined);
     await instanceLock?.release();
     throw error;
   }
@@ -153,6 +156,7 @@ async function startHolding(
   options: { clock?: Clock; log: Logger; startWorker?: boolean; syncSearchIndex?: boolean; buildThread?: BootingBuildThread; onInstanceLockLost?: () => void },
   instanceLock: InstanceLock | null,
   lockLost: { handle: (reason: string) => Promise<void>; early?: string },
+  onFailure: Array<() => Promise<void>>,
 ): Promise<RunningService> {
   const clock = options.clock ?? systemClock;
   const log = options.log;
@@ -180,8 +184,16 @@ async function startHolding(
   await refreshBodyRenderings(db, log.child('bodies'), { threads: config.buildWorkers, timeLimitMs: config.bodyTimeLimitMs });
   const local = await ensureLocalAccount({ db, clock }, config.dataDir);
   const urls = createPublicUrls(config.publicUrl, config.dashboardUrl);
+  // Editors' saves to content/ are imported as they happen; the build queue picks up their events. The watcher
+  // is ready before the start's import reads the folder, so a save made while the server starts is not missed.
+  const contentWatcher =
+    config.importContent && config.watchContent ? watchContent({ db, clock, log: log.child('content') }, config.contentDir, local.accountId) : null;
+  if (contentWatcher) onFailure.push(() => contentWatcher.close());
   if (config.importContent) {
-    const report = await importContent({ db, clock, log: log.child('content') }, config.contentDir, local.accountId);
+    await contentWatcher?.ready();
+    const report = contentWatcher
+      ? await contentWatcher.importNow()
+      : await importContent({ db, clock, log: log.child('content') }, config.contentDir, local.accountId);
     log.info('content imported', { dir: config.contentDir, ...report.counts });
   }
   // With a bucket, every upload is stored in it too, and a start fetches what its data folder lacks (issue 38).
@@ -299,9 +311,6 @@ async function startHolding(
   // Jobs left by a previous run (a crash, or schedules that came due while down) run now.
   await worker.recover();
   if (options.startWorker !== false) worker.start();
-  // Editors' saves to content/ are imported as they happen; the build queue picks up their events.
-  const contentWatcher =
-    config.importContent && config.watchContent ? watchContent({ db, clock, log: log.child('content') }, config.contentDir, local.accountId) : null;
   stopWriting = async () => {
     await contentWatcher?.close();
     await worker.stop();

@@ -64,3 +64,20 @@ it('reports a broken file by name and keeps watching', async () => {
   const report = await afterChange(() => fs.writeFileSync(path.join(dir, 'content/pressroom-journal/welcome/fr.md'), '---\ntitle: [unclosed\n---\nBody.\n'));
   expect(report.errors).toEqual([expect.objectContaining({ file: expect.stringContaining('welcome') })]);
 });
+
+it('runs the start import in its chain once ready: a save made during it is imported after it, none is lost', async () => {
+  const reports: ImportReport[] = [];
+  watcher = watchContent({ db, clock, log }, path.join(dir, 'content'), accountId, { debounceMs: 50, onImport: (r) => reports.push(r) });
+  await watcher.ready();
+  const started = watcher.importNow();
+  // Saved while the start's import may be reading the folder: the watcher sees it, and imports it after.
+  fs.mkdirSync(path.join(dir, 'content/pressroom-journal/late'));
+  fs.writeFileSync(path.join(dir, 'content/pressroom-journal/late/en.md'), '---\ntitle: Saved during the start\nstatus: published\n---\n\nLate.\n');
+  await started;
+  await pollUntil(
+    () => db.selectFrom('articles').select('slug').where('slug', '=', 'late').execute(),
+    (rows) => rows.length === 1,
+    { what: 'the file saved during the start import to be imported' },
+  );
+  await watcher.idle();
+});

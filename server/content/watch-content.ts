@@ -18,6 +18,11 @@ export interface ContentWatcher {
   ready(): Promise<void>;
   /** Resolves when no import is running or waiting. */
   idle(): Promise<void>;
+  /**
+   * Imports the whole folder now, after any import running, and resolves with its report; its failure is the
+   * caller's. The start's import runs here once the watcher is ready, so no save falls between the two.
+   */
+  importNow(): Promise<ImportReport>;
   close(): Promise<void>;
 }
 
@@ -73,6 +78,14 @@ export function watchContent(
     async idle() {
       while (waiting) await new Promise((r) => setTimeout(r, debounceMs));
       await running;
+    },
+    importNow() {
+      const report = running.then(() => importContent(deps, dir, accountId));
+      running = report.then(
+        () => undefined,
+        () => undefined,
+      );
+      return report;
     },
     async close() {
       clearTimeout(timer);
