@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildArticle, buildChannel } from '../../test/support/view-models.ts';
-import { createArticleIndex } from './article-index.ts';
+import { createArticleIndex, takeChangedIds } from './article-index.ts';
 
 const news = buildChannel({ id: 1, slug: 'news', defaultLanguage: 'en', translations: [{ language: 'en', title: 'News' }] });
 const sport = buildChannel({ id: 2, slug: 'sport', defaultLanguage: 'en', translations: [{ language: 'en', title: 'Sport' }] });
@@ -37,5 +37,16 @@ describe('the article index', () => {
     index.set(2, null);
     expect(index.groups().size).toBe(0);
     expect(index.articles.size).toBe(0);
+  });
+
+  it('tells the one reader that follows it which ids were set since it last asked, from its first asking on', () => {
+    const index = createArticleIndex([article(news, 1, 1)]);
+    index.set(2, article(news, 2, 2));
+    expect(takeChangedIds(index.articles)).toBeUndefined();
+    index.set(3, article(sport, 3, 3));
+    index.set(1, null);
+    expect([...takeChangedIds(index.articles)!].sort()).toEqual([1, 3]);
+    expect([...takeChangedIds(index.articles)!]).toEqual([]);
+    expect(takeChangedIds(new Map())).toBeUndefined();
   });
 });

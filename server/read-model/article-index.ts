@@ -22,6 +22,24 @@ export interface ArticleIndex {
   groups(): ArticlesByChannel;
 }
 
+/**
+ * The ids set in each index since its reader last took them (`takeChangedIds`), by the index's map. A journal
+ * starts at the first take, so an index nobody follows keeps none.
+ */
+const journals = new WeakMap<ReadonlyMap<number, PublicArticleSummary>, Set<number>>();
+
+/**
+ * The ids of the articles set (changed, added or removed) in the index whose map is `articles` since the last
+ * call, which starts over; undefined at the first call for that map (or for a map no index made): the caller
+ * then compares every article, once. For the one reader that follows an index's changes (`state-delta.ts`), so
+ * that following costs what changed, not the size of the site.
+ */
+export function takeChangedIds(articles: ReadonlyMap<number, PublicArticleSummary>): ReadonlySet<number> | undefined {
+  const journal = journals.get(articles);
+  journals.set(articles, new Set());
+  return journal;
+}
+
 /** Creates an index holding `initial`. */
 export function createArticleIndex(initial: Iterable<PublicArticleSummary> = []): ArticleIndex {
   const articles = new Map<number, PublicArticleSummary>();
@@ -44,6 +62,7 @@ export function createArticleIndex(initial: Iterable<PublicArticleSummary> = [])
   return {
     articles,
     set(id, summary) {
+      journals.get(articles)?.add(id);
       const before = articles.get(id);
       if (before) {
         stale.add(before.channel.id);

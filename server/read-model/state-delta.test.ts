@@ -111,4 +111,52 @@ describe('the public state from deltas', () => {
     mirror.forget();
     expect(mirror.state()).toBeNull();
   });
+
+  it('sends, from what the index set since the last delta, exactly what comparing every article would (random changes)', () => {
+    const channels = [channel(1), channel(2), channel(3)];
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const s = sender(channels, Array.from({ length: 40 }, (_, i) => article(i + 1, channels[i % 3]!)));
+    const followed = createDeltaTracker();
+    const mirror = createStateMirror();
+    mirror.apply(carried(followed.take(s.state()))!);
+    for (let round = 0; round < 60; round++) {
+      // A full comparison, as before the journal: a tracker that last saw the same articles, on a copy of the map.
+      const reference = createDeltaTracker();
+      reference.take({ ...s.state(), articles: new Map(s.index.articles) });
+      for (let change = random(6); change > 0; change--) {
+        const id = random(60) + 1;
+        const kind = random(4);
+        if (kind === 0) s.index.set(id, null);
+        else if (kind === 1 && s.index.articles.has(id)) s.index.set(id, s.index.articles.get(id)!); // the same object: no change
+        else s.index.set(id, article(id, channels[random(3)]!, `t${round}`));
+      }
+      if (random(5) === 0) s.through = round;
+      const delta = followed.take(s.state());
+      const expected = reference.take({ ...s.state(), articles: new Map(s.index.articles) });
+      expect(delta?.articles.map((a) => a.id).sort() ?? [], `round ${round}`).toEqual(expected?.articles.map((a) => a.id).sort() ?? []);
+      expect(delta?.removed.slice().sort() ?? [], `round ${round}`).toEqual(expected?.removed.slice().sort() ?? []);
+      if (delta) mirror.apply(carried(delta)!);
+      const held = mirror.state()!;
+      expect([...held.articles.keys()].sort(), `round ${round}`).toEqual([...s.index.articles.keys()].sort());
+      for (const [id, a] of s.index.articles) expect((held.articles.get(id) as unknown as { title: string }).title).toBe((a as unknown as { title: string }).title);
+    }
+  });
+
+  it('compares every article again when the builder holds another index (its state was dropped and read again)', () => {
+    const c1 = channel(1);
+    const first = sender([c1], [article(1, c1), article(2, c1)]);
+    const tracker = createDeltaTracker();
+    tracker.take(first.state());
+    first.index.set(1, article(1, c1, 'seen'));
+    tracker.take(first.state());
+    // Read again: a new index with another article 2 and without article 1, none of it set through the new index.
+    const again = sender([c1], [article(2, c1, 'reread'), article(3, c1)]);
+    const delta = tracker.take(again.state())!;
+    expect(delta.articles.map((a) => a.id).sort()).toEqual([2, 3]);
+    expect(delta.removed).toEqual([1]);
+  });
 });

@@ -16,7 +16,7 @@
  * (structured clone).
  * @module
  */
-import { createArticleIndex, type ArticleIndex } from './article-index.ts';
+import { createArticleIndex, takeChangedIds, type ArticleIndex } from './article-index.ts';
 import type { ListPosition } from './list-pages.ts';
 import type { PublicState } from './public-state.ts';
 import type { PublicArticleSummary, PublicChannel } from './view-models.ts';
@@ -52,15 +52,31 @@ export interface DeltaTracker {
 /** Creates a tracker with nothing sent yet. */
 export function createDeltaTracker(): DeltaTracker {
   let sent: { channels: readonly PublicChannel[]; articles: Map<number, PublicArticleSummary>; anchors: Map<string, readonly ListPosition[]>; through: number } | null = null;
+  // The articles map last compared: while the builder keeps the same index, only the ids it set since are.
+  let followed: ReadonlyMap<number, PublicArticleSummary> | null = null;
   return {
     take(state) {
       const whole = sent === null;
       const before = sent ?? { channels: [], articles: new Map(), anchors: new Map(), through: 0 };
       const articles: PublicArticleSummary[] = [];
       const removed: number[] = [];
-      // The state's maps are changed in place by the builder: the sent copy is a map of its own.
-      for (const [id, article] of state.articles) if (before.articles.get(id) !== article) articles.push(article);
-      for (const id of before.articles.keys()) if (!state.articles.has(id)) removed.push(id);
+      // What the index set since the last take (an index's journal); every article when it is another map, or
+      // when the map is not an index's (no journal). At 10,000 articles comparing all was ~7 ms a take.
+      const changed = takeChangedIds(state.articles);
+      const known = followed === state.articles && !whole ? changed : undefined;
+      followed = state.articles;
+      if (known) {
+        for (const id of known) {
+          const article = state.articles.get(id);
+          if (article === undefined) {
+            if (before.articles.has(id)) removed.push(id);
+          } else if (before.articles.get(id) !== article) articles.push(article);
+        }
+      } else {
+        // The state's maps are changed in place by the builder: the sent copy is a map of its own.
+        for (const [id, article] of state.articles) if (before.articles.get(id) !== article) articles.push(article);
+        for (const id of before.articles.keys()) if (!state.articles.has(id)) removed.push(id);
+      }
       const anchors: Array<readonly [string, readonly ListPosition[]]> = [];
       for (const [scope, positions] of state.anchors) if (before.anchors.get(scope) !== positions) anchors.push([scope, positions]);
       const channelsChanged = whole || before.channels !== state.channels;
@@ -77,6 +93,7 @@ export function createDeltaTracker(): DeltaTracker {
     },
     reset() {
       sent = null;
+      followed = null;
     },
   };
 }
