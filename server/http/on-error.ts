@@ -12,7 +12,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ERROR_CATALOGUE, PressroomError } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
-import { DATABASE_BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from '../store/busy-error.ts';
+import { DATABASE_BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy, sqliteCode } from '../store/busy-error.ts';
 import { errorBody } from '../serving/error-body.ts';
 import { describeError } from '../describe-error.ts';
 import { InternalError } from '../internal-error.ts';
@@ -51,7 +51,9 @@ export function createErrorHandler(log: Logger, notFoundPage?: NotFoundPage) {
     }
     if (isDatabaseBusy(err)) {
       // Another process held the write lock past busy_timeout; the transaction rolled back, so a retry is safe.
-      log.warn('database busy', { method: c.req.method, path: c.req.path, error: String(err) });
+      // Its SQLite code and stack say which statement waited and how (SQLITE_BUSY after the timeout, or at once:
+      // a snapshot another connection wrote past), for a busy answer that no other process explains.
+      log.warn('database busy', { method: c.req.method, path: c.req.path, sqlite_code: sqliteCode(err), error: describeError(err, { stack: true }) });
       c.header('Retry-After', String(DATABASE_BUSY_RETRY_AFTER_SECONDS));
       return c.json(errorBody('DATABASE_BUSY'), 503);
     }

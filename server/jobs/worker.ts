@@ -13,6 +13,7 @@ import type { Logger } from '../logger.ts';
 import type { Db } from '../store/database.ts';
 import type { JobRow } from '../store/job.table.ts';
 import { claimDueJob, completeJob, nextRunAt, parkJob, releaseRunningJobs, retryJob } from '../store/job-queue.repository.ts';
+import { sqliteCode } from '../store/busy-error.ts';
 import { describeError } from '../describe-error.ts';
 import { InternalError } from '../internal-error.ts';
 
@@ -106,7 +107,7 @@ export function createWorker(
       try {
         await runDue();
       } catch (error) {
-        deps.log.error('worker cycle failed', { error: describeError(error) });
+        deps.log.error('worker cycle failed', { ...(sqliteCode(error) ? { sqlite_code: sqliteCode(error) } : {}), error: describeError(error, { stack: true }) });
       }
       if (!running) break;
       const next = await nextRunAt(deps.db).catch(() => undefined);

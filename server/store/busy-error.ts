@@ -21,3 +21,12 @@ export function isDatabaseBusy(error: unknown): boolean {
   }
   return false;
 }
+
+/** The SQLite code of a busy failure (`SQLITE_BUSY_SNAPSHOT`…), from `error` or an error it wraps; undefined for none. */
+export function sqliteCode(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('SQLITE_')) return code;
+  }
+  return undefined;
+}

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isDatabaseBusy } from './busy-error.ts';
+import { isDatabaseBusy, sqliteCode } from './busy-error.ts';
 import { openDatabase, type Db } from './database.ts';
 import { SQLite } from './sqlite-binding.ts';
 import { withStatementCache } from './immediate-dialect.ts';
@@ -69,6 +69,12 @@ describe('isDatabaseBusy', () => {
     [null, false],
   ])('%o → %s', (error, expected) => {
     expect(isDatabaseBusy(error)).toBe(expected);
+  });
+
+  it('names the SQLite code of a busy failure, wrapped or not, for the log', () => {
+    expect(sqliteCode(new Error('wrapped', { cause: { code: 'SQLITE_BUSY_SNAPSHOT' } }))).toBe('SQLITE_BUSY_SNAPSHOT');
+    expect(sqliteCode({ code: 'SQLITE_BUSY' })).toBe('SQLITE_BUSY');
+    expect(sqliteCode(new Error('database is locked'))).toBeUndefined();
   });
 });
 
