@@ -59,6 +59,7 @@ const envSchema = z.object({
   PRESSROOM_TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   PRESSROOM_BUILD_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   PRESSROOM_SEARCH_PROCESSES: z.coerce.number().int().min(1).max(64).optional(),
+  PRESSROOM_SEARCH_REST_FACTOR: z.coerce.number().min(0).max(100).default(3),
   PRESSROOM_BODY_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   PRESSROOM_BODY_TIME_LIMIT_MS: z.coerce.number().int().min(10).max(600_000).default(10_000),
   PRESSROOM_BODY_QUEUE_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(200),
@@ -164,6 +165,12 @@ export interface Config {
    * part of the cores idle during a full index (docs/PERFORMANCE-HISTORY.md, issue 17's eighth session).
    */
   readonly searchProcesses: number;
+  /**
+   * How long the search keeper rests between two rebuilds, as a multiple of the last one's time (at most
+   * `SEARCH_REST_MAX_MS`): while publishes keep coming, Pagefind takes at most 1 / (1 + factor) of the time. 0:
+   * rebuild back to back.
+   */
+  readonly searchRestFactor: number;
   /** Worker threads that prepare and render saved bodies off the request thread (0: in the request thread, without a time limit). */
   readonly bodyWorkers: number;
   /** Longest a body may take on a body thread before the save is refused with 422. */
@@ -277,6 +284,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     trustProxyHops: e.PRESSROOM_TRUST_PROXY_HOPS,
     buildWorkers,
     searchProcesses: e.PRESSROOM_SEARCH_PROCESSES ?? buildWorkers + 1,
+    searchRestFactor: e.PRESSROOM_SEARCH_REST_FACTOR,
     // At least two, so one account's body never holds every thread (issue 40); at most four idle ones by default.
     bodyWorkers: e.PRESSROOM_BODY_WORKERS ?? Math.min(4, Math.max(2, os.availableParallelism())),
     bodyTimeLimitMs: e.PRESSROOM_BODY_TIME_LIMIT_MS,

@@ -35,6 +35,8 @@ export interface SiteSearchWorkerData {
   readonly lanes: number;
   /** The keeper's work file (`SEARCH_PENDING_FILE` in the data folder). */
   readonly pendingFile: string;
+  /** The rest between rebuilds, as a multiple of the last one's time (`PRESSROOM_SEARCH_REST_FACTOR`; 0 when absent). */
+  readonly restFactor?: number;
   /** Articles per part (`SEARCH_PART_SIZE` unless a test sets a small one). */
   readonly partSize?: number;
 }

@@ -18,9 +18,10 @@ import { createLogger } from '../logger.ts';
 import { createPublicModel } from '../read-model/public-model.ts';
 import { migrateToLatest, openDatabase, type Db } from '../store/database.ts';
 import { createPublicUrls } from '../urls/public-urls.ts';
+import { pollUntil } from '../../test/helpers/poll.ts';
 import { createSearchIndexer } from './search-index.ts';
 import { partOf, partsOf } from './search-parts.ts';
-import { createSiteSearch, type SiteSearch } from './site-search.ts';
+import { SEARCH_REST_MAX_MS, createSiteSearch, type SiteSearch } from './site-search.ts';
 
 const PART = 4;
 const clock = manualClock(new Date('2026-11-01T10:00:00Z'));
@@ -106,6 +107,48 @@ describe('search parts in a channel', () => {
       keeper.rebuildAll();
       await keeper.idle();
       expect(keeper.failed()).toBe(false);
+    } finally {
+      await keeper.close();
+    }
+  });
+
+  it('rests between rebuilds in proportion to the last one, starts at once after a quiet spell, and stops resting on close', async () => {
+    const real = createSearchIndexer({ outputDir: path.join(dir, 'dist'), log: createLogger('silent') });
+    const runs: Array<{ start: number; end: number }> = [];
+    // Each rebuild takes at least 100 ms here, so the rest after it is at least 1 s (factor 10).
+    const indexer = {
+      ...real,
+      rebuildShards: async () => {
+        const start = performance.now();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        runs.push({ start, end: performance.now() });
+        return { shards: 0, pages: 0, ms: 0 };
+      },
+    } as unknown as typeof real;
+    const keeper = createSiteSearch(indexer, createPublicModel({ db, urls }), path.join(dir, 'dist'), createLogger('silent'), PART, undefined, 10);
+    const ask = () => keeper.rebuildFor({ changedPaths: ['news/en/a-1.html'], articleIds: [1] });
+    try {
+      ask();
+      await pollUntil(() => keeper.busy(), (busy) => busy, { what: 'the first rebuild to start', intervalMs: 5 });
+      // Asked twice during the first rebuild: one more rebuild, after the rest.
+      ask();
+      ask();
+      await keeper.idle();
+      expect(runs).toHaveLength(2);
+      const [first, second] = runs as [{ start: number; end: number }, { start: number; end: number }];
+      expect(second.start - first.end).toBeGreaterThanOrEqual(10 * (first.end - first.start) - 5);
+      expect(keeper.busy()).toBe(false);
+      // After a quiet spell longer than the rest, a request starts at once (not after another full rest).
+      await new Promise((resolve) => setTimeout(resolve, Math.min(10 * (second.end - second.start), SEARCH_REST_MAX_MS) + 50));
+      const asked = performance.now();
+      ask();
+      await keeper.idle();
+      expect(runs).toHaveLength(3);
+      expect(runs[2]!.start - asked).toBeLessThan(10 * (second.end - second.start));
+      // Asked again, then closed during the rest: the close does not wait for the rest, and nothing more runs.
+      ask();
+      await keeper.close();
+      expect(runs).toHaveLength(3);
     } finally {
       await keeper.close();
     }

@@ -105,15 +105,32 @@ function writePending(file: string | undefined, work: Pending): void {
   fs.renameSync(temp, file);
 }
 
+/** The longest rest between two rebuilds (`restFactor`), whatever the last one took. */
+export const SEARCH_REST_MAX_MS = 30_000;
+
 /**
  * Creates the keeper. `partSize`: articles per part on average
  * (`SEARCH_PART_SIZE`; tests use a small one). `pendingFile`: where the work
  * not done yet is kept (in the data folder), so a crash mid-rebuild, or
  * before one, does not leave shards behind the output for good (issue 40:
  * after a crash two shards differed from a fresh build): a new keeper
- * starts with that work, done at its first request.
+ * starts with that work, done at its first request. `restFactor`
+ * (`PRESSROOM_SEARCH_REST_FACTOR`): a rebuild starts no sooner than that
+ * many times the last one's duration after it ended (at most
+ * `SEARCH_REST_MAX_MS`), so a steady stream of publishes leaves readers
+ * most of the cores instead of Pagefind re-indexing a part back to back
+ * (each rebuild covers every change asked for meanwhile); a request after
+ * a quiet spell starts at once. 0: no rest.
  */
-export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, outputDir: string, log: Logger, partSize = SEARCH_PART_SIZE, pendingFile?: string): SiteSearch {
+export function createSiteSearch(
+  indexer: SearchIndexer,
+  model: PublicModel,
+  outputDir: string,
+  log: Logger,
+  partSize = SEARCH_PART_SIZE,
+  pendingFile?: string,
+  restFactor = 0,
+): SiteSearch {
   let pending = readPending(pendingFile);
   if (!isEmpty(pending)) log.info('search work left by the last run resumes', { everything: pending.everything, shards: pending.pairs.size, articles: pending.articleIds.size });
   let closed = false;
@@ -209,11 +226,32 @@ export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, out
 
   let retry = nothing();
   const indexed: Array<(change: SearchChange) => void> = [];
+  // When the last rebuild ended and how long it took (the rest after it), and how to cut a rest short (close).
+  let lastEnd = 0;
+  let lastMs = 0;
+  let rebuilding = false;
+  let wakeEarly: (() => void) | null = null;
+  const rest = async () => {
+    const ms = Math.min(restFactor * lastMs, SEARCH_REST_MAX_MS) - (performance.now() - lastEnd);
+    if (ms <= 0 || closed) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wakeEarly = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    wakeEarly = null;
+  };
   const runner = createCoalescingRunner(
     async () => {
       if (closed || isEmpty(pending)) return;
+      await rest();
+      if (closed || isEmpty(pending)) return;
       const work = pending;
       pending = nothing();
+      const started = performance.now();
+      rebuilding = true;
       try {
         const change = await once(work);
         // Done: what is still owed is what was asked for meanwhile, and what failed before.
@@ -223,6 +261,10 @@ export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, out
       } catch (error) {
         log.error('search index build failed', { error: describeError(error, { stack: true }) });
         retry = merge(retry, work);
+      } finally {
+        rebuilding = false;
+        lastEnd = performance.now();
+        lastMs = lastEnd - started;
       }
     },
     () => undefined,
@@ -253,13 +295,15 @@ export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, out
     },
     hasIndex: () => hasSearchIndex(outputDir),
     idle: () => runner.idle(),
-    busy: () => runner.busy,
+    // Resting is not busy: the bundles are whole between rebuilds.
+    busy: () => rebuilding,
     onIndexed(listener) {
       indexed.push(listener);
     },
     failed: () => !isEmpty(retry),
     async close() {
       closed = true;
+      wakeEarly?.();
       await runner.stop();
       await indexer.close();
     },

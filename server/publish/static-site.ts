@@ -84,10 +84,10 @@ export async function createStaticSite(deps: {
   const search =
     config.buildWorkers > 0
       ? createThreadSiteSearch(
-          { database: config.database, publicUrl: config.publicUrl, dashboardUrl: config.dashboardUrl, outputDir: config.outputDir, lanes: config.searchProcesses, pendingFile },
+          { database: config.database, publicUrl: config.publicUrl, dashboardUrl: config.dashboardUrl, outputDir: config.outputDir, lanes: config.searchProcesses, pendingFile, restFactor: config.searchRestFactor },
           deps.log,
         )
-      : createSiteSearch(createSearchIndexer({ outputDir: config.outputDir, log: deps.log, lanes: config.searchProcesses }), parts.model, config.outputDir, deps.log, undefined, pendingFile);
+      : createSiteSearch(createSearchIndexer({ outputDir: config.outputDir, log: deps.log, lanes: config.searchProcesses }), parts.model, config.outputDir, deps.log, undefined, pendingFile, config.searchRestFactor);
   queue.onBuilt((report) => search.rebuildFor(report));
   const preview = createArticlePreviewer({
     db: deps.db,
