@@ -1,6 +1,7 @@
 /**
  * Keeps the Pagefind shards in step with the output (`docs/SEARCH.md`).
- * Rebuilds run in the background, one at a time; requests made meanwhile are
+ * Rebuilds run in the background, one at a time, with a rest between two
+ * in proportion to the last one (`restFactor`); requests made meanwhile are
  * coalesced. A failed rebuild is logged and its work is retried with the
  * next request.
  *
