@@ -41,6 +41,22 @@ describe('two processes, one database', () => {
     expect(files.filter((f) => f.text.includes('node:sqlite')).map((f) => f.file)).toEqual([]);
   });
 
+  it('loads SQLite in tests through the same module: the library the running Node can hold (sqlite-binding.ts), one per process', () => {
+    const tests: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(path.join(PROJECT_ROOT, dir), { withFileTypes: true })) {
+        const rel = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(rel);
+        else if (/\.test\.ts$/.test(entry.name) || (dir.startsWith('test') && /\.ts$/.test(entry.name))) tests.push(rel);
+      }
+    };
+    for (const dir of ['server', 'scripts', 'test']) walk(dir);
+    expect(tests.length).toBeGreaterThan(200);
+    const loaders = tests.filter((file) => /(require\(|from |import\()\s*['"](better-sqlite3(-napi)?|node:sqlite)['"]/.test(fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8').replace(/import type [^;]+;/g, '')));
+    // This file names the packages in its patterns only.
+    expect(loaders.filter((file) => file !== path.join('test', 'architecture', 'database-access.test.ts'))).toEqual([]);
+  });
+
   it('opens no database file with fs: only SQLite connections (openDatabase) and the backup API touch it', () => {
     // An fs call whose arguments name the database file or its companions.
     const fsOpen = /\bfs\w*\.(open|openSync|readFile|readFileSync|createReadStream|createWriteStream|copyFile|copyFileSync|cp|cpSync|writeFile|writeFileSync|appendFile|appendFileSync|truncate|truncateSync)\(([^)]*)\)/g;

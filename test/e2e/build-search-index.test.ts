@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { SQLite } from '../../server/store/sqlite-binding.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { npmRun, serviceEnv, startServerProcess, type ServerProcess } from '../helpers/service-process.ts';
 import { pollUntil } from '../helpers/poll.ts';
@@ -33,7 +33,7 @@ describe('npm run build', () => {
     const built = await npmRun('build', [], env);
     expect(built.code, built.stderr).toBe(0);
     expect(built.stderr).toContain('search index synced');
-    const db = new Database(path.join(dir, 'data', 'pressroom.db'), { readonly: true });
+    const db = new SQLite(path.join(dir, 'data', 'pressroom.db'), { readonly: true });
     try {
       const setting = (key: string) => (db.prepare('SELECT value FROM instance_settings WHERE key = ?').get(key) as { value: string } | undefined)?.value;
       expect(setting('search_index_complete')).toBe('1');
