@@ -107,7 +107,8 @@ export function createWorker(
       try {
         await runDue();
       } catch (error) {
-        deps.log.error('worker cycle failed', { ...(sqliteCode(error) ? { sqlite_code: sqliteCode(error) } : {}), error: describeError(error, { stack: true }) });
+        const code = sqliteCode(error);
+        deps.log.error('worker cycle failed', { ...(code ? { sqlite_code: code } : {}), error: describeError(error, { stack: true }) });
       }
       if (!running) break;
       const next = await nextRunAt(deps.db).catch(() => undefined);

@@ -109,29 +109,31 @@ function writePending(file: string | undefined, work: Pending): void {
 /** The longest rest between two rebuilds (`restFactor`), whatever the last one took. */
 export const SEARCH_REST_MAX_MS = 30_000;
 
-/**
- * Creates the keeper. `partSize`: articles per part on average
- * (`SEARCH_PART_SIZE`; tests use a small one). `pendingFile`: where the work
- * not done yet is kept (in the data folder), so a crash mid-rebuild, or
- * before one, does not leave shards behind the output for good (issue 40:
- * after a crash two shards differed from a fresh build): a new keeper
- * starts with that work, done at its first request. `restFactor`
- * (`PRESSROOM_SEARCH_REST_FACTOR`): a rebuild starts no sooner than that
- * many times the last one's duration after it ended (at most
- * `SEARCH_REST_MAX_MS`), so a steady stream of publishes leaves readers
- * most of the cores instead of Pagefind re-indexing a part back to back
- * (each rebuild covers every change asked for meanwhile); a request after
- * a quiet spell starts at once. 0: no rest.
- */
-export function createSiteSearch(
-  indexer: SearchIndexer,
-  model: PublicModel,
-  outputDir: string,
-  log: Logger,
-  partSize = SEARCH_PART_SIZE,
-  pendingFile?: string,
-  restFactor = 0,
-): SiteSearch {
+/** How the keeper works (each has a default). */
+export interface SiteSearchOptions {
+  /** Articles per part on average (`SEARCH_PART_SIZE`; tests use a small one). */
+  readonly partSize?: number;
+  /**
+   * Where the work not done yet is kept (in the data folder), so a crash
+   * mid-rebuild, or before one, does not leave shards behind the output for
+   * good (issue 40: after a crash two shards differed from a fresh build): a
+   * new keeper starts with that work, done at its first request.
+   */
+  readonly pendingFile?: string;
+  /**
+   * `PRESSROOM_SEARCH_REST_FACTOR`: a rebuild starts no sooner than that
+   * many times the last one's duration after it ended (at most
+   * `SEARCH_REST_MAX_MS`), so a steady stream of publishes leaves readers
+   * most of the cores instead of Pagefind re-indexing a part back to back
+   * (each rebuild covers every change asked for meanwhile); a request after
+   * a quiet spell starts at once. 0 (the default): no rest.
+   */
+  readonly restFactor?: number;
+}
+
+/** Creates the keeper. */
+export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, outputDir: string, log: Logger, options: SiteSearchOptions = {}): SiteSearch {
+  const { partSize = SEARCH_PART_SIZE, pendingFile, restFactor = 0 } = options;
   let pending = readPending(pendingFile);
   if (!isEmpty(pending)) log.info('search work left by the last run resumes', { everything: pending.everything, shards: pending.pairs.size, articles: pending.articleIds.size });
   let closed = false;
@@ -230,7 +232,6 @@ export function createSiteSearch(
   // When the last rebuild ended and how long it took (the rest after it), and how to cut a rest short (close).
   let lastEnd = 0;
   let lastMs = 0;
-  let rebuilding = false;
   let wakeEarly: (() => void) | null = null;
   const rest = async () => {
     const ms = Math.min(restFactor * lastMs, SEARCH_REST_MAX_MS) - (performance.now() - lastEnd);
@@ -252,7 +253,6 @@ export function createSiteSearch(
       const work = pending;
       pending = nothing();
       const started = performance.now();
-      rebuilding = true;
       try {
         const change = await once(work);
         // Done: what is still owed is what was asked for meanwhile, and what failed before.
@@ -263,7 +263,6 @@ export function createSiteSearch(
         log.error('search index build failed', { error: describeError(error, { stack: true }) });
         retry = merge(retry, work);
       } finally {
-        rebuilding = false;
         lastEnd = performance.now();
         lastMs = lastEnd - started;
       }
@@ -296,8 +295,8 @@ export function createSiteSearch(
     },
     hasIndex: () => hasSearchIndex(outputDir),
     idle: () => runner.idle(),
-    // Resting is not busy: the bundles are whole between rebuilds.
-    busy: () => rebuilding,
+    // A rest with work waiting counts: the index is not done (the edge's settle waits for it, as for a rebuild).
+    busy: () => runner.busy,
     onIndexed(listener) {
       indexed.push(listener);
     },

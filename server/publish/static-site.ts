@@ -87,7 +87,7 @@ export async function createStaticSite(deps: {
           { database: config.database, publicUrl: config.publicUrl, dashboardUrl: config.dashboardUrl, outputDir: config.outputDir, lanes: config.searchProcesses, pendingFile, restFactor: config.searchRestFactor },
           deps.log,
         )
-      : createSiteSearch(createSearchIndexer({ outputDir: config.outputDir, log: deps.log, lanes: config.searchProcesses }), parts.model, config.outputDir, deps.log, undefined, pendingFile, config.searchRestFactor);
+      : createSiteSearch(createSearchIndexer({ outputDir: config.outputDir, log: deps.log, lanes: config.searchProcesses }), parts.model, config.outputDir, deps.log, { pendingFile, restFactor: config.searchRestFactor });
   queue.onBuilt((report) => search.rebuildFor(report));
   const preview = createArticlePreviewer({
     db: deps.db,

@@ -33,7 +33,7 @@ try {
   const db = openDatabase(data.database, { thread: true });
   // Texts come from the stored renderings; no cache (it would hold every body the index reads).
   const model = createPublicModel({ db, urls: createPublicUrls(data.publicUrl, data.dashboardUrl), cache: createBodyCache(0) });
-  const search = createSiteSearch(createSearchIndexer({ outputDir: data.outputDir, log, lanes: data.lanes }), model, data.outputDir, log, data.partSize, data.pendingFile, data.restFactor ?? 0);
+  const search = createSiteSearch(createSearchIndexer({ outputDir: data.outputDir, log, lanes: data.lanes }), model, data.outputDir, log, data);
   search.onIndexed((change) => report({ indexed: change }));
   port.on('message', (request: SiteSearchRequest) => {
     if (request.op === 'close') {
