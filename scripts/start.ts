@@ -14,7 +14,8 @@ Runs Pressroom: migrates the SQLite database, creates a local account with a
 development API key and a dashboard password on first run, imports content/,
 and starts the server. On a Postgres database another server holds, it
 refuses to start, or, with PRESSROOM_STANDBY=true, waits and takes over when
-that server stops or dies (docs/DEPLOYING.md).
+that server stops or dies (docs/DEPLOYING.md). With PRESSROOM_ROLE=web it
+answers beside that server instead, building nothing (any number of them).
 
 Settings are environment variables (see README.md, "Configuration"), e.g.
   PORT=8080 HOST=0.0.0.0 PRESSROOM_PUBLIC_URL=https://news.example npm start
@@ -31,7 +32,7 @@ try {
   // The build thread loads its sources while this thread migrates, imports content/ and starts listening. Not
   // sooner: loading both threads' modules at once on two cores made the first answer a second later.
   const { startService } = await import('../server/main.ts');
-  const buildThread = config.staticBuild && config.buildWorkers > 0 ? bootBuildThread() : undefined;
+  const buildThread = config.role === 'server' && config.staticBuild && config.buildWorkers > 0 ? bootBuildThread() : undefined;
   const service = await startService(config, {
     ...(buildThread ? { buildThread } : {}),
     // The lock on a Postgres database is gone (the server logged why and stopped its writers): a standby may
@@ -42,14 +43,18 @@ try {
     },
   });
   const lines = [`Pressroom is running at ${service.url}`, `Publishing API: ${service.url}/api/v1 (docs: ${service.url}/api/v1/openapi.json)`];
-  if (service.newDevKey) {
+  if (config.role === 'web') {
+    lines[0] = `Pressroom web instance is running at ${service.url}, beside the server that builds (keys and passwords are the server's)`;
+  } else if (service.newDevKey) {
     lines.push(`Development API key (shown once, saved to ${service.devKeyFile}):`, `  ${service.newDevKey}`);
   } else {
     lines.push(`Development API key: see ${service.devKeyFile}`);
   }
   const signIn = service.localSignIn;
   lines.push(`Dashboard: ${service.url}/dashboard`);
-  if (signIn.newPassword) {
+  if (config.role === 'web') {
+    // Signed in with the accounts' passwords, as on the server.
+  } else if (signIn.newPassword) {
     lines.push(`  sign in as "local" with this password (shown once, saved to ${signIn.passwordFile}):`, `  ${signIn.newPassword}`);
   } else if (signIn.canSignIn) {
     lines.push(`  sign in as "local"; its first password is in ${signIn.passwordFile} (a new one: npm run admin -- account password --account local)`);

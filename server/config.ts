@@ -52,6 +52,7 @@ const envSchema = z.object({
   PRESSROOM_LOG_REQUESTS: boolean.default('true'),
   PRESSROOM_WATCH_CONTENT: boolean.default('true'),
   PRESSROOM_STANDBY: boolean.default('false'),
+  PRESSROOM_ROLE: z.enum(['server', 'web']).default('server'),
   PRESSROOM_CACHE_MAX_AGE: z.coerce.number().int().min(0).max(31_536_000).default(60),
   PRESSROOM_ANSWER_CACHE_MB: z.coerce.number().int().min(0).max(1_048_576).default(4096),
   PRESSROOM_RATE_LIMIT_CONTENT: z.coerce.number().int().min(0).max(1_000_000).default(120),
@@ -141,6 +142,12 @@ export interface Config {
    * when it stops or dies (`PRESSROOM_STANDBY`), rather than refuse to start.
    */
   readonly standby: boolean;
+  /**
+   * `server`: builds, runs the jobs and watches content/ (one holds a
+   * Postgres database at a time); `web`: answers both APIs beside it on the
+   * same Postgres database and output folder, building nothing (`PRESSROOM_ROLE`, issue 38).
+   */
+  readonly role: 'server' | 'web';
   /** JSON file with the moderation rules; null for the defaults. */
   readonly moderationFile: string | null;
   /** Seconds public documents may be cached before revalidation (Cache-Control max-age). */
@@ -246,6 +253,16 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
       'PRESSROOM_STANDBY: a standby waits to take over from a server on the same Postgres database; set PRESSROOM_DATABASE_URL too (the SQLite file is one machine\'s: run one server on it) (got "true")',
     ]);
   }
+  if (e.PRESSROOM_ROLE === 'web' && !e.PRESSROOM_DATABASE_URL) {
+    throw new ConfigError([
+      'PRESSROOM_ROLE: a web instance answers beside a server on the same Postgres database; set PRESSROOM_DATABASE_URL too (the SQLite file is one machine\'s: run one server on it) (got "web")',
+    ]);
+  }
+  if (e.PRESSROOM_ROLE === 'web' && e.PRESSROOM_STANDBY) {
+    throw new ConfigError([
+      'PRESSROOM_STANDBY: a web instance never holds the database, so it cannot stand by; start standbys with PRESSROOM_ROLE=server (got "true" with PRESSROOM_ROLE=web)',
+    ]);
+  }
   const purgeTargets = readPurgeTargets(e);
   const dataDir = path.resolve(cwd, e.PRESSROOM_DATA_DIR);
   const shownHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
@@ -278,6 +295,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     answerCacheBytes: e.PRESSROOM_ANSWER_CACHE_MB * 1024 * 1024,
     watchContent: e.PRESSROOM_WATCH_CONTENT,
     standby: e.PRESSROOM_STANDBY,
+    role: e.PRESSROOM_ROLE,
     cacheMaxAgeSeconds: e.PRESSROOM_CACHE_MAX_AGE,
     rateLimitContent: e.PRESSROOM_RATE_LIMIT_CONTENT,
     rateLimitSearch: e.PRESSROOM_RATE_LIMIT_SEARCH,

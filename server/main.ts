@@ -6,8 +6,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { staticFiles } from './serving/static-files.ts';
-import http from 'node:http';
-import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { createBodyPool } from './bodies/body-pool.ts';
 import { createThreadUploadParser } from './http/upload-parser.ts';
@@ -29,13 +27,9 @@ import type { BootingBuildThread } from './publish/build-thread-boot.ts';
 import { keepHostFiles } from './hosting/host-files.ts';
 import { createPublicModel } from './read-model/public-model.ts';
 import { createSearchKeeper, type SearchKeeper } from './public-api/search-keeper.ts';
-import { readAnswerBody, type PublicApiDeps } from './http/routes/public-api.ts';
-import { ANSWER_CACHE_CHARS, createAnswerCache } from './public-api/answer-cache.ts';
-import { createAnswerFiles } from './http/answer-files.ts';
-import type { ReadAnswer } from './public-api/public-reader.ts';
+import { startWebInstance } from './web-instance.ts';
+import { createReadApi, listenServing, serverUrl, type ReadApi } from './http/read-side.ts';
 import { createOutputFileCache, type OutputFileCache } from './http/output-file-cache.ts';
-import { createStaticFastPath } from './http/static-fast-path.ts';
-import { answerClientError } from './http/client-error.ts';
 import type { PublicUrls } from './urls/public-urls.ts';
 import { scheduleMediaCleanup } from './domain/media/cleanup.ts';
 import { loadModerationRules } from './moderation-rules-file.ts';
@@ -121,6 +115,11 @@ export async function startService(
   options: { clock?: Clock; log?: Logger; startWorker?: boolean; syncSearchIndex?: boolean; buildThread?: BootingBuildThread; onInstanceLockLost?: () => void } = {},
 ): Promise<RunningService> {
   const log = options.log ?? createLogger(config.logLevel);
+  // A web instance answers beside the server that builds: no lock, builds, jobs or content/ (issue 38).
+  if (config.role === 'web') {
+    void options.buildThread?.worker.terminate();
+    return startWebInstance(config, { ...options, log });
+  }
   const databaseLog = log.child('database');
   // Until the parts that write exist, a lost lock is remembered; they stop as soon as they exist.
   const lockLost: { handle: (reason: string) => Promise<void>; early?: string } = {
@@ -333,47 +332,7 @@ async function startHolding(
     options.onInstanceLockLost?.();
   };
   if (lockLost.early !== undefined) await lockLost.handle(lockLost.early);
-  const appListener = getRequestListener(app.fetch);
-  const httpLog = log.child('http');
-  const fastPath = outputFiles
-    ? createStaticFastPath({
-        files: outputFiles,
-        policy: { maxAgeSeconds: config.cacheMaxAgeSeconds, tagPrefix: config.cacheTagPrefix },
-        apiRateLimited: config.rateLimitContent > 0,
-        // Answers the read API rendered on demand and kept, while current: served here without the app.
-        ...(publicApi
-          ? {
-              keptAnswer: (key: string, pathname: string) => {
-                const read = publicApi.keptAnswer(key);
-                return read ? readAnswerBody(read, publicApi.deps.cache, pathname) : undefined;
-              },
-              keptAnswerFile: (key: string) => publicApi.deps.answerFiles.get(key),
-            }
-          : {}),
-        // The request log line, as the app writes it; nothing is built per request when the level hides it.
-        ...(config.logRequests && (config.logLevel === 'debug' || config.logLevel === 'info')
-          ? { onAnswered: (method: string, path: string, status: number, ms: number) => httpLog.info('request', { method, path, status, ms: Math.round(ms * 10) / 10 }) }
-          : {}),
-      })
-    : null;
-  const server = http.createServer((req, res) => {
-    if (!fastPath) return void appListener(req, res);
-    fastPath(req, res).then(
-      (answered) => {
-        if (!answered) void appListener(req, res);
-      },
-      (error: unknown) => {
-        // A failed read: the app answers (and logs) as it would without the fast path.
-        httpLog.debug('fast path failed', { error: describeError(error) });
-        void appListener(req, res);
-      },
-    );
-  });
-  server.on('clientError', answerClientError);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
+  const server = await listenServing(config, app, outputFiles, publicApi, log);
   // Work that can wait until the server answers: the read API's search index catches up with the public
   // state (its first sync reads every public article), and the body threads boot.
   if (publicApi && options.syncSearchIndex !== false) void publicApi.search.syncAll();
@@ -387,11 +346,8 @@ async function startHolding(
     }
   });
   bodies?.warm();
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
-    url: `http://${host}:${port}`,
+    url: serverUrl(server, config),
     db,
     newDevKey: local.newKey,
     devKeyFile: local.keyFile,
@@ -440,46 +396,13 @@ async function createPublicReadSide(deps: {
   staticSite: StaticSite;
   files: OutputFileCache;
   log: Logger;
-}): Promise<{ deps: PublicApiDeps; search: SearchKeeper; keptAnswer: (path: string) => ReadAnswer | undefined }> {
-  const { db, config, staticSite } = deps;
+}): Promise<ReadApi & { search: SearchKeeper }> {
+  const { db, staticSite } = deps;
   const model = createPublicModel({ db, urls: deps.urls });
   const state = () => staticSite.builder.publicState();
-  const answers = createAnswerCache(ANSWER_CACHE_CHARS);
-  const answerFiles = createAnswerFiles({
-    dir: config.answerCacheDir,
-    maxBytes: config.answerCacheBytes,
-    stampOf: (file) => deps.files.stamp(file),
-    onWriteFailed: (error) =>
-      deps.log.warn('an include=html answer could not be kept on disk: such answers are made per request while writes fail (said once a run)', { dir: config.answerCacheDir, error: describeError(error) }),
-  });
-  staticSite.builder.onFilesPlaced((paths) => answerFiles.invalidate(paths));
   const search = await createSearchKeeper({ db, state, loadTexts: (ids) => model.texts({ ids }), lastEventId: () => staticSite.builder.newestEvent(), log: deps.log.child('search') });
   staticSite.queue.onBuilt((report) => void (report.full ? search.syncAll() : search.syncArticles(report.articleIds, report.through)));
-  return {
-    search,
-    // What the fast path may serve: an answer kept for this key whose sources the builder still holds.
-    keptAnswer(key) {
-      const now = staticSite.builder.heldState();
-      return now ? answers.current(key, now) : undefined;
-    },
-    deps: {
-      db,
-      files: deps.files,
-      cache: { maxAgeSeconds: config.cacheMaxAgeSeconds, tagPrefix: config.cacheTagPrefix },
-      cursors: deps.cursors,
-      urls: deps.urls,
-      state,
-      heldState: () => staticSite.builder.heldState(),
-      loadHeads: async (ids) => (await model.heads({ ids })).map((head) => head.summary),
-      loadArticle: async (id) => (await model.articles({ ids: [id] }))[0] ?? null,
-      loadTranslationBody: (id, shown) => model.translationBody(id, shown),
-      loadTranslationHtml: (id, shown) => model.translationHtml(id, shown),
-      answers,
-      answerFiles,
-      searchReady: search.ready,
-      searchVersion: search.version,
-      openApi: () => openApiJson(OPENAPI_FILES.public),
-      limits: { content: config.rateLimitContent, search: config.rateLimitSearch, trustProxyHops: config.trustProxyHops },
-    },
-  };
+  const readApi = createReadApi({ ...deps, state, heldState: () => staticSite.builder.heldState(), search });
+  staticSite.builder.onFilesPlaced((paths) => readApi.invalidate(paths));
+  return { ...readApi, search };
 }

@@ -22,6 +22,7 @@ import type { BootingBuildThread } from './build-thread-boot.ts';
 import { createSearchIndexer } from './search-index.ts';
 import { createSiteSearch, SEARCH_PENDING_FILE, type SiteSearch } from './site-search.ts';
 import { createThreadSiteSearch } from './site-search-thread.ts';
+import { createStateFeedWriter, feedState } from './state-feed.ts';
 import { createLocalBuilder, createRenderParts, siteInfo } from './local-builder.ts';
 import type { SiteBuilder } from './builder/site-builder.ts';
 import { createArticlePreviewer, type ArticlePreviewer } from './preview.ts';
@@ -76,7 +77,8 @@ export async function createStaticSite(deps: {
   // The preview renders on this thread, with renderers of its own when the builder has a thread.
   const local = thread ? null : await createLocalBuilder({ ...deps, astroBuildDir: buildDir });
   const parts = local ?? (await createRenderParts({ ...deps, astroBuildDir: buildDir }));
-  const builder: SiteBuilder = thread ?? local!.builder;
+  // On Postgres the service's builder feeds its public state to web instances that do not build (issue 38).
+  const builder: SiteBuilder = thread ?? (deps.builderThread === true && config.databaseUrl ? feedState(local!.builder, createStateFeedWriter(deps)) : local!.builder);
   // A build waits (at most BUILD_GATHER_MS) while a moderation or schedule job is under way: one build per publish, not one per translation.
   const queue = createBuildQueue(builder, deps.log, { hasWork: () => builder.hasUnbuiltEvents(), underWay: () => hasJobUnderWay(deps.db, CHANGING_JOBS, isoNow(deps.clock)) });
   const pendingFile = path.join(config.dataDir, SEARCH_PENDING_FILE);

@@ -105,3 +105,8 @@ export async function articlesAwaitingBuild(db: Executor, articles: ReadonlyArra
   const channels = new Set(pending.filter((e) => e.article_id === null).map((e) => e.channel_id));
   return new Set(articles.filter((a) => ids.has(a.id) || channels.has(a.channel_id)).map((a) => a.id));
 }
+
+/** Whether an event up to `id` is not processed yet (readers do not get it yet). */
+export async function hasUnprocessedEventThrough(db: Executor, id: number): Promise<boolean> {
+  return (await db.selectFrom('publication_events').select('id').where('processed_at', 'is', null).where('id', '<=', id).limit(1).executeTakeFirst()) !== undefined;
+}

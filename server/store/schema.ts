@@ -14,6 +14,7 @@ import type { OutputFileTable } from './output-file.table.ts';
 import type { SearchDocumentTable, SearchFtsTable } from './search-document.table.ts';
 import type { AccountPasswordTable, AdministratorTable, SessionTable } from './session.table.ts';
 import type { EditorAutosaveTable } from './editor-autosave.table.ts';
+import type { RateLimitHitTable, StateFeedTable } from './state-feed.table.ts';
 
 /** Table name → row type. */
 export interface Database {
@@ -40,4 +41,6 @@ export interface Database {
   sessions: SessionTable;
   administrators: AdministratorTable;
   editor_autosaves: EditorAutosaveTable;
+  state_feed: StateFeedTable;
+  rate_limit_hits: RateLimitHitTable;
 }

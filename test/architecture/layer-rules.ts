@@ -95,9 +95,9 @@ export const LAYER_RULES: IForbiddenRuleType[] = [
   },
   {
     name: 'entry-points-on-top',
-    comment: 'Nothing in server/ imports the runtime or the wiring except the runtime itself; scripts and tests may.',
+    comment: 'Nothing in server/ imports the runtime or the wiring except the runtimes themselves (the server, and the web instance it starts with PRESSROOM_ROLE=web); scripts and tests may.',
     severity: 'error',
-    from: { path: '^server/', pathNot: '^server/main\\.ts$' },
+    from: { path: '^server/', pathNot: '^server/(main|web-instance)\\.ts$' },
     to: { path: '^server/(main|app)\\.ts$' },
   },
   {

@@ -1,6 +1,8 @@
 /**
  * Per-client rate limits of the public content API (spec, "Limits"), with
- * the maintained `hono-rate-limiter` (fixed one-minute windows, in memory).
+ * the maintained `hono-rate-limiter` (fixed one-minute windows, in memory,
+ * or on Postgres in the database every instance shares:
+ * `shared-rate-limit-store.ts`).
  * Over the limit: 429 with `Retry-After` (whole seconds until the window
  * resets, at least 1), the `RateLimit-*` headers and the error body.
  * @module
@@ -8,7 +10,7 @@
 import { isIP } from 'node:net';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
-import { rateLimiter } from 'hono-rate-limiter';
+import { rateLimiter, type Store } from 'hono-rate-limiter';
 import { errorBody } from '../../serving/error-body.ts';
 
 /**
@@ -74,20 +76,25 @@ export function clientAddress(c: Context, trustProxyHops: number): string {
   return (entry === undefined ? null : clientKey(entry)) ?? peer;
 }
 
+/** The limiters' window: limits are per minute. */
+const WINDOW_MS = 60_000;
+
 /**
  * A limiter allowing `perMinute` requests per client address and minute; a
  * pass-through when `perMinute` is 0.
  * @param what names the limited requests in the 429 message ("content requests", "searches").
+ * @param store where the counts live (`shared-rate-limit-store.ts`, for every instance on one database); default: this process's memory.
  */
-export function perClientRateLimit(what: string, perMinute: number, trustProxyHops: number): MiddlewareHandler {
+export function perClientRateLimit(what: string, perMinute: number, trustProxyHops: number, store?: (windowMs: number) => Store): MiddlewareHandler {
   if (perMinute === 0) return async (_c, next) => next();
   return rateLimiter({
-    windowMs: 60_000,
+    windowMs: WINDOW_MS,
+    ...(store ? { store: store(WINDOW_MS) } : {}),
     limit: perMinute,
     standardHeaders: 'draft-6',
     keyGenerator: (c) => clientAddress(c, trustProxyHops),
     handler: (c) => {
-      const reset = (c.get('rateLimit') as { resetTime?: Date } | undefined)?.resetTime;
+      const reset = ((c.get as (key: string) => unknown)('rateLimit') as { resetTime?: Date } | undefined)?.resetTime;
       const seconds = Math.max(1, Math.ceil(((reset?.getTime() ?? Date.now() + 60_000) - Date.now()) / 1000));
       c.header('Retry-After', String(seconds));
       return c.json(

@@ -22,6 +22,7 @@ import type { PublicUrls } from '../../urls/public-urls.ts';
 import { fileForRequest } from '../../serving/static-files.ts';
 import { etagOf, respondConditionally, type ConditionalBody } from '../conditional-get.ts';
 import { PressroomError } from '../../domain/errors.ts';
+import type { Store } from 'hono-rate-limiter';
 import { perClientRateLimit } from '../middleware/rate-limit.ts';
 import type { OutputFileCache } from '../output-file-cache.ts';
 import type { AnswerFiles } from '../answer-files.ts';
@@ -63,7 +64,13 @@ export interface PublicApiDeps {
   readonly answerFiles: AnswerFiles;
   /** The OpenAPI document of this API as JSON text (`openapi-json.ts`); read at its first request. */
   readonly openApi: () => string;
-  readonly limits: { readonly content: number; readonly search: number; readonly trustProxyHops: number };
+  readonly limits: {
+    readonly content: number;
+    readonly search: number;
+    readonly trustProxyHops: number;
+    /** Counters shared by every instance on the database (Postgres); absent: each instance counts in its memory. */
+    readonly sharedStore?: (scope: string, windowMs: number) => Store;
+  };
 }
 
 /** Search answers remembered at most (cleared when full). */
@@ -101,8 +108,9 @@ function answerBody(read: ReadAnswer, cache: CachePolicy, path: string): Conditi
 /** The routes, to mount at `/api/public/v1`. */
 export function publicApiRoutes(deps: PublicApiDeps): Hono {
   const app = new Hono();
-  const contentLimit = perClientRateLimit('content requests', deps.limits.content, deps.limits.trustProxyHops);
-  const searchLimit = perClientRateLimit('searches', deps.limits.search, deps.limits.trustProxyHops);
+  const shared = deps.limits.sharedStore;
+  const contentLimit = perClientRateLimit('content requests', deps.limits.content, deps.limits.trustProxyHops, shared && ((ms) => shared('content', ms)));
+  const searchLimit = perClientRateLimit('searches', deps.limits.search, deps.limits.trustProxyHops, shared && ((ms) => shared('search', ms)));
   // c.req.path is the canonical spelling (the app routes with normalizeRequestPath), so every spelling of an address shares its bucket.
   app.use('*', async (c, next) => (c.req.path.endsWith('/search') ? searchLimit(c, next) : contentLimit(c, next)));
 

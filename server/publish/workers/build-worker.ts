@@ -20,6 +20,7 @@ import { createPublicUrls } from '../../urls/public-urls.ts';
 import type { BuildRequest, BuildThreadReport, BuildWorkerData, StateNews } from '../build-thread.ts';
 import type { SiteBuilder } from '../builder/site-builder.ts';
 import { createLocalBuilder } from '../local-builder.ts';
+import { createStateFeedWriter, feedState } from '../state-feed.ts';
 
 // Builds trail the readers' answers: below the request thread's priority, with the writer and render threads it starts.
 lowerThisThread();
@@ -46,7 +47,8 @@ async function boot(data: BuildWorkerData): Promise<{ run: (request: { op: strin
     log,
     ...(data.edge ? { edge: { kick: () => report({ edgeKick: true }) } } : {}),
   });
-  const builder: SiteBuilder = local.builder;
+  // On Postgres the service's builder feeds its public state to web instances that do not build (issue 38).
+  const builder: SiteBuilder = config.databaseUrl ? feedState(local.builder, createStateFeedWriter({ db, clock, log })) : local.builder;
   const tracker = createDeltaTracker();
   /** What the state changed since it was last sent. */
   const news = (): StateNews => {

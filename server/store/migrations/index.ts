@@ -25,6 +25,7 @@ import * as bucketObjects from './0017-bucket-objects.ts';
 import * as outputFileStamps from './0018-output-file-stamps.ts';
 import * as dashboardSignIn from './0019-dashboard-sign-in.ts';
 import * as editorAutosaves from './0020-editor-autosaves.ts';
+import * as sharedServing from './0021-shared-serving.ts';
 
 /** Every migration by name, applied in name order. */
 export const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ export const migrations: Record<string, Migration> = {
   '0018-output-file-stamps': outputFileStamps,
   '0019-dashboard-sign-in': dashboardSignIn,
   '0020-editor-autosaves': editorAutosaves,
+  '0021-shared-serving': sharedServing,
 };
 
 /**

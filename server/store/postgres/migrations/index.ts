@@ -7,8 +7,10 @@
  */
 import type { Migration } from 'kysely';
 import * as schema from './0001-schema.ts';
+import * as sharedServing from './0002-shared-serving.ts';
 
 /** Every Postgres migration by name. */
 export const postgresMigrations: Record<string, Migration> = {
   '0001-schema': schema,
+  '0002-shared-serving': sharedServing,
 };

@@ -1,0 +1,164 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { manualClock } from '../clock.ts';
+import { createLogger } from '../logger.ts';
+import { createStateFeedWriter } from '../publish/state-feed.ts';
+import { createArticleIndex } from '../read-model/article-index.ts';
+import type { ListPosition } from '../read-model/list-pages.ts';
+import type { PublicState } from '../read-model/public-state.ts';
+import type { PublicArticleSummary, PublicChannel } from '../read-model/view-models.ts';
+import { readStateFeed } from '../store/state-feed.repository.ts';
+import { databaseBefore, type DatabaseBefore } from '../../test/helpers/migrated-database.ts';
+import { followState } from './state-follower.ts';
+
+const channel = (id: number, title = `c${id}`): PublicChannel => ({ id, slug: `c${id}`, title }) as unknown as PublicChannel;
+const article = (id: number, ch: PublicChannel, title = `a${id}`): PublicArticleSummary =>
+  ({ id, slug: `a${id}`, channel: ch, publishedAt: `2026-01-${String(id).padStart(2, '0')}T00:00:00.000Z`, title, translations: [{ language: 'en', title }] }) as unknown as PublicArticleSummary;
+
+/** A builder-like state: the index changed in place, groups and anchors replaced when they change. */
+function builderState(channels: PublicChannel[], articles: PublicArticleSummary[]) {
+  const index = createArticleIndex(articles);
+  const anchors = new Map<string, readonly ListPosition[]>();
+  const self = {
+    channels: channels as readonly PublicChannel[],
+    index,
+    anchors,
+    through: 1,
+    state: (): PublicState => ({ channels: self.channels, articles: index.articles, byChannel: index.groups(), anchors, through: self.through }),
+  };
+  return self;
+}
+
+/** What a state shows, as plain data (the mirror's objects are its own). */
+const shown = (state: PublicState) => ({
+  channels: state.channels.map((c) => c.id),
+  articles: [...state.articles.values()].map((a) => [a.id, a.title, a.channel.id]).sort(),
+  groups: [...state.byChannel].map(([id, group]) => [id, group.map((a) => a.id)]).sort(),
+  anchors: [...state.anchors].sort(),
+  through: state.through,
+});
+
+const log = createLogger('error');
+let database: DatabaseBefore | null = null;
+afterEach(async () => {
+  await database?.remove();
+  database = null;
+});
+
+describe('the state feed, from the building server to web instances', () => {
+  it('gives a web instance the builder state and each build\'s paths, in order, with channels shared as on the builder', async () => {
+    database = await databaseBefore('9999');
+    const db = database.db;
+    const writer = createStateFeedWriter({ db, clock: manualClock(new Date('2026-12-07T00:00:00Z')), log });
+    const [c1, c2] = [channel(1), channel(2)];
+    const b = builderState([c1, c2], [article(1, c1), article(2, c2)]);
+    b.anchors.set('c1:en', Object.freeze([{ p: 'x', id: 1 }]));
+    await writer.offer(b.state(), []);
+    const placed: string[][] = [];
+    const follower = followState({ db, log, onPaths: (paths) => void placed.push([...paths]), pollMs: 60_000 });
+    try {
+      await follower.catchUp();
+      expect(shown(follower.heldState()!)).toEqual(shown(b.state()));
+      const held = follower.heldState()!;
+      expect(held.articles.get(2)!.channel).toBe(held.channels[1]);
+
+      b.index.set(3, article(3, c1));
+      b.index.set(2, null);
+      b.through = 7;
+      await writer.offer(b.state(), ['/c1/en/a3/index.html', '/c2/en/a2/index.html']);
+      // A build that changed files but not the state still reaches the caches.
+      await writer.offer(b.state(), ['/robots.txt']);
+      await follower.catchUp();
+      expect(shown(follower.heldState()!)).toEqual(shown(b.state()));
+      expect(follower.through()).toBe(7);
+      expect(placed).toEqual([['/c1/en/a3/index.html', '/c2/en/a2/index.html'], ['/robots.txt']]);
+      expect(follower.heldState()!.articles.get(3)!.channel).toBe(follower.heldState()!.channels[0]);
+    } finally {
+      await follower.close();
+    }
+  });
+
+  it('writes the whole state again every so often, prunes the rows before the previous whole one, and a late instance starts from the newest whole row', async () => {
+    database = await databaseBefore('9999');
+    const db = database.db;
+    const writer = createStateFeedWriter({ db, clock: manualClock(new Date('2026-12-07T00:00:00Z')), log }, 3);
+    const c1 = channel(1);
+    const b = builderState([c1], [article(1, c1)]);
+    for (let i = 2; i <= 12; i++) {
+      b.index.set(i, article(i, c1));
+      b.through = i;
+      await writer.offer(b.state(), [`/c1/en/a${i}/index.html`]);
+    }
+    const rows = await readStateFeed(db, 0, 100);
+    // Whole rows at the start and after every 3 deltas; only the last two whole rows' chains are kept.
+    expect(rows.filter((r) => r.whole).length).toBe(2);
+    expect(rows[0]!.whole).toBe(true);
+    for (let i = 1; i < rows.length; i++) if (!rows[i]!.whole) expect(rows[i]!.base).toBe(rows[i - 1]!.id);
+    const follower = followState({ db, log, onPaths: () => undefined, pollMs: 60_000 });
+    try {
+      await follower.catchUp();
+      expect(shown(follower.heldState()!)).toEqual(shown(b.state()));
+    } finally {
+      await follower.close();
+    }
+  });
+
+  it('starts again from the newest whole row when a row it needs is gone, serving what it held meanwhile', async () => {
+    database = await databaseBefore('9999');
+    const db = database.db;
+    const clock = manualClock(new Date('2026-12-07T00:00:00Z'));
+    const first = createStateFeedWriter({ db, clock, log });
+    const c1 = channel(1);
+    const b = builderState([c1], [article(1, c1)]);
+    await first.offer(b.state(), []);
+    const follower = followState({ db, log, onPaths: () => undefined, pollMs: 60_000 });
+    try {
+      await follower.catchUp();
+      expect(follower.heldState()!.articles.size).toBe(1);
+      // Another server takes over (its feed starts whole), and a delta of the first one's is lost meanwhile.
+      b.index.set(2, article(2, c1));
+      b.through = 2;
+      await first.offer(b.state(), []);
+      await db.deleteFrom('state_feed').where('whole', '=', 0).execute();
+      b.index.set(3, article(3, c1));
+      b.through = 3;
+      const second = createStateFeedWriter({ db, clock, log });
+      await second.offer(b.state(), []);
+      b.index.set(4, article(4, c1));
+      b.through = 4;
+      await second.offer(b.state(), ['/c1/en/a4/index.html']);
+      await follower.catchUp();
+      expect(shown(follower.heldState()!)).toEqual(shown(b.state()));
+    } finally {
+      await follower.close();
+    }
+  });
+
+  it('does not go round in circles over a gap it cannot mend: it keeps its state and mends it at the next whole row', async () => {
+    database = await databaseBefore('9999');
+    const db = database.db;
+    const clock = manualClock(new Date('2026-12-07T00:00:00Z'));
+    const writer = createStateFeedWriter({ db, clock, log });
+    const c1 = channel(1);
+    const b = builderState([c1], [article(1, c1)]);
+    await writer.offer(b.state(), []);
+    const follower = followState({ db, log, onPaths: () => undefined, pollMs: 60_000 });
+    try {
+      await follower.catchUp();
+      for (const id of [2, 3]) {
+        b.index.set(id, article(id, c1));
+        b.through = id;
+        await writer.offer(b.state(), []);
+      }
+      const [, lost] = await readStateFeed(db, 0, 10);
+      await db.deleteFrom('state_feed').where('id', '=', lost!.id).execute();
+      await follower.catchUp();
+      expect(follower.heldState()!.articles.size).toBe(1);
+      const later = createStateFeedWriter({ db, clock, log });
+      await later.offer(b.state(), []);
+      await follower.catchUp();
+      expect(shown(follower.heldState()!)).toEqual(shown(b.state()));
+    } finally {
+      await follower.close();
+    }
+  });
+});

@@ -1,0 +1,167 @@
+/**
+ * A web instance (`PRESSROOM_ROLE=web`, issue 38): answers both APIs, the
+ * dashboard and the output beside the server that builds, on the same
+ * Postgres database and output folder. It builds nothing, runs no job,
+ * watches no `content/` and holds no lock, so any number may run, started
+ * and killed in any order.
+ *
+ * - Writes go to the database as on the server (one transaction each, with
+ *   their jobs: the server and `npm run worker` run them); bodies and
+ *   uploads are processed on this instance's threads; uploads are stored
+ *   in the shared data folder, or the bucket.
+ * - Reads are the shared output folder's files and the server's public
+ *   state, followed from the database's state feed
+ *   (`public-api/state-follower.ts`): each build's paths are dropped from
+ *   this instance's file caches as its state is applied.
+ * - A write that waits for its build (`settleWrite`) waits until this
+ *   instance has the build's state and readers get it.
+ * - Rate limits are counted in the database, with every other instance's.
+ * @module
+ */
+import fs from 'node:fs';
+import { createApp } from './app.ts';
+import { createBodyPool } from './bodies/body-pool.ts';
+import { createThreadedRulePolicy } from './bodies/threaded-moderation.ts';
+import { loadCursorCodec } from './bootstrap.ts';
+import { systemClock, type Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import { describeError } from './describe-error.ts';
+import type { OutputWatch } from './domain/article/reported-status.ts';
+import { createRulePolicy } from './domain/moderation/moderation-policy.ts';
+import { s3Bucket } from './edge/bucket/s3-bucket.ts';
+import { objectHeadersOf } from './edge/bucket/bucket-sync.ts';
+import { createOutputFileCache } from './http/output-file-cache.ts';
+import { createReadApi, listenServing, serverUrl } from './http/read-side.ts';
+import { createThreadUploadParser } from './http/upload-parser.ts';
+import { InternalError } from './internal-error.ts';
+import { createLogger, type Logger } from './logger.ts';
+import type { RunningService } from './main.ts';
+import type { Worker } from './jobs/worker.ts';
+import { createMediaKit } from './media/create-media-kit.ts';
+import { migrateLogged } from './migrate-logged.ts';
+import { loadModerationRules } from './moderation-rules-file.ts';
+import { OPENAPI_FILES } from './paths.ts';
+import { openApiJson } from './openapi-json.ts';
+import { followState, type StateFollower } from './public-api/state-follower.ts';
+import { openDatabase, PRIVATE_DIR_MODE, shownDatabase, type Db } from './store/database.ts';
+import { databaseUnreachable } from './store/postgres/postgres-database.ts';
+import { readSetting } from './store/instance-setting.repository.ts';
+import { listenTo } from './store/postgres/notifications.ts';
+import { hasUnprocessedEventThrough, lastEventId } from './store/publication-event.repository.ts';
+import { STATE_FEED_CHANNEL } from './store/state-feed.repository.ts';
+import { createPublicUrls } from './urls/public-urls.ts';
+
+/** How often a waiting write looks whether its build reached readers. */
+const SETTLE_POLL_MS = 25;
+
+/** A write's wait for its build, here: the server's build in this instance's state, then readers given it. */
+function followedOutput(db: Db, follower: StateFollower): OutputWatch {
+  return {
+    async settle(ms) {
+      const deadline = Date.now() + ms;
+      const target = await lastEventId(db);
+      while (Date.now() < deadline) {
+        await follower.catchUp();
+        if (follower.through() >= target && !(await hasUnprocessedEventThrough(db, target))) return;
+        await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+      }
+    },
+  };
+}
+
+/** The read API's search index: the server keeps it; this instance asks whether it is complete until it is. */
+function searchWatch(db: Db): { ready: () => boolean; version: () => number; refresh: () => Promise<void> } {
+  let complete = false;
+  let version = 0;
+  return {
+    ready: () => complete,
+    // Every search asks the index again: the server syncs it after its builds, and nothing tells this instance when.
+    version: () => ++version,
+    async refresh() {
+      if (!complete) complete = (await readSetting(db, 'search_index_complete')) === '1';
+    },
+  };
+}
+
+/** Starts a web instance on `config.host:config.port`. */
+export async function startWebInstance(config: Config, options: { clock?: Clock; log?: Logger } = {}): Promise<RunningService> {
+  if (!config.databaseUrl) throw new InternalError('INVARIANT_BROKEN', 'PRESSROOM_ROLE=web needs PRESSROOM_DATABASE_URL: the SQLite file has one server.');
+  const log = options.log ?? createLogger(config.logLevel);
+  const clock = options.clock ?? systemClock;
+  fs.mkdirSync(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  const db = openDatabase(config.database);
+  try {
+    // Safe beside a running server: migrations take their lock, and do nothing when the database is current.
+    const applied = await migrateLogged(db, shownDatabase(config.database), log);
+    if (applied.length > 0) log.info('database migrated', { database: shownDatabase(config.database), applied: applied.join(',') });
+  } catch (error) {
+    await db.destroy();
+    throw InternalError.is(error) ? error : databaseUnreachable(config.databaseUrl, error);
+  }
+  const rules = loadModerationRules(config.moderationFile);
+  const urls = createPublicUrls(config.publicUrl, config.dashboardUrl);
+  const cursors = await loadCursorCodec(db);
+  const mediaBucket = config.deployBucket ? s3Bucket(config.deployBucket) : null;
+  const media = createMediaKit(
+    config,
+    mediaBucket ? { bucket: mediaBucket, headersOf: (file) => objectHeadersOf(file, config.cacheMaxAgeSeconds, config.cacheTagPrefix), log: log.child('media') } : undefined,
+  );
+  const bodies = config.bodyWorkers > 0 ? createBodyPool({ threads: config.bodyWorkers, timeLimitMs: config.bodyTimeLimitMs, lazy: true, queuedPerOwner: config.bodyQueuePerAccount }) : null;
+  const policy = bodies ? createThreadedRulePolicy(rules, bodies) : createRulePolicy(rules);
+  const outputFiles = config.staticBuild ? createOutputFileCache(config.outputDir) : null;
+  const search = searchWatch(db);
+  let readApi: ReturnType<typeof createReadApi> | null = null;
+  const follower = followState({
+    db,
+    log: log.child('state'),
+    async onPaths(paths) {
+      outputFiles?.invalidate(paths);
+      readApi?.invalidate(paths);
+      await search.refresh();
+    },
+  });
+  const listening = listenTo(config.databaseUrl, STATE_FEED_CHANNEL, () => follower.poke(), (error) => log.child('state').warn('state feed notifications lost: looking every second until they are back', { error: describeError(error) }));
+  await search.refresh();
+  readApi = outputFiles ? createReadApi({ db, urls, cursors, config, files: outputFiles, log, state: () => follower.state(), heldState: () => follower.heldState(), search }) : null;
+  const uploadParser = createThreadUploadParser();
+  // Jobs are the server's and the workers': this instance's runner never starts; the queue's own notification wakes theirs when a write's transaction commits.
+  const idle: Worker = { start: () => undefined, wake: () => undefined, runDue: async () => 0, recover: async () => 0, stop: async () => undefined };
+  const app = createApp(config, {
+    db,
+    clock,
+    urls,
+    cursors,
+    log,
+    publishingOpenApi: () => openApiJson(OPENAPI_FILES.publishing),
+    jobs: idle,
+    moderation: policy,
+    media,
+    ...(bodies ? { bodies } : {}),
+    uploadParser,
+    ...(readApi ? { publicApi: readApi.deps } : {}),
+    ...(outputFiles ? { outputFiles, output: followedOutput(db, follower) } : {}),
+  });
+  const server = await listenServing(config, app, outputFiles, readApi, log);
+  bodies?.warm();
+  log.info('web instance listening: answering beside the server that builds', { database: shownDatabase(config.database), output: config.outputDir });
+  return {
+    url: serverUrl(server, config),
+    db,
+    newDevKey: null,
+    devKeyFile: '',
+    localSignIn: { newPassword: null, passwordFile: '', canSignIn: false },
+    worker: idle,
+    cursors,
+    staticSite: null,
+    searchIndex: null,
+    edge: null,
+    async stop() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.close();
+      await follower.close();
+      await bodies?.close();
+      await uploadParser.close();
+      await db.destroy();
+    },
+  };
+}
