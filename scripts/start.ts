@@ -44,7 +44,7 @@ try {
   });
   const lines = [`Pressroom is running at ${service.url}`, `Publishing API: ${service.url}/api/v1 (docs: ${service.url}/api/v1/openapi.json)`];
   if (config.role === 'web') {
-    lines[0] = `Pressroom web instance is running at ${service.url}, beside the server that builds (keys and passwords are the server's)`;
+    lines[0] = `Pressroom web instance is running at ${service.url} (beside the server that builds: keys and passwords are the server's)`;
   } else if (service.newDevKey) {
     lines.push(`Development API key (shown once, saved to ${service.devKeyFile}):`, `  ${service.newDevKey}`);
   } else {

@@ -31,7 +31,7 @@ function builderState(channels: PublicChannel[], articles: PublicArticleSummary[
 /** What a state shows, as plain data (the mirror's objects are its own). */
 const shown = (state: PublicState) => ({
   channels: state.channels.map((c) => c.id),
-  articles: [...state.articles.values()].map((a) => [a.id, a.title, a.channel.id]).sort(),
+  articles: [...state.articles.values()].map((a) => [a.id, a.translations[0]!.title, a.channel.id]).sort(),
   groups: [...state.byChannel].map(([id, group]) => [id, group.map((a) => a.id)]).sort(),
   anchors: [...state.anchors].sort(),
   through: state.through,

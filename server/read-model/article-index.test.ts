@@ -39,14 +39,18 @@ describe('the article index', () => {
     expect(index.articles.size).toBe(0);
   });
 
-  it('tells the one reader that follows it which ids were set since it last asked, from its first asking on', () => {
+  it('tells each reader that follows it which ids were set since that reader last asked, from its first asking on', () => {
     const index = createArticleIndex([article(news, 1, 1)]);
+    const [mirror, feed] = [{}, {}];
     index.set(2, article(news, 2, 2));
-    expect(takeChangedIds(index.articles)).toBeUndefined();
+    expect(takeChangedIds(index.articles, mirror)).toBeUndefined();
     index.set(3, article(sport, 3, 3));
+    expect(takeChangedIds(index.articles, feed)).toBeUndefined();
     index.set(1, null);
-    expect([...takeChangedIds(index.articles)!].sort()).toEqual([1, 3]);
-    expect([...takeChangedIds(index.articles)!]).toEqual([]);
-    expect(takeChangedIds(new Map())).toBeUndefined();
+    expect([...takeChangedIds(index.articles, mirror)!].sort()).toEqual([1, 3]);
+    expect([...takeChangedIds(index.articles, mirror)!]).toEqual([]);
+    // The other reader's journal is its own: what the first one took is still there for it.
+    expect([...takeChangedIds(index.articles, feed)!]).toEqual([1]);
+    expect(takeChangedIds(new Map(), mirror)).toBeUndefined();
   });
 });

@@ -23,20 +23,23 @@ export interface ArticleIndex {
 }
 
 /**
- * The ids set in each index since its reader last took them (`takeChangedIds`), by the index's map. A journal
- * starts at the first take, so an index nobody follows keeps none.
+ * The ids set in each index since each of its readers last took them (`takeChangedIds`), by the index's map and
+ * the reader. A reader's journal starts at its first take, so an index nobody follows keeps none.
  */
-const journals = new WeakMap<ReadonlyMap<number, PublicArticleSummary>, Set<number>>();
+const journals = new WeakMap<ReadonlyMap<number, PublicArticleSummary>, Map<object, Set<number>>>();
 
 /**
- * The ids of the articles set (changed, added or removed) in the index whose map is `articles` since the last
- * call, which starts over; undefined at the first call for that map (or for a map no index made): the caller
- * then compares every article, once. For the one reader that follows an index's changes (`state-delta.ts`), so
- * that following costs what changed, not the size of the site.
+ * The ids of the articles set (changed, added or removed) in the index whose map is `articles` since `reader`'s
+ * last call, which starts over for that reader alone; undefined at its first call for that map (or for a map no
+ * index made): the caller then compares every article, once. For the readers that follow an index's changes
+ * (`state-delta.ts`: the request thread's mirror, the database's state feed), so that following costs what
+ * changed, not the size of the site.
  */
-export function takeChangedIds(articles: ReadonlyMap<number, PublicArticleSummary>): ReadonlySet<number> | undefined {
-  const journal = journals.get(articles);
-  journals.set(articles, new Set());
+export function takeChangedIds(articles: ReadonlyMap<number, PublicArticleSummary>, reader: object): ReadonlySet<number> | undefined {
+  let readers = journals.get(articles);
+  if (!readers) journals.set(articles, (readers = new Map()));
+  const journal = readers.get(reader);
+  readers.set(reader, new Set());
   return journal;
 }
 
@@ -62,7 +65,8 @@ export function createArticleIndex(initial: Iterable<PublicArticleSummary> = [])
   return {
     articles,
     set(id, summary) {
-      journals.get(articles)?.add(id);
+      const readers = journals.get(articles);
+      if (readers) for (const journal of readers.values()) journal.add(id);
       const before = articles.get(id);
       if (before) {
         stale.add(before.channel.id);

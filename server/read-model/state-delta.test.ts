@@ -159,4 +159,21 @@ describe('the public state from deltas', () => {
     expect(delta.articles.map((a) => a.id).sort()).toEqual([2, 3]);
     expect(delta.removed).toEqual([1]);
   });
+
+  it('gives two trackers of one builder state every change each (the request thread\'s mirror and the database\'s state feed)', () => {
+    const c1 = channel(1);
+    const s = sender([c1], [article(1, c1)]);
+    const [mirrorSide, feedSide] = [createDeltaTracker(), createDeltaTracker()];
+    const [mirror, feedMirror] = [createStateMirror(), createStateMirror()];
+    for (let round = 0; round < 4; round++) {
+      s.index.set(10 + round, article(10 + round, c1));
+      if (round === 2) s.index.set(1, null);
+      // The feed takes first, as after a build (its listener runs before the request thread's).
+      const fromFeed = feedSide.take(s.state());
+      if (fromFeed) feedMirror.apply(carried(fromFeed)!);
+      const fromThread = mirrorSide.take(s.state());
+      if (fromThread) mirror.apply(carried(fromThread)!);
+      for (const m of [mirror, feedMirror]) expect([...m.state()!.articles.keys()].sort()).toEqual([...s.state().articles.keys()].sort());
+    }
+  });
 });

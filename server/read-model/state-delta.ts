@@ -55,6 +55,8 @@ export interface DeltaTracker {
 /** Creates a tracker with nothing sent yet. */
 export function createDeltaTracker(): DeltaTracker {
   let sent: { channels: readonly PublicChannel[]; articles: Map<number, PublicArticleSummary>; anchors: Map<string, readonly ListPosition[]>; through: number } | null = null;
+  // This tracker's own journal of the index: two trackers may follow one index (the request thread's, the state feed's).
+  const reader = {};
   // The articles map last compared: while the builder keeps the same index, only the ids it set since are.
   let followed: ReadonlyMap<number, PublicArticleSummary> | null = null;
   return {
@@ -65,7 +67,7 @@ export function createDeltaTracker(): DeltaTracker {
       const removed: number[] = [];
       // What the index set since the last take (an index's journal); every article when it is another map, or
       // when the map is not an index's (no journal). At 10,000 articles comparing all was ~7 ms a take.
-      const changed = takeChangedIds(state.articles);
+      const changed = takeChangedIds(state.articles, reader);
       const known = followed === state.articles && !whole ? changed : undefined;
       followed = state.articles;
       if (known) {
