@@ -68,7 +68,7 @@ const MEASUREMENTS: readonly Measurement[] = [
   },
   {
     name: 'failover',
-    description: 'One npm start per store: writes/s with --connections clients publishing for --duration s, SQLite and Postgres; then on Postgres a standby beside the server, the server killed (SIGKILL): → the standby answers, → the last acknowledged publish reads published there',
+    description: 'One npm start per store: writes/s with --connections clients publishing for --duration s, SQLite and Postgres, and on Postgres spread over the server and two web instances (PRESSROOM_ROLE=web); then a standby beside the server, the server killed (SIGKILL): → the standby answers, → the last acknowledged publish reads published there',
     script: 'scripts/bench/failover-bench.ts',
     args: (o) => ['--duration', String(o.duration), '--connections', String(Math.min(o.connections, 16))],
   },

@@ -19,12 +19,13 @@
  * @module
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { createApp } from './app.ts';
 import { createBodyPool } from './bodies/body-pool.ts';
 import { createThreadedRulePolicy } from './bodies/threaded-moderation.ts';
 import { loadCursorCodec } from './bootstrap.ts';
 import { systemClock, type Clock } from './clock.ts';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import { describeError } from './describe-error.ts';
 import type { OutputWatch } from './domain/article/reported-status.ts';
 import { createRulePolicy } from './domain/moderation/moderation-policy.ts';
@@ -40,14 +41,18 @@ import type { Worker } from './jobs/worker.ts';
 import { createMediaKit } from './media/create-media-kit.ts';
 import { migrateLogged } from './migrate-logged.ts';
 import { loadModerationRules } from './moderation-rules-file.ts';
-import { OPENAPI_FILES } from './paths.ts';
+import { OPENAPI_FILES, PROJECT_ROOT } from './paths.ts';
+import { createPreviewer } from './publish/static-site.ts';
 import { openApiJson } from './openapi-json.ts';
 import { followState, type StateFollower } from './public-api/state-follower.ts';
 import { openDatabase, PRIVATE_DIR_MODE, shownDatabase, type Db } from './store/database.ts';
 import { databaseUnreachable } from './store/postgres/postgres-database.ts';
 import { readSetting } from './store/instance-setting.repository.ts';
+import { SEARCH_COMPLETE_SETTING } from './public-api/search-keeper.ts';
+import { hasAnyFile } from './store/output-file.repository.ts';
+import { staticFiles } from './serving/static-files.ts';
 import { listenTo } from './store/postgres/notifications.ts';
-import { hasUnprocessedEventThrough, lastEventId } from './store/publication-event.repository.ts';
+import { hasUnbuiltEvent, hasUnprocessedEventThrough, lastEventId } from './store/publication-event.repository.ts';
 import { STATE_FEED_CHANNEL } from './store/state-feed.repository.ts';
 import { createPublicUrls } from './urls/public-urls.ts';
 
@@ -69,17 +74,25 @@ function followedOutput(db: Db, follower: StateFollower): OutputWatch {
   };
 }
 
-/** The read API's search index: the server keeps it; this instance asks whether it is complete until it is. */
-function searchWatch(db: Db): { ready: () => boolean; version: () => number; refresh: () => Promise<void> } {
+/**
+ * The read API's search index: the server keeps it; this instance asks whether it is complete (every second,
+ * and with each state it follows) until it is.
+ */
+function searchWatch(db: Db): { ready: () => boolean; version: () => number; refresh: () => Promise<void>; stop: () => void } {
   let complete = false;
   let version = 0;
+  const refresh = async () => {
+    if (!complete) complete = (await readSetting(db, SEARCH_COMPLETE_SETTING).catch(() => undefined)) === '1';
+    if (complete) clearInterval(timer);
+  };
+  const timer = setInterval(() => void refresh(), 1_000);
+  timer.unref();
   return {
     ready: () => complete,
     // Every search asks the index again: the server syncs it after its builds, and nothing tells this instance when.
     version: () => ++version,
-    async refresh() {
-      if (!complete) complete = (await readSetting(db, 'search_index_complete')) === '1';
-    },
+    refresh,
+    stop: () => clearInterval(timer),
   };
 }
 
@@ -97,6 +110,13 @@ export async function startWebInstance(config: Config, options: { clock?: Clock;
   } catch (error) {
     await db.destroy();
     throw InternalError.is(error) ? error : databaseUnreachable(config.databaseUrl, error);
+  }
+  // The server's output folder, shared: a web instance on a folder of its own would answer 404 for every page.
+  if (config.staticBuild && (await hasAnyFile(db)) && !fs.existsSync(path.join(config.outputDir, staticFiles.home()))) {
+    await db.destroy();
+    throw new ConfigError([
+      `PRESSROOM_OUTPUT_DIR: a web instance serves the output folder of the server that builds, and ${config.outputDir} holds no site although that server built one; give it the server's folder (the same machine, or a shared volume: docs/DEPLOYING.md, "Several machines") (got "${config.outputDir}")`,
+    ]);
   }
   const rules = loadModerationRules(config.moderationFile);
   const urls = createPublicUrls(config.publicUrl, config.dashboardUrl);
@@ -123,6 +143,8 @@ export async function startWebInstance(config: Config, options: { clock?: Clock;
   const listening = listenTo(config.databaseUrl, STATE_FEED_CHANNEL, () => follower.poke(), (error) => log.child('state').warn('state feed notifications lost: looking every second until they are back', { error: describeError(error) }));
   await search.refresh();
   readApi = outputFiles ? createReadApi({ db, urls, cursors, config, files: outputFiles, log, state: () => follower.state(), heldState: () => follower.heldState(), search }) : null;
+  // The dashboard's preview renders here, with renderers of its own, over the followed state.
+  const preview = config.staticBuild ? await createPreviewer({ db, clock, urls, cursors, config, projectRoot: PROJECT_ROOT, log: log.child('preview'), state: () => follower.state(), pending: () => hasUnbuiltEvent(db) }) : null;
   const uploadParser = createThreadUploadParser();
   // Jobs are the server's and the workers': this instance's runner never starts; the queue's own notification wakes theirs when a write's transaction commits.
   const idle: Worker = { start: () => undefined, wake: () => undefined, runDue: async () => 0, recover: async () => 0, stop: async () => undefined };
@@ -140,6 +162,7 @@ export async function startWebInstance(config: Config, options: { clock?: Clock;
     uploadParser,
     ...(readApi ? { publicApi: readApi.deps } : {}),
     ...(outputFiles ? { outputFiles, output: followedOutput(db, follower) } : {}),
+    ...(preview ? { preview } : {}),
   });
   const server = await listenServing(config, app, outputFiles, readApi, log);
   bodies?.warm();
@@ -158,6 +181,7 @@ export async function startWebInstance(config: Config, options: { clock?: Clock;
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await listening.close();
+      search.stop();
       await follower.close();
       await bodies?.close();
       await uploadParser.close();

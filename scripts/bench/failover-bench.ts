@@ -4,7 +4,9 @@
  * (static build on), a throwaway cluster of Debian's postgresql.
  * - **writes/s**: after 5 unmeasured publishes, `--connections` clients
  *   publish one-paragraph articles for `--duration` seconds; acknowledged
- *   (201) writes per second, on the SQLite file and on Postgres.
+ *   (201) writes per second, on the SQLite file and on Postgres; then on
+ *   Postgres with the clients spread over the server and two web instances
+ *   (`PRESSROOM_ROLE=web`).
  * - **takeover**: a standby (`PRESSROOM_STANDBY`) waits beside the
  *   Postgres server; the server is killed with SIGKILL right after a
  *   publish was acknowledged; then the time until the standby answers, and
@@ -34,20 +36,26 @@ function client(url: string, dir: string) {
 
 const article = (slug: string) => ({ slug, default_language: 'en', status: 'published', translations: [{ language: 'en', title: `Story ${slug}`, content_markdown: `A paragraph about ${slug}, long enough to be a short story's opening line.` }] });
 
-/** Publishes from `connections` clients for `seconds`; acknowledged writes per second. */
-async function sustainedWrites(server: ServerProcess, dir: string, seconds: number, connections: number): Promise<number> {
-  const call = client(server.url, dir);
-  if ((await call('POST', '/channels', { slug: 'load', default_language: 'en', translations: [{ language: 'en', title: 'Load' }] })).status !== 201) throw new Error('the channel was not created');
-  // Unmeasured: the first publishes boot the body threads and the build's renderers.
-  for (let i = 0; i < 5; i++) if ((await call('POST', '/channels/load/pages', article(`warm${i}`))).status !== 201) throw new Error('a warm-up write failed');
+/**
+ * Publishes from `connections` clients for `seconds`, client i through `urls[i % urls.length]`, into a new
+ * channel `channel`; acknowledged writes per second.
+ */
+async function sustainedWrites(urls: readonly string[], dir: string, channel: string, seconds: number, connections: number): Promise<number> {
+  const call = client(urls[0]!, dir);
+  if ((await call('POST', '/channels', { slug: channel, default_language: 'en', translations: [{ language: 'en', title: 'Load' }] })).status !== 201) throw new Error('the channel was not created');
+  // Unmeasured: the first publishes boot each instance's body threads and the build's renderers.
+  for (let i = 0; i < 5 * urls.length; i++) {
+    const res = await call('POST', `/channels/${channel}/pages`, article(`${channel}-warm${i}`), urls[i % urls.length]);
+    if (res.status !== 201) throw new Error(`a warm-up write was answered ${res.status}`);
+  }
   let acknowledged = 0;
   let next = 0;
   const until = performance.now() + seconds * 1000;
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: connections }, async () => {
+    Array.from({ length: connections }, async (_, c) => {
       while (performance.now() < until) {
-        const res = await call('POST', '/channels/load/pages', article(`w${next++}`));
+        const res = await call('POST', `/channels/${channel}/pages`, article(`${channel}-w${next++}`), urls[c % urls.length]);
         if (res.status === 201) acknowledged++;
         else throw new Error(`a write was answered ${res.status}: ${await res.text()}`);
       }
@@ -98,9 +106,15 @@ async function main(): Promise<void> {
       const env = serviceEnv(dir, { PRESSROOM_IMPORT_CONTENT: 'false', PRESSROOM_LOG_LEVEL: 'warn', PRESSROOM_SOCIAL_CARDS: 'false', ...(store === 'postgres' ? { PRESSROOM_DATABASE_URL: await cluster.createDatabase() } : {}) });
       const server = await startServerProcess(env);
       servers.push(server);
-      const rate = await sustainedWrites(server, dir, seconds, connections);
+      const rate = await sustainedWrites([server.url], dir, 'load', seconds, connections);
       figures.push(figure(`writes/s, one server, ${store} (${connections} clients publishing for ${seconds} s)`, 1000 / rate, { requestsPerSec: Math.round(rate * 10) / 10 }));
       if (store === 'postgres') {
+        // Three instances: the server and two web instances (PRESSROOM_ROLE=web) on its folders, clients spread over them.
+        const webs = await Promise.all([0, 1].map(() => startServerProcess({ ...env, PRESSROOM_ROLE: 'web' })));
+        servers.push(...webs);
+        const spread = await sustainedWrites([server.url, ...webs.map((w) => w.url)], dir, 'load3', seconds, connections);
+        figures.push(figure(`writes/s, the server and two web instances, postgres (${connections} clients spread over the three for ${seconds} s)`, 1000 / spread, { requestsPerSec: Math.round(spread * 10) / 10 }));
+        for (const web of webs) await web.stop();
         const { answers, published } = await takeover(env, dir, server);
         figures.push(figure('takeover: SIGKILL → the standby answers (postgres)', answers), figure('takeover: SIGKILL → the last acknowledged publish reads published there (postgres)', published));
       } else {

@@ -38,7 +38,9 @@ import type { PublicState } from '../read-model/public-state.ts';
 import { BODY_RENDER_VERSION } from '../domain/body/index.ts';
 import { describeError } from '../describe-error.ts';
 
-const COMPLETE_SETTING = 'search_index_complete';
+/** The instance setting that says a complete sync finished once ('1'): a web instance reads it too. */
+export const SEARCH_COMPLETE_SETTING = 'search_index_complete';
+const COMPLETE_SETTING = SEARCH_COMPLETE_SETTING;
 const THROUGH_SETTING = 'search_index_through';
 /** Bump when what a document holds changes (`documentsOf`, `versionOf`): every index is compared again once. */
 const DOCUMENTS_VERSION = '1';

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { isoNow, type Clock } from '../clock.ts';
 import { CHANGING_JOBS } from '../domain/article/article-events.ts';
 import { hasJobUnderWay } from '../store/job.repository.ts';
+import type { PublicState } from '../read-model/public-state.ts';
 import type { Config } from '../config.ts';
 import type { CursorCodec } from '../domain/cursor.ts';
 import type { Logger } from '../logger.ts';
@@ -114,4 +115,36 @@ export async function createStaticSite(deps: {
       await local?.close();
     },
   };
+}
+
+/**
+ * The dashboard's preview where nothing builds (a web instance, `PRESSROOM_ROLE=web`): the same previewer over
+ * renderers of its own and the public state it is given (the state feed's mirror).
+ */
+export async function createPreviewer(deps: {
+  db: Db;
+  clock: Clock;
+  urls: PublicUrls;
+  cursors: CursorCodec;
+  config: Config;
+  projectRoot: string;
+  log: Logger;
+  state: () => Promise<PublicState>;
+  /** Whether publication events wait to be built. */
+  pending: () => Promise<boolean>;
+}): Promise<ArticlePreviewer> {
+  const { buildDir } = await ensureSiteBuild(deps.projectRoot, { log: (line: string) => deps.log.info(line) });
+  const parts = await createRenderParts({ ...deps, astroBuildDir: buildDir });
+  return createArticlePreviewer({
+    db: deps.db,
+    clock: deps.clock,
+    model: parts.model,
+    renderers: parts.renderers,
+    cursors: deps.cursors,
+    site: siteInfo(deps.config),
+    channelsUrl: deps.urls.channelsJson(),
+    outputDir: deps.config.outputDir,
+    state: deps.state,
+    pending: deps.pending,
+  });
 }

@@ -109,9 +109,9 @@ export const LAYER_RULES: IForbiddenRuleType[] = [
   },
   {
     name: 'one-way-to-announce',
-    comment: 'Every write announces a public change through domain/public-change.ts; only it writes the outbox (the builder and the read-your-writes check read it; the edge outbox marks events processed once the CDNs acknowledge them).',
+    comment: 'Every write announces a public change through domain/public-change.ts; only it writes the outbox (the builder, the read-your-writes check and a web instance\'s wait for a write\'s build read it; the edge outbox marks events processed once the CDNs acknowledge them).',
     severity: 'error',
-    from: { path: '^server/', pathNot: '^server/(domain/public-change\\.ts|domain/article/article\\.service\\.ts|publish/builder/|publish/build-thread\\.ts|store/edge-delivery\\.repository\\.ts)' },
+    from: { path: '^server/', pathNot: '^server/(domain/public-change\\.ts|domain/article/article\\.service\\.ts|publish/builder/|publish/build-thread\\.ts|store/edge-delivery\\.repository\\.ts|web-instance\\.ts)' },
     to: { path: '^server/store/publication-event\\.repository\\.ts$' },
   },
   {

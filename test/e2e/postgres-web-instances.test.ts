@@ -168,6 +168,12 @@ describe('web instances beside the server that builds', () => {
     }
   }, 240_000);
 
+  it('refuses to start on an output folder that is not the server\'s, saying which setting to change', async () => {
+    const elsewhere = path.join(dir, 'elsewhere');
+    const started = startServerProcess({ ...env, PRESSROOM_ROLE: 'web', PRESSROOM_OUTPUT_DIR: path.join(elsewhere, 'dist'), PRESSROOM_DATA_DIR: path.join(elsewhere, 'data') });
+    await expect(started).rejects.toThrow(/exited with 2 before listening: [\s\S]*PRESSROOM_OUTPUT_DIR: a web instance serves the output folder of the server that builds/);
+  }, 60_000);
+
   it('count one client\'s requests once across the instances, not once per instance', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 2 * CONTENT_LIMIT; i++) statuses.push((await fetch(`${base}/api/public/v1/channels`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).status);

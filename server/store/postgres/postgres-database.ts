@@ -203,7 +203,7 @@ export async function holdInstanceLock(url: string, onLost: (reason: string) => 
       if (!options.standby) {
         throw new InternalError(
           'DATABASE_IN_USE',
-          `Another Pressroom server already runs on the database ${shownDatabaseUrl(url)} (${await lockHolder(client)}). One server per database for now (several instances sharing one database are not supported yet: docs/DEPLOYING.md); stop the other one, give this one a database of its own, or start it with PRESSROOM_STANDBY=true to take over when the other one stops.`,
+          `Another Pressroom server already runs on the database ${shownDatabaseUrl(url)} (${await lockHolder(client)}). One server builds per database: stop the other one, give this one a database of its own, start it with PRESSROOM_STANDBY=true to take over when the other one stops, or with PRESSROOM_ROLE=web to answer beside it (docs/DEPLOYING.md).`,
         );
       }
       options.standby(await lockHolder(client));
