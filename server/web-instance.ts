@@ -96,6 +96,24 @@ function searchWatch(db: Db): { ready: () => boolean; version: () => number; ref
   };
 }
 
+/** How often a web instance waiting for the server's first public state says so. */
+const WAITING_LOG_MS = 10_000;
+
+/** Resolves once the follower holds a state, logging every `WAITING_LOG_MS` while it waits. */
+async function waitForFirstState(follower: StateFollower, log: Logger): Promise<void> {
+  if (follower.heldState()) return;
+  const say = () => log.warn('waiting for the public state of the server that builds (the database\'s state feed) before listening: start that server (npm start, PRESSROOM_ROLE=server) on this database');
+  await follower.catchUp();
+  if (follower.heldState()) return;
+  say();
+  const timer = setInterval(say, WAITING_LOG_MS);
+  try {
+    await follower.state();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 /** Starts a web instance on `config.host:config.port`. */
 export async function startWebInstance(config: Config, options: { clock?: Clock; log?: Logger } = {}): Promise<RunningService> {
   if (!config.databaseUrl) throw new InternalError('INVARIANT_BROKEN', 'PRESSROOM_ROLE=web needs PRESSROOM_DATABASE_URL: the SQLite file has one server.');
@@ -164,6 +182,9 @@ export async function startWebInstance(config: Config, options: { clock?: Clock;
     ...(outputFiles ? { outputFiles, output: followedOutput(db, follower) } : {}),
     ...(preview ? { preview } : {}),
   });
+  // Answers made on demand need the server's public state: until its first one is in the feed (a server that has
+  // not started yet), this instance waits without listening, as a standby does, and says why.
+  if (readApi) await waitForFirstState(follower, log.child('state'));
   const server = await listenServing(config, app, outputFiles, readApi, log);
   bodies?.warm();
   log.info('web instance listening: answering beside the server that builds', { database: shownDatabase(config.database), output: config.outputDir });

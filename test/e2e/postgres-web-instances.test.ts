@@ -174,6 +174,26 @@ describe('web instances beside the server that builds', () => {
     await expect(started).rejects.toThrow(/exited with 2 before listening: [\s\S]*PRESSROOM_OUTPUT_DIR: a web instance serves the output folder of the server that builds/);
   }, 60_000);
 
+  it('started before any server, waits without listening, saying why, and answers once the server has built', async () => {
+    const own = path.join(dir, 'first');
+    const ownEnv = serviceEnv(own, { PRESSROOM_DATABASE_URL: await cluster.createDatabase(), PRESSROOM_IMPORT_CONTENT: 'false', PRESSROOM_SOCIAL_CARDS: 'false', PRESSROOM_PUBLIC_URL: 'http://pressroom.test' });
+    const early = startServerProcess({ ...ownEnv, PRESSROOM_ROLE: 'web', PRESSROOM_LOG_LEVEL: 'info' });
+    let web: ServerProcess | null = null;
+    void early.then((w) => (web = w), () => undefined);
+    // No server has written a public state: it cannot have listened (it says why in its log, read below).
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(web).toBeNull();
+    const first = await startServerProcess(ownEnv);
+    children.push(first.child);
+    const started = await early;
+    children.push(started.child);
+    expect(started.stderr()).toContain('waiting for the public state of the server that builds');
+    const [fromWeb, fromServer] = await Promise.all([read(started.url, '/api/public/v1/channels?limit=5'), read(first.url, '/api/public/v1/channels?limit=5')]);
+    expect(fromWeb.status).toBe(200);
+    expect(fromWeb.body).toBe(fromServer.body);
+    await Promise.all([started.stop(), first.stop()]);
+  }, 120_000);
+
   it('count one client\'s requests once across the instances, not once per instance', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 2 * CONTENT_LIMIT; i++) statuses.push((await fetch(`${base}/api/public/v1/channels`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).status);
