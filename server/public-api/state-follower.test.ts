@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../clock.ts';
 import { createLogger } from '../logger.ts';
@@ -77,24 +78,77 @@ describe('the state feed, from the building server to web instances', () => {
     }
   });
 
-  it('writes the whole state again every so often, prunes the rows before the previous whole one, and a late instance starts from the newest whole row', async () => {
+  it('writes the whole state again once the deltas add up to its size, prunes the rows before the previous whole one, and a late instance starts from the newest whole row', async () => {
     database = await databaseBefore('9999');
     const db = database.db;
-    const writer = createStateFeedWriter({ db, clock: manualClock(new Date('2026-12-07T00:00:00Z')), log }, 3);
+    const writer = createStateFeedWriter({ db, clock: manualClock(new Date('2026-12-07T00:00:00Z')), log }, 1);
     const c1 = channel(1);
-    const b = builderState([c1], [article(1, c1)]);
-    for (let i = 2; i <= 12; i++) {
-      b.index.set(i, article(i, c1));
+    const b = builderState([c1], [article(1, c1), article(2, c1), article(3, c1)]);
+    let wholes = 0;
+    for (let i = 4; i <= 40; i++) {
+      b.index.set(i % 5 === 0 ? 1 : i, article(i % 5 === 0 ? 1 : i, c1, `v${i}`));
       b.through = i;
       await writer.offer(b.state(), [`/c1/en/a${i}/index.html`]);
+      const [newest] = await db.selectFrom('state_feed').select(['whole', 'delta']).orderBy('id', 'desc').limit(1).execute();
+      if (Number(newest!.whole) === 1) wholes++;
     }
-    const rows = await readStateFeed(db, 0, 100);
-    // Whole rows at the start and after every 3 deltas; only the last two whole rows' chains are kept.
-    expect(rows.filter((r) => r.whole).length).toBe(2);
+    const rows = await readStateFeed(db, 0, 1000);
+    // Whole rows came again as the deltas grew (not at every offer), and only the chains of the last two are kept.
+    expect(wholes).toBeGreaterThan(1);
+    expect(wholes).toBeLessThan(20);
     expect(rows[0]!.whole).toBe(true);
+    expect(rows.filter((r) => r.whole).length).toBeLessThanOrEqual(2);
     for (let i = 1; i < rows.length; i++) if (!rows[i]!.whole) expect(rows[i]!.base).toBe(rows[i - 1]!.id);
+    const deltaChars = rows.filter((r) => !r.whole).reduce((n, r) => n + r.delta.length, 0);
+    const newestWhole = [...rows].reverse().find((r) => r.whole)!;
+    expect(deltaChars).toBeLessThanOrEqual(2 * newestWhole.delta.length + 2 * rows[rows.length - 1]!.delta.length);
     const follower = followState({ db, log, onPaths: () => undefined, pollMs: 60_000 });
     try {
+      await follower.catchUp();
+      expect(shown(follower.heldState()!)).toEqual(shown(b.state()));
+    } finally {
+      await follower.close();
+    }
+  });
+
+  it('writes offers in the order made, one at a time (a start\'s whole state is not awaited by whoever asked for it)', async () => {
+    database = await databaseBefore('9999');
+    const db = database.db;
+    const writer = createStateFeedWriter({ db, clock: manualClock(new Date('2026-12-07T00:00:00Z')), log });
+    const c1 = channel(1);
+    const b = builderState([c1], [article(1, c1)]);
+    const whole = writer.offer(b.state(), []);
+    b.index.set(2, article(2, c1));
+    b.through = 2;
+    await writer.offer(b.state(), ['/c1/en/a2/index.html']);
+    await whole;
+    const rows = await readStateFeed(db, 0, 10);
+    expect(rows.map((r) => [r.whole, r.paths])).toEqual([[true, []], [false, ['/c1/en/a2/index.html']]]);
+    expect(rows[1]!.base).toBe(rows[0]!.id);
+  });
+
+  it('after a row it could not write, writes the whole state next, and a follower holds what it had until then', async () => {
+    database = await databaseBefore('9999');
+    const db = database.db;
+    const writer = createStateFeedWriter({ db, clock: manualClock(new Date('2026-12-07T00:00:00Z')), log });
+    const c1 = channel(1);
+    const b = builderState([c1], [article(1, c1)]);
+    await writer.offer(b.state(), []);
+    const follower = followState({ db, log, onPaths: () => undefined, pollMs: 60_000 });
+    try {
+      await follower.catchUp();
+      await sql`ALTER TABLE state_feed RENAME TO state_feed_away`.execute(db);
+      b.index.set(2, article(2, c1));
+      b.through = 2;
+      await writer.offer(b.state(), ['/c1/en/a2/index.html']);
+      await sql`ALTER TABLE state_feed_away RENAME TO state_feed`.execute(db);
+      await follower.catchUp();
+      expect(follower.heldState()!.articles.size).toBe(1);
+      b.index.set(3, article(3, c1));
+      b.through = 3;
+      await writer.offer(b.state(), ['/c1/en/a3/index.html']);
+      const rows = await readStateFeed(db, 0, 10);
+      expect(rows.map((r) => r.whole)).toEqual([true, true]);
       await follower.catchUp();
       expect(shown(follower.heldState()!)).toEqual(shown(b.state()));
     } finally {
