@@ -73,6 +73,9 @@ describe('the state feed, from the building server to web instances', () => {
       expect(follower.through()).toBe(7);
       expect(placed).toEqual([['/c1/en/a3/index.html', '/c2/en/a2/index.html'], ['/robots.txt']]);
       expect(follower.heldState()!.articles.get(3)!.channel).toBe(follower.heldState()!.channels[0]);
+      // A row whose channels did not change names them by place in the list the reader holds, not the whole list again.
+      const rows = await readStateFeed(db, 0, 10);
+      expect(rows.map((r) => 'channels' in (JSON.parse(r.delta) as object))).toEqual([true, false, false]);
     } finally {
       await follower.close();
     }

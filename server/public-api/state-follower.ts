@@ -72,7 +72,7 @@ export function followState(deps: { db: Db; log: Logger; onPaths: (paths: readon
           last = 0;
           break;
         }
-        mirror.apply(decodeDelta(row.delta));
+        mirror.apply(decodeDelta(row.delta, mirror.state()?.channels ?? null));
         last = row.id;
         version++;
         if (row.paths.length > 0) await deps.onPaths(row.paths);
