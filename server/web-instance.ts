@@ -19,6 +19,7 @@
  * @module
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createApp } from './app.ts';
 import { createBodyPool } from './bodies/body-pool.ts';
@@ -160,7 +161,11 @@ export async function startWebInstance(config: Config, options: { clock?: Clock;
   });
   const listening = listenTo(config.databaseUrl, STATE_FEED_CHANNEL, () => follower.poke(), (error) => log.child('state').warn('state feed notifications lost: looking every second until they are back', { error: describeError(error) }));
   await search.refresh();
-  readApi = outputFiles ? createReadApi({ db, urls, cursors, config, files: outputFiles, log, state: () => follower.state(), heldState: () => follower.heldState(), search }) : null;
+  // The include=html answers kept on disk are this process's own (the server empties and fills the data
+  // folder's at its start, and each process knows only its own files): a private folder, removed at stop.
+  const answersDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-answers-'));
+  const readConfig = Object.freeze({ ...config, answerCacheDir: answersDir });
+  readApi = outputFiles ? createReadApi({ db, urls, cursors, config: readConfig, files: outputFiles, log, state: () => follower.state(), heldState: () => follower.heldState(), search }) : null;
   // The dashboard's preview renders here, with renderers of its own, over the followed state.
   const preview = config.staticBuild ? await createPreviewer({ db, clock, urls, cursors, config, projectRoot: PROJECT_ROOT, log: log.child('preview'), state: () => follower.state(), pending: () => hasUnbuiltEvent(db) }) : null;
   const uploadParser = createThreadUploadParser();
@@ -207,6 +212,7 @@ export async function startWebInstance(config: Config, options: { clock?: Clock;
       await bodies?.close();
       await uploadParser.close();
       await db.destroy();
+      fs.rmSync(answersDir, { recursive: true, force: true });
     },
   };
 }

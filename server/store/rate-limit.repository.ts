@@ -16,15 +16,15 @@ export interface RateLimitCount {
   readonly resetAt: number;
 }
 
-/** Counts one hit of `key` at `nowMs`; a window that ended starts again at 1. */
-export async function hitRateLimit(db: Executor, key: string, windowMs: number, nowMs: number): Promise<RateLimitCount> {
+/** Counts `hits` hits of `key` at `nowMs` (one, or a lease of several); a window that ended starts again with them. */
+export async function hitRateLimit(db: Executor, key: string, windowMs: number, nowMs: number, hits = 1): Promise<RateLimitCount> {
   const resetAt = nowMs + windowMs;
   const row = await db
     .insertInto('rate_limit_hits')
-    .values({ key, hits: 1, reset_at: resetAt })
+    .values({ key, hits, reset_at: resetAt })
     .onConflict((oc) =>
       oc.column('key').doUpdateSet({
-        hits: sql<number>`case when rate_limit_hits.reset_at <= ${nowMs} then 1 else rate_limit_hits.hits + 1 end`,
+        hits: sql<number>`case when rate_limit_hits.reset_at <= ${nowMs} then ${hits} else rate_limit_hits.hits + ${hits} end`,
         reset_at: sql<number>`case when rate_limit_hits.reset_at <= ${nowMs} then ${resetAt} else rate_limit_hits.reset_at end`,
       }),
     )
@@ -37,11 +37,6 @@ export async function hitRateLimit(db: Executor, key: string, windowMs: number, 
 export async function readRateLimit(db: Executor, key: string, nowMs: number): Promise<RateLimitCount | undefined> {
   const row = await db.selectFrom('rate_limit_hits').select(['hits', 'reset_at']).where('key', '=', key).where('reset_at', '>', nowMs).executeTakeFirst();
   return row ? { hits: Number(row.hits), resetAt: Number(row.reset_at) } : undefined;
-}
-
-/** Takes one hit back (a request the limiter was told not to count). */
-export async function unhitRateLimit(db: Executor, key: string): Promise<void> {
-  await db.updateTable('rate_limit_hits').set({ hits: sql<number>`case when hits > 0 then hits - 1 else 0 end` }).where('key', '=', key).execute();
 }
 
 /** Forgets `key`'s count. */
