@@ -27,6 +27,8 @@ interface Options {
   connections: number;
   bodyScale: number;
   loops: number;
+  /** Web instances beside the server in the failover benchmark's spread writes. */
+  webInstances: number;
   /** Folder for the build benchmark's CPU profiles, or null. */
   profile: string | null;
   corpus: string | null;
@@ -70,7 +72,7 @@ const MEASUREMENTS: readonly Measurement[] = [
     name: 'failover',
     description: 'One npm start per store: writes/s with --connections clients publishing for --duration s, SQLite and Postgres, and on Postgres spread over the server and two web instances (PRESSROOM_ROLE=web); then a standby beside the server, the server killed (SIGKILL): → the standby answers, → the last acknowledged publish reads published there',
     script: 'scripts/bench/failover-bench.ts',
-    args: (o) => ['--duration', String(o.duration), '--connections', String(Math.min(o.connections, 16))],
+    args: (o) => ['--duration', String(o.duration), '--connections', String(Math.min(o.connections, 16)), '--web-instances', String(o.webInstances)],
   },
   {
     name: 'bodies',
@@ -177,6 +179,7 @@ function parseOptions(args: string[]): Options {
         connections: { kind: 'value', placeholder: 'C', description: 'Concurrent connections of the HTTP load (default 32).' },
         'body-scale': { kind: 'value', placeholder: 'P', description: 'Size of the hostile bodies, in percent of issue 18 (default 100).' },
         loops: { kind: 'value', placeholder: 'N', description: 'Publish → read loops of the read-your-writes benchmark (default 200).' },
+        'web-instances': { kind: 'value', placeholder: 'N', description: 'Web instances (PRESSROOM_ROLE=web) beside the server in the failover benchmark\'s spread writes (default 2).' },
         corpus: { kind: 'value', placeholder: 'DIR', description: 'Run the build benchmark on a copy of a kept corpus (written once by scripts/bench/corpus.ts --data DIR/data) instead of writing one.' },
         profile: { kind: 'value', placeholder: 'DIR', description: 'Write a CPU profile of each build benchmark phase (its main thread) to DIR (summarise: npm run profile:summary).' },
       },
@@ -198,6 +201,7 @@ function parseOptions(args: string[]): Options {
     connections: wholeNumber(values.connections, 32, 1, 1000, 'connections'),
     bodyScale: wholeNumber(values['body-scale'], 100, 1, 100, 'body-scale'),
     loops: wholeNumber(values.loops, 200, 1, 10_000, 'loops'),
+    webInstances: wholeNumber(values['web-instances'], 2, 1, 16, 'web-instances'),
     profile: values.profile ? path.resolve(values.profile) : null,
     corpus: values.corpus ? path.resolve(values.corpus) : null,
   };

@@ -49,7 +49,7 @@ import { describeError } from './describe-error.ts';
 import type { EdgeDelivery } from './edge/edge-delivery.ts';
 import { createConfiguredEdge } from './edge/create-edge.ts';
 import { watchEventLoop } from './event-loop-watch.ts';
-import { readEdgeBacklog } from './store/edge-delivery.repository.ts';
+import { edgeDelay } from './edge/edge-delay.ts';
 import type { OutputWatch } from './domain/article/reported-status.ts';
 
 /** Reads an OpenAPI document from docs/. */
@@ -75,9 +75,6 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-/** How long an edge may take before the articles it holds back say so (`EDGE_DELIVERY_DELAYED`). */
-const EDGE_SLOW_MS = 10_000;
-
 /**
  * What a write waits for and how the publishing API learns of the edge:
  * the build, then (with an edge) the purge that makes it readable there.
@@ -90,16 +87,7 @@ function outputWatch(staticSite: StaticSite, edge: EdgeDelivery | null, clock: C
       await staticSite.queue.settle(ms);
       await edge.settle(Math.max(0, deadline - Date.now()));
     },
-    async edgeDelay(db) {
-      const backlog = await readEdgeBacklog(db);
-      if (backlog.pending === 0) return null;
-      const waitingMs = backlog.oldestCreatedAt ? clock.now().getTime() - new Date(backlog.oldestCreatedAt).getTime() : 0;
-      if (backlog.attempts === 0 && waitingMs < EDGE_SLOW_MS) return null;
-      const cdn = edge.targets.join(', ');
-      return backlog.lastError
-        ? `The CDN (${cdn}) has not taken this change yet: its purge failed ${backlog.attempts} time(s), last with "${backlog.lastError}". Readers there keep the previous version; the service retries by itself${backlog.nextAttemptAt ? ` (next at ${backlog.nextAttemptAt})` : ''}. Check the CDN settings (PRESSROOM_PURGE_*) and npm run admin -- edge.`
-        : `The CDN (${cdn}) has not taken this change yet: its purge has been waiting ${Math.round(waitingMs / 1000)} s. Readers there keep the previous version until it is done.`;
-    },
+    edgeDelay: (db) => edgeDelay(db, edge.targets, clock),
   };
 }
 

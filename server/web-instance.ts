@@ -32,6 +32,8 @@ import type { OutputWatch } from './domain/article/reported-status.ts';
 import { createRulePolicy } from './domain/moderation/moderation-policy.ts';
 import { s3Bucket } from './edge/bucket/s3-bucket.ts';
 import { objectHeadersOf } from './edge/bucket/bucket-sync.ts';
+import { createConfiguredEdge } from './edge/create-edge.ts';
+import { edgeDelay } from './edge/edge-delay.ts';
 import { createOutputFileCache } from './http/output-file-cache.ts';
 import { createReadApi, listenServing, serverUrl } from './http/read-side.ts';
 import { createThreadUploadParser } from './http/upload-parser.ts';
@@ -46,7 +48,7 @@ import { OPENAPI_FILES, PROJECT_ROOT } from './paths.ts';
 import { createPreviewer } from './publish/static-site.ts';
 import { openApiJson } from './openapi-json.ts';
 import { followState, type StateFollower } from './public-api/state-follower.ts';
-import { openDatabase, PRIVATE_DIR_MODE, shownDatabase, type Db } from './store/database.ts';
+import { openDatabase, PRIVATE_DIR_MODE, shownDatabase, type Db, type Executor } from './store/database.ts';
 import { databaseUnreachable } from './store/postgres/postgres-database.ts';
 import { readSetting } from './store/instance-setting.repository.ts';
 import { SEARCH_COMPLETE_SETTING } from './public-api/search-keeper.ts';
@@ -60,9 +62,13 @@ import { createPublicUrls } from './urls/public-urls.ts';
 /** How often a waiting write looks whether its build reached readers. */
 const SETTLE_POLL_MS = 25;
 
-/** A write's wait for its build, here: the server's build in this instance's state, then readers given it. */
-function followedOutput(db: Db, follower: StateFollower): OutputWatch {
+/**
+ * A write's wait for its build, here: the server's build in this instance's state, then readers given it;
+ * with an edge (`edgeTargets`), what holds changes back there, as the server says it.
+ */
+function followedOutput(db: Db, follower: StateFollower, clock: Clock, edgeTargets: readonly string[] | null): OutputWatch {
   return {
+    ...(edgeTargets ? { edgeDelay: (executor: Executor) => edgeDelay(executor, edgeTargets, clock) } : {}),
     async settle(ms) {
       const deadline = Date.now() + ms;
       const target = await lastEventId(db);
@@ -147,72 +153,84 @@ export async function startWebInstance(config: Config, options: { clock?: Clock;
   );
   const bodies = config.bodyWorkers > 0 ? createBodyPool({ threads: config.bodyWorkers, timeLimitMs: config.bodyTimeLimitMs, lazy: true, queuedPerOwner: config.bodyQueuePerAccount }) : null;
   const policy = bodies ? createThreadedRulePolicy(rules, bodies) : createRulePolicy(rules);
-  const outputFiles = config.staticBuild ? createOutputFileCache(config.outputDir) : null;
-  const search = searchWatch(db);
-  let readApi: ReturnType<typeof createReadApi> | null = null;
-  const follower = followState({
-    db,
-    log: log.child('state'),
-    async onPaths(paths) {
-      outputFiles?.invalidate(paths);
-      readApi?.invalidate(paths);
-      await search.refresh();
-    },
-  });
-  const listening = listenTo(config.databaseUrl, STATE_FEED_CHANNEL, () => follower.poke(), (error) => log.child('state').warn('state feed notifications lost: looking every second until they are back', { error: describeError(error) }));
-  await search.refresh();
-  // The include=html answers kept on disk are this process's own (the server empties and fills the data
-  // folder's at its start, and each process knows only its own files): a private folder, removed at stop.
-  const answersDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-answers-'));
-  const readConfig = Object.freeze({ ...config, answerCacheDir: answersDir });
-  readApi = outputFiles ? createReadApi({ db, urls, cursors, config: readConfig, files: outputFiles, log, state: () => follower.state(), heldState: () => follower.heldState(), search }) : null;
-  // The dashboard's preview renders here, with renderers of its own, over the followed state.
-  const preview = config.staticBuild ? await createPreviewer({ db, clock, urls, cursors, config, projectRoot: PROJECT_ROOT, log: log.child('preview'), state: () => follower.state(), pending: () => hasUnbuiltEvent(db) }) : null;
-  const uploadParser = createThreadUploadParser();
-  // Jobs are the server's and the workers': this instance's runner never starts; the queue's own notification wakes theirs when a write's transaction commits.
-  const idle: Worker = { start: () => undefined, wake: () => undefined, runDue: async () => 0, recover: async () => 0, stop: async () => undefined };
-  const app = createApp(config, {
-    db,
-    clock,
-    urls,
-    cursors,
-    log,
-    publishingOpenApi: () => openApiJson(OPENAPI_FILES.publishing),
-    jobs: idle,
-    moderation: policy,
-    media,
-    ...(bodies ? { bodies } : {}),
-    uploadParser,
-    ...(readApi ? { publicApi: readApi.deps } : {}),
-    ...(outputFiles ? { outputFiles, output: followedOutput(db, follower) } : {}),
-    ...(preview ? { preview } : {}),
-  });
-  // Answers made on demand need the server's public state: until its first one is in the feed (a server that has
-  // not started yet), this instance waits without listening, as a standby does, and says why.
-  if (readApi) await waitForFirstState(follower, log.child('state'));
-  const server = await listenServing(config, app, outputFiles, readApi, log);
-  bodies?.warm();
-  log.info('web instance listening: answering beside the server that builds', { database: shownDatabase(config.database), output: config.outputDir });
-  return {
-    url: serverUrl(server, config),
-    db,
-    newDevKey: null,
-    devKeyFile: '',
-    localSignIn: { newPassword: null, passwordFile: '', canSignIn: false },
-    worker: idle,
-    cursors,
-    staticSite: null,
-    searchIndex: null,
-    edge: null,
-    async stop() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await listening.close();
-      search.stop();
-      await follower.close();
-      await bodies?.close();
-      await uploadParser.close();
-      await db.destroy();
-      fs.rmSync(answersDir, { recursive: true, force: true });
-    },
-  };
+  // What a start that fails half-way closes, so nothing it opened keeps the process alive.
+  const opened: Array<() => unknown> = [() => db.destroy(), () => bodies?.close()];
+  try {
+    const outputFiles = config.staticBuild ? createOutputFileCache(config.outputDir) : null;
+    const search = searchWatch(db);
+    opened.push(() => search.stop());
+    let readApi: ReturnType<typeof createReadApi> | null = null;
+    const follower = followState({
+      db,
+      log: log.child('state'),
+      async onPaths(paths) {
+        outputFiles?.invalidate(paths);
+        readApi?.invalidate(paths);
+        await search.refresh();
+      },
+    });
+    opened.push(() => follower.close());
+    const listening = listenTo(config.databaseUrl, STATE_FEED_CHANNEL, () => follower.poke(), (error) => log.child('state').warn('state feed notifications lost: looking every second until they are back', { error: describeError(error) }));
+    opened.push(() => listening.close());
+    await search.refresh();
+    // The include=html answers kept on disk are this process's own (the server empties and fills the data
+    // folder's at its start, and each process knows only its own files): a private folder, removed at stop.
+    const answersDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-answers-'));
+    opened.push(() => fs.rmSync(answersDir, { recursive: true, force: true }));
+    const readConfig = Object.freeze({ ...config, answerCacheDir: answersDir });
+    readApi = outputFiles ? createReadApi({ db, urls, cursors, config: readConfig, files: outputFiles, log, state: () => follower.state(), heldState: () => follower.heldState(), search }) : null;
+    // The dashboard's preview renders here, with renderers of its own, over the followed state.
+    const preview = config.staticBuild ? await createPreviewer({ db, clock, urls, cursors, config, projectRoot: PROJECT_ROOT, log: log.child('preview'), state: () => follower.state(), pending: () => hasUnbuiltEvent(db) }) : null;
+    const uploadParser = createThreadUploadParser();
+    opened.push(() => uploadParser.close());
+    // Jobs are the server's and the workers': this instance's runner never starts; the queue's own notification wakes theirs when a write's transaction commits.
+    const idle: Worker = { start: () => undefined, wake: () => undefined, runDue: async () => 0, recover: async () => 0, stop: async () => undefined };
+    const app = createApp(config, {
+      db,
+      clock,
+      urls,
+      cursors,
+      log,
+      publishingOpenApi: () => openApiJson(OPENAPI_FILES.publishing),
+      jobs: idle,
+      moderation: policy,
+      media,
+      ...(bodies ? { bodies } : {}),
+      uploadParser,
+      ...(readApi ? { publicApi: readApi.deps } : {}),
+      ...(outputFiles ? { outputFiles, output: followedOutput(db, follower, clock, createConfiguredEdge(config, { db, clock, log: log.child('edge') })?.targets ?? null) } : {}),
+      ...(preview ? { preview } : {}),
+    });
+    // Answers made on demand need the server's public state: until its first one is in the feed (a server that has
+    // not started yet), this instance waits without listening, as a standby does, and says why.
+    if (readApi) await waitForFirstState(follower, log.child('state'));
+    const server = await listenServing(config, app, outputFiles, readApi, log);
+    bodies?.warm();
+    log.info('web instance listening: answering beside the server that builds', { database: shownDatabase(config.database), output: config.outputDir });
+    return {
+      url: serverUrl(server, config),
+      db,
+      newDevKey: null,
+      devKeyFile: '',
+      localSignIn: { newPassword: null, passwordFile: '', canSignIn: false },
+      worker: idle,
+      cursors,
+      staticSite: null,
+      searchIndex: null,
+      edge: null,
+      async stop() {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await listening.close();
+        search.stop();
+        await follower.close();
+        await bodies?.close();
+        await uploadParser.close();
+        await db.destroy();
+        fs.rmSync(answersDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    for (const close of opened.reverse()) await Promise.resolve().then(close).catch(() => undefined);
+    throw error;
+  }
 }

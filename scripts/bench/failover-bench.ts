@@ -5,12 +5,15 @@
  * - **writes/s**: after 5 unmeasured publishes, `--connections` clients
  *   publish one-paragraph articles for `--duration` seconds; acknowledged
  *   (201) writes per second, on the SQLite file and on Postgres; then on
- *   Postgres with the clients spread over the server and two web instances
+ *   Postgres with the clients spread over the server and web instances
  *   (`PRESSROOM_ROLE=web`).
  * - **takeover**: a standby (`PRESSROOM_STANDBY`) waits beside the
  *   Postgres server; the server is killed with SIGKILL right after a
  *   publish was acknowledged; then the time until the standby answers, and
  *   until that article reads `published` through it.
+ *
+ * `--web-instances N` (default 2) sets how many web instances the spread
+ * row starts beside the server.
  *
  * Run directly: `npx tsx scripts/bench/failover-bench.ts --duration 10 --connections 8`.
  * @module
@@ -94,6 +97,7 @@ async function takeover(env: NodeJS.ProcessEnv, dir: string, active: ServerProce
 async function main(): Promise<void> {
   const seconds = Number(arg('duration', '10'));
   const connections = Number(arg('connections', '8'));
+  const webInstances = Number(arg('web-instances', '2'));
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-failover-bench-'));
   let cluster: PostgresCluster | undefined;
   const figures: BenchFigure[] = [];
@@ -109,11 +113,11 @@ async function main(): Promise<void> {
       const rate = await sustainedWrites([server.url], dir, 'load', seconds, connections);
       figures.push(figure(`writes/s, one server, ${store} (${connections} clients publishing for ${seconds} s)`, 1000 / rate, { requestsPerSec: Math.round(rate * 10) / 10 }));
       if (store === 'postgres') {
-        // Three instances: the server and two web instances (PRESSROOM_ROLE=web) on its folders, clients spread over them.
-        const webs = await Promise.all([0, 1].map(() => startServerProcess({ ...env, PRESSROOM_ROLE: 'web' })));
+        // Several instances: the server and web instances (PRESSROOM_ROLE=web) on its folders, clients spread over them.
+        const webs = await Promise.all(Array.from({ length: webInstances }, () => startServerProcess({ ...env, PRESSROOM_ROLE: 'web' })));
         servers.push(...webs);
         const spread = await sustainedWrites([server.url, ...webs.map((w) => w.url)], dir, 'load3', seconds, connections);
-        figures.push(figure(`writes/s, the server and two web instances, postgres (${connections} clients spread over the three for ${seconds} s)`, 1000 / spread, { requestsPerSec: Math.round(spread * 10) / 10 }));
+        figures.push(figure(`writes/s, the server and ${webInstances} web instance(s), postgres (${connections} clients spread over the ${webInstances + 1} for ${seconds} s)`, 1000 / spread, { requestsPerSec: Math.round(spread * 10) / 10 }));
         for (const web of webs) await web.stop();
         const { answers, published } = await takeover(env, dir, server);
         figures.push(figure('takeover: SIGKILL → the standby answers (postgres)', answers), figure('takeover: SIGKILL → the last acknowledged publish reads published there (postgres)', published));

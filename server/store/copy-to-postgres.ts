@@ -19,7 +19,10 @@ import { storeKind, type Db } from './database.ts';
 import { importQueueJob } from './postgres/postgres-jobs.ts';
 import type { Database } from './schema.ts';
 
-/** The tables copied, parents before children, with whether an identity column numbers them. */
+/**
+ * The tables copied, parents before children, with whether an identity column numbers them. Not copied:
+ * `state_feed` (a server writes its whole state at its start) and `rate_limit_hits` (windows of a minute).
+ */
 export const COPIED_TABLES: ReadonlyArray<{ readonly table: keyof Database & string; readonly identity: boolean }> = [
   { table: 'accounts', identity: true },
   { table: 'account_passwords', identity: false },

@@ -17,6 +17,7 @@ import { cacheTagHeaders, tagsOfFile } from '../../server/serving/cache-tags.ts'
 import { cacheControlOfFile } from '../../server/serving/cache-policy.ts';
 import { contentTypeOf } from '../../server/serving/content-types.ts';
 import { TEMP_FILE_NAME } from '../../server/serving/static-files.ts';
+import { SEARCH_PENDING_FILE } from '../../server/publish/site-search.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { startS3, type S3Server } from '../helpers/s3-server.ts';
 import { npmRun, serviceEnv, startServerProcess, type ServerProcess } from '../helpers/service-process.ts';
@@ -162,7 +163,14 @@ describe('a deploy cut short by SIGKILL', () => {
     s3.delayUploads(0);
     const putsAtRestart = s3.puts();
     server = await startServerProcess(env());
-    const diff = await pollUntil(() => differences(path.join(dir, 'dist')), (d) => d.length === 0, { what: 'the bucket to equal the output', timeoutMs: 180_000, intervalMs: 500 });
+    // Settled: the search index owes nothing (its pending file is gone: a rebuild resting behind the last one
+    // would rewrite pagefind/ after the bucket caught up) and the bucket equals the output.
+    const pendingSearch = path.join(dir, 'data', SEARCH_PENDING_FILE);
+    const diff = await pollUntil(
+      async () => (fs.existsSync(pendingSearch) ? ['search index pending'] : differences(path.join(dir, 'dist'))),
+      (d) => d.length === 0,
+      { what: 'the search index to owe nothing and the bucket to equal the output', timeoutMs: 180_000, intervalMs: 500 },
+    );
     expect(diff).toEqual([]);
     // Resumed, not started over: what was in the bucket before the kill, with the bytes the output still has, is not
     // sent again, but for the uploads on their way when it came (stored by the bucket, never recorded: at most one a
