@@ -95,7 +95,7 @@ it('prints a table and writes the results file, for the media and the build benc
   expect(r.machine.node).toBe(process.version);
   expect(r.results[0]).toMatchObject({ name: 'media', runs: [expect.objectContaining({ wallMs: expect.any(Number), peakRssMb: expect.any(Number) })] });
   // Every benchmark starts at once (servers, Postgres clusters, builds) on what may be two loaded cores.
-}, 480_000);
+}, 600_000);
 
 it('takes the build figures again with the data in Postgres, named so they sit beside the SQLite ones', async () => {
   const b = await buildPostgres;
