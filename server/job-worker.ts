@@ -18,10 +18,8 @@ import { createRulePolicy } from './domain/moderation/moderation-policy.ts';
 import { createJobHandlers } from './jobs/handlers.ts';
 import { createPostgresWorker } from './jobs/postgres-worker.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { migrateLogged } from './migrate-logged.ts';
+import { openMigratedPostgres } from './migrate-logged.ts';
 import { loadModerationRules } from './moderation-rules-file.ts';
-import { openDatabase, shownDatabase } from './store/database.ts';
-import { databaseUnreachable } from './store/postgres/postgres-database.ts';
 import { InternalError } from './internal-error.ts';
 
 /** A running worker. */
@@ -41,16 +39,7 @@ export async function startJobWorker(config: Config, options: { log?: Logger; cl
   const log = options.log ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
   const rules = loadModerationRules(config.moderationFile);
-  const db = openDatabase(config.database);
-  try {
-    // Safe beside a running server: migrations take their lock, and do nothing when the database is current.
-    const applied = await migrateLogged(db, shownDatabase(config.database), log);
-    if (applied.length > 0) log.info('database migrated', { database: shownDatabase(config.database), applied: applied.join(',') });
-  } catch (error) {
-    await db.destroy();
-    // A migration's own failure says what failed; anything else here is the database not answering.
-    throw InternalError.is(error) ? error : databaseUnreachable(config.databaseUrl, error);
-  }
+  const db = await openMigratedPostgres(config.databaseUrl, log);
   const bodies = config.bodyWorkers > 0 ? createBodyPool({ threads: config.bodyWorkers, timeLimitMs: config.bodyTimeLimitMs, lazy: true, queuedPerOwner: config.bodyQueuePerAccount }) : null;
   const policy = bodies ? createThreadedRulePolicy(rules, bodies) : createRulePolicy(rules);
   // No media kit and no build: those jobs are the server's.

@@ -42,14 +42,13 @@ import { createLogger, type Logger } from './logger.ts';
 import type { RunningService } from './main.ts';
 import type { Worker } from './jobs/worker.ts';
 import { createMediaKit } from './media/create-media-kit.ts';
-import { migrateLogged } from './migrate-logged.ts';
+import { openMigratedPostgres } from './migrate-logged.ts';
 import { loadModerationRules } from './moderation-rules-file.ts';
 import { OPENAPI_FILES, PROJECT_ROOT } from './paths.ts';
 import { createPreviewer } from './publish/static-site.ts';
 import { openApiJson } from './openapi-json.ts';
 import { followState, type StateFollower } from './public-api/state-follower.ts';
-import { openDatabase, PRIVATE_DIR_MODE, shownDatabase, type Db, type Executor } from './store/database.ts';
-import { databaseUnreachable } from './store/postgres/postgres-database.ts';
+import { PRIVATE_DIR_MODE, shownDatabase, type Db, type Executor } from './store/database.ts';
 import { readSetting } from './store/instance-setting.repository.ts';
 import { SEARCH_COMPLETE_SETTING } from './public-api/search-keeper.ts';
 import { hasAnyFile } from './store/output-file.repository.ts';
@@ -127,15 +126,7 @@ export async function startWebInstance(config: Config, options: { clock?: Clock;
   const log = options.log ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
   fs.mkdirSync(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
-  const db = openDatabase(config.database);
-  try {
-    // Safe beside a running server: migrations take their lock, and do nothing when the database is current.
-    const applied = await migrateLogged(db, shownDatabase(config.database), log);
-    if (applied.length > 0) log.info('database migrated', { database: shownDatabase(config.database), applied: applied.join(',') });
-  } catch (error) {
-    await db.destroy();
-    throw InternalError.is(error) ? error : databaseUnreachable(config.databaseUrl, error);
-  }
+  const db = await openMigratedPostgres(config.databaseUrl, log);
   // The server's output folder, shared: a web instance on a folder of its own would answer 404 for every page.
   if (config.staticBuild && (await hasAnyFile(db)) && !fs.existsSync(path.join(config.outputDir, staticFiles.home()))) {
     await db.destroy();

@@ -3,31 +3,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../clock.ts';
 import { createLogger } from '../logger.ts';
 import { createStateFeedWriter } from '../publish/state-feed.ts';
-import { createArticleIndex } from '../read-model/article-index.ts';
-import type { ListPosition } from '../read-model/list-pages.ts';
 import type { PublicState } from '../read-model/public-state.ts';
-import type { PublicArticleSummary, PublicChannel } from '../read-model/view-models.ts';
 import { readStateFeed } from '../store/state-feed.repository.ts';
+import { article, builderLikeState, channel } from '../../test/support/public-state.ts';
 import { databaseBefore, type DatabaseBefore } from '../../test/helpers/migrated-database.ts';
 import { followState } from './state-follower.ts';
-
-const channel = (id: number, title = `c${id}`): PublicChannel => ({ id, slug: `c${id}`, title }) as unknown as PublicChannel;
-const article = (id: number, ch: PublicChannel, title = `a${id}`): PublicArticleSummary =>
-  ({ id, slug: `a${id}`, channel: ch, publishedAt: `2026-01-${String(id).padStart(2, '0')}T00:00:00.000Z`, title, translations: [{ language: 'en', title }] }) as unknown as PublicArticleSummary;
-
-/** A builder-like state: the index changed in place, groups and anchors replaced when they change. */
-function builderState(channels: PublicChannel[], articles: PublicArticleSummary[]) {
-  const index = createArticleIndex(articles);
-  const anchors = new Map<string, readonly ListPosition[]>();
-  const self = {
-    channels: channels as readonly PublicChannel[],
-    index,
-    anchors,
-    through: 1,
-    state: (): PublicState => ({ channels: self.channels, articles: index.articles, byChannel: index.groups(), anchors, through: self.through }),
-  };
-  return self;
-}
 
 /** What a state shows, as plain data (the mirror's objects are its own). */
 const shown = (state: PublicState) => ({
@@ -51,7 +31,7 @@ describe('the state feed, from the building server to web instances', () => {
     const db = database.db;
     const writer = createStateFeedWriter({ db, clock: manualClock(new Date('2026-12-07T00:00:00Z')), log });
     const [c1, c2] = [channel(1), channel(2)];
-    const b = builderState([c1, c2], [article(1, c1), article(2, c2)]);
+    const b = builderLikeState([c1, c2], [article(1, c1), article(2, c2)]);
     b.anchors.set('c1:en', Object.freeze([{ p: 'x', id: 1 }]));
     await writer.offer(b.state(), []);
     const placed: string[][] = [];
@@ -86,7 +66,7 @@ describe('the state feed, from the building server to web instances', () => {
     const db = database.db;
     const writer = createStateFeedWriter({ db, clock: manualClock(new Date('2026-12-07T00:00:00Z')), log }, 1);
     const c1 = channel(1);
-    const b = builderState([c1], [article(1, c1), article(2, c1), article(3, c1)]);
+    const b = builderLikeState([c1], [article(1, c1), article(2, c1), article(3, c1)]);
     let wholes = 0;
     for (let i = 4; i <= 40; i++) {
       b.index.set(i % 5 === 0 ? 1 : i, article(i % 5 === 0 ? 1 : i, c1, `v${i}`));
@@ -119,7 +99,7 @@ describe('the state feed, from the building server to web instances', () => {
     const db = database.db;
     const writer = createStateFeedWriter({ db, clock: manualClock(new Date('2026-12-07T00:00:00Z')), log });
     const c1 = channel(1);
-    const b = builderState([c1], [article(1, c1)]);
+    const b = builderLikeState([c1], [article(1, c1)]);
     const whole = writer.offer(b.state(), []);
     b.index.set(2, article(2, c1));
     b.through = 2;
@@ -135,7 +115,7 @@ describe('the state feed, from the building server to web instances', () => {
     const db = database.db;
     const writer = createStateFeedWriter({ db, clock: manualClock(new Date('2026-12-07T00:00:00Z')), log });
     const c1 = channel(1);
-    const b = builderState([c1], [article(1, c1)]);
+    const b = builderLikeState([c1], [article(1, c1)]);
     await writer.offer(b.state(), []);
     const follower = followState({ db, log, onPaths: () => undefined, pollMs: 60_000 });
     try {
@@ -165,7 +145,7 @@ describe('the state feed, from the building server to web instances', () => {
     const clock = manualClock(new Date('2026-12-07T00:00:00Z'));
     const first = createStateFeedWriter({ db, clock, log });
     const c1 = channel(1);
-    const b = builderState([c1], [article(1, c1)]);
+    const b = builderLikeState([c1], [article(1, c1)]);
     await first.offer(b.state(), []);
     const follower = followState({ db, log, onPaths: () => undefined, pollMs: 60_000 });
     try {
@@ -196,7 +176,7 @@ describe('the state feed, from the building server to web instances', () => {
     const clock = manualClock(new Date('2026-12-07T00:00:00Z'));
     const writer = createStateFeedWriter({ db, clock, log });
     const c1 = channel(1);
-    const b = builderState([c1], [article(1, c1)]);
+    const b = builderLikeState([c1], [article(1, c1)]);
     await writer.offer(b.state(), []);
     const follower = followState({ db, log, onPaths: () => undefined, pollMs: 60_000 });
     try {

@@ -11,6 +11,8 @@ import { isoNow, type Clock } from '../clock.ts';
 import { CHANGING_JOBS } from '../domain/article/article-events.ts';
 import { hasJobUnderWay } from '../store/job.repository.ts';
 import type { PublicState } from '../read-model/public-state.ts';
+import type { PublicModel } from '../read-model/public-model.ts';
+import type { Renderers } from '../render/renderers.ts';
 import type { Config } from '../config.ts';
 import type { CursorCodec } from '../domain/cursor.ts';
 import type { Logger } from '../logger.ts';
@@ -92,18 +94,7 @@ export async function createStaticSite(deps: {
         )
       : createSiteSearch(createSearchIndexer({ outputDir: config.outputDir, log: deps.log, lanes: config.searchProcesses }), parts.model, config.outputDir, deps.log, { pendingFile, restFactor: config.searchRestFactor });
   queue.onBuilt((report) => search.rebuildFor(report));
-  const preview = createArticlePreviewer({
-    db: deps.db,
-    clock: deps.clock,
-    model: parts.model,
-    renderers: parts.renderers,
-    cursors: deps.cursors,
-    site: siteInfo(config),
-    channelsUrl: deps.urls.channelsJson(),
-    outputDir: config.outputDir,
-    state: () => builder.publicState(),
-    pending: () => builder.hasUnbuiltEvents(),
-  });
+  const preview = previewerOver(parts, { ...deps, state: () => builder.publicState(), pending: () => builder.hasUnbuiltEvents() });
   return {
     builder,
     queue,
@@ -121,20 +112,25 @@ export async function createStaticSite(deps: {
  * The dashboard's preview where nothing builds (a web instance, `PRESSROOM_ROLE=web`): the same previewer over
  * renderers of its own and the public state it is given (the state feed's mirror).
  */
-export async function createPreviewer(deps: {
+export async function createPreviewer(deps: PreviewDeps & { projectRoot: string; log: Logger }): Promise<ArticlePreviewer> {
+  const { buildDir } = await ensureSiteBuild(deps.projectRoot, { log: (line: string) => deps.log.info(line) });
+  return previewerOver(await createRenderParts({ ...deps, astroBuildDir: buildDir }), deps);
+}
+
+/** What a previewer needs besides its renderers and model. */
+interface PreviewDeps {
   db: Db;
   clock: Clock;
   urls: PublicUrls;
   cursors: CursorCodec;
   config: Config;
-  projectRoot: string;
-  log: Logger;
   state: () => Promise<PublicState>;
   /** Whether publication events wait to be built. */
   pending: () => Promise<boolean>;
-}): Promise<ArticlePreviewer> {
-  const { buildDir } = await ensureSiteBuild(deps.projectRoot, { log: (line: string) => deps.log.info(line) });
-  const parts = await createRenderParts({ ...deps, astroBuildDir: buildDir });
+}
+
+/** The dashboard's previewer over `parts`' renderers and model. */
+function previewerOver(parts: { model: PublicModel; renderers: Renderers }, deps: PreviewDeps): ArticlePreviewer {
   return createArticlePreviewer({
     db: deps.db,
     clock: deps.clock,

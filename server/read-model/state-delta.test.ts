@@ -1,27 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createArticleIndex } from './article-index.ts';
-import type { ListPosition } from './list-pages.ts';
-import type { PublicState } from './public-state.ts';
 import { createDeltaTracker, createStateMirror, type StateDelta } from './state-delta.ts';
-import type { PublicArticleSummary, PublicChannel } from './view-models.ts';
-
-const channel = (id: number, title = `c${id}`): PublicChannel => ({ id, slug: `c${id}`, title }) as unknown as PublicChannel;
-const article = (id: number, ch: PublicChannel, title = `a${id}`): PublicArticleSummary =>
-  ({ id, slug: `a${id}`, channel: ch, publishedAt: `2026-01-${String(id).padStart(2, '0')}T00:00:00.000Z`, title, translations: [{ language: 'en', title }] }) as unknown as PublicArticleSummary;
-
-/** A builder-like state: the index changed in place, groups and anchors replaced when they change. */
-function sender(channels: PublicChannel[], articles: PublicArticleSummary[]) {
-  const index = createArticleIndex(articles);
-  const anchors = new Map<string, readonly ListPosition[]>();
-  const self = {
-    channels: channels as readonly PublicChannel[],
-    index,
-    anchors,
-    through: 0,
-    state: (): PublicState => ({ channels: self.channels, articles: index.articles, byChannel: index.groups(), anchors, through: self.through }),
-  };
-  return self;
-}
+import { article, builderLikeState, channel } from '../../test/support/public-state.ts';
 
 /** Through another thread: a structured clone, as postMessage makes. */
 const carried = (delta: StateDelta | null) => (delta ? structuredClone(delta) : null);
@@ -29,7 +8,7 @@ const carried = (delta: StateDelta | null) => (delta ? structuredClone(delta) : 
 describe('the public state from deltas', () => {
   it('is whole at first, then only what changed; nothing changed is no delta', () => {
     const c1 = channel(1);
-    const s = sender([c1], [article(1, c1), article(2, c1)]);
+    const s = builderLikeState([c1], [article(1, c1), article(2, c1)]);
     const tracker = createDeltaTracker();
     const mirror = createStateMirror();
     const first = tracker.take(s.state())!;
@@ -47,7 +26,7 @@ describe('the public state from deltas', () => {
 
   it('keeps unchanged parts the same objects, and shares channel objects between channels and articles', () => {
     const [c1, c2] = [channel(1), channel(2)];
-    const s = sender([c1, c2], [article(1, c1), article(2, c2), article(3, c2)]);
+    const s = builderLikeState([c1, c2], [article(1, c1), article(2, c2), article(3, c2)]);
     const tracker = createDeltaTracker();
     const mirror = createStateMirror();
     s.anchors.set('x', Object.freeze([{ p: 'a', id: 1 }]));
@@ -74,7 +53,7 @@ describe('the public state from deltas', () => {
 
   it('removes articles no longer public and follows new channels', () => {
     const c1 = channel(1);
-    const s = sender([c1], [article(1, c1), article(2, c1)]);
+    const s = builderLikeState([c1], [article(1, c1), article(2, c1)]);
     const tracker = createDeltaTracker();
     const mirror = createStateMirror();
     mirror.apply(carried(tracker.take(s.state()))!);
@@ -96,7 +75,7 @@ describe('the public state from deltas', () => {
 
   it('starts again whole after a reset, and a mirror refuses a first delta that is not whole', () => {
     const c1 = channel(1);
-    const s = sender([c1], [article(1, c1)]);
+    const s = builderLikeState([c1], [article(1, c1)]);
     const tracker = createDeltaTracker();
     tracker.take(s.state());
     s.index.set(2, article(2, c1));
@@ -119,7 +98,7 @@ describe('the public state from deltas', () => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
       return seed % n;
     };
-    const s = sender(channels, Array.from({ length: 40 }, (_, i) => article(i + 1, channels[i % 3]!)));
+    const s = builderLikeState(channels, Array.from({ length: 40 }, (_, i) => article(i + 1, channels[i % 3]!)));
     const followed = createDeltaTracker();
     const mirror = createStateMirror();
     mirror.apply(carried(followed.take(s.state()))!);
@@ -148,13 +127,13 @@ describe('the public state from deltas', () => {
 
   it('compares every article again when the builder holds another index (its state was dropped and read again)', () => {
     const c1 = channel(1);
-    const first = sender([c1], [article(1, c1), article(2, c1)]);
+    const first = builderLikeState([c1], [article(1, c1), article(2, c1)]);
     const tracker = createDeltaTracker();
     tracker.take(first.state());
     first.index.set(1, article(1, c1, 'seen'));
     tracker.take(first.state());
     // Read again: a new index with another article 2 and without article 1, none of it set through the new index.
-    const again = sender([c1], [article(2, c1, 'reread'), article(3, c1)]);
+    const again = builderLikeState([c1], [article(2, c1, 'reread'), article(3, c1)]);
     const delta = tracker.take(again.state())!;
     expect(delta.articles.map((a) => a.id).sort()).toEqual([2, 3]);
     expect(delta.removed).toEqual([1]);
@@ -162,7 +141,7 @@ describe('the public state from deltas', () => {
 
   it('gives two trackers of one builder state every change each (the request thread\'s mirror and the database\'s state feed)', () => {
     const c1 = channel(1);
-    const s = sender([c1], [article(1, c1)]);
+    const s = builderLikeState([c1], [article(1, c1)]);
     const [mirrorSide, feedSide] = [createDeltaTracker(), createDeltaTracker()];
     const [mirror, feedMirror] = [createStateMirror(), createStateMirror()];
     for (let round = 0; round < 4; round++) {

@@ -127,9 +127,9 @@ export function postgresUrl(db: Kysely<Database>): string {
 
 /**
  * The session-level advisory lock a server holds for as long as it runs on
- * a Postgres database ("PRSI"). Until the distributed shape exists (build
- * workers, shared output: issue 38), one server at a time writes and builds
- * for a database: a second one is refused at start, or, as a standby
+ * a Postgres database ("PRSI"). One server at a time builds for a database
+ * (web instances take no lock and answer beside it; build workers on other
+ * machines do not exist yet: issue 38): a second server is refused at start, or, as a standby
  * (`PRESSROOM_STANDBY`), waits for this lock and takes over when the holder
  * stops or dies. `npm run build`, `migrate` and `admin` do not take it: they
  * are safe beside a server, as on SQLite.
