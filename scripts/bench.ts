@@ -46,7 +46,7 @@ interface Measurement {
 }
 
 const corpusArgs = (o: Options) => ['--articles', String(o.articles), '--languages', String(o.languages)];
-const buildArgs = (o: Options) => [...corpusArgs(o), '--channels', String(o.channels), ...(o.profile ? ['--profile', o.profile] : []), ...(o.corpus ? ['--corpus', o.corpus] : [])];
+const buildArgs = (o: Options) => [...corpusArgs(o), '--channels', String(o.channels), '--loops', String(Math.min(o.loops, 50)), ...(o.profile ? ['--profile', o.profile] : []), ...(o.corpus ? ['--corpus', o.corpus] : [])];
 
 const MEASUREMENTS: readonly Measurement[] = [
   { name: 'media', description: 'Process one 24 MP JPEG (6000×4000) into a watermarked 1600 px WebP', script: 'scripts/bench/media-bench.ts', args: () => [] },
@@ -134,8 +134,9 @@ and measures each address for --duration seconds (default 5) after --warmup
 seconds of unmeasured load (default 1), with --connections connections
 (default 32). The bodies benchmark runs its inputs at --body-scale percent
 of their size in issue 18 (default 100). The read-your-writes benchmark runs
---loops publish → read and withdraw → 404 loops (default 200); the edge
-benchmark publishes min(--loops, 50) articles one after the other behind
+--loops publish → read and withdraw → 404 loops (default 200); the build
+benchmark times min(--loops, 50) publishes for each of its latency rows, and
+the edge benchmark publishes min(--loops, 50) articles one after the other behind
 Varnish and a bucket (needs Debian's varnish and varnish-modules). The
 dashboard benchmark signs in through the form and times 30 requests of each
 row after 3 unmeasured ones (fewer once a row passes 60 s). The migrate
@@ -178,7 +179,7 @@ function parseOptions(args: string[]): Options {
         warmup: { kind: 'value', placeholder: 'S', description: 'Seconds of unmeasured load before each HTTP row (default 1; 0 for none).' },
         connections: { kind: 'value', placeholder: 'C', description: 'Concurrent connections of the HTTP load (default 32).' },
         'body-scale': { kind: 'value', placeholder: 'P', description: 'Size of the hostile bodies, in percent of issue 18 (default 100).' },
-        loops: { kind: 'value', placeholder: 'N', description: 'Publish → read loops of the read-your-writes benchmark (default 200).' },
+        loops: { kind: 'value', placeholder: 'N', description: 'Publish → read loops of the read-your-writes benchmark (default 200); the build and edge benchmarks take min(N, 50) publishes.' },
         'web-instances': { kind: 'value', placeholder: 'N', description: 'Web instances (PRESSROOM_ROLE=web) beside the server in the failover benchmark\'s spread writes (default 2).' },
         corpus: { kind: 'value', placeholder: 'DIR', description: 'Run the build benchmark on a copy of a kept corpus (written once by scripts/bench/corpus.ts --data DIR/data) instead of writing one.' },
         profile: { kind: 'value', placeholder: 'DIR', description: 'Write a CPU profile of each build benchmark phase (its main thread) to DIR (summarise: npm run profile:summary).' },

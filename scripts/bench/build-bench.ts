@@ -11,7 +11,7 @@
  * search index (process start → the search API's first 200, its own row).
  * Prints a JSON array of
  * results. Run by `npm run bench`; alone:
- * `tsx scripts/bench/build-bench.ts --articles N --languages L [--channels C] [--corpus DIR] [--store postgres]`
+ * `tsx scripts/bench/build-bench.ts --articles N --languages L [--channels C] [--loops N] [--corpus DIR] [--store postgres]`
  * (`--corpus`: a kept corpus, copied instead of written; `--store postgres`: the
  * corpus copied into a throwaway Postgres cluster, every figure taken there).
  */
@@ -53,7 +53,8 @@ const keptCorpus = arg('corpus', '') ? path.resolve(arg('corpus', '')) : '';
 /** `postgres`: the corpus is copied into a throwaway Postgres cluster's database and every figure is taken there (issue 38). */
 const store = arg('store', 'sqlite');
 if (store !== 'sqlite' && store !== 'postgres') throw new Error(`--store is sqlite or postgres, not "${store}"`);
-const LATENCY_SAMPLES = 50;
+/** Publishes timed per latency row: `--loops` (bench.ts passes min(--loops, 50)). */
+const LATENCY_SAMPLES = Math.max(1, Number(arg('loops', '50')));
 const SEARCH_SAMPLES = 3;
 const START_SAMPLES = 3;
 
