@@ -34,6 +34,7 @@ import { s3Bucket } from './edge/bucket/s3-bucket.ts';
 import { objectHeadersOf } from './edge/bucket/bucket-sync.ts';
 import { createConfiguredEdge } from './edge/create-edge.ts';
 import { edgeDelay } from './edge/edge-delay.ts';
+import { privateAnswersDir } from './http/answer-files.ts';
 import { createOutputFileCache } from './http/output-file-cache.ts';
 import { createReadApi, listenServing, serverUrl } from './http/read-side.ts';
 import { createThreadUploadParser } from './http/upload-parser.ts';
@@ -165,8 +166,9 @@ export async function startWebInstance(config: Config, options: { clock?: Clock;
     opened.push(() => listening.close());
     await search.refresh();
     // The include=html answers kept on disk are this process's own (the server empties and fills the data
-    // folder's at its start, and each process knows only its own files): a private folder, removed at stop.
-    const answersDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pressroom-answers-'));
+    // folder's at its start, and each process knows only its own files): a private folder, removed at stop
+    // (and by the next web instance on this machine, should this one be killed).
+    const answersDir = privateAnswersDir(os.tmpdir());
     opened.push(() => fs.rmSync(answersDir, { recursive: true, force: true }));
     const readConfig = Object.freeze({ ...config, answerCacheDir: answersDir });
     readApi = outputFiles ? createReadApi({ db, urls, cursors, config: readConfig, files: outputFiles, log, state: () => follower.state(), heldState: () => follower.heldState(), search }) : null;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAnswerFiles } from './answer-files.ts';
+import { createAnswerFiles, privateAnswersDir } from './answer-files.ts';
 import { etagOf, type ConditionalBody } from './conditional-get.ts';
 
 let root: string;
@@ -161,5 +161,24 @@ describe('answers kept on disk', () => {
     files.put('/b', { file: 'a.json', stamp: 'ino1' }, bodyOf('b'));
     await files.settled();
     expect(await files.get('/b')).toBeUndefined();
+  });
+});
+
+describe('a private folder of kept answers (a web instance\'s)', () => {
+  it('is named for its process, and removes the folders of processes that no longer run, not those of live ones', () => {
+    fs.mkdirSync(path.join(root, 'pressroom-answers-4001-aaaaaa'));
+    fs.writeFileSync(path.join(root, 'pressroom-answers-4001-aaaaaa', 'kept'), 'x');
+    fs.mkdirSync(path.join(root, 'pressroom-answers-4002-bbbbbb'));
+    fs.mkdirSync(path.join(root, 'pressroom-answers-cccccc'));
+    fs.mkdirSync(path.join(root, 'something-else-4001'));
+    const mine = privateAnswersDir(root, (pid) => pid === 4002);
+    expect(path.basename(mine)).toMatch(new RegExp(`^pressroom-answers-${process.pid}-`));
+    expect(fs.readdirSync(root).sort()).toEqual(['pressroom-answers-4002-bbbbbb', 'pressroom-answers-cccccc', path.basename(mine), 'something-else-4001'].sort());
+  });
+
+  it('keeps this process\'s other folders by the real check: a live pid is one that exists', () => {
+    const first = privateAnswersDir(root);
+    const second = privateAnswersDir(root);
+    expect(fs.existsSync(first) && fs.existsSync(second)).toBe(true);
   });
 });

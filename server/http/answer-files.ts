@@ -219,3 +219,31 @@ function clearFolder(dir: string): void {
     if (name.startsWith(aside)) void fs.promises.rm(path.join(parent, name), { recursive: true, force: true }).catch(() => undefined);
   }
 }
+
+/** Whether a process of this machine has `pid`: signal 0 checks without sending (EPERM: it exists, as another user's). */
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const PRIVATE_PREFIX = 'pressroom-answers-';
+
+/**
+ * A folder of kept answers of this process's own, under `tmpRoot` (a web instance's: the data folder's is the
+ * server's), named for the process (`pressroom-answers-<pid>-XXXXXX`) and removed by its stop. A process killed
+ * with SIGKILL cannot remove its folder, so each new one removes the folders of processes that no longer run.
+ * At worst a pid taken again by another process keeps a dead folder until that process ends; a folder removed
+ * under a live process (a /tmp shared across pid namespaces) only makes its answers per request, with a warning.
+ */
+export function privateAnswersDir(tmpRoot: string, exists: (pid: number) => boolean = processExists): string {
+  for (const name of fs.readdirSync(tmpRoot)) {
+    const owner = /^pressroom-answers-(\d+)-/.exec(name);
+    if (!owner || exists(Number(owner[1]))) continue;
+    fs.rmSync(path.join(tmpRoot, name), { recursive: true, force: true });
+  }
+  return fs.mkdtempSync(path.join(tmpRoot, `${PRIVATE_PREFIX}${process.pid}-`));
+}
