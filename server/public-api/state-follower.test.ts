@@ -110,7 +110,7 @@ describe('the state feed, from the building server to web instances', () => {
     expect(rows[1]!.base).toBe(rows[0]!.id);
   });
 
-  it('after a row it could not write, writes the whole state next, and a follower holds what it had until then', async () => {
+  it('after a row it could not write, writes what changed since the row written before, and a follower holds what it had until then', async () => {
     database = await databaseBefore('9999');
     const db = database.db;
     const writer = createStateFeedWriter({ db, clock: manualClock(new Date('2026-12-07T00:00:00Z')), log });
@@ -130,8 +130,10 @@ describe('the state feed, from the building server to web instances', () => {
       b.index.set(3, article(3, c1));
       b.through = 3;
       await writer.offer(b.state(), ['/c1/en/a3/index.html']);
+      // The parts kept with the rows are those of the last row written (the failed one's transaction changed none).
       const rows = await readStateFeed(db, 0, 10);
-      expect(rows.map((r) => r.whole)).toEqual([true, true]);
+      expect(rows.map((r) => r.whole)).toEqual([true, false]);
+      expect((JSON.parse(rows[1]!.delta) as { articles: Array<{ id: number }> }).articles.map((a) => a.id).sort()).toEqual([2, 3]);
       await follower.catchUp();
       expect(shown(follower.heldState()!)).toEqual(shown(b.state()));
     } finally {
@@ -197,5 +199,92 @@ describe('the state feed, from the building server to web instances', () => {
     } finally {
       await follower.close();
     }
+  });
+  it('goes on with the feed when a server starts again: only what changed while none built, and a follower reads on without starting again', async () => {
+    database = await databaseBefore('9999');
+    const db = database.db;
+    const clock = manualClock(new Date('2026-12-07T00:00:00Z'));
+    const c1 = channel(1);
+    const b = builderLikeState([c1], [article(1, c1), article(2, c1), article(3, c1)]);
+    b.anchors.set('c1:en', Object.freeze([{ p: 'x', id: 1 }]));
+    const first = createStateFeedWriter({ db, clock, log });
+    await first.offer(b.state(), []);
+    b.index.set(4, article(4, c1));
+    b.through = 4;
+    await first.offer(b.state(), ['/c1/en/a4/index.html']);
+    const warnings: string[] = [];
+    const watching = { ...log, warn: (message: string) => void warnings.push(message) } as typeof log;
+    const follower = followState({ db, log: watching, onPaths: () => undefined, pollMs: 60_000 });
+    /** The state a server that starts loads from the store: objects of its own, with `change` made while none built. */
+    const reload = (change: (state: ReturnType<typeof builderLikeState>) => void) => {
+      const again = builderLikeState([{ ...c1 }], [...b.state().articles.values()].map((a) => ({ ...a, channel: { ...a.channel } })));
+      for (const [scope, positions] of b.anchors) again.anchors.set(scope, positions);
+      again.through = b.through;
+      change(again);
+      return again;
+    };
+    try {
+      await follower.catchUp();
+      const heldBefore = follower.heldState()!;
+
+      // Started again on the same state, one event later (a change nobody reads): a row with the event id only.
+      const same = reload((s) => (s.through = 5));
+      await createStateFeedWriter({ db, clock, log }).offer(same.state(), []);
+      let rows = await readStateFeed(db, 0, 10);
+      expect(rows.map((r) => [r.whole, r.through])).toEqual([[true, 0], [false, 4], [false, 5]]);
+      expect(JSON.parse(rows[2]!.delta)).toMatchObject({ whole: false, articles: [], removed: [], anchors: [] });
+      await follower.catchUp();
+      expect(follower.through()).toBe(5);
+      // The follower kept what it held: the same article objects, not a whole state read again.
+      expect(follower.heldState()!.articles.get(1)).toBe(heldBefore.articles.get(1));
+
+      // Started on the same state and event id: nothing written at all.
+      await createStateFeedWriter({ db, clock, log }).offer(same.state(), []);
+      expect((await readStateFeed(db, 0, 10)).length).toBe(3);
+
+      // Started after writes while no server built: one article changed, one gone, one new, a list's anchors moved.
+      const changed = reload((s) => {
+        s.through = 8;
+        s.index.set(2, article(2, c1, 'retitled meanwhile'));
+        s.index.set(3, null);
+        s.index.set(5, article(5, c1));
+        s.anchors.set('c1:en', Object.freeze([{ p: 'y', id: 5 }]));
+      });
+      const server = createStateFeedWriter({ db, clock, log });
+      await server.offer(changed.state(), []);
+      rows = await readStateFeed(db, 0, 10);
+      expect(rows.map((r) => r.whole)).toEqual([true, false, false, false]);
+      const sent = JSON.parse(rows[3]!.delta) as { articles: Array<{ id: number }>; removed: number[]; anchors: unknown[]; channels?: unknown };
+      expect(sent.articles.map((a) => a.id).sort()).toEqual([2, 5]);
+      expect(sent.removed).toEqual([3]);
+      expect(sent.anchors).toHaveLength(1);
+      expect(sent.channels).toBeUndefined();
+      await follower.catchUp();
+      expect(shown(follower.heldState()!)).toEqual(shown(changed.state()));
+      expect(follower.heldState()!.articles.get(1)).toBe(heldBefore.articles.get(1));
+
+      // The next build's delta follows on.
+      changed.index.set(6, article(6, c1));
+      changed.through = 9;
+      await server.offer(changed.state(), ['/c1/en/a6/index.html']);
+      await follower.catchUp();
+      expect(shown(follower.heldState()!)).toEqual(shown(changed.state()));
+      expect(warnings).toEqual([]);
+      expect((await readStateFeed(db, 0, 10)).map((r) => r.whole)).toEqual([true, false, false, false, false]);
+    } finally {
+      await follower.close();
+    }
+  });
+
+  it('writes the whole state at a start on a feed without parts (written before migration 0022)', async () => {
+    database = await databaseBefore('9999');
+    const db = database.db;
+    const clock = manualClock(new Date('2026-12-07T00:00:00Z'));
+    const c1 = channel(1);
+    const b = builderLikeState([c1], [article(1, c1)]);
+    await createStateFeedWriter({ db, clock, log }).offer(b.state(), []);
+    await db.deleteFrom('state_feed_parts').execute();
+    await createStateFeedWriter({ db, clock, log }).offer(b.state(), []);
+    expect((await readStateFeed(db, 0, 10)).map((r) => r.whole)).toEqual([true, true]);
   });
 });

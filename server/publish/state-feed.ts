@@ -13,15 +13,24 @@
  * whole one, so a web instance that starts reads about twice the whole
  * state at most. Each row names the row it follows (`base`): a reader that finds
  * another knows it missed one and starts again from the newest whole row.
+ *
+ * With each row the feed keeps the hash of every part of the state it
+ * leaves readers with (`read-model/state-parts.ts`, `state_feed_parts`, in
+ * the row's transaction). A server that starts (a restart, a standby's
+ * takeover) goes on with the feed: it writes what its state, as loaded,
+ * changes against those parts, which is what was written while no server
+ * built, instead of the whole state, which every web instance would read
+ * and decode again (some 200 MB at 100,000 × 2).
  * @module
  */
 import { isoNow, type Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
 import type { PublicState } from '../read-model/public-state.ts';
-import { createDeltaTracker } from '../read-model/state-delta.ts';
+import { createDeltaTracker, type StateDelta } from '../read-model/state-delta.ts';
 import { encodeDelta } from '../read-model/state-feed-codec.ts';
-import type { Db } from '../store/database.ts';
-import { appendStateFeed, pruneStateFeed } from '../store/state-feed.repository.ts';
+import { deltaFromParts, partChanges, type PartChange } from '../read-model/state-parts.ts';
+import type { Db, Executor } from '../store/database.ts';
+import { appendStateFeed, pruneStateFeed, stateFeedHead, stateFeedParts } from '../store/state-feed.repository.ts';
 import { describeError } from '../describe-error.ts';
 import type { SiteBuilder } from './builder/site-builder.ts';
 
@@ -53,13 +62,63 @@ export function createStateFeedWriter(deps: { db: Db; clock: Clock; log: Logger 
   let generation = 0;
   let chain: Promise<void> = Promise.resolve();
 
-  async function append(row: { whole: boolean; through: number; text: string; paths: readonly string[]; generation: number }): Promise<void> {
+  interface Row {
+    readonly delta: StateDelta;
+    /** A whole row that goes on with the feed when it has parts (not one the size rule asked for). */
+    readonly mayContinue: boolean;
+    readonly text: string;
+    readonly paths: readonly string[];
+    readonly parts: readonly PartChange[];
+    readonly generation: number;
+  }
+
+  const write = (trx: Executor, delta: StateDelta, text: string, parts: readonly PartChange[], paths: readonly string[], base: number) =>
+    appendStateFeed(trx, { base: delta.whole ? 0 : base, through: delta.through, whole: delta.whole, delta: text, paths, parts, now: isoNow(deps.clock) });
+
+  /** Where the feed stands once a row is written: applied only after its transaction committed. */
+  interface Written {
+    readonly last: number;
+    readonly previousWhole: number;
+    /** Set when the row went on with a feed written before: the sizes of that feed's chain. */
+    readonly chain?: { readonly wholeChars: number; readonly charsSince: number };
+  }
+
+  /** Goes on with the feed's chain, with what `row`'s whole state changes against its parts; null when it has none to go on with. */
+  async function continued(trx: Executor, row: Row): Promise<Written | null> {
+    const head = await stateFeedHead(trx);
+    if (!head || !head.unbroken) return null;
+    const held = await stateFeedParts(trx, head.id);
+    if (!held) return null;
+    const changed = deltaFromParts(held, row.delta, row.parts);
+    let id = head.id;
+    let chars = head.charsSince;
+    // Readers hold the rest: what is left to tell them is what changed, a newer event id, or the paths placed.
+    if (changed || head.through !== row.delta.through || row.paths.length > 0) {
+      const delta: StateDelta = changed ?? { whole: false, channelsChanged: false, articles: [], removed: [], anchors: [], through: row.delta.through };
+      const text = encodeDelta(delta);
+      chars += text.length;
+      id = await write(trx, delta, text, partChanges(delta), row.paths, head.id);
+    }
+    deps.log.info('state feed: going on with the feed written before, with what changed since', { row: id, articles: changed?.articles.length ?? 0, removed: changed?.removed.length ?? 0 });
+    return { last: id, previousWhole: head.wholeId, chain: { wholeChars: head.wholeChars, charsSince: chars } };
+  }
+
+  async function append(row: Row): Promise<void> {
     if (row.generation !== generation) return;
     try {
-      const id = await appendStateFeed(deps.db, { base: row.whole ? 0 : last, through: row.through, whole: row.whole, delta: row.text, paths: row.paths, now: isoNow(deps.clock) });
-      last = id;
-      if (row.whole && previousWhole > 0) await pruneStateFeed(deps.db, previousWhole);
-      if (row.whole) previousWhole = id;
+      const written = await deps.db.transaction().execute(async (trx): Promise<Written> => {
+        const going = row.mayContinue ? await continued(trx, row) : null;
+        if (going) return going;
+        const id = await write(trx, row.delta, row.text, row.parts, row.paths, last);
+        if (row.delta.whole && previousWhole > 0) await pruneStateFeed(trx, previousWhole);
+        return { last: id, previousWhole: row.delta.whole ? id : previousWhole };
+      });
+      last = written.last;
+      previousWhole = written.previousWhole;
+      if (written.chain) {
+        wholeChars = written.chain.wholeChars;
+        charsSince += written.chain.charsSince;
+      }
     } catch (error) {
       generation++;
       tracker.reset();
@@ -74,7 +133,8 @@ export function createStateFeedWriter(deps: { db: Db; clock: Clock; log: Logger 
         return chain;
       }
       // Taken now, so the row is the state as offered, whatever the builder changes before it is written.
-      if (charsSince >= Math.max(wholeChars, minChars)) tracker.reset();
+      const sizeRule = charsSince >= Math.max(wholeChars, minChars);
+      if (sizeRule) tracker.reset();
       const taken = tracker.take(state);
       if (!taken && paths.length === 0) return chain;
       const delta = taken ?? { whole: false, channelsChanged: false, articles: [], removed: [], anchors: [], through: state.through };
@@ -83,7 +143,7 @@ export function createStateFeedWriter(deps: { db: Db; clock: Clock; log: Logger 
         wholeChars = text.length;
         charsSince = 0;
       } else charsSince += text.length;
-      const row = { whole: delta.whole, through: delta.through, text, paths: [...paths], generation };
+      const row: Row = { delta, mayContinue: delta.whole && !sizeRule, text, paths: [...paths], parts: partChanges(delta), generation };
       chain = chain.then(() => append(row));
       return chain;
     },
@@ -102,7 +162,7 @@ export function feedState(builder: SiteBuilder, writer: StateFeedWriter): SiteBu
       const held = builder.heldState() !== null;
       const state = await builder.publicState();
       // Written behind the answer: whoever asked for the state (the request thread at a start) need not wait for
-      // the whole state's row; the next build's row waits for it.
+      // the state's row; the next build's row waits for it.
       if (!held) void writer.offer(state, []);
       return state;
     },

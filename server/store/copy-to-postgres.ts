@@ -21,7 +21,8 @@ import type { Database } from './schema.ts';
 
 /**
  * The tables copied, parents before children, with whether an identity column numbers them. Not copied:
- * `state_feed` (a server writes its whole state at its start) and `rate_limit_hits` (windows of a minute).
+ * `state_feed` and `state_feed_parts` (a server with no feed to go on with writes its whole state at its start) and
+ * `rate_limit_hits` (windows of a minute).
  */
 export const COPIED_TABLES: ReadonlyArray<{ readonly table: keyof Database & string; readonly identity: boolean }> = [
   { table: 'accounts', identity: true },

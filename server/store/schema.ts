@@ -14,7 +14,7 @@ import type { OutputFileTable } from './output-file.table.ts';
 import type { SearchDocumentTable, SearchFtsTable } from './search-document.table.ts';
 import type { AccountPasswordTable, AdministratorTable, SessionTable } from './session.table.ts';
 import type { EditorAutosaveTable } from './editor-autosave.table.ts';
-import type { RateLimitHitTable, StateFeedTable } from './state-feed.table.ts';
+import type { RateLimitHitTable, StateFeedPartTable, StateFeedTable } from './state-feed.table.ts';
 
 /** Table name → row type. */
 export interface Database {
@@ -42,5 +42,6 @@ export interface Database {
   administrators: AdministratorTable;
   editor_autosaves: EditorAutosaveTable;
   state_feed: StateFeedTable;
+  state_feed_parts: StateFeedPartTable;
   rate_limit_hits: RateLimitHitTable;
 }

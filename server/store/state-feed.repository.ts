@@ -25,13 +25,35 @@ export interface StateFeedRow {
   readonly paths: readonly string[];
 }
 
-/** Appends a row; resolves with its id. */
-export async function appendStateFeed(db: Executor, row: { base: number; through: number; whole: boolean; delta: string; paths: readonly string[]; now: string }): Promise<number> {
+/** The key under which the parts say which row they are of. */
+const PARTS_ROW_KEY = '$row';
+
+/** Parts written per statement. */
+const PARTS_PER_STATEMENT = 500;
+
+/**
+ * Appends a row and changes the parts it changes (`read-model/state-parts.ts`: every part, replacing those
+ * held, for a whole row); resolves with its id. Run it in a transaction, so the parts are always the newest row's.
+ */
+export async function appendStateFeed(db: Executor, row: { base: number; through: number; whole: boolean; delta: string; paths: readonly string[]; parts: ReadonlyArray<readonly [key: string, hash: string | null]>; now: string }): Promise<number> {
   const { id } = await db
     .insertInto('state_feed')
     .values({ base: row.base, through: row.through, whole: row.whole ? 1 : 0, delta: row.delta, paths: JSON.stringify(row.paths), created_at: row.now })
     .returning('id')
     .executeTakeFirstOrThrow();
+  if (row.whole) await db.deleteFrom('state_feed_parts').execute();
+  // Which row the parts are of: should a row be deleted by hand, they are not the newest row's.
+  await db.insertInto('state_feed_parts').values({ key: PARTS_ROW_KEY, hash: String(id) }).onConflict((oc) => oc.column('key').doUpdateSet({ hash: String(id) })).execute();
+  const gone = row.parts.filter(([, hash]) => hash === null).map(([key]) => key);
+  const set = row.parts.filter((p): p is readonly [string, string] => p[1] !== null).map(([key, hash]) => ({ key, hash }));
+  for (let i = 0; i < gone.length; i += PARTS_PER_STATEMENT) await db.deleteFrom('state_feed_parts').where('key', 'in', gone.slice(i, i + PARTS_PER_STATEMENT)).execute();
+  for (let i = 0; i < set.length; i += PARTS_PER_STATEMENT) {
+    await db
+      .insertInto('state_feed_parts')
+      .values(set.slice(i, i + PARTS_PER_STATEMENT))
+      .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ hash: eb.ref('excluded.hash') })))
+      .execute();
+  }
   if (storeKind(db) === 'postgres') await sql`select pg_notify(${STATE_FEED_CHANNEL}, ${String(id)})`.execute(db);
   return id;
 }
@@ -40,6 +62,52 @@ export async function appendStateFeed(db: Executor, row: { base: number; through
 export async function newestWholeFeedId(db: Executor): Promise<number | null> {
   const row = await db.selectFrom('state_feed').select((eb) => eb.fn.max('id').as('id')).where('whole', '=', 1).executeTakeFirst();
   return row?.id == null ? null : Number(row.id);
+}
+
+/** Where the feed stands: its newest row, and the chain a reader starting now would read. */
+export interface StateFeedHead {
+  readonly id: number;
+  readonly through: number;
+  /** The newest whole row, where a reader starts, and its size in characters. */
+  readonly wholeId: number;
+  readonly wholeChars: number;
+  /** The characters of the rows after it. */
+  readonly charsSince: number;
+  /** Whether each row after it follows the one before (none was deleted by hand): else a reader cannot get past the gap. */
+  readonly unbroken: boolean;
+}
+
+/** The feed's head; null when the feed has no whole row (nothing a reader could start from). */
+export async function stateFeedHead(db: Executor): Promise<StateFeedHead | null> {
+  const wholeId = await newestWholeFeedId(db);
+  if (wholeId === null) return null;
+  const newest = await db.selectFrom('state_feed').select(['id', 'through']).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+  const sizes = await db
+    .selectFrom('state_feed')
+    .select((eb) => eb.fn.sum<number | string | null>(eb.fn('length', ['delta'])).as('chars'))
+    .where('id', '>', wholeId)
+    .executeTakeFirst();
+  const whole = await db.selectFrom('state_feed').select((eb) => eb.fn<number | string>('length', ['delta']).as('chars')).where('id', '=', wholeId).executeTakeFirstOrThrow();
+  const links = await db.selectFrom('state_feed').select(['id', 'base']).where('id', '>', wholeId).orderBy('id').execute();
+  let previous = wholeId;
+  let unbroken = true;
+  for (const link of links) {
+    if (Number(link.base) !== previous) unbroken = false;
+    previous = Number(link.id);
+  }
+  return { id: Number(newest.id), through: Number(newest.through), wholeId, wholeChars: Number(whole.chars), charsSince: Number(sizes?.chars ?? 0), unbroken };
+}
+
+/**
+ * The parts of the state row `rowId` leaves readers with, by key; null when the parts are not that row's (a
+ * feed written before migration 0022, or rows deleted by hand).
+ */
+export async function stateFeedParts(db: Executor, rowId: number): Promise<Map<string, string> | null> {
+  const rows = await db.selectFrom('state_feed_parts').select(['key', 'hash']).execute();
+  const parts = new Map(rows.map((r) => [r.key, r.hash]));
+  if (parts.get(PARTS_ROW_KEY) !== String(rowId)) return null;
+  parts.delete(PARTS_ROW_KEY);
+  return parts;
 }
 
 /** Rows from `fromId` on (inclusive), in order, at most `limit`. */

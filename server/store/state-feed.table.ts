@@ -1,4 +1,4 @@
-/** Row types of the `state_feed` and `rate_limit_hits` tables (migration 0021). @module */
+/** Row types of the `state_feed` and `rate_limit_hits` tables (migrations 0021 and 0022). @module */
 import type { Generated } from 'kysely';
 
 /** One change of the builder's public state, as the server that builds wrote it for web instances (`state-feed.repository.ts`). */
@@ -15,6 +15,13 @@ export interface StateFeedTable {
   /** JSON array of the output paths the build wrote or removed (a reader's file cache drops them). */
   paths: string;
   created_at: string;
+}
+
+/** One part of the state the feed's newest row leaves readers with, and its hash (`read-model/state-parts.ts`; migration 0022). */
+export interface StateFeedPartTable {
+  /** `channels`, `article:{id}` or `anchors:{scope}`. */
+  key: string;
+  hash: string;
 }
 
 /** One client key's fixed window of the read API's rate limits (`rate-limit.repository.ts`). */

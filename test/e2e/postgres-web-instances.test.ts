@@ -168,6 +168,29 @@ describe('web instances beside the server that builds', () => {
     }
   }, 240_000);
 
+  it('a server started again goes on with the state feed: no whole state written, and the web instances follow on', async () => {
+    const newestWhole = async () => Number((await db.selectFrom('state_feed').select((eb) => eb.fn.max('id').as('id')).where('whole', '=', 1).executeTakeFirstOrThrow()).id);
+    const wholeBefore = await newestWhole();
+    const port = new URL(server.url).port;
+    expect(await server.stop(), server.stderr()).toBe(0);
+    server = await startServerProcess({ ...env, PORT: port });
+    children.push(server.child);
+    // Its builder loads the state from the database into objects of its own, with this article in it: the feed gets
+    // what that state changes against the parts the feed keeps, not the whole state.
+    const res = await api(server.url, 'POST', '/channels/desk/pages', { slug: 'after-restart', default_language: 'en', status: 'published', translations: [{ language: 'en', title: 'After the restart', content_markdown: 'Written after the restart.' }] });
+    expect(res.status, await res.text()).toBe(201);
+    await untilPublished(webs[0]!.url, 'after-restart');
+    expect(await newestWhole()).toBe(wholeBefore);
+    const address = '/api/public/v1/channels/desk/articles?limit=50';
+    const answers = await pollUntil(
+      async () => Promise.all([server.url, ...webs.map((w) => w.url)].map((at) => read(at, address))),
+      (all) => all.every((a) => a.status === 200 && a.body === all[0]!.body),
+      { what: `${address} to answer alike on the three instances after the restart`, timeoutMs: 30_000, intervalMs: 100 },
+    );
+    expect(slugsOf(answers[0]!.body)).toContain('after-restart');
+    for (const web of webs) expect(web.stderr()).not.toContain('a row was missed');
+  }, 180_000);
+
   it('refuses to start on an output folder that is not the server\'s, saying which setting to change', async () => {
     const elsewhere = path.join(dir, 'elsewhere');
     const started = startServerProcess({ ...env, PRESSROOM_ROLE: 'web', PRESSROOM_OUTPUT_DIR: path.join(elsewhere, 'dist'), PRESSROOM_DATA_DIR: path.join(elsewhere, 'data') });

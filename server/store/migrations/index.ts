@@ -26,6 +26,7 @@ import * as outputFileStamps from './0018-output-file-stamps.ts';
 import * as dashboardSignIn from './0019-dashboard-sign-in.ts';
 import * as editorAutosaves from './0020-editor-autosaves.ts';
 import * as sharedServing from './0021-shared-serving.ts';
+import * as stateFeedParts from './0022-state-feed-parts.ts';
 
 /** Every migration by name, applied in name order. */
 export const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ export const migrations: Record<string, Migration> = {
   '0019-dashboard-sign-in': dashboardSignIn,
   '0020-editor-autosaves': editorAutosaves,
   '0021-shared-serving': sharedServing,
+  '0022-state-feed-parts': stateFeedParts,
 };
 
 /**
