@@ -129,7 +129,9 @@ export function createSiteBuilder(deps: SiteBuilderDeps): SiteBuilder {
         const batch = createManifestBatch(deps.db, deps.clock, output, deps.outputDir);
         await ensureIndex(ctx, emptyReport(), batch);
         await batch.flush();
-        ctx.state.channels ??= await deps.model.channels();
+        // The objects its articles point at (`sameChannel`), as a build's list owners hold them: a delta names an
+        // article's channel by its place in this list, and a copy of the list per article is memory for nothing.
+        ctx.state.channels ??= (await deps.model.channels()).map(ctx.state.memo.sameChannel);
         await ensureAnchors(ctx);
         return ctx.state.publicState();
       });
