@@ -66,7 +66,8 @@ export function createStateFeedWriter(deps: { db: Db; clock: Clock; log: Logger 
     readonly delta: StateDelta;
     /** A whole row that goes on with the feed when it has parts (not one the size rule asked for). */
     readonly mayContinue: boolean;
-    readonly text: string;
+    /** The delta as text; null for a row that may go on with the feed (encoded only when written whole: 135 MB at 100,000 × 2). */
+    readonly text: string | null;
     readonly paths: readonly string[];
     readonly parts: readonly PartChange[];
     readonly generation: number;
@@ -79,7 +80,7 @@ export function createStateFeedWriter(deps: { db: Db; clock: Clock; log: Logger 
   interface Written {
     readonly last: number;
     readonly previousWhole: number;
-    /** Set when the row went on with a feed written before: the sizes of that feed's chain. */
+    /** The sizes the size rule counts from, when the offer did not know them: the whole row written, or the chain gone on with. */
     readonly chain?: { readonly wholeChars: number; readonly charsSince: number };
   }
 
@@ -109,9 +110,10 @@ export function createStateFeedWriter(deps: { db: Db; clock: Clock; log: Logger 
       const written = await deps.db.transaction().execute(async (trx): Promise<Written> => {
         const going = row.mayContinue ? await continued(trx, row) : null;
         if (going) return going;
-        const id = await write(trx, row.delta, row.text, row.parts, row.paths, last);
+        const text = row.text ?? encodeDelta(row.delta);
+        const id = await write(trx, row.delta, text, row.parts, row.paths, last);
         if (row.delta.whole && previousWhole > 0) await pruneStateFeed(trx, previousWhole);
-        return { last: id, previousWhole: row.delta.whole ? id : previousWhole };
+        return { last: id, previousWhole: row.delta.whole ? id : previousWhole, ...(row.text === null ? { chain: { wholeChars: text.length, charsSince: 0 } } : {}) };
       });
       last = written.last;
       previousWhole = written.previousWhole;
@@ -138,12 +140,14 @@ export function createStateFeedWriter(deps: { db: Db; clock: Clock; log: Logger 
       const taken = tracker.take(state);
       if (!taken && paths.length === 0) return chain;
       const delta = taken ?? { whole: false, channelsChanged: false, articles: [], removed: [], anchors: [], through: state.through };
-      const text = encodeDelta(delta);
+      const mayContinue = delta.whole && !sizeRule;
+      // Encoded later from the same snapshot: the builder replaces the objects a delta holds, it never changes them.
+      const text = mayContinue ? null : encodeDelta(delta);
       if (delta.whole) {
-        wholeChars = text.length;
+        if (text !== null) wholeChars = text.length;
         charsSince = 0;
-      } else charsSince += text.length;
-      const row: Row = { delta, mayContinue: delta.whole && !sizeRule, text, paths: [...paths], parts: partChanges(delta), generation };
+      } else charsSince += text!.length;
+      const row: Row = { delta, mayContinue, text, paths: [...paths], parts: partChanges(delta), generation };
       chain = chain.then(() => append(row));
       return chain;
     },
