@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createFairGate } from '../server/fair-gate.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const haveWrk = fs.existsSync('/usr/bin/wrk');
@@ -23,23 +24,9 @@ interface Run {
   stderr: string;
 }
 
-/** Benchmarks running now, and the starts waiting for one of them to end. */
-const AT_ONCE = 3;
-let runningNow = 0;
-const waiting: Array<() => void> = [];
-
-async function bench(...args: string[]): Promise<Run> {
-  if (runningNow >= AT_ONCE) await new Promise<void>((resolve) => waiting.push(resolve));
-  else runningNow++;
-  try {
-    return await benchNow(args);
-  } finally {
-    // The slot passes straight to the next start, so `runningNow` counts it still.
-    const next = waiting.shift();
-    if (next) next();
-    else runningNow--;
-  }
-}
+/** Three benchmarks at a time, started in the order asked (the project's gate, with one key). */
+const slots = createFairGate({ slots: 3, perKey: 3, queuedPerKey: Infinity, retryAfterSeconds: 0 });
+const bench = (...args: string[]): Promise<Run> => slots.run('bench', () => benchNow(args));
 
 function benchNow(args: string[]): Promise<Run> {
   return new Promise((resolve) => {

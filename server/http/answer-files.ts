@@ -27,6 +27,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { processRuns } from '../process-runs.ts';
 import type { ConditionalBody } from './conditional-get.ts';
 
 /** An answer kept on disk, as read back: the same `meta` object for as long as it is kept. */
@@ -220,16 +221,6 @@ function clearFolder(dir: string): void {
   }
 }
 
-/** Whether a process of this machine has `pid`: signal 0 checks without sending (EPERM: it exists, as another user's). */
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 const PRIVATE_PREFIX = 'pressroom-answers-';
 
 /**
@@ -239,7 +230,7 @@ const PRIVATE_PREFIX = 'pressroom-answers-';
  * At worst a pid taken again by another process keeps a dead folder until that process ends; a folder removed
  * under a live process (a /tmp shared across pid namespaces) only makes its answers per request, with a warning.
  */
-export function privateAnswersDir(tmpRoot: string, exists: (pid: number) => boolean = processExists): string {
+export function privateAnswersDir(tmpRoot: string, exists: (pid: number) => boolean = processRuns): string {
   for (const name of fs.readdirSync(tmpRoot)) {
     const owner = /^pressroom-answers-(\d+)-/.exec(name);
     if (!owner || exists(Number(owner[1]))) continue;

@@ -25,17 +25,29 @@ afterEach(async () => {
   database = null;
 });
 
+/** A migrated SQLite database for one test (removed after it), and state feed writers over it: each a server's. */
+async function feedDatabase() {
+  database = await databaseBefore('9999');
+  const db = database.db;
+  const clock = manualClock(new Date('2026-12-07T00:00:00Z'));
+  return {
+    db,
+    newWriter: (minChars?: number) => createStateFeedWriter({ db, clock, log }, minChars),
+    /** A web instance's follower that looks only when the test says (`catchUp`). */
+    follow: (o: { log?: typeof log; onPaths?: (paths: readonly string[]) => void } = {}) => followState({ db, log: o.log ?? log, onPaths: o.onPaths ?? (() => undefined), pollMs: 60_000 }),
+  };
+}
+
 describe('the state feed, from the building server to web instances', () => {
   it('gives a web instance the builder state and each build\'s paths, in order, with channels shared as on the builder', async () => {
-    database = await databaseBefore('9999');
-    const db = database.db;
-    const writer = createStateFeedWriter({ db, clock: manualClock(new Date('2026-12-07T00:00:00Z')), log });
+    const { db, newWriter, follow } = await feedDatabase();
+    const writer = newWriter();
     const [c1, c2] = [channel(1), channel(2)];
     const b = builderLikeState([c1, c2], [article(1, c1), article(2, c2)]);
     b.anchors.set('c1:en', Object.freeze([{ p: 'x', id: 1 }]));
     await writer.offer(b.state(), []);
     const placed: string[][] = [];
-    const follower = followState({ db, log, onPaths: (paths) => void placed.push([...paths]), pollMs: 60_000 });
+    const follower = follow({ onPaths: (paths) => void placed.push([...paths]) });
     try {
       await follower.catchUp();
       expect(shown(follower.heldState()!)).toEqual(shown(b.state()));
@@ -62,9 +74,8 @@ describe('the state feed, from the building server to web instances', () => {
   });
 
   it('writes the whole state again once the deltas add up to its size, prunes the rows before the previous whole one, and a late instance starts from the newest whole row', async () => {
-    database = await databaseBefore('9999');
-    const db = database.db;
-    const writer = createStateFeedWriter({ db, clock: manualClock(new Date('2026-12-07T00:00:00Z')), log }, 1);
+    const { db, newWriter, follow } = await feedDatabase();
+    const writer = newWriter(1);
     const c1 = channel(1);
     const b = builderLikeState([c1], [article(1, c1), article(2, c1), article(3, c1)]);
     let wholes = 0;
@@ -85,7 +96,7 @@ describe('the state feed, from the building server to web instances', () => {
     const deltaChars = rows.filter((r) => !r.whole).reduce((n, r) => n + r.delta.length, 0);
     const newestWhole = [...rows].reverse().find((r) => r.whole)!;
     expect(deltaChars).toBeLessThanOrEqual(2 * newestWhole.delta.length + 2 * rows[rows.length - 1]!.delta.length);
-    const follower = followState({ db, log, onPaths: () => undefined, pollMs: 60_000 });
+    const follower = follow();
     try {
       await follower.catchUp();
       expect(shown(follower.heldState()!)).toEqual(shown(b.state()));
@@ -95,9 +106,8 @@ describe('the state feed, from the building server to web instances', () => {
   });
 
   it('writes offers in the order made, one at a time (a start\'s whole state is not awaited by whoever asked for it)', async () => {
-    database = await databaseBefore('9999');
-    const db = database.db;
-    const writer = createStateFeedWriter({ db, clock: manualClock(new Date('2026-12-07T00:00:00Z')), log });
+    const { db, newWriter, follow } = await feedDatabase();
+    const writer = newWriter();
     const c1 = channel(1);
     const b = builderLikeState([c1], [article(1, c1)]);
     const whole = writer.offer(b.state(), []);
@@ -111,13 +121,12 @@ describe('the state feed, from the building server to web instances', () => {
   });
 
   it('after a row it could not write, writes what changed since the row written before, and a follower holds what it had until then', async () => {
-    database = await databaseBefore('9999');
-    const db = database.db;
-    const writer = createStateFeedWriter({ db, clock: manualClock(new Date('2026-12-07T00:00:00Z')), log });
+    const { db, newWriter, follow } = await feedDatabase();
+    const writer = newWriter();
     const c1 = channel(1);
     const b = builderLikeState([c1], [article(1, c1)]);
     await writer.offer(b.state(), []);
-    const follower = followState({ db, log, onPaths: () => undefined, pollMs: 60_000 });
+    const follower = follow();
     try {
       await follower.catchUp();
       await sql`ALTER TABLE state_feed RENAME TO state_feed_away`.execute(db);
@@ -142,14 +151,12 @@ describe('the state feed, from the building server to web instances', () => {
   });
 
   it('starts again from the newest whole row when a row it needs is gone, serving what it held meanwhile', async () => {
-    database = await databaseBefore('9999');
-    const db = database.db;
-    const clock = manualClock(new Date('2026-12-07T00:00:00Z'));
-    const first = createStateFeedWriter({ db, clock, log });
+    const { db, newWriter, follow } = await feedDatabase();
+    const first = newWriter();
     const c1 = channel(1);
     const b = builderLikeState([c1], [article(1, c1)]);
     await first.offer(b.state(), []);
-    const follower = followState({ db, log, onPaths: () => undefined, pollMs: 60_000 });
+    const follower = follow();
     try {
       await follower.catchUp();
       expect(follower.heldState()!.articles.size).toBe(1);
@@ -160,7 +167,7 @@ describe('the state feed, from the building server to web instances', () => {
       await db.deleteFrom('state_feed').where('whole', '=', 0).execute();
       b.index.set(3, article(3, c1));
       b.through = 3;
-      const second = createStateFeedWriter({ db, clock, log });
+      const second = newWriter();
       await second.offer(b.state(), []);
       b.index.set(4, article(4, c1));
       b.through = 4;
@@ -173,14 +180,12 @@ describe('the state feed, from the building server to web instances', () => {
   });
 
   it('does not go round in circles over a gap it cannot mend: it keeps its state and mends it at the next whole row', async () => {
-    database = await databaseBefore('9999');
-    const db = database.db;
-    const clock = manualClock(new Date('2026-12-07T00:00:00Z'));
-    const writer = createStateFeedWriter({ db, clock, log });
+    const { db, newWriter, follow } = await feedDatabase();
+    const writer = newWriter();
     const c1 = channel(1);
     const b = builderLikeState([c1], [article(1, c1)]);
     await writer.offer(b.state(), []);
-    const follower = followState({ db, log, onPaths: () => undefined, pollMs: 60_000 });
+    const follower = follow();
     try {
       await follower.catchUp();
       for (const id of [2, 3]) {
@@ -192,7 +197,7 @@ describe('the state feed, from the building server to web instances', () => {
       await db.deleteFrom('state_feed').where('id', '=', lost!.id).execute();
       await follower.catchUp();
       expect(follower.heldState()!.articles.size).toBe(1);
-      const later = createStateFeedWriter({ db, clock, log });
+      const later = newWriter();
       await later.offer(b.state(), []);
       await follower.catchUp();
       expect(shown(follower.heldState()!)).toEqual(shown(b.state()));
@@ -200,21 +205,20 @@ describe('the state feed, from the building server to web instances', () => {
       await follower.close();
     }
   });
+
   it('goes on with the feed when a server starts again: only what changed while none built, and a follower reads on without starting again', async () => {
-    database = await databaseBefore('9999');
-    const db = database.db;
-    const clock = manualClock(new Date('2026-12-07T00:00:00Z'));
+    const { db, newWriter, follow } = await feedDatabase();
     const c1 = channel(1);
     const b = builderLikeState([c1], [article(1, c1), article(2, c1), article(3, c1)]);
     b.anchors.set('c1:en', Object.freeze([{ p: 'x', id: 1 }]));
-    const first = createStateFeedWriter({ db, clock, log });
+    const first = newWriter();
     await first.offer(b.state(), []);
     b.index.set(4, article(4, c1));
     b.through = 4;
     await first.offer(b.state(), ['/c1/en/a4/index.html']);
     const warnings: string[] = [];
     const watching = { ...log, warn: (message: string) => void warnings.push(message) } as typeof log;
-    const follower = followState({ db, log: watching, onPaths: () => undefined, pollMs: 60_000 });
+    const follower = follow({ log: watching });
     /** The state a server that starts loads from the store: objects of its own, with `change` made while none built. */
     const reload = (change: (state: ReturnType<typeof builderLikeState>) => void) => {
       const again = builderLikeState([{ ...c1 }], [...b.state().articles.values()].map((a) => ({ ...a, channel: { ...a.channel } })));
@@ -229,7 +233,7 @@ describe('the state feed, from the building server to web instances', () => {
 
       // Started again on the same state, one event later (a change nobody reads): a row with the event id only.
       const same = reload((s) => (s.through = 5));
-      await createStateFeedWriter({ db, clock, log }).offer(same.state(), []);
+      await newWriter().offer(same.state(), []);
       let rows = await readStateFeed(db, 0, 10);
       expect(rows.map((r) => [r.whole, r.through])).toEqual([[true, 0], [false, 4], [false, 5]]);
       expect(JSON.parse(rows[2]!.delta)).toMatchObject({ whole: false, articles: [], removed: [], anchors: [] });
@@ -239,7 +243,7 @@ describe('the state feed, from the building server to web instances', () => {
       expect(follower.heldState()!.articles.get(1)).toBe(heldBefore.articles.get(1));
 
       // Started on the same state and event id: nothing written at all.
-      await createStateFeedWriter({ db, clock, log }).offer(same.state(), []);
+      await newWriter().offer(same.state(), []);
       expect((await readStateFeed(db, 0, 10)).length).toBe(3);
 
       // Started after writes while no server built: one article changed, one gone, one new, a list's anchors moved.
@@ -250,7 +254,7 @@ describe('the state feed, from the building server to web instances', () => {
         s.index.set(5, article(5, c1));
         s.anchors.set('c1:en', Object.freeze([{ p: 'y', id: 5 }]));
       });
-      const server = createStateFeedWriter({ db, clock, log });
+      const server = newWriter();
       await server.offer(changed.state(), []);
       rows = await readStateFeed(db, 0, 10);
       expect(rows.map((r) => r.whole)).toEqual([true, false, false, false]);
@@ -277,14 +281,12 @@ describe('the state feed, from the building server to web instances', () => {
   });
 
   it('writes the whole state at a start on a feed without parts (written before migration 0022)', async () => {
-    database = await databaseBefore('9999');
-    const db = database.db;
-    const clock = manualClock(new Date('2026-12-07T00:00:00Z'));
+    const { db, newWriter, follow } = await feedDatabase();
     const c1 = channel(1);
     const b = builderLikeState([c1], [article(1, c1)]);
-    await createStateFeedWriter({ db, clock, log }).offer(b.state(), []);
+    await newWriter().offer(b.state(), []);
     await db.deleteFrom('state_feed_parts').execute();
-    await createStateFeedWriter({ db, clock, log }).offer(b.state(), []);
+    await newWriter().offer(b.state(), []);
     expect((await readStateFeed(db, 0, 10)).map((r) => r.whole)).toEqual([true, true]);
   });
 });

@@ -27,6 +27,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as pagefind from 'pagefind';
 import type { Logger } from '../logger.ts';
+import { processRuns } from '../process-runs.ts';
 import { BACKGROUND_NICENESS } from '../thread-priority.ts';
 import { createSerialQueue } from '../serial-work.ts';
 import { LANG_SEGMENT, NOT_FOUND_NAME } from '../serving/static-files.ts';
@@ -272,16 +273,6 @@ export function placeBundle(fresh: string, target: string): void {
     } catch {
       // Not empty.
     }
-  }
-}
-
-/** Whether process `pid` runs on this machine (signal 0 checks without sending anything). */
-function processRuns(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'; // it runs, as another user
   }
 }
 

@@ -21,7 +21,8 @@ import type { StateDelta } from './state-delta.ts';
 export type PartChange = readonly [key: string, hash: string | null];
 
 const CHANNELS = 'channels';
-const articleKey = (id: number) => `article:${id}`;
+const ARTICLE = 'article:';
+const articleKey = (id: number) => `${ARTICLE}${id}`;
 const anchorsKey = (scope: string) => `anchors:${scope}`;
 const hashOf = (json: string) => createHash('sha256').update(json).digest('hex').slice(0, 32);
 
@@ -47,7 +48,7 @@ export function deltaFromParts(held: ReadonlyMap<string, string>, whole: StateDe
   const anchors = whole.anchors.filter(([scope]) => held.get(anchorsKey(scope)) !== hashes.get(anchorsKey(scope)));
   const removed: number[] = [];
   for (const key of held.keys()) {
-    if (key.startsWith('article:') && !hashes.has(key)) removed.push(Number(key.slice('article:'.length)));
+    if (key.startsWith(ARTICLE) && !hashes.has(key)) removed.push(Number(key.slice(ARTICLE.length)));
   }
   if (!channelsChanged && articles.length === 0 && anchors.length === 0 && removed.length === 0) return null;
   return { whole: false, channelsChanged, ...(channelsChanged || articles.length > 0 ? { channels: whole.channels } : {}), articles, removed, anchors, through: whole.through };

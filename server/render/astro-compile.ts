@@ -17,6 +17,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describeError } from '../describe-error.ts';
 import { InternalError } from '../internal-error.ts';
+import { processRuns } from '../process-runs.ts';
 
 /** The build folder, relative to the project root (also `outDir` in astro.config.mjs). */
 export const SITE_BUILD_DIR = '.pressroom/astro';
@@ -134,15 +135,6 @@ export async function readBuildStamp(buildDir: string): Promise<BuildStamp | nul
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -163,7 +155,7 @@ async function withLock<T>(lockDir: string, timeoutMs: number, onWait: () => voi
     }
     const owner = Number.parseInt(await fs.readFile(ownerFile, 'utf8').catch(() => ''), 10);
     const age = Date.now() - (await fs.stat(lockDir).then((s) => s.mtimeMs).catch(() => Date.now()));
-    if ((Number.isInteger(owner) && owner > 0 && !isAlive(owner)) || (!(owner > 0) && age > 30_000)) {
+    if ((Number.isInteger(owner) && owner > 0 && !processRuns(owner)) || (!(owner > 0) && age > 30_000)) {
       await fs.rm(lockDir, { recursive: true, force: true });
       continue;
     }

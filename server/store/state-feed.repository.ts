@@ -42,10 +42,9 @@ export async function appendStateFeed(db: Executor, row: { base: number; through
     .returning('id')
     .executeTakeFirstOrThrow();
   if (row.whole) await db.deleteFrom('state_feed_parts').execute();
-  // Which row the parts are of: should a row be deleted by hand, they are not the newest row's.
-  await db.insertInto('state_feed_parts').values({ key: PARTS_ROW_KEY, hash: String(id) }).onConflict((oc) => oc.column('key').doUpdateSet({ hash: String(id) })).execute();
   const gone = row.parts.filter(([, hash]) => hash === null).map(([key]) => key);
-  const set = row.parts.filter((p): p is readonly [string, string] => p[1] !== null).map(([key, hash]) => ({ key, hash }));
+  // With them, which row they are of: should a row be deleted by hand, they are not the newest row's.
+  const set = [{ key: PARTS_ROW_KEY, hash: String(id) }, ...row.parts.filter((p): p is readonly [string, string] => p[1] !== null).map(([key, hash]) => ({ key, hash }))];
   for (let i = 0; i < gone.length; i += PARTS_PER_STATEMENT) await db.deleteFrom('state_feed_parts').where('key', 'in', gone.slice(i, i + PARTS_PER_STATEMENT)).execute();
   for (let i = 0; i < set.length; i += PARTS_PER_STATEMENT) {
     await db
@@ -81,21 +80,21 @@ export interface StateFeedHead {
 export async function stateFeedHead(db: Executor): Promise<StateFeedHead | null> {
   const wholeId = await newestWholeFeedId(db);
   if (wholeId === null) return null;
-  const newest = await db.selectFrom('state_feed').select(['id', 'through']).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
-  const sizes = await db
+  // The chain a reader starting now reads, without its text: the whole row first, then each row after it.
+  const chain = await db
     .selectFrom('state_feed')
-    .select((eb) => eb.fn.sum<number | string | null>(eb.fn('length', ['delta'])).as('chars'))
-    .where('id', '>', wholeId)
-    .executeTakeFirst();
-  const whole = await db.selectFrom('state_feed').select((eb) => eb.fn<number | string>('length', ['delta']).as('chars')).where('id', '=', wholeId).executeTakeFirstOrThrow();
-  const links = await db.selectFrom('state_feed').select(['id', 'base']).where('id', '>', wholeId).orderBy('id').execute();
-  let previous = wholeId;
+    .select((eb) => ['id', 'base', 'through', eb.fn<number | string>('length', ['delta']).as('chars')])
+    .where('id', '>=', wholeId)
+    .orderBy('id')
+    .execute();
   let unbroken = true;
-  for (const link of links) {
-    if (Number(link.base) !== previous) unbroken = false;
-    previous = Number(link.id);
+  let charsSince = 0;
+  for (let i = 1; i < chain.length; i++) {
+    if (Number(chain[i]!.base) !== Number(chain[i - 1]!.id)) unbroken = false;
+    charsSince += Number(chain[i]!.chars);
   }
-  return { id: Number(newest.id), through: Number(newest.through), wholeId, wholeChars: Number(whole.chars), charsSince: Number(sizes?.chars ?? 0), unbroken };
+  const newest = chain[chain.length - 1]!;
+  return { id: Number(newest.id), through: Number(newest.through), wholeId, wholeChars: Number(chain[0]!.chars), charsSince, unbroken };
 }
 
 /**
