@@ -12,13 +12,18 @@ const HELP = `Usage: npm run worker
 Runs background jobs of a Postgres database (PRESSROOM_DATABASE_URL) beside
 the server: moderation of submitted articles (the rules of
 PRESSROOM_MODERATION_FILE, on PRESSROOM_BODY_WORKERS threads under
-PRESSROOM_BODY_TIME_LIMIT_MS) and scheduled publications. Builds and the
+PRESSROOM_BODY_TIME_LIMIT_MS), scheduled publications, and batches of the
+articles of the server's full builds (200 articles or more), rendered on
+PRESSROOM_BUILD_WORKERS threads (0: none) into PRESSROOM_OUTPUT_DIR, which
+must be the server's output folder (a shared volume): a batch for another
+folder, or from a server of another release, is refused with the reason and
+rendered by the server. Incremental builds, lists, the manifest and the
 media cleanup stay with the server. Start as many as you like, on any
 machine that reaches the database; each job is run by one of them (or by
 the server), and a killed worker's job runs again within seconds elsewhere.
-Give every worker the server's moderation rules. Stops on SIGINT/SIGTERM
-after its running job. Not for the SQLite file: there the server runs every
-job. docs/DEPLOYING.md.
+Give every worker the server's moderation rules and release. Stops on
+SIGINT/SIGTERM after its running jobs. Not for the SQLite file: there the
+server runs every job. docs/DEPLOYING.md.
 `;
 
 if (wantsHelp(process.argv.slice(2))) {
@@ -33,7 +38,9 @@ if (!config.databaseUrl) {
   process.exit(2);
 }
 try {
-  const worker = await startJobWorker(config);
+  // A render runner cut from the database stops the process (exit 1, as a server that loses its lock): a
+  // supervisor starts it again.
+  const worker = await startJobWorker(config, { onLost: () => process.exit(1) });
   process.stdout.write(`Pressroom worker running on ${shownDatabase(config.database)}: ${worker.kinds.join(', ')}\n`);
   const shutdown = async (signal: string) => {
     process.stderr.write(`${signal} received, stopping after the running job…\n`);

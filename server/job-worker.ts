@@ -2,12 +2,15 @@
  * `npm run worker` (issue 38): a process that runs the job queue's jobs of
  * a Postgres database beside the server, on a machine of its own or the
  * same one: moderation (the rule policy on its own body threads, under the
- * same time limit) and scheduled publications. Builds stay with the server
- * that holds the database, and so does the media cleanup (it sweeps that
- * server's folders); any number of workers may run, graphile-worker gives
- * each job to one of them, and a killed worker's job runs again within
- * seconds in another (`jobs/postgres-worker.ts`). The composition root of
- * that role, as `main.ts` is the server's.
+ * same time limit), scheduled publications, and, with build threads
+ * (`PRESSROOM_BUILD_WORKERS`), the batches of articles a full build hands
+ * out (`publish/workers/batch-render-job.ts`, on a runner of their own that
+ * takes several at once), written into the output folder it shares with
+ * the server. Planning builds, lists, the manifest and the media cleanup
+ * stay with the server; any number of workers may run, graphile-worker
+ * gives each job to one of them, and a killed worker's job runs again
+ * within seconds in another (`jobs/postgres-worker.ts`). The composition
+ * root of that role, as `main.ts` is the server's.
  * @module
  */
 import { createBodyPool } from './bodies/body-pool.ts';
@@ -21,6 +24,10 @@ import { createLogger, type Logger } from './logger.ts';
 import { openMigratedPostgres } from './migrate-logged.ts';
 import { loadModerationRules } from './moderation-rules-file.ts';
 import { InternalError } from './internal-error.ts';
+import { PROJECT_ROOT } from './paths.ts';
+import { createBatchRenderer, type BatchRenderer } from './publish/workers/batch-render-job.ts';
+import type { Worker } from './jobs/worker.ts';
+import { RENDER_JOB, renderRunnerId } from './store/postgres/render-batches.ts';
 
 /** A running worker. */
 export interface RunningJobWorker {
@@ -32,9 +39,11 @@ export interface RunningJobWorker {
 
 /**
  * Starts a worker on `config.databaseUrl`.
+ * @param options.onLost called after a render runner lost its database connection (its render threads are
+ *   stopped first): `npm run worker` exits 1, as a server that loses its lock does.
  * @throws {InternalError} INVARIANT_BROKEN without a Postgres database (the SQLite file's jobs run in the server).
  */
-export async function startJobWorker(config: Config, options: { log?: Logger; clock?: Clock } = {}): Promise<RunningJobWorker> {
+export async function startJobWorker(config: Config, options: { log?: Logger; clock?: Clock; onLost?: () => void } = {}): Promise<RunningJobWorker> {
   if (!config.databaseUrl) throw new InternalError('INVARIANT_BROKEN', 'npm run worker needs PRESSROOM_DATABASE_URL: on the SQLite file the server runs every job itself.');
   const log = options.log ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
@@ -45,11 +54,37 @@ export async function startJobWorker(config: Config, options: { log?: Logger; cl
   // No media kit and no build: those jobs are the server's.
   const handlers = createJobHandlers({ db, clock, policy, log: log.child('jobs') });
   const worker = createPostgresWorker({ db, clock, log: log.child('jobs') }, handlers);
+  // Build batches on runners of their own, one per lane (graphile-worker names a runner's workers itself when it
+  // runs several jobs at once, and a dead runner's jobs are found by its name): a moderation job never waits
+  // behind them.
+  let renderer: BatchRenderer | null = null;
+  const renders: Worker[] = [];
+  if (config.buildWorkers > 0) {
+    const made = await createBatchRenderer({ db, config, projectRoot: PROJECT_ROOT, log: log.child('builds') });
+    renderer = made;
+    for (let lane = 0; lane < made.lanes; lane++) {
+      let runnerId = '';
+      renders.push(
+        createPostgresWorker({ db, clock, log: log.child('builds') }, { [RENDER_JOB]: (payload) => made.handlerFor(runnerId)(payload) }, {
+          workerId: (suffix) => (runnerId = renderRunnerId(1, process.pid, suffix)),
+          // Its batch may now go to another worker or back to the builder: this one must write no more files.
+          onLivenessLost: () => {
+            log.error('a render runner lost its database connection: stopping the render threads and the worker, so it writes no file of a batch another now renders', { runner: runnerId });
+            void made.close();
+            options.onLost?.();
+          },
+        }),
+      );
+    }
+  }
   await worker.recover();
   worker.start();
+  for (const runner of renders) runner.start();
   return {
-    kinds: Object.keys(handlers),
+    kinds: [...Object.keys(handlers), ...(renderer ? [RENDER_JOB] : [])],
     async stop() {
+      await Promise.all(renders.map((runner) => runner.stop()));
+      await renderer?.close();
       await worker.stop();
       await bodies?.close();
       await db.destroy();

@@ -45,10 +45,18 @@ export function retryDelayMs(attempts: number): number {
 export function createPostgresWorker(
   deps: { db: Db; clock: Clock; log: Logger },
   handlers: Readonly<Record<string, JobHandler>>,
-  options: { pollMs?: number; sweepMs?: number } = {},
+  options: {
+    pollMs?: number;
+    sweepMs?: number;
+    /** The runner's id from a random suffix (default `pressroom-{pid}-{suffix}`). */
+    workerId?: (suffix: string) => string;
+    /** Called when the runner's liveness connection ends while it runs: its jobs may be run elsewhere. */
+    onLivenessLost?: () => void;
+  } = {},
 ): Worker {
   const kinds = Object.keys(handlers);
-  const workerId = `pressroom-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const suffix = randomUUID().slice(0, 8);
+  const workerId = options.workerId?.(suffix) ?? `pressroom-${process.pid}-${suffix}`;
   let starting: Promise<{ runner: QueueRunner; liveness: InstanceLock } | undefined> | undefined;
   let sweeper: NodeJS.Timeout | undefined;
   let busy: Promise<number> | undefined;
@@ -98,7 +106,7 @@ export function createPostgresWorker(
       starting ??= (async () => {
         const url = postgresUrl(deps.db);
         // Held before the first job is taken: a job locked under this id is never taken for a dead runner's.
-        const liveness = await holdRunnerLiveness(url, workerId);
+        const liveness = await holdRunnerLiveness(url, workerId, options.onLivenessLost);
         try {
           return { runner: await startQueueRunner(url, tasks, deps.log, { pollMs: options.pollMs ?? QUEUE_POLL_MS, workerId }), liveness };
         } catch (error) {

@@ -27,7 +27,8 @@ import type { PublicUrls } from '../urls/public-urls.ts';
 import { renderCodeFingerprint } from './builder/owner-inputs.ts';
 import { createSiteBuilder, type SiteBuilder } from './builder/site-builder.ts';
 import { checkOutputInWorker } from './workers/output-check.ts';
-import { createRenderPool } from './workers/render-pool.ts';
+import { createRenderPool, type RenderPool } from './workers/render-pool.ts';
+import { createSharedRenderPool } from './workers/shared-render-pool.ts';
 
 /** What the builder needs from its caller. */
 export interface LocalBuilderDeps {
@@ -75,6 +76,22 @@ export async function createLocalBuilder(deps: LocalBuilderDeps): Promise<LocalB
   const { config } = deps;
   const { model, renderers, buildHash, clientAssets } = await createRenderParts(deps);
   const site = siteInfo(config);
+  const renderFingerprint = `${renderCodeFingerprint()}:${buildHash}`;
+  const renderPool = async (): Promise<RenderPool> => {
+    const threads = await createRenderPool(
+      { database: config.database, publicUrl: config.publicUrl, dashboardUrl: config.dashboardUrl, astroBuildDir: deps.astroBuildDir, outputDir: config.outputDir, site, cardCacheDir: config.cardCacheDir },
+      config.buildWorkers,
+    );
+    // On Postgres, build workers on other machines (`npm run worker`) take batches too, while any runs.
+    if (!config.databaseUrl) return threads;
+    return createSharedRenderPool(deps.db, {
+      local: threads,
+      localLanes: config.buildWorkers,
+      settings: { publicUrl: config.publicUrl, dashboardUrl: config.dashboardUrl, site, fingerprint: renderFingerprint },
+      outputDir: config.outputDir,
+      log: deps.log.child('build-workers'),
+    });
+  };
   // With worker threads allowed, the builder's own writes go to a thread of their own, overlapping its renders.
   const output: OutputQueue = config.buildWorkers > 0 ? createThreadOutputQueue(config.outputDir) : createSyncOutputQueue(config.outputDir);
   const builder = createSiteBuilder({
@@ -93,24 +110,9 @@ export async function createLocalBuilder(deps: LocalBuilderDeps): Promise<LocalB
       { path: staticFiles.publicOpenApi(), render: () => openApiJson(path.join(deps.projectRoot, 'docs/openapi/public-content-api.yaml')) },
       { path: staticFiles.publishingOpenApi(), render: () => openApiJson(path.join(deps.projectRoot, 'docs/openapi/publishing-api.yaml')) },
     ],
-    renderFingerprint: `${renderCodeFingerprint()}:${buildHash}`,
+    renderFingerprint,
     output,
-    renderPool:
-      config.buildWorkers > 0
-        ? () =>
-            createRenderPool(
-              {
-                database: config.database,
-                publicUrl: config.publicUrl,
-                dashboardUrl: config.dashboardUrl,
-                astroBuildDir: deps.astroBuildDir,
-                outputDir: config.outputDir,
-                site,
-                cardCacheDir: config.cardCacheDir,
-              },
-              config.buildWorkers,
-            )
-        : undefined,
+    renderPool: config.buildWorkers > 0 ? renderPool : undefined,
     ...(deps.edge ? { edge: deps.edge } : {}),
     checkOutput: config.buildWorkers > 0 ? () => checkOutputInWorker({ database: config.database, outputDir: config.outputDir }) : undefined,
   });

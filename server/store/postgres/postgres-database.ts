@@ -128,8 +128,8 @@ export function postgresUrl(db: Kysely<Database>): string {
 /**
  * The session-level advisory lock a server holds for as long as it runs on
  * a Postgres database ("PRSI"). One server at a time builds for a database
- * (web instances take no lock and answer beside it; build workers on other
- * machines do not exist yet: issue 38): a second server is refused at start, or, as a standby
+ * (web instances take no lock and answer beside it; `npm run worker` processes
+ * render the batches of its full builds it hands out): a second server is refused at start, or, as a standby
  * (`PRESSROOM_STANDBY`), waits for this lock and takes over when the holder
  * stops or dies. `npm run build`, `migrate` and `admin` do not take it: they
  * are safe beside a server, as on SQLite.
@@ -234,14 +234,24 @@ export const RUNNER_LIVENESS_KEY = 0x50525357;
 /**
  * Holds runner `workerId`'s liveness lock on a connection of its own, until
  * `release()`; Postgres drops it with the connection when the process dies.
+ * @param onLost called if that connection ends before `release()`: the
+ *   runner's jobs may then be given to another.
  */
-export async function holdRunnerLiveness(url: string, workerId: string): Promise<InstanceLock> {
+export async function holdRunnerLiveness(url: string, workerId: string, onLost?: () => void): Promise<InstanceLock> {
   const client = new pg.Client({ connectionString: url, application_name: `pressroom runner ${workerId}`.slice(0, 63), keepAlive: true });
   await client.connect();
-  client.on('error', () => undefined);
+  let released = false;
+  const lost = () => {
+    if (released) return;
+    released = true;
+    onLost?.();
+  };
+  client.on('error', lost);
+  client.on('end', lost);
   await client.query('select pg_advisory_lock($1, hashtext($2))', [RUNNER_LIVENESS_KEY, workerId]);
   return {
     async release() {
+      released = true;
       await client.end().catch(() => undefined);
     },
   };
