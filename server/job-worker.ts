@@ -66,7 +66,7 @@ export async function startJobWorker(config: Config, options: { log?: Logger; cl
       let runnerId = '';
       renders.push(
         createPostgresWorker({ db, clock, log: log.child('builds') }, { [RENDER_JOB]: (payload) => made.handlerFor(runnerId)(payload) }, {
-          workerId: (suffix) => (runnerId = renderRunnerId(1, process.pid, suffix)),
+          workerId: (suffix) => (runnerId = renderRunnerId(process.pid, suffix)),
           // Its batch may now go to another worker or back to the builder: this one must write no more files.
           onLivenessLost: () => {
             log.error('a render runner lost its database connection: stopping the render threads and the worker, so it writes no file of a batch another now renders', { runner: runnerId });

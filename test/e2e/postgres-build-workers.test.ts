@@ -96,7 +96,7 @@ describe('build workers', () => {
     const building = npmRun('build', [], buildEnv(shared, copy));
     // Killed while it holds a batch it has not answered: its first batch starts its render thread, which takes a while.
     await pollUntil(
-      async () => (await sql<{ n: number }>`select count(*)::int as n from render_batches where taken_by like ${`pressroom-render-%-${victim.child.pid}-%`} and results is null and error is null`.execute(db)).rows[0]!.n,
+      async () => (await sql<{ n: number }>`select count(*)::int as n from render_batches where taken_by like ${`pressroom-render-${victim.child.pid}-%`} and results is null and error is null`.execute(db)).rows[0]!.n,
       (n) => n > 0,
       { what: 'the first worker to take a batch', timeoutMs: 120_000, intervalMs: 10 },
     );
@@ -118,7 +118,7 @@ describe('build workers', () => {
 
     // A worker cut from the database stops (exit 1), so it writes no file of a batch that another now renders.
     const exited = new Promise<number | null>((resolve) => survivor.child.once('exit', (code) => resolve(code)));
-    await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name like ${`pressroom runner pressroom-render-%-${survivor.child.pid}-%`}`.execute(db);
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name like ${`pressroom runner pressroom-render-${survivor.child.pid}-%`}`.execute(db);
     expect(await exited).toBe(1);
     expect(survivor.stderr()).toContain('a render runner lost its database connection');
   }, 400_000);
@@ -129,7 +129,7 @@ describe('build workers', () => {
     const db = openDb(url);
     await migrateToLatest(db);
     const renderer = await createBatchRenderer({ db, config, projectRoot: PROJECT_ROOT, log: createLogger('silent') });
-    const handle = renderer.handlerFor('pressroom-render-1-1-test');
+    const handle = renderer.handlerFor('pressroom-render-1-test');
     try {
       const settings = { publicUrl: 'http://pressroom.test', dashboardUrl: 'http://pressroom.test/dashboard', site: { baseUrl: 'http://pressroom.test', name: 'Site', contentSignal: 'search=yes', socialCards: false } };
       const answerOf = async (extra: { fingerprint: string; mark: string }) => {

@@ -41,7 +41,7 @@ function queueOfBatches(lanes: number) {
       ids.flatMap((id): RenderBatchOutcome[] => {
         const b = batches.get(id);
         if (!b?.answer || b.cancelled) return [];
-        return [{ id, results: 'results' in b.answer ? b.answer.results : null, error: 'error' in b.answer ? b.answer.error : null, takenBy: 'pressroom-render-2-7-x' }];
+        return [{ id, results: 'results' in b.answer ? b.answer.results : null, error: 'error' in b.answer ? b.answer.error : null, takenBy: 'pressroom-render-7-x' }];
       }),
     cancel: async (id) => {
       const b = batches.get(id);

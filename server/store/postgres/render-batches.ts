@@ -109,23 +109,18 @@ export async function dropStaleRenderBatches(db: Db, minutes: number): Promise<n
 const RENDER_RUNNER = 'pressroom-render-';
 
 /**
- * The id of a runner that renders batches with `lanes` at once. Its liveness
+ * The id of a runner that renders batches, one at a time. Its liveness
  * connection carries it in `application_name` (`holdRunnerLiveness`), which is
  * how builders count the live ones (`liveRenderLanes`).
  */
-export function renderRunnerId(lanes: number, pid = process.pid, suffix = ''): string {
-  return `${RENDER_RUNNER}${lanes}-${pid}${suffix ? `-${suffix}` : ''}`;
+export function renderRunnerId(pid: number, suffix: string): string {
+  return `${RENDER_RUNNER}${pid}-${suffix}`;
 }
 
-/** The batches the live render runners take at once, in all: 0 when none runs. */
+/** The batches the live render runners take at once, in all (one each): 0 when none runs. */
 export async function liveRenderLanes(db: Db): Promise<number> {
-  const { rows } = await sql<{ name: string }>`
-    select application_name as name from pg_stat_activity
+  const { rows } = await sql<{ runners: number }>`
+    select count(*)::int as runners from pg_stat_activity
     where datname = current_database() and application_name like ${`pressroom runner ${RENDER_RUNNER}%`}`.execute(db);
-  let lanes = 0;
-  for (const { name } of rows) {
-    const found = /pressroom-render-(\d+)-/.exec(name);
-    if (found) lanes += Number(found[1]);
-  }
-  return lanes;
+  return rows[0]?.runners ?? 0;
 }
