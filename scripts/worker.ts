@@ -13,7 +13,7 @@ Runs background jobs of a Postgres database (PRESSROOM_DATABASE_URL) beside
 the server: moderation of submitted articles (the rules of
 PRESSROOM_MODERATION_FILE, on PRESSROOM_BODY_WORKERS threads under
 PRESSROOM_BODY_TIME_LIMIT_MS), scheduled publications, and batches of the
-articles of the server's full builds (200 articles or more), rendered on
+articles of the server's builds of 200 articles or more, rendered on
 PRESSROOM_BUILD_WORKERS threads (0: none) into PRESSROOM_OUTPUT_DIR, which
 must be the server's output folder (a shared volume): a batch for another
 folder, or from a server of another release, is refused with the reason and

@@ -5,12 +5,16 @@
  * the threads and Astro take seconds to start, so this lives with the
  * end-to-end suite; `site-builder.test.ts` tests the same builder in one
  * thread. Shown here: when the threads start, render and close against the
- * reading of the heads, and that a build whose threads cannot start or fail
- * renders in its own thread and writes the same files.
+ * reading of the heads, that a build whose threads cannot start or fail
+ * renders in its own thread and writes the same files, and that an
+ * incremental build of many articles (a channel renamed) renders on them.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { channelUpdateSchema } from '../../server/domain/channel/channel.schema.ts';
+import { updateChannel } from '../../server/domain/channel/channel.service.ts';
+import { createRulePolicy, DEFAULT_MODERATION_RULES } from '../../server/domain/moderation/moderation-policy.ts';
 import { createLogger } from '../../server/logger.ts';
 import { PROJECT_ROOT } from '../../server/paths.ts';
 import { createRenderPool } from '../../server/publish/workers/render-pool.ts';
@@ -77,6 +81,27 @@ describe('full build, its render threads', () => {
     const heads: typeof model.heads = (query) => (events.push('heads read'), model.heads(query));
     return f.makeBuilder({ model: { ...model, heads }, renderPool: builderPool(events), poolMinArticles });
   };
+
+  it('render an incremental build of many articles (a channel renamed shows in each of its pages), and none of few', async () => {
+    await f.publishMany(6);
+    const events: string[] = [];
+    const builder = logged(events, 5);
+    await builder.fullBuild();
+    events.length = 0;
+    await f.publish('a-0', 'Article 0, revised');
+    await builder.applyEvents();
+    expect(events).toEqual([]);
+    await updateChannel({ db: f.db, clock: f.clock, urls: f.urls, moderation: createRulePolicy(DEFAULT_MODERATION_RULES) }, f.principal, 'news', channelUpdateSchema.parse({ title: 'Renamed desk' }));
+    const report = await builder.applyEvents();
+    // Six articles, from five on the threads: one batch, then the threads are closed.
+    expect(events).toEqual(['pool started', 'batch rendered', 'pool closed']);
+    expect(report.written).toBeGreaterThan(0);
+    for (let i = 0; i < 6; i++) expect(f.read(f.page(`a-${i}`))).toContain('Renamed desk');
+    expect(f.read(f.page('a-0'))).toContain('Article 0, revised');
+    // What the threads rendered is recorded: nothing is stale, a full build writes nothing.
+    events.length = 0;
+    expect(await builder.fullBuild()).toMatchObject({ written: 0 });
+  }, 60_000);
 
   it('into an empty output, start and render while the heads are read; a warm build starts none', async () => {
     await f.publishMany(6);
