@@ -67,6 +67,8 @@ export async function startJobWorker(config: Config, options: { log?: Logger; cl
       renders.push(
         createPostgresWorker({ db, clock, log: log.child('builds') }, { [RENDER_JOB]: (payload) => made.handlerFor(runnerId)(payload) }, {
           workerId: (suffix) => (runnerId = renderRunnerId(process.pid, suffix)),
+          // The process's job runner releases dead runners' jobs, render batches included.
+          sweepMs: 0,
           // Its batch may now go to another worker or back to the builder: this one must write no more files.
           onLivenessLost: () => {
             log.error('a render runner lost its database connection: stopping the render threads and the worker, so it writes no file of a batch another now renders', { runner: runnerId });

@@ -47,6 +47,7 @@ export function createPostgresWorker(
   handlers: Readonly<Record<string, JobHandler>>,
   options: {
     pollMs?: number;
+    /** How often dead runners' jobs are released (0: never; another runner of the process does it). */
     sweepMs?: number;
     /** The runner's id from a random suffix (default `pressroom-{pid}-{suffix}`). */
     workerId?: (suffix: string) => string;
@@ -117,8 +118,10 @@ export function createPostgresWorker(
         deps.log.error('the job queue\'s runner did not start: jobs wait until the service is restarted', { error: describeError(error) });
         return undefined;
       });
-      sweeper ??= setInterval(() => void releaseDead().catch((error: unknown) => deps.log.warn('releasing dead runners\' jobs failed', { error: describeError(error) })), options.sweepMs ?? DEAD_RUNNER_SWEEP_MS);
-      sweeper.unref();
+      if (options.sweepMs !== 0) {
+        sweeper ??= setInterval(() => void releaseDead().catch((error: unknown) => deps.log.warn('releasing dead runners\' jobs failed', { error: describeError(error) })), options.sweepMs ?? DEAD_RUNNER_SWEEP_MS);
+        sweeper.unref();
+      }
     },
     // The runner hears new jobs from the database itself.
     wake() {},
