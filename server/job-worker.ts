@@ -3,10 +3,9 @@
  * a Postgres database beside the server, on a machine of its own or the
  * same one: moderation (the rule policy on its own body threads, under the
  * same time limit), scheduled publications, and, with build threads
- * (`PRESSROOM_BUILD_WORKERS`), the batches of articles a full build hands
- * out (`publish/workers/batch-render-job.ts`, on a runner of their own that
- * takes several at once), written into the output folder it shares with
- * the server. Planning builds, lists, the manifest and the media cleanup
+ * (`PRESSROOM_BUILD_WORKERS`), the batches of articles a large build hands
+ * out (`publish/workers/batch-render-job.ts`, on runners of their own, one
+ * batch each), written into the output folder it shares with the server. Planning builds, lists, the manifest and the media cleanup
  * stay with the server; any number of workers may run, graphile-worker
  * gives each job to one of them, and a killed worker's job runs again
  * within seconds in another (`jobs/postgres-worker.ts`). The composition
@@ -25,7 +24,7 @@ import { openMigratedPostgres } from './migrate-logged.ts';
 import { loadModerationRules } from './moderation-rules-file.ts';
 import { InternalError } from './internal-error.ts';
 import { PROJECT_ROOT } from './paths.ts';
-import { createBatchRenderer, type BatchRenderer } from './publish/workers/batch-render-job.ts';
+import { createBatchRenderer } from './publish/workers/batch-render-job.ts';
 import type { Worker } from './jobs/worker.ts';
 import { RENDER_JOB, renderRunnerId } from './store/postgres/render-batches.ts';
 
@@ -57,22 +56,20 @@ export async function startJobWorker(config: Config, options: { log?: Logger; cl
   // Build batches on runners of their own, one per lane (graphile-worker names a runner's workers itself when it
   // runs several jobs at once, and a dead runner's jobs are found by its name): a moderation job never waits
   // behind them.
-  let renderer: BatchRenderer | null = null;
+  const renderer = config.buildWorkers > 0 ? await createBatchRenderer({ db, config, projectRoot: PROJECT_ROOT, log: log.child('builds') }) : null;
   const renders: Worker[] = [];
-  if (config.buildWorkers > 0) {
-    const made = await createBatchRenderer({ db, config, projectRoot: PROJECT_ROOT, log: log.child('builds') });
-    renderer = made;
-    for (let lane = 0; lane < made.lanes; lane++) {
+  if (renderer) {
+    for (let lane = 0; lane < renderer.lanes; lane++) {
       let runnerId = '';
       renders.push(
-        createPostgresWorker({ db, clock, log: log.child('builds') }, { [RENDER_JOB]: (payload) => made.handlerFor(runnerId)(payload) }, {
+        createPostgresWorker({ db, clock, log: log.child('builds') }, { [RENDER_JOB]: (payload) => renderer.handlerFor(runnerId)(payload) }, {
           workerId: (suffix) => (runnerId = renderRunnerId(process.pid, suffix)),
           // The process's job runner releases dead runners' jobs, render batches included.
           sweepMs: 0,
           // Its batch may now go to another worker or back to the builder: this one must write no more files.
           onLivenessLost: () => {
             log.error('a render runner lost its database connection: stopping the render threads and the worker, so it writes no file of a batch another now renders', { runner: runnerId });
-            void made.close();
+            void renderer.close();
             options.onLost?.();
           },
         }),

@@ -1,6 +1,7 @@
 /**
  * A render pool shared with build workers on other machines (issue 38):
- * on Postgres, a full build's batches of articles go to this machine's
+ * on Postgres, the batches of articles of a large build (a full build, or
+ * an incremental one of `POOL_MIN_ARTICLES` or more) go to this machine's
  * render threads and, while `npm run worker` processes with build threads
  * run, to them through the job queue (`store/postgres/render-batches.ts`).
  * Each batch is rendered by one of them; the builder keeps the manifest, as
@@ -121,7 +122,13 @@ export async function createSharedRenderPool(db: Db, options: Omit<SharedPoolOpt
   const run = randomUUID();
   const dropped = await dropStaleRenderBatches(db, STALE_MINUTES).catch(() => 0);
   if (dropped > 0) options.log.info('dropped build workers\' batches of builds that did not finish', { batches: dropped });
-  return sharedRenderPool({ ...options, remote: postgresBatches(db, run), run });
+  try {
+    return sharedRenderPool({ ...options, remote: postgresBatches(db, run), run });
+  } catch (error) {
+    // The mark could not be placed (the folder is not writable): the threads are not left running.
+    await options.local.close();
+    throw error;
+  }
 }
 
 /**
