@@ -1,5 +1,5 @@
 /**
- * Build workers' batches (issue 38), Postgres only: a full build hands
+ * Build workers' batches (issue 38), Postgres only: a large build hands
  * batches of articles to `npm run worker` processes through the job queue.
  * A batch is a row of `render_batches` (what to render; once rendered, what
  * was written) and a graphile-worker job that names it, queued in one

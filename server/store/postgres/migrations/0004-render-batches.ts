@@ -1,5 +1,5 @@
 /**
- * Postgres only (issue 38, build workers): the batches of a full build's
+ * Postgres only (issue 38, build workers): the batches of a large build's
  * articles that `npm run worker` processes render for the builder
  * (`../render-batches.ts`). A row holds what to render and, once rendered,
  * the files' hashes the builder records; the builder deletes it when it has
