@@ -17,8 +17,8 @@ articles of the server's builds of 200 articles or more, rendered on
 PRESSROOM_BUILD_WORKERS threads (0: none) into PRESSROOM_OUTPUT_DIR, which
 must be the server's output folder (a shared volume): a batch for another
 folder, or from a server of another release, is refused with the reason and
-rendered by the server. Incremental builds, lists, the manifest and the
-media cleanup stay with the server. Start as many as you like, on any
+rendered by the server. Smaller builds (every publish), lists, the manifest
+and the media cleanup stay with the server. Start as many as you like, on any
 machine that reaches the database; each job is run by one of them (or by
 the server), and a killed worker's job runs again within seconds elsewhere.
 Give every worker the server's moderation rules and release. Stops on
