@@ -13,11 +13,11 @@ import type { Root as MdastRoot } from 'mdast';
 import rehypeParse from 'rehype-parse';
 import rehypeStringify from 'rehype-stringify';
 import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
 import remarkStringify, { type Options as StringifyOptions } from 'remark-stringify';
 import { unified } from 'unified';
 import type { Node, Point } from 'unist';
 import { markdownSegments } from './markdown-segments.ts';
+import { parseGfm } from './gfm-parser.ts';
 
 /**
  * How canonical Markdown is written, whenever we have to write it ourselves.
@@ -32,7 +32,6 @@ export const MARKDOWN_STYLE: Readonly<StringifyOptions> = Object.freeze({
   setext: false,
 });
 
-const markdownParser = unified().use(remarkParse).use(remarkGfm).freeze();
 const markdownSerializer = unified().use(remarkGfm).use(remarkStringify, MARKDOWN_STYLE).freeze();
 const htmlFragmentParser = unified().use(rehypeParse, { fragment: true }).freeze();
 const htmlSerializer = unified().use(rehypeStringify).freeze();
@@ -44,9 +43,9 @@ const htmlSerializer = unified().use(rehypeStringify).freeze();
  */
 export function parseMarkdown(markdown: string): MdastRoot {
   const starts = markdownSegments(markdown);
-  if (starts.length === 1) return markdownParser.parse(markdown);
+  if (starts.length === 1) return parseGfm(markdown);
   const parts = starts.map((start, i) => parseMarkdownPart(markdown.slice(start, starts[i + 1] ?? markdown.length), i < starts.length - 1));
-  return parts.includes(null) ? markdownParser.parse(markdown) : joinParsedSegments(markdown, starts, parts as MdastRoot[]);
+  return parts.includes(null) ? parseGfm(markdown) : joinParsedSegments(markdown, starts, parts as MdastRoot[]);
 }
 
 // What follows a part that is not the last: a line as the next part begins (a letter in the first column,
@@ -61,8 +60,8 @@ const NEXT_PART = 'a';
  * the whole body.
  */
 export function parseMarkdownPart(part: string, followed = false): MdastRoot | null {
-  if (!followed) return markdownParser.parse(part);
-  const tree = markdownParser.parse(part + NEXT_PART);
+  if (!followed) return parseGfm(part);
+  const tree = parseGfm(part + NEXT_PART);
   const last = tree.children.pop();
   const text = last?.type === 'paragraph' && last.children.length === 1 ? last.children[0] : undefined;
   if (text?.type !== 'text' || text.value !== NEXT_PART || last!.position?.start.offset !== part.length) return null;
