@@ -19,12 +19,25 @@ const CASES = [
   'http://a.b* and www.a.b). and www.a.b; and https://a.b&amp;c and a_b@c.d_',
   'ftp://not.linked and wwwx.y and www.com and http:// and https://. and a@.b',
   'Ünïcödé wörds and émails é@ü.de and www.ü.de, with 日本語 and עברית.',
+  'WWW.EXAMPLE.COM and Www.x.y, HTTP://A.B and Http://a.b, with what, when, how, here and who.',
+  'what[www.x.y](u) when *www.x.y* how_www.x.y_ h: http:/ https:/x htt://x wwww.x.y ww.x.y',
   '',
 ];
 
+/** `text` without one kind of literal autolink or another: each parser of `parseGfm` gets its turn. */
+function variants(text: string): string[] {
+  return [
+    text,
+    text.replaceAll('@', ' '),
+    text.replace(/www\./gi, 'ww.'),
+    text.replace(/(https?):\/\//gi, '$1:/'),
+    text.replaceAll('@', ' ').replace(/www\./gi, 'ww.').replace(/(https?):\/\//gi, '$1:/'),
+  ];
+}
+
 /** A seeded random string of Markdown-significant snippets. */
 function randomMarkdown(seed: number, length: number): string {
-  const SNIPPETS = ['a', 'word', ' ', ' ', '\n', '\n\n', '@', 'www.', 'http://', 'https://', 'x.y', '.', '_', '*', '~', '`', '[', ']', '(', ')', '<', '>', '&amp;', '\\', '-', '+', '|', '#', '1.', ':', 'mailto:', '^', '!', '  \n', 'W', 'H'];
+  const SNIPPETS = ['a', 'word', ' ', ' ', '\n', '\n\n', '@', 'www.', 'http://', 'https://', 'x.y', '.', '_', '*', '~', '`', '[', ']', '(', ')', '<', '>', '&amp;', '\\', '-', '+', '|', '#', '1.', ':', 'mailto:', '^', '!', '  \n', 'W', 'H', 'w', 'h', 'WWW.', 'HTTPS://', 'what', 'ww'];
   let s = seed;
   const next = () => (s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   let out = '';
@@ -38,17 +51,12 @@ describe('the GFM parser (gfm-parser.ts)', () => {
   });
 
   it.each(CASES.map((text) => [text.slice(0, 40), text]))('gives the plugin\'s own tree: %s', (_, text) => {
-    expect(parseGfm(text)).toEqual(stockGfmParser.parse(text));
-    const withoutAt = text.replaceAll('@', ' ');
-    expect(parseGfm(withoutAt)).toEqual(stockGfmParser.parse(withoutAt));
+    for (const variant of variants(text)) expect(parseGfm(variant), variant).toEqual(stockGfmParser.parse(variant));
   });
 
-  it('gives the plugin\'s own tree for 2,000 random texts, with and without an @', () => {
-    for (let seed = 1; seed <= 1_000; seed++) {
-      const text = randomMarkdown(seed, 10 + (seed % 60));
-      expect(parseGfm(text), text).toEqual(stockGfmParser.parse(text));
-      const withoutAt = text.replaceAll('@', '');
-      expect(parseGfm(withoutAt), withoutAt).toEqual(stockGfmParser.parse(withoutAt));
+  it('gives the plugin\'s own tree for 500 random texts, each with and without each kind of autolink', () => {
+    for (let seed = 1; seed <= 500; seed++) {
+      for (const variant of variants(randomMarkdown(seed, 10 + (seed % 60)))) expect(parseGfm(variant), variant).toEqual(stockGfmParser.parse(variant));
     }
   });
 

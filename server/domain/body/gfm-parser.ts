@@ -1,17 +1,21 @@
 /**
- * remark-parse with remark-gfm, as two parsers that give the same trees:
- * the plugin's own, and one for text with no `@`, which skips the work
- * GFM's literal email autolinks cost on every word (issue 36: a third of
- * the parse of ordinary Markdown).
+ * remark-parse with remark-gfm, as parsers that give the same trees: the
+ * plugin's own, and, for text that cannot hold some kinds of GFM's literal
+ * autolinks, one without them (issue 36: they were a third of the parse of
+ * ordinary Markdown, and two thirds of a paragraph of words that begin
+ * with a `w`).
  *
- * Why that work is needed only where an `@` is:
- * - micromark-extension-gfm-autolink-literal puts its email construct on
- *   every letter, digit and `+-._`. At each word's start the text stops
- *   (a new data token per word) and the construct reads the word to its
- *   end before it fails: each word was read twice. The construct succeeds
- *   only once it has read an `@` (`tokenizeEmailAutolink`), so on text
- *   without one it always fails, and the tree is the same without it (the
- *   compiler joins adjacent data into one text node, positions included).
+ * Why that work is needed only where the text can hold such a link:
+ * - micromark-extension-gfm-autolink-literal puts a construct for each
+ *   kind on the characters a link can begin with: e-mail on every letter,
+ *   digit and `+-._`; `www.` on `w` and `W`; `http(s)://` on `h` and `H`.
+ *   At such a character after a space or punctuation the text stops (a new
+ *   data token) and the construct reads on before it fails: the e-mail one
+ *   reads every word to its end. Each succeeds only once it has read an
+ *   `@`, `www.` or `http://` / `https://` (any case: `tokenizeEmailAutolink`,
+ *   `tokenizeWwwPrefix`, `tokenizeProtocolAutolink`), so in text without
+ *   one it always fails, and the tree is the same without it (the compiler
+ *   joins adjacent data into one text node, positions included).
  * - mdast-util-gfm-autolink-literal's transform then searches every text
  *   node of the tree with four patterns, each of which needs `@`,
  *   `http://`, `https://` or `www.` (any case) in the text. It now runs on
@@ -41,14 +45,20 @@ const gfmData = unified().use(remarkGfm).freeze().data();
 const gfmSyntax = gfmData.micromarkExtensions ?? [];
 const gfmTrees = (gfmData.fromMarkdownExtensions ?? []).flat() as TreeExtension[];
 
-/** remark-gfm's syntax without the email autolink construct: for text with no `@`. */
-function withoutEmailAutolinks(extension: SyntaxExtension): SyntaxExtension {
+/** Each literal autolink construct of remark-gfm, and what a text must hold for it to succeed. */
+const AUTOLINKS: ReadonlyArray<{ readonly name: string; readonly needs: RegExp }> = [
+  { name: 'emailAutolink', needs: /@/ },
+  { name: 'wwwAutolink', needs: /www\./i },
+  { name: 'protocolAutolink', needs: /https?:\/\//i },
+];
+
+/** remark-gfm's syntax without the constructs named in `dropped`. */
+function withoutConstructs(extension: SyntaxExtension, dropped: ReadonlySet<string>): SyntaxExtension {
   const text = extension.text;
-  if (!text) return extension;
+  if (!text || dropped.size === 0) return extension;
   const kept: Record<string, Construct[]> = {};
   for (const [code, entry] of Object.entries(text)) {
-    const constructs = (Array.isArray(entry) ? entry : [entry]) as Construct[];
-    const rest = constructs.filter((c) => c.name !== 'emailAutolink');
+    const rest = ([entry].flat() as Construct[]).filter((c) => !dropped.has(c.name ?? ''));
     if (rest.length > 0) kept[code] = rest;
   }
   return { ...extension, text: kept } as SyntaxExtension;
@@ -79,17 +89,27 @@ const trees = gfmTrees.map((extension): TreeExtension => {
   return { ...extension, transforms: extension.transforms.map(onCandidateBlocks) };
 });
 
+const constructNames = new Set(gfmSyntax.flatMap((extension) => Object.values(extension.text ?? {}).flatMap((entry) => ([entry].flat() as Construct[]).map((c) => c?.name))));
+
 /** Whether remark-gfm still has the parts this module changes: checked by the tests. */
-export const GFM_PARTS_FOUND =
-  gfmSyntax.some((extension) => Object.values(extension.text ?? {}).some((entry) => ([entry].flat() as Construct[]).some((c) => c?.name === 'emailAutolink'))) &&
-  trees.some((extension, i) => extension !== gfmTrees[i]);
+export const GFM_PARTS_FOUND = AUTOLINKS.every(({ name }) => constructNames.has(name)) && trees.some((extension, i) => extension !== gfmTrees[i]);
 
 /** The plugin's own parser: the reference the tests compare with. */
 export const stockGfmParser = unified().use(remarkParse).use(remarkGfm).freeze();
-const anyTextParser = unified().use(remarkParse).data('micromarkExtensions', gfmSyntax).data('fromMarkdownExtensions', trees).freeze();
-const noEmailParser = unified().use(remarkParse).data('micromarkExtensions', gfmSyntax.map(withoutEmailAutolinks)).data('fromMarkdownExtensions', trees).freeze();
+/** The parsers by the autolink kinds they leave out (a bit per `AUTOLINKS` entry), made when first needed. */
+const parsers = new Map<number, ReturnType<typeof parserWithout>>();
+
+function parserWithout(mask: number) {
+  const dropped = new Set(AUTOLINKS.filter((_, i) => mask & (1 << i)).map((a) => a.name));
+  const syntax = gfmSyntax.map((extension) => withoutConstructs(extension, dropped));
+  return unified().use(remarkParse).data('micromarkExtensions', syntax).data('fromMarkdownExtensions', trees).freeze();
+}
 
 /** Parses Markdown (CommonMark + GFM) to mdast: the tree remark-parse with remark-gfm gives. */
 export function parseGfm(markdown: string): Root {
-  return (markdown.includes('@') ? anyTextParser : noEmailParser).parse(markdown);
+  let mask = 0;
+  for (const [i, { needs }] of AUTOLINKS.entries()) if (!needs.test(markdown)) mask |= 1 << i;
+  let parser = parsers.get(mask);
+  if (!parser) parsers.set(mask, (parser = parserWithout(mask)));
+  return parser.parse(markdown);
 }
