@@ -73,7 +73,8 @@ function demoteH1Mdast(tree: Root): number {
 /**
  * Applies the heading and bidi rules to a Markdown body, recording what
  * changed in `changes`. Returns the input (trailing whitespace trimmed, one
- * final newline) when no structural change was needed.
+ * final newline) when no structural change was needed; the rules are
+ * judged on that text.
  */
 export function normaliseMarkdownBody(markdown: string, title: string, changes: BodyChanges): string {
   const bidi = stripBidiControls(markdown);
@@ -81,7 +82,12 @@ export function normaliseMarkdownBody(markdown: string, title: string, changes: 
   // Controls HTML forbids go too, as the page would drop them: the .md and JSON then say what the page says.
   const raw = stripForbiddenCodePoints(bidi.text);
   changes.controlsStripped += raw.count;
-  const tree = parseMarkdown(raw.text);
+  // What is stored when no rule changes anything: the text, trailing whitespace trimmed, one final newline.
+  // The rules judge that text's tree, which the render then reuses instead of parsing it again (bodies sent
+  // without a final newline, as most are, were parsed twice).
+  const trimmed = raw.text.trimEnd();
+  const stored = trimmed === '' ? '' : `${trimmed}\n`;
+  const tree = parseMarkdown(stored);
 
   // Controls written as character references only exist after parsing;
   // removing them from the tree means the text must be re-serialised.
@@ -101,9 +107,6 @@ export function normaliseMarkdownBody(markdown: string, title: string, changes: 
   if (sanitiseMarkdownTree(tree, changes)) return stabilise(tree, changes);
 
   if (encodedBidi > 0 || titleRemoved || demoted > 0) return stringifyMarkdown(tree);
-  const trimmed = raw.text.trimEnd();
-  const stored = trimmed === '' ? '' : `${trimmed}\n`;
-  // The tree is the parse of exactly what is stored only when nothing was trimmed.
-  if (stored === raw.text) keepParsedBody(stored, tree);
+  keepParsedBody(stored, tree);
   return stored;
 }

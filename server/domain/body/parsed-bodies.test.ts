@@ -19,12 +19,23 @@ describe('a save renders the tree it parsed', () => {
     expect(renderMarkdownBody(prepared.markdown)).toEqual(fresh);
   });
 
-  it('keeps the parse only when the stored Markdown is exactly the parsed text', () => {
+  it.each(BODIES.map((body) => body.trimEnd()).concat(['Trailing space.  \n\n', 'Open fence\n\n```\ncode  \n\n\n', '<div>\nhtml  \t\n']))(
+    'renders a body sent without its final newline, or with trailing whitespace, as a fresh render of what is stored (%#)',
+    (body) => {
+      const prepared = prepareBody({ title: 'Unrelated', contentMarkdown: body });
+      expect(prepared.markdown).toBe(`${body.trimEnd()}\n`);
+      expect(takeParsedBody(prepared.markdown)).toEqual(parseMarkdown(prepared.markdown));
+      expect(renderMarkdownBody(prepared.markdown)).toEqual(renderMarkdownBody(`${body.trimEnd()}\n`));
+    },
+  );
+
+  it('keeps the parse of exactly the stored Markdown, and none when a rule rewrote it', () => {
     prepareBody({ title: 'T', contentMarkdown: 'Kept as is.\n' });
     expect(takeParsedBody('Kept as is.\n')).toBeDefined();
     expect(takeParsedBody('Kept as is.\n')).toBeUndefined(); // taken once
+    // Trimmed before it is parsed: the stored text's own tree.
     prepareBody({ title: 'T', contentMarkdown: 'Trailing space.  \n\n' });
-    expect(takeParsedBody('Trailing space.\n')).toBeUndefined();
+    expect(takeParsedBody('Trailing space.\n')).toEqual(parseMarkdown('Trailing space.\n'));
     prepareBody({ title: 'T', contentMarkdown: '# Demoted\n' });
     expect(takeParsedBody('## Demoted\n')).toBeUndefined();
   });
