@@ -7,28 +7,53 @@
  * the builder and the search thread at the usual priority took the cores
  * from the readers).
  *
- * Linux keeps a nice value per thread, and a thread or process inherits its
- * creator's, so lowering the build thread lowers its writer and render
- * threads too. Elsewhere the call would lower the whole process, so it is
- * made on Linux only.
+ * Two steps, both Linux's, both per thread and inherited by the threads and
+ * processes a thread starts afterwards (the build thread's writer and
+ * render threads, the search thread's Pagefind processes):
+ * - the lowest niceness, 19;
+ * - then the `SCHED_IDLE` policy, through util-linux's `chrt` (Node has no
+ *   call for it). Nice 19 still weighs 15 against a request thread's 1024,
+ *   and the scheduler lets it finish its slice when a reader's request
+ *   wakes; an idle-policy thread weighs 3 and gives the core up at once.
+ *   Measured (docs/PERFORMANCE.md, 2026-12-07): the request thread's worst
+ *   second of event-loop delay while publishing went from a p99 of 26–27 ms
+ *   to 14–15 ms, and reads from 0.50–0.57× of idle to 0.59–0.75×. Where
+ *   `chrt` is missing or refused, the thread stays at nice 19.
+ * The price: when readers keep every core busy, a build waits longer for
+ * the little the scheduler leaves (it is never stopped: the idle policy is
+ * a weight, not a ban).
+ *
+ * Elsewhere than Linux the niceness call would lower the whole process, so
+ * both steps are made on Linux only.
  * @module
  */
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
+import { currentThreadId } from './bodies/thread-cpu.ts';
 
 /** The niceness of background threads and of the Pagefind processes: the lowest priority. */
 export const BACKGROUND_NICENESS = 19;
 
 /**
  * Lowers the calling thread (and what it starts from now on) to
- * `BACKGROUND_NICENESS`. @returns false where it cannot (not Linux, or not
- * allowed in a container): the thread then runs at the usual priority.
+ * `BACKGROUND_NICENESS`, then to the idle scheduling policy. @returns how
+ * far it went: false where it could not lower at all (not Linux, or not
+ * allowed in a container), 'nice' without the idle policy (no `chrt`), or
+ * 'idle'.
  */
-export function lowerThisThread(): boolean {
+export function lowerThisThread(): false | 'nice' | 'idle' {
   if (process.platform !== 'linux') return false;
   try {
     os.setPriority(BACKGROUND_NICENESS);
-    return true;
   } catch {
     return false;
+  }
+  const tid = currentThreadId();
+  if (tid === null) return 'nice';
+  try {
+    execFileSync('chrt', ['--idle', '--pid', '0', String(tid)], { stdio: 'ignore', timeout: 5_000 });
+    return 'idle';
+  } catch {
+    return 'nice';
   }
 }

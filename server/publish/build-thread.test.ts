@@ -52,11 +52,17 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** This process's threads at the background priority (Linux keeps a nice value per thread); 0 elsewhere. */
-function backgroundThreads(): number {
+/** Linux's number of the idle scheduling policy (`SCHED_IDLE`), field 41 of a task's `stat`. */
+const SCHED_IDLE = 5;
+
+/** This process's threads at the background priority (Linux keeps a nice value and a policy per thread); 0 elsewhere. */
+function backgroundThreads(policy?: number): number {
   if (process.platform !== 'linux') return 0;
-  const niceness = (task: string) => Number(fs.readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
-  return fs.readdirSync('/proc/self/task').filter((task) => niceness(task) === BACKGROUND_NICENESS).length;
+  const fields = (task: string) => fs.readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return fs.readdirSync('/proc/self/task').filter((task) => {
+    const stat = fields(task);
+    return Number(stat[16]) === BACKGROUND_NICENESS && (policy === undefined || Number(stat[38]) === policy);
+  }).length;
 }
 
 describe('the build thread', () => {
@@ -67,6 +73,7 @@ describe('the build thread', () => {
     try {
       expect(builder.heldState()).toBeNull();
       const before = backgroundThreads();
+      const idleBefore = backgroundThreads(SCHED_IDLE);
       const report = await builder.fullBuild();
       expect(report.full).toBe(true);
       expect(fs.existsSync(path.join(config.outputDir, 'news/en/first.html'))).toBe(true);
@@ -74,6 +81,8 @@ describe('the build thread', () => {
         // Below this thread's priority: the build thread and the writer thread it started (thread-priority.ts).
         expect(os.getPriority()).toBeLessThan(BACKGROUND_NICENESS);
         expect(backgroundThreads() - before).toBeGreaterThanOrEqual(2);
+        // And at the idle policy (util-linux's chrt, which .ci/run's Debian has): a reader's request takes the core at once.
+        expect(backgroundThreads(SCHED_IDLE) - idleBefore).toBeGreaterThanOrEqual(2);
       }
       const state = builder.heldState()!;
       expect([...state.articles.values()].map((a) => a.slug)).toEqual(['first']);
