@@ -14,11 +14,10 @@
  * - then the `SCHED_IDLE` policy, through util-linux's `chrt` (Node has no
  *   call for it). Nice 19 still weighs 15 against a request thread's 1024,
  *   and the scheduler lets it finish its slice when a reader's request
- *   wakes; an idle-policy thread weighs 3 and gives the core up at once.
- *   Measured (docs/PERFORMANCE.md, 2026-12-07): the request thread's worst
- *   second of event-loop delay while publishing went from a p99 of 26–27 ms
- *   to 14–15 ms, and reads from 0.50–0.57× of idle to 0.59–0.75×. Where
- *   `chrt` is missing or refused, the thread stays at nice 19.
+ *   wakes; an idle-policy thread weighs 3 and gives the core up at once
+ *   (the reads benchmark's figures: docs/PERFORMANCE.md, "The idle
+ *   scheduling policy"). Where `chrt` is missing or refused, the thread
+ *   stays at nice 19.
  * The price: when readers keep every core busy, a build waits longer for
  * the little the scheduler leaves (it is never stopped: the idle policy is
  * a weight, not a ban).
