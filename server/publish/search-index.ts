@@ -94,6 +94,8 @@ export interface SearchIndexer {
   pairsForPaths(changedPaths: readonly string[]): { pairs: ShardPair[]; goneChannels: string[] };
   /** Every shard present on disk. */
   existingShards(): Shard[];
+  /** How many records a shard's bundle on disk holds (its entry file's page count), or null when it has none or it cannot be read. */
+  shardPages(shard: Shard): number | null;
   /** Stops the Pagefind process (it restarts on the next rebuild). */
   close(): Promise<void>;
 }
@@ -335,6 +337,16 @@ export function createSearchIndexer(deps: { outputDir: string; log: Logger; lane
 
   const existingShards = () => shardsOnDisk(deps.outputDir);
 
+  function shardPages(shard: Shard): number | null {
+    try {
+      const entry = JSON.parse(fs.readFileSync(path.join(root, shardFolder(shard), BUNDLE_ENTRY), 'utf8')) as { languages?: Record<string, { page_count?: unknown }> };
+      const counts = Object.values(entry.languages ?? {}).map((l) => l.page_count);
+      return counts.every((n) => typeof n === 'number') ? (counts as number[]).reduce((sum, n) => sum + n, 0) : null;
+    } catch {
+      return null;
+    }
+  }
+
   /** Writes `shards.json` from what is on disk, so it never lists a missing bundle. */
   function writeListing(): void {
     const listing: ShardListing[] = existingShards().map((s) => ({ channel: s.channel, language: s.language, part: s.part, bundlePath: `${shardFolder(s)}/` }));
@@ -493,6 +505,7 @@ export function createSearchIndexer(deps: { outputDir: string; log: Logger; lane
     rebuildShards: (shards, recordsFor) => serial(() => rebuildShards(shards, recordsFor)),
     pairsForPaths,
     existingShards,
+    shardPages,
     close: () => serial(async () => void (await Promise.all((await Promise.all(Array.from({ length: laneCount }, (_, lane) => pagefindLane(lane)))).map((api) => api.close())))),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { partMax, partOf, partsOf, SEARCH_PART_SIZE, startsPart } from './search-parts.ts';
+import { freshSize, partMax, partOf, partsOf, partsToIndex, SEARCH_PART_SIZE, startsPart } from './search-parts.ts';
 
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 
@@ -56,9 +56,62 @@ describe('search parts', () => {
       const nextCut = ids.find((id) => id > removed && startsPart(id, 50)) ?? Infinity;
       expect(changedKeys).toContain(held);
       for (const key of changedKeys) expect(key >= Math.min(held, partOf(after, removed)) && key <= nextCut, `withdrawing ${removed}: part ${key}`).toBe(true);
-      // What the keeper rebuilds (the part the article falls in now, and every part with a new name) covers every change.
-      const rebuilt = new Set([partOf(after, removed), ...[...after.keys()].filter((key) => !before.has(key))]);
+      // What the keeper rebuilds covers every change.
+      const rebuilt = new Set(partsToIndex(after, new Set(before.keys()), [removed], (p) => before.get(p)?.length ?? null));
       for (const key of changedKeys) if (after.has(key)) expect(rebuilt.has(key), `withdrawing ${removed}: part ${key}`).toBe(true);
+    }
+  });
+
+  it('splits the newest articles of the last part off into a fresh part of fewer than freshSize, and nothing else', () => {
+    expect(freshSize(SEARCH_PART_SIZE)).toBe(27);
+    expect(freshSize(50)).toBe(5);
+    expect(freshSize(4)).toBe(1);
+    for (const end of [3001, 3002, 3005, 3006, 3011]) {
+      const ids = range(1, end);
+      const whole = [...partsOf(ids, 50, 1)];
+      const split = [...partsOf(ids, 50)];
+      const [lastKey, last] = whole.at(-1)!;
+      expect(split.slice(0, whole.length - 1)).toEqual(whole.slice(0, -1));
+      const newest = last.length % 5;
+      if (last.length <= 5 || newest === 0) expect(split).toEqual(whole);
+      else expect(split.slice(whole.length - 1)).toEqual([[lastKey, last.slice(0, -newest)], [last[last.length - newest], last.slice(-newest)]]);
+    }
+  });
+
+  /**
+   * What the keeper holds after each change, as a model: part key → the ids
+   * of its bundle, each rebuild giving the parts `partsToIndex` chose their
+   * members now and removing the parts that are gone.
+   */
+  function publishOneByOne(start: Map<number, number[]>, ids: number[], added: number[], fresh?: number) {
+    const bundles = new Map(start);
+    let records = 0;
+    for (const id of added) {
+      ids.push(id);
+      const now = partsOf(ids, SEARCH_PART_SIZE, fresh);
+      for (const key of partsToIndex(now, new Set(bundles.keys()), [id], (p) => bundles.get(p)?.length ?? null)) {
+        bundles.set(key, now.get(key)!);
+        records += now.get(key)!.length;
+      }
+      for (const key of [...bundles.keys()]) if (!now.has(key)) bundles.delete(key);
+      expect(new Map([...bundles].sort((a, b) => a[0] - b[0])), `after publishing ${id}`).toEqual(now);
+    }
+    return records / added.length;
+  }
+
+  it('a stream of publishes re-indexes about freshSize records each, and every bundle holds its part', () => {
+    const ids = range(1, 2_001);
+    const added = range(2_001, 4_001);
+    const fresh = publishOneByOne(partsOf(ids), [...ids], added);
+    const whole = publishOneByOne(partsOf(ids, SEARCH_PART_SIZE, 1), [...ids], added, 1);
+    expect(fresh).toBeLessThan(2 * freshSize(SEARCH_PART_SIZE));
+    expect(whole).toBeGreaterThan(250);
+  });
+
+  it('an index made with whole last parts is set right by the first publish to the channel: no article in two bundles', () => {
+    for (const end of [3001, 3003, 3017]) {
+      const ids = range(1, end);
+      publishOneByOne(partsOf(ids, SEARCH_PART_SIZE, 1), ids, [end, end + 1, end + 2]);
     }
   });
 

@@ -11,7 +11,13 @@
  * size follow it up to the next hashed cut, do others change (they then
  * start at another article, so under another name: `site-search.ts`
  * indexes every part whose name has no shard yet). Every language uses the
- * same rule, so a part means about the same articles in each. Pure: the
+ * same rule, so a part means about the same articles in each.
+ *
+ * The newest articles of a channel's last part (the part a new article
+ * joins) form a fresh part of their own, fewer than `freshSize` of them, so
+ * a steady stream of publishes re-indexes that small part instead of the
+ * whole last part each time; the fresh part joins the last one whenever
+ * they fill a round number (`freshSize` articles). Pure: the
  * search keeper (`site-search.ts`) decides with it which shards a change
  * touches.
  * @module
@@ -37,6 +43,19 @@ export const SEARCH_PART_SIZE = 1250;
  */
 export function partMax(size: number): number {
   return Math.max(1, Math.ceil(size * 0.6));
+}
+
+/**
+ * How many articles at most the fresh part holds, less one (`partsOf`): the
+ * square root of `partMax` (27 for the default size), which makes what a new
+ * article costs least. A publish re-indexes the fresh part (under 27
+ * articles), and one publish in 27 the last part it joins (up to 750); on
+ * average ~27 records a publish at the default size, against half a full
+ * part (~375) when every publish re-indexed the last part. 1 (part sizes
+ * under 4): no fresh part.
+ */
+export function freshSize(size: number): number {
+  return Math.max(1, Math.floor(Math.sqrt(partMax(size))));
 }
 
 /** A 32-bit mix of an id (murmur3's finaliser): cuts spread evenly whatever the ids. */
@@ -72,9 +91,11 @@ export function partOf(parts: ReadonlyMap<number, readonly number[]>, id: number
 /**
  * The parts of `ids` (a channel's public articles in one language): part key
  * → its ids, ascending, keys ascending. A part's key is the id that starts
- * it, or 0 for the first part when no cut starts it.
+ * it, or 0 for the first part when no cut starts it. The last `n %
+ * fresh` ids of the last part (when it holds more than `fresh`) are a part
+ * of their own, keyed by the first of them.
  */
-export function partsOf(ids: readonly number[], size = SEARCH_PART_SIZE): Map<number, number[]> {
+export function partsOf(ids: readonly number[], size = SEARCH_PART_SIZE, fresh = freshSize(size)): Map<number, number[]> {
   const max = partMax(size);
   const parts = new Map<number, number[]>();
   let part = 0;
@@ -90,5 +111,38 @@ export function partsOf(ids: readonly number[], size = SEARCH_PART_SIZE): Map<nu
     }
     members.push(id);
   }
+  const newest = members ? members.length % fresh : 0;
+  if (members && newest > 0 && members.length > fresh) {
+    const split = members.length - newest;
+    parts.set(members[split]!, members.slice(split));
+    parts.set(part, members.slice(0, split));
+  }
   return parts;
+}
+
+/**
+ * Which of a channel's parts in one language (`partsOf`) a change indexes
+ * again: the part each changed article falls in, every part with no bundle
+ * yet (`held` lists those with one), and the part before such a new one
+ * when its bundle holds another number of records than it has articles now
+ * (`pagesOf`: null when unknown). The new part took its articles from the
+ * part before it: a fresh part split off a last part whose bundle already
+ * held them is left as it is, while one split off a last part indexed whole
+ * (an index made before fresh parts) has that bundle indexed again, so no
+ * article is in two bundles. Keys ascending.
+ */
+export function partsToIndex(parts: ReadonlyMap<number, readonly number[]>, held: ReadonlySet<number>, changed: Iterable<number>, pagesOf: (part: number) => number | null): number[] {
+  const chosen = new Set<number>();
+  for (const id of changed) {
+    const part = partOf(parts, id);
+    if (parts.has(part)) chosen.add(part);
+  }
+  const keys = [...parts.keys()];
+  keys.forEach((part, i) => {
+    if (held.has(part)) return;
+    chosen.add(part);
+    const before = keys[i - 1];
+    if (before !== undefined && held.has(before) && !chosen.has(before) && pagesOf(before) !== parts.get(before)!.length) chosen.add(before);
+  });
+  return keys.filter((key) => chosen.has(key));
 }

@@ -20,7 +20,7 @@ import { migrateToLatest, openDatabase, type Db } from '../store/database.ts';
 import { createPublicUrls } from '../urls/public-urls.ts';
 import { pollUntil } from '../../test/helpers/poll.ts';
 import { createSearchIndexer } from './search-index.ts';
-import { partOf, partsOf } from './search-parts.ts';
+import { freshSize, partMax, partOf, partsOf } from './search-parts.ts';
 import { SEARCH_REST_MAX_MS, createSiteSearch, type SiteSearch } from './site-search.ts';
 
 const PART = 4;
@@ -31,16 +31,18 @@ let db: Db;
 let search: SiteSearch;
 let principal: { accountId: number; accountName: string; plan: 'pro'; keyId: number };
 
-async function publish(slug: string, word: string): Promise<number> {
+async function publish(slug: string, word: string, channel = 'news'): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const access = await channelAccess(trx, principal, 'news');
+    const access = await channelAccess(trx, principal, channel);
     const saved = await saveArticle(trx, { clock }, access, { slug, default_language: 'en', translations: [{ language: 'en', title: `Title ${slug}`, content_markdown: `About ${word}.`, status: 'published' }] }, { mode: 'trusted' });
     clock.advance(1000);
     return saved.article.id;
   });
 }
 
-const publicIds = async () => (await db.selectFrom('articles').select('id').where('status', '=', 'published').orderBy('id').execute()).map((r) => r.id);
+/** The public articles of a channel (`news` unless said), ascending. */
+const publicIds = async (channel = 'news') =>
+  (await db.selectFrom('articles').innerJoin('channels', 'channels.id', 'articles.channel_id').select('articles.id').where('channels.slug', '=', channel).where('articles.status', '=', 'published').orderBy('articles.id').execute()).map((r) => r.id);
 const bundleDir = (part: number) => path.join(dir, 'dist', 'pagefind', 'news', `en.${part}`);
 /** Newest modification time of any file in a part's bundle. */
 /**
@@ -48,7 +50,8 @@ const bundleDir = (part: number) => path.join(dir, 'dist', 'pagefind', 'news', `
  * part is a new folder swapped in, so its files are new inodes; no test waits
  * for the clock to tick before comparing.
  */
-const stamp = (part: number) => {
+const stamp = (part: number) => stampOf(bundleDir(part));
+function stampOf(bundle: string): string {
   const files: string[] = [];
   const walk = (d: string) => {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
@@ -59,9 +62,9 @@ const stamp = (part: number) => {
       }
     }
   };
-  walk(bundleDir(part));
+  walk(bundle);
   return files.sort().join('\n');
-};
+}
 const holds = (part: number, word: string) =>
   fs.readdirSync(path.join(bundleDir(part), 'fragment')).some((f) => zlib.gunzipSync(fs.readFileSync(path.join(bundleDir(part), 'fragment', f))).includes(word));
 const bundles = () => fs.readdirSync(path.join(dir, 'dist', 'pagefind', 'news')).sort();
@@ -200,6 +203,61 @@ describe('search parts in a channel', () => {
     rest.filter((id) => ids.indexOf(id) < 40).forEach((id) => expect(holds(partOf(now, id), `word${ids.indexOf(id)}x`), `article ${id}`).toBe(true));
     expect(bundles()).toEqual([...now.keys()].map((p) => `en.${p}`).sort());
   });
+  it('a channel’s newest articles are a fresh part: a publish re-indexes it alone, and an index of whole last parts is set right by the first publish', async () => {
+    // Parts of 50 on average (at most 30), so the fresh part holds fewer than 5.
+    const SIZE = 50;
+    expect(freshSize(SIZE)).toBe(5);
+    await db.transaction().execute((trx) => insertChannelFor(trx, clock, principal, { slug: 'tail', default_language: 'en', translations: [{ language: 'en', title: 'Tail' }] }));
+    const tailIds = () => publicIds('tail');
+    const words = new Map<number, string>();
+    const publishTail = async (i: number) => words.set(await publish(`t-${i}`, `tail${i}x`, 'tail'), `tail${i}x`);
+    // Enough that the last part, indexed whole, holds more than 5 and the next publish leaves it split.
+    let i = 0;
+    const wholeLast = async () => [...partsOf(await tailIds(), SIZE, 1).values()].at(-1)!.length;
+    const ready = (n: number) => n >= 6 && n < partMax(SIZE) && (n + 1) % 5 !== 0;
+    while (i < 33 || !ready(await wholeLast())) await publishTail(i++);
+    const tailDir = (part: number) => path.join(dir, 'dist', 'pagefind', 'tail', `en.${part}`);
+    const tailBundles = () => fs.readdirSync(path.join(dir, 'dist', 'pagefind', 'tail')).sort();
+    const tailHolds = (part: number, word: string) => fs.readdirSync(path.join(tailDir(part), 'fragment')).some((f) => zlib.gunzipSync(fs.readFileSync(path.join(tailDir(part), 'fragment', f))).includes(word));
+    const keeper = (fresh?: number) => createSiteSearch(createSearchIndexer({ outputDir: path.join(dir, 'dist'), log: createLogger('silent') }), createPublicModel({ db, urls }), path.join(dir, 'dist'), createLogger('silent'), { partSize: SIZE, fresh });
+    /** Every tail article is in the bundle of its part and in no other; the bundles are the parts. */
+    const expectEachOnce = async () => {
+      const parts = partsOf(await tailIds(), SIZE);
+      expect(tailBundles()).toEqual([...parts.keys()].map((p) => `en.${p}`).sort());
+      for (const [id, word] of words) for (const p of parts.keys()) expect(tailHolds(p, word), `article ${id} in part ${p}`).toBe(p === partOf(parts, id));
+    };
+
+    // An index as it was made before fresh parts: the last part indexed whole.
+    const before = keeper(1);
+    before.rebuildFor({ changedPaths: ['tail/en/t-0.html'], articleIds: [...words.keys()] });
+    await before.idle();
+    await before.close();
+    expect(tailBundles()).toEqual([...partsOf(await tailIds(), SIZE, 1).keys()].map((p) => `en.${p}`).sort());
+
+    const search = keeper();
+    try {
+      // The first publish splits the fresh part off, and the last part's bundle, which held its articles, is indexed again.
+      let id = await publishTail(i++).then(() => [...words.keys()].at(-1)!);
+      expect(partsOf(await tailIds(), SIZE).size).toBe(partsOf(await tailIds(), SIZE, 1).size + 1);
+      search.rebuildFor({ changedPaths: ['tail/en/t.html'], articleIds: [id] });
+      await search.idle();
+      await expectEachOnce();
+      // Then a publish that joins the fresh part rewrites its bundle alone, until the fresh part fills a round number and joins the last.
+      for (const end = i + 8; i < end; ) {
+        const stamps = new Map([...partsOf(await tailIds(), SIZE).keys()].map((p) => [p, stampOf(tailDir(p))]));
+        id = await publishTail(i++).then(() => [...words.keys()].at(-1)!);
+        search.rebuildFor({ changedPaths: ['tail/en/t.html'], articleIds: [id] });
+        await search.idle();
+        await expectEachOnce();
+        const now = partsOf(await tailIds(), SIZE);
+        const part = partOf(now, id);
+        for (const [p, t] of stamps) if (p !== part && now.has(p)) expect(stampOf(tailDir(p)), `publishing ${id}: part ${p}`).toBe(t);
+      }
+    } finally {
+      await search.close();
+    }
+  });
+
   it('keeps the work it was asked for until it is done, so a keeper after a crash does what the last one left', async () => {
     const pendingFile = path.join(dir, 'data', 'search-pending.json');
     const real = createSearchIndexer({ outputDir: path.join(dir, 'dist'), log: createLogger('silent') });

@@ -20,7 +20,7 @@ import type { PublicArticleText, PublicModel } from '../read-model/public-model.
 import { createCoalescingRunner } from '../serial-work.ts';
 import type { BuildReport } from './builder/build-report.ts';
 import { SEARCH_FOLDER, searchRecords, shardFolder, shardsOnDisk, type SearchIndexer, type Shard, type ShardPair } from './search-index.ts';
-import { partOf, partsOf, SEARCH_PART_SIZE } from './search-parts.ts';
+import { freshSize, partsOf, partsToIndex, SEARCH_PART_SIZE } from './search-parts.ts';
 import { describeError } from '../describe-error.ts';
 
 /** The search keeper's operations. */
@@ -113,6 +113,8 @@ export const SEARCH_REST_MAX_MS = 30_000;
 export interface SiteSearchOptions {
   /** Articles per part on average (`SEARCH_PART_SIZE`; tests use a small one). */
   readonly partSize?: number;
+  /** The fresh part's bound (`freshSize(partSize)`); tests set 1 to make an index as it was before fresh parts. */
+  readonly fresh?: number;
   /**
    * Where the work not done yet is kept (in the data folder), so a crash
    * mid-rebuild, or before one, does not leave shards behind the output for
@@ -133,7 +135,7 @@ export interface SiteSearchOptions {
 
 /** Creates the keeper. */
 export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, outputDir: string, log: Logger, options: SiteSearchOptions = {}): SiteSearch {
-  const { partSize = SEARCH_PART_SIZE, pendingFile, restFactor = 0 } = options;
+  const { partSize = SEARCH_PART_SIZE, fresh = freshSize(partSize), pendingFile, restFactor = 0 } = options;
   let pending = readPending(pendingFile);
   if (!isEmpty(pending)) log.info('search work left by the last run resumes', { everything: pending.everything, shards: pending.pairs.size, articles: pending.articleIds.size });
   let closed = false;
@@ -169,23 +171,20 @@ export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, out
     if (work.everything) {
       for (const s of existing) add(s, []);
       for (const slug of channels.keys()) {
-        for (const [language, ids] of await idsOf(slug)) for (const [part, members] of partsOf(ids, partSize)) add({ channel: slug, language, part }, members);
+        for (const [language, ids] of await idsOf(slug)) for (const [part, members] of partsOf(ids, partSize, fresh)) add({ channel: slug, language, part }, members);
       }
       return [...targets.values()];
     }
     for (const pair of work.pairs.values()) {
       const ids = (await idsOf(pair.channel)).get(pair.language) ?? [];
-      const parts = partsOf(ids, partSize);
+      const parts = partsOf(ids, partSize, fresh);
       const indexed = existing.filter((s) => s.channel === pair.channel && s.language === pair.language);
-      for (const id of work.articleIds) {
-        const part = partOf(parts, id);
-        const members = parts.get(part);
-        if (members) add({ ...pair, part }, members);
-      }
-      // A part with no shard yet: split off, or starting at another article since a part before it that
-      // reached the most a part holds now ends elsewhere (`search-parts.ts`), or a shard lost.
+      // The parts the changed articles fall in, the parts with no shard yet (split off, starting at another
+      // article since a part before it that reached the most a part holds now ends elsewhere, the fresh part of
+      // a channel's newest articles, or a shard lost), and the part before a new one when its shard holds
+      // another number of articles (`partsToIndex`).
       const held = new Set(indexed.map((s) => s.part));
-      for (const [part, members] of parts) if (!held.has(part)) add({ ...pair, part }, members);
+      for (const part of partsToIndex(parts, held, work.articleIds, (p) => indexer.shardPages({ ...pair, part: p }))) add({ ...pair, part }, parts.get(part)!);
       // Parts that no longer exist (their last article withdrawn, or merged into the one before) go.
       for (const s of indexed) if (!parts.has(s.part)) add(s, []);
     }
