@@ -115,6 +115,18 @@ describe('search parts', () => {
     }
   });
 
+  it('a rebuild cut short after the fresh part and before the part it left is finished by the next publish', () => {
+    const ids = range(1, 3010);
+    const whole = partsOf(ids, SEARCH_PART_SIZE, 1);
+    const now = partsOf(ids);
+    const [lastKey] = [...whole.keys()].slice(-1);
+    const freshKey = [...now.keys()].at(-1)!;
+    expect(freshKey).not.toBe(lastKey);
+    // The fresh part's bundle was written; the last part's still holds the whole (the process died between).
+    const start = new Map([...now].map(([key, members]) => [key, key === lastKey ? whole.get(lastKey)! : members]));
+    publishOneByOne(start, [...ids], [3010]);
+  });
+
   it('a part size of 1 makes every article its own part', () => {
     expect([...partsOf([3, 1, 2], 1).keys()]).toEqual([1, 2, 3]);
   });

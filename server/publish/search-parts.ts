@@ -123,13 +123,14 @@ export function partsOf(ids: readonly number[], size = SEARCH_PART_SIZE, fresh =
 /**
  * Which of a channel's parts in one language (`partsOf`) a change indexes
  * again: the part each changed article falls in, every part with no bundle
- * yet (`held` lists those with one), and the part before such a new one
- * when its bundle holds another number of records than it has articles now
- * (`pagesOf`: null when unknown). The new part took its articles from the
- * part before it: a fresh part split off a last part whose bundle already
- * held them is left as it is, while one split off a last part indexed whole
- * (an index made before fresh parts) has that bundle indexed again, so no
- * article is in two bundles. Keys ascending.
+ * yet (`held` lists those with one), and every part whose bundle holds
+ * another number of records than it has articles now (`pagesOf`: null when
+ * unknown). A new part takes its articles from the part before it: a fresh
+ * part split off a last part whose bundle already held them leaves that
+ * bundle as it is, while one split off a last part indexed whole (an index
+ * made before fresh parts), or a rebuild cut short between the two (a crash:
+ * the keeper's work file brings it back), has that bundle indexed again, so
+ * no article stays in two bundles. Keys ascending.
  */
 export function partsToIndex(parts: ReadonlyMap<number, readonly number[]>, held: ReadonlySet<number>, changed: Iterable<number>, pagesOf: (part: number) => number | null): number[] {
   const chosen = new Set<number>();
@@ -137,12 +138,8 @@ export function partsToIndex(parts: ReadonlyMap<number, readonly number[]>, held
     const part = partOf(parts, id);
     if (parts.has(part)) chosen.add(part);
   }
-  const keys = [...parts.keys()];
-  keys.forEach((part, i) => {
-    if (held.has(part)) return;
-    chosen.add(part);
-    const before = keys[i - 1];
-    if (before !== undefined && held.has(before) && !chosen.has(before) && pagesOf(before) !== parts.get(before)!.length) chosen.add(before);
-  });
-  return keys.filter((key) => chosen.has(key));
+  for (const [part, members] of parts) {
+    if (!held.has(part) || (!chosen.has(part) && pagesOf(part) !== members.length)) chosen.add(part);
+  }
+  return [...parts.keys()].filter((key) => chosen.has(key));
 }

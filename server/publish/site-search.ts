@@ -181,8 +181,8 @@ export function createSiteSearch(indexer: SearchIndexer, model: PublicModel, out
       const indexed = existing.filter((s) => s.channel === pair.channel && s.language === pair.language);
       // The parts the changed articles fall in, the parts with no shard yet (split off, starting at another
       // article since a part before it that reached the most a part holds now ends elsewhere, the fresh part of
-      // a channel's newest articles, or a shard lost), and the part before a new one when its shard holds
-      // another number of articles (`partsToIndex`).
+      // a channel's newest articles, or a shard lost), and the parts whose shard holds another number of
+      // articles (`partsToIndex`): one entry file read per part of the channel.
       const held = new Set(indexed.map((s) => s.part));
       for (const part of partsToIndex(parts, held, work.articleIds, (p) => indexer.shardPages({ ...pair, part: p }))) add({ ...pair, part }, parts.get(part)!);
       // Parts that no longer exist (their last article withdrawn, or merged into the one before) go.

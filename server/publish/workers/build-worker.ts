@@ -15,7 +15,7 @@ import { describeError } from '../../describe-error.ts';
 import { createDeltaTracker } from '../../read-model/state-delta.ts';
 import { openDatabase } from '../../store/database.ts';
 import { forwardingLogger } from '../../thread-log.ts';
-import { lowerThisThread } from '../../thread-priority.ts';
+import { lowerThisThread, loweringNote } from '../../thread-priority.ts';
 import { createPublicUrls } from '../../urls/public-urls.ts';
 import type { BuildRequest, BuildThreadReport, BuildWorkerData, StateNews } from '../build-thread.ts';
 import type { SiteBuilder } from '../builder/site-builder.ts';
@@ -23,10 +23,13 @@ import { createLocalBuilder } from '../local-builder.ts';
 import { createStateFeedWriter, feedState } from '../state-feed.ts';
 
 // Builds trail the readers' answers: below the request thread's priority, with the writer and render threads it starts.
-lowerThisThread();
+const lowered = lowerThisThread();
 const port = parentPort!;
 const report = (message: BuildThreadReport) => port.postMessage(message);
 const log = forwardingLogger((line) => report({ log: line }));
+// Said once, by this thread: the search thread lowers itself the same way, in the same place.
+const note = loweringNote(lowered);
+if (note) log.warn(note);
 
 /** The builder made from `init`'s data, and how each operation runs on it. */
 async function boot(data: BuildWorkerData): Promise<{ run: (request: { op: string; now: string }) => Promise<{ result: unknown; state: StateNews }>; close: () => Promise<void> }> {
