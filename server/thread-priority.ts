@@ -56,3 +56,15 @@ export function lowerThisThread(): false | 'nice' | 'idle' {
     return 'nice';
   }
 }
+
+/**
+ * What the log says when background work could not be lowered all the way
+ * (`lowerThisThread`'s answer), or null when it was (or the platform has no
+ * such priorities). Builds still run; readers lose more of the cores to
+ * them while publishers are at work.
+ */
+export function loweringNote(lowered: false | 'nice' | 'idle', platform: NodeJS.Platform = process.platform): string | null {
+  if (platform !== 'linux' || lowered === 'idle') return null;
+  if (lowered === 'nice') return "background threads run at niceness 19 without Linux's idle scheduling policy: util-linux's `chrt` is missing or not allowed here (install util-linux, or allow sched_setscheduler, so readers keep the cores while builds run)";
+  return "background threads run at the request thread's priority: raising their niceness was refused here (setpriority), so builds and search indexing compete with readers for the cores";
+}
