@@ -219,6 +219,7 @@ try {
   // after the incremental build, from queue.onBuilt). Median of a few publishes with a word no other page has.
   process.stderr.write('build bench: search fresh…\n');
   const fresh: number[] = [];
+  const freshNew: number[] = [];
   await profiled('search-fresh', async () => {
     for (let i = 0; i < SEARCH_SAMPLES; i++) {
       const n = (i * 104729 + 13) % articles;
@@ -239,8 +240,29 @@ try {
       if (!parts.some((part) => shardHolds(path.join(channelIndex, part), word))) throw new Error(`search fresh: no shard holds "${word}"`);
       fresh.push(performance.now() - started);
     }
+    // A new article: the highest id, so it joins its channel's fresh part (`search-parts.ts`), not a part of hundreds.
+    for (let i = 0; i < SEARCH_SAMPLES; i++) {
+      const channel = `channel-${(i * 7 + 3) % channels}`;
+      const word = `zqxnew${i}x${articles}`;
+      const started = performance.now();
+      await db.transaction().execute(async (trx) =>
+        saveArticle(trx, { clock }, await channelAccess(trx, principal, channel), {
+          slug: `search-fresh-new-${i}`,
+          default_language: 'en',
+          status: 'published',
+          translations: [{ language: 'en', title: `New article ${i}, fresh`, content_markdown: `${corpusBody(articles + 1000 + i, 'en')}\nThe word ${word}.\n` }],
+        }, { mode: 'trusted' }),
+      );
+      site.search.rebuildFor(await site.builder.applyEvents());
+      await site.search.idle();
+      const channelIndex = path.join(config.outputDir, 'pagefind', channel);
+      const parts = fs.readdirSync(channelIndex).filter((f) => f.startsWith('en.'));
+      if (!parts.some((part) => shardHolds(path.join(channelIndex, part), word))) throw new Error(`search fresh: no shard holds "${word}" of a new article`);
+      freshNew.push(performance.now() - started);
+    }
   });
   fresh.sort((a, b) => a - b);
+  freshNew.sort((a, b) => a - b);
   const pct = (p: number, sorted = latencies) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
   await site.close();
   await db.destroy();
@@ -276,6 +298,7 @@ try {
       { name: `new-article-to-files p50 (${corpus})`, wallMs: pct(50, newLatencies), cpuMs: 0, peakRssMb: peakRssMb() },
       { name: `new-article-to-files p95 (${corpus})`, wallMs: pct(95, newLatencies), cpuMs: 0, peakRssMb: peakRssMb() },
       { name: `search-fresh median (${corpus})`, wallMs: fresh[Math.floor(fresh.length / 2)]!, cpuMs: 0, peakRssMb: peakRssMb() },
+      { name: `search-fresh new article median (${corpus})`, wallMs: freshNew[Math.floor(freshNew.length / 2)]!, cpuMs: 0, peakRssMb: peakRssMb() },
       { name: `server-start median (${corpus})`, wallMs: starts[Math.floor(starts.length / 2)]!, cpuMs: 0, peakRssMb: peakRssMb() },
       { name: `first start → search API answers (${corpus})`, wallMs: firstStartMs, cpuMs: 0, peakRssMb: peakRssMb() },
     ])}\n`,
