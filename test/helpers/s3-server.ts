@@ -85,23 +85,27 @@ export async function startS3(): Promise<S3Server> {
       delayMs = ms;
     },
     async objects() {
+      // One object as stored now: null when deleted since the listing (a deploy is running). s3rver replaces
+      // an object's file in place, so a read that meets a deploy's overwrite can be cut off ("aborted"): it is
+      // read again, as a client of a real bucket retries.
+      const readObject = async (key: string, attempt = 1): Promise<StoredObject | null> => {
+        try {
+          const got = await client.send(new GetObjectCommand({ Bucket: S3_BUCKET, Key: key }));
+          return { bytes: Buffer.from(await got.Body!.transformToByteArray()), contentType: got.ContentType, cacheControl: got.CacheControl, cacheTag: got.Metadata?.['cache-tag'] };
+        } catch (error) {
+          if (error instanceof Error && error.name === 'NoSuchKey') return null;
+          if (attempt >= 5) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+          return readObject(key, attempt + 1);
+        }
+      };
       const out = new Map<string, StoredObject>();
       let token: string | undefined;
       do {
         const page = await client.send(new ListObjectsV2Command({ Bucket: S3_BUCKET, ContinuationToken: token }));
         for (const o of page.Contents ?? []) {
-          // Deleted since the listing (a deploy is running): not in the bucket any more.
-          const got = await client.send(new GetObjectCommand({ Bucket: S3_BUCKET, Key: o.Key! })).catch((error: unknown) => {
-            if (error instanceof Error && error.name === 'NoSuchKey') return null;
-            throw error;
-          });
-          if (!got) continue;
-          out.set(o.Key!, {
-            bytes: Buffer.from(await got.Body!.transformToByteArray()),
-            contentType: got.ContentType,
-            cacheControl: got.CacheControl,
-            cacheTag: got.Metadata?.['cache-tag'],
-          });
+          const object = await readObject(o.Key!);
+          if (object) out.set(o.Key!, object);
         }
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token);
