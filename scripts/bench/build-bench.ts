@@ -218,47 +218,39 @@ try {
   // Search fresh: from a publish to its Pagefind shard holding it (the shard rebuild runs as the service runs it,
   // after the incremental build, from queue.onBuilt). Median of a few publishes with a word no other page has.
   process.stderr.write('build bench: search fresh…\n');
+  /** Saves `input` in `channel`, then times until one of the channel's English bundles holds `word`. */
+  const timeSearchFresh = async (channel: string, word: string, input: Parameters<typeof saveArticle>[3]): Promise<number> => {
+    const started = performance.now();
+    await db.transaction().execute(async (trx) => saveArticle(trx, { clock }, await channelAccess(trx, principal, channel), input, { mode: 'trusted' }));
+    site.search.rebuildFor(await site.builder.applyEvents());
+    await site.search.idle();
+    // The article's part of its channel's English index (`search-parts.ts`): one of the channel's `en.{part}` bundles.
+    const channelIndex = path.join(config.outputDir, 'pagefind', channel);
+    const parts = fs.readdirSync(channelIndex).filter((f) => f.startsWith('en.'));
+    if (!parts.some((part) => shardHolds(path.join(channelIndex, part), word))) throw new Error(`search fresh: no shard of ${channel} holds "${word}"`);
+    return performance.now() - started;
+  };
   const fresh: number[] = [];
   const freshNew: number[] = [];
   await profiled('search-fresh', async () => {
     for (let i = 0; i < SEARCH_SAMPLES; i++) {
       const n = (i * 104729 + 13) % articles;
       const word = `zqxfresh${i}x${n}`;
-      const started = performance.now();
-      await db.transaction().execute(async (trx) =>
-        saveArticle(trx, { clock }, await channelAccess(trx, principal, `channel-${n % channels}`), {
-          slug: `a-${n}`,
-          default_language: 'en',
-          translations: [{ language: 'en', title: `Article ${n}, fresh ${i}`, content_markdown: `${corpusBody(n, 'en')}\nThe word ${word}.\n` }],
-        }, { mode: 'trusted' }),
-      );
-      site.search.rebuildFor(await site.builder.applyEvents());
-      await site.search.idle();
-      // The article's part of its channel's English index (`search-parts.ts`): one of the channel's `en.{part}` bundles.
-      const channelIndex = path.join(config.outputDir, 'pagefind', `channel-${n % channels}`);
-      const parts = fs.readdirSync(channelIndex).filter((f) => f.startsWith('en.'));
-      if (!parts.some((part) => shardHolds(path.join(channelIndex, part), word))) throw new Error(`search fresh: no shard holds "${word}"`);
-      fresh.push(performance.now() - started);
+      fresh.push(await timeSearchFresh(`channel-${n % channels}`, word, {
+        slug: `a-${n}`,
+        default_language: 'en',
+        translations: [{ language: 'en', title: `Article ${n}, fresh ${i}`, content_markdown: `${corpusBody(n, 'en')}\nThe word ${word}.\n` }],
+      }));
     }
     // A new article: the highest id, so it joins its channel's fresh part (`search-parts.ts`), not a part of hundreds.
     for (let i = 0; i < SEARCH_SAMPLES; i++) {
-      const channel = `channel-${(i * 7 + 3) % channels}`;
       const word = `zqxnew${i}x${articles}`;
-      const started = performance.now();
-      await db.transaction().execute(async (trx) =>
-        saveArticle(trx, { clock }, await channelAccess(trx, principal, channel), {
-          slug: `search-fresh-new-${i}`,
-          default_language: 'en',
-          status: 'published',
-          translations: [{ language: 'en', title: `New article ${i}, fresh`, content_markdown: `${corpusBody(articles + 1000 + i, 'en')}\nThe word ${word}.\n` }],
-        }, { mode: 'trusted' }),
-      );
-      site.search.rebuildFor(await site.builder.applyEvents());
-      await site.search.idle();
-      const channelIndex = path.join(config.outputDir, 'pagefind', channel);
-      const parts = fs.readdirSync(channelIndex).filter((f) => f.startsWith('en.'));
-      if (!parts.some((part) => shardHolds(path.join(channelIndex, part), word))) throw new Error(`search fresh: no shard holds "${word}" of a new article`);
-      freshNew.push(performance.now() - started);
+      freshNew.push(await timeSearchFresh(`channel-${(i * 7 + 3) % channels}`, word, {
+        slug: `search-fresh-new-${i}`,
+        default_language: 'en',
+        status: 'published',
+        translations: [{ language: 'en', title: `New article ${i}, fresh`, content_markdown: `${corpusBody(articles + 1000 + i, 'en')}\nThe word ${word}.\n` }],
+      }));
     }
   });
   fresh.sort((a, b) => a - b);

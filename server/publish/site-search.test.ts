@@ -44,13 +44,11 @@ async function publish(slug: string, word: string, channel = 'news'): Promise<nu
 const publicIds = async (channel = 'news') =>
   (await db.selectFrom('articles').innerJoin('channels', 'channels.id', 'articles.channel_id').select('articles.id').where('channels.slug', '=', channel).where('articles.status', '=', 'published').orderBy('articles.id').execute()).map((r) => r.id);
 const bundleDir = (part: number) => path.join(dir, 'dist', 'pagefind', 'news', `en.${part}`);
-/** Newest modification time of any file in a part's bundle. */
 /**
- * A part's bundle as files on disk (each file's inode and mtime): a rebuilt
- * part is a new folder swapped in, so its files are new inodes; no test waits
+ * A bundle as files on disk (each file's inode and mtime): a rebuilt part
+ * is a new folder swapped in, so its files are new inodes; no test waits
  * for the clock to tick before comparing.
  */
-const stamp = (part: number) => stampOf(bundleDir(part));
 function stampOf(bundle: string): string {
   const files: string[] = [];
   const walk = (d: string) => {
@@ -65,6 +63,8 @@ function stampOf(bundle: string): string {
   walk(bundle);
   return files.sort().join('\n');
 }
+/** A `news` part's bundle on disk (`stampOf`). */
+const stamp = (part: number) => stampOf(bundleDir(part));
 const holds = (part: number, word: string) =>
   fs.readdirSync(path.join(bundleDir(part), 'fragment')).some((f) => zlib.gunzipSync(fs.readFileSync(path.join(bundleDir(part), 'fragment', f))).includes(word));
 const bundles = () => fs.readdirSync(path.join(dir, 'dist', 'pagefind', 'news')).sort();
@@ -210,7 +210,11 @@ describe('search parts in a channel', () => {
     await db.transaction().execute((trx) => insertChannelFor(trx, clock, principal, { slug: 'tail', default_language: 'en', translations: [{ language: 'en', title: 'Tail' }] }));
     const tailIds = () => publicIds('tail');
     const words = new Map<number, string>();
-    const publishTail = async (i: number) => words.set(await publish(`t-${i}`, `tail${i}x`, 'tail'), `tail${i}x`);
+    const publishTail = async (i: number) => {
+      const id = await publish(`t-${i}`, `tail${i}x`, 'tail');
+      words.set(id, `tail${i}x`);
+      return id;
+    };
     // Enough that the last part, indexed whole, holds more than 5 and the next publish leaves it split.
     let i = 0;
     const wholeLast = async () => [...partsOf(await tailIds(), SIZE, 1).values()].at(-1)!.length;
@@ -237,7 +241,7 @@ describe('search parts in a channel', () => {
     const search = keeper();
     try {
       // The first publish splits the fresh part off, and the last part's bundle, which held its articles, is indexed again.
-      let id = await publishTail(i++).then(() => [...words.keys()].at(-1)!);
+      let id = await publishTail(i++);
       expect(partsOf(await tailIds(), SIZE).size).toBe(partsOf(await tailIds(), SIZE, 1).size + 1);
       search.rebuildFor({ changedPaths: ['tail/en/t.html'], articleIds: [id] });
       await search.idle();
@@ -245,7 +249,7 @@ describe('search parts in a channel', () => {
       // Then a publish that joins the fresh part rewrites its bundle alone, until the fresh part fills a round number and joins the last.
       for (const end = i + 8; i < end; ) {
         const stamps = new Map([...partsOf(await tailIds(), SIZE).keys()].map((p) => [p, stampOf(tailDir(p))]));
-        id = await publishTail(i++).then(() => [...words.keys()].at(-1)!);
+        id = await publishTail(i++);
         search.rebuildFor({ changedPaths: ['tail/en/t.html'], articleIds: [id] });
         await search.idle();
         await expectEachOnce();
